@@ -1,0 +1,112 @@
+#include "bindings/to_val.h"
+
+namespace sl::bindings {
+
+using emscripten::val;
+
+namespace {
+
+val float64_array(const std::vector<double>& values) {
+  val array = val::global("Float64Array").new_(values.size());
+  array.call<void>("set", val(emscripten::typed_memory_view(values.size(), values.data())));
+  return array;
+}
+
+val string_array(const std::vector<std::string>& values) {
+  val array = val::array();
+  for (const auto& v : values) array.call<void>("push", v);
+  return array;
+}
+
+}  // namespace
+
+val to_val(const RunResult& r) {
+  val out = val::object();
+  out.set("cell", r.cell);
+  out.set("seed", static_cast<double>(r.seed));
+  val inputs = val::object();
+  for (const auto& v : r.inputs.values()) {
+    if (v.kind == ParamSpec::Kind::Choice)
+      inputs.set(v.name, v.text);
+    else
+      inputs.set(v.name, v.number);
+  }
+  out.set("inputs", inputs);
+  val outputs = val::object();
+  for (const auto& [name, value] : r.outputs) outputs.set(name, value);
+  out.set("outputs", outputs);
+  val book = val::array();
+  for (const auto& c : r.book) {
+    val b = val::object();
+    b.set("ref", c.ref);
+    b.set("label", c.label);
+    b.set("book", c.book);
+    b.set("ours", c.ours);
+    b.set("unit", c.unit);
+    b.set("tolerance", c.tolerance);
+    b.set("relative", c.relative);
+    b.set("ok", c.ok);
+    b.set("applies", c.applies);
+    b.set("when", c.when);
+    book.call<void>("push", b);
+  }
+  out.set("book", book);
+  val tables = val::object();
+  for (const auto& t : r.tables) {
+    val columns = val::object();
+    for (const auto& [name, values] : t.columns) columns.set(name, float64_array(values));
+    tables.set(t.name, columns);
+  }
+  out.set("tables", tables);
+  val notices = val::array();
+  for (const auto& n : r.notices) {
+    val v = val::object();
+    v.set("code", n.code);
+    v.set("message", n.message);
+    notices.call<void>("push", v);
+  }
+  out.set("notices", notices);
+  return out;
+}
+
+val to_val(const CellSpec& cell) {
+  val params = val::array();
+  for (const auto& p : cell.params) {
+    val q = val::object();
+    q.set("name", p.name);
+    if (p.kind == ParamSpec::Kind::Choice) {
+      q.set("kind", std::string("choice"));
+      q.set("unit", std::string());
+      q.set("default", p.default_choice);
+      q.set("choices", string_array(p.choices));
+    } else {
+      q.set("kind", std::string(p.kind == ParamSpec::Kind::Real ? "real" : "count"));
+      q.set("unit", p.unit);
+      q.set("default", p.default_value);
+      q.set("min", p.min);
+      q.set("max", p.max);
+    }
+    params.call<void>("push", q);
+  }
+  val out = val::object();
+  out.set("id", cell.id);
+  out.set("lab", cell.lab());
+  out.set("uses_seed", cell.uses_seed);
+  out.set("params", params);
+  return out;
+}
+
+val to_val(const Error& e) {
+  val args = val::object();
+  for (const auto& [k, v] : e.args) args.set(k, v);
+  val error = val::object();
+  error.set("code", e.code);
+  error.set("param", e.param);
+  error.set("message", e.message);
+  error.set("args", args);
+  val out = val::object();
+  out.set("error", error);
+  return out;
+}
+
+}  // namespace sl::bindings

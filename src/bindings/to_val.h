@@ -1,0 +1,14 @@
+#pragma once
+#include <emscripten/val.h>
+
+#include "core/cell.h"
+
+namespace sl::bindings {
+
+/// The one converter from C++ results to JS values. Knows no cell; keeps the C++ key names; series become
+/// Float64Arrays created in the JS heap (so wasm memory growth cannot invalidate them).
+emscripten::val to_val(const RunResult& result);
+emscripten::val to_val(const CellSpec& cell);
+emscripten::val to_val(const Error& error);
+
+}  // namespace sl::bindings

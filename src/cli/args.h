@@ -1,0 +1,21 @@
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace sl::cli {
+
+/// A parsed command line: `serving-lab <command> [<cell>] [--name value | --name=value]... [--json]`.
+struct Args {
+  std::string command;                        ///< list, run, check, help
+  std::string cell;                           ///< run only
+  std::map<std::string, std::string> params;  ///< every --name value except the ones below
+  std::string seed = "1";
+  bool json = false;
+};
+
+Result<Args> parse_args(const std::vector<std::string>& argv);
+
+}  // namespace sl::cli

@@ -1,0 +1,71 @@
+#include "cli/to_json.h"
+
+namespace sl::cli {
+
+using nlohmann::ordered_json;
+
+ordered_json to_json(const RunResult& r) {
+  ordered_json j;
+  j["cell"] = r.cell;
+  j["seed"] = r.seed;
+  ordered_json inputs = ordered_json::object();
+  for (const auto& v : r.inputs.values()) {
+    if (v.kind == ParamSpec::Kind::Choice)
+      inputs[v.name] = v.text;
+    else
+      inputs[v.name] = v.number;
+  }
+  j["inputs"] = inputs;
+  ordered_json outputs = ordered_json::object();
+  for (const auto& [name, value] : r.outputs) outputs[name] = value;
+  j["outputs"] = outputs;
+  ordered_json book = ordered_json::array();
+  for (const auto& c : r.book)
+    book.push_back({{"ref", c.ref}, {"label", c.label}, {"book", c.book}, {"ours", c.ours}, {"unit", c.unit},
+                    {"tolerance", c.tolerance}, {"relative", c.relative}, {"ok", c.ok}, {"applies", c.applies},
+                    {"when", c.when}});
+  j["book"] = book;
+  ordered_json tables = ordered_json::object();
+  for (const auto& t : r.tables) {
+    ordered_json cols = ordered_json::object();
+    for (const auto& [name, values] : t.columns) cols[name] = values;
+    tables[t.name] = cols;
+  }
+  j["tables"] = tables;
+  ordered_json notices = ordered_json::array();
+  for (const auto& n : r.notices) notices.push_back({{"code", n.code}, {"message", n.message}});
+  j["notices"] = notices;
+  return j;
+}
+
+ordered_json to_json(const CellSpec& cell) {
+  ordered_json params = ordered_json::array();
+  for (const auto& p : cell.params) {
+    ordered_json q{{"name", p.name}};
+    switch (p.kind) {
+      case ParamSpec::Kind::Choice:
+        q["kind"] = "choice";
+        q["default"] = p.default_choice;
+        q["choices"] = p.choices;
+        break;
+      case ParamSpec::Kind::Real:
+      case ParamSpec::Kind::Count:
+        q["kind"] = p.kind == ParamSpec::Kind::Real ? "real" : "count";
+        q["unit"] = p.unit;
+        q["default"] = p.default_value;
+        q["min"] = p.min;
+        q["max"] = p.max;
+        break;
+    }
+    params.push_back(q);
+  }
+  return {{"id", cell.id}, {"lab", cell.lab()}, {"uses_seed", cell.uses_seed}, {"params", params}};
+}
+
+ordered_json to_json(const Error& e) {
+  ordered_json args = ordered_json::object();
+  for (const auto& [k, v] : e.args) args[k] = v;
+  return {{"error", {{"code", e.code}, {"param", e.param}, {"message", e.message}, {"args", args}}}};
+}
+
+}  // namespace sl::cli

@@ -1,0 +1,149 @@
+#include "core/cell.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+#include "core/clock.h"
+
+namespace sl {
+
+ParamSpec real(std::string name, std::string unit, double default_value, double min, double max) {
+  return {std::move(name), ParamSpec::Kind::Real, std::move(unit), default_value, min, max, {}, {}};
+}
+
+ParamSpec count(std::string name, std::string unit, double default_value, double min, double max) {
+  return {std::move(name), ParamSpec::Kind::Count, std::move(unit), default_value, min, max, {}, {}};
+}
+
+ParamSpec choice(std::string name, std::vector<std::string> choices, std::string default_choice) {
+  return {std::move(name), ParamSpec::Kind::Choice, "", 0, 0, 0, std::move(choices), std::move(default_choice)};
+}
+
+void Inputs::set_number(const ParamSpec& spec, double x) { values_.push_back({spec.name, spec.kind, x, {}}); }
+void Inputs::set_choice(const ParamSpec& spec, std::string text) {
+  values_.push_back({spec.name, spec.kind, 0, std::move(text)});
+}
+
+const Inputs::Value& Inputs::find(const std::string& name) const {
+  for (const auto& v : values_)
+    if (v.name == name) return v;
+  SL_ASSERT(false && "a cell asked for a parameter it did not declare");
+  return values_.front();
+}
+
+double Inputs::real(const std::string& name) const { return find(name).number; }
+std::int64_t Inputs::count(const std::string& name) const { return static_cast<std::int64_t>(find(name).number); }
+const std::string& Inputs::choice(const std::string& name) const { return find(name).text; }
+
+void RunControl::report(double done, double total) {
+  if (!on_progress_) return;
+  const double now = wall_now_s();
+  if (last_report_s_ >= 0 && now - last_report_s_ < 0.05) return;
+  last_report_s_ = now;
+  on_progress_(total > 0 ? done / total : 0.0);
+}
+
+void RunControl::finish() {
+  if (on_progress_) on_progress_(1.0);
+}
+
+Table& Table::column(std::string column_name, std::vector<double> values) {
+  SL_ASSERT(columns.empty() || columns.front().second.size() == values.size());
+  columns.emplace_back(std::move(column_name), std::move(values));
+  return *this;
+}
+
+void RunResult::output(std::string name, double value) {
+  SL_ASSERT(std::isfinite(value));  // a NaN output is a validation bug upstream
+  outputs.emplace_back(std::move(name), value);
+}
+
+Table& RunResult::table(std::string name) {
+  tables.push_back(Table{std::move(name), {}});
+  return tables.back();
+}
+
+void RunResult::notice(std::string code, std::string message) {
+  notices.push_back({std::move(code), std::move(message)});
+}
+
+const double* RunResult::find_output(const std::string& name) const {
+  for (const auto& [key, value] : outputs)
+    if (key == name) return &value;
+  return nullptr;
+}
+
+namespace {
+
+std::string range_text(const ParamSpec& p) {
+  std::string text = "[" + format_number(p.min) + ", " + format_number(p.max) + "]";
+  if (!p.unit.empty()) text += " " + p.unit;
+  return text;
+}
+
+Error number_error(const ParamSpec& p, const std::string& code, const std::string& what, const std::string& got) {
+  return Error{code, p.name, p.name + " must be " + what + " in " + range_text(p) + ", got " + got,
+               {{"min", format_number(p.min)}, {"max", format_number(p.max)}, {"unit", p.unit}, {"got", got}}};
+}
+
+Result<double> parse_number(const ParamSpec& p, const std::string& text) {
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const double x = std::strtod(begin, &end);
+  while (*end == ' ') ++end;
+  if (text.empty() || end == begin || *end != '\0')
+    return number_error(p, "not_a_number", "a number", "\"" + text.substr(0, 40) + "\"");
+  if (!std::isfinite(x)) return number_error(p, "not_finite", "a finite number", text.substr(0, 40));
+  if (p.kind == ParamSpec::Kind::Count && x != std::floor(x))
+    return number_error(p, "not_integer", "a whole number", format_number(x));
+  if (x < p.min || x > p.max) return number_error(p, "out_of_range", "a number", format_number(x));
+  return x;
+}
+
+}  // namespace
+
+Result<Inputs> parse_inputs(const CellSpec& cell, const std::map<std::string, std::string>& raw) {
+  for (const auto& [name, text] : raw) {
+    bool known = false;
+    for (const auto& p : cell.params) known = known || p.name == name;
+    if (!known)
+      return Error{"unknown_param", name, cell.id + " has no parameter '" + name + "'", {{"cell", cell.id}}};
+  }
+  Inputs inputs;
+  for (const auto& p : cell.params) {
+    const auto it = raw.find(p.name);
+    if (p.kind == ParamSpec::Kind::Choice) {
+      const std::string text = it == raw.end() ? p.default_choice : it->second;
+      bool valid = false;
+      std::string list;
+      for (const auto& c : p.choices) {
+        valid = valid || c == text;
+        list += (list.empty() ? "" : ", ") + c;
+      }
+      if (!valid)
+        return Error{"bad_choice", p.name, p.name + " must be one of " + list + ", got \"" + text.substr(0, 40) + "\"",
+                     {{"choices", list}, {"got", text.substr(0, 40)}}};
+      inputs.set_choice(p, text);
+      continue;
+    }
+    if (it == raw.end()) {
+      inputs.set_number(p, p.default_value);
+      continue;
+    }
+    auto x = parse_number(p, it->second);
+    if (!x.ok()) return x.error();
+    inputs.set_number(p, x.value());
+  }
+  return inputs;
+}
+
+Result<std::uint64_t> parse_seed(const std::string& text) {
+  ParamSpec spec = count("seed", "", 1, 0, 9007199254740991.0);  // 2^53 - 1
+  auto x = parse_number(spec, text);
+  if (!x.ok()) return x.error();
+  return static_cast<std::uint64_t>(x.value());
+}
+
+}  // namespace sl

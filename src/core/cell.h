@@ -1,0 +1,130 @@
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace sl {
+
+/// One parameter of a cell: declared once here, read by the CLI, the wasm export and the page.
+struct ParamSpec {
+  enum class Kind { Real, Count, Choice };
+  std::string name;  ///< CLI flag and URL key: `--lambda`, `?lambda=`
+  Kind kind = Kind::Real;
+  std::string unit;  ///< "1/s", "ms", "" ...
+  double default_value = 0;
+  double min = 0;
+  double max = 0;
+  std::vector<std::string> choices;  ///< Choice only
+  std::string default_choice;        ///< Choice only
+};
+
+ParamSpec real(std::string name, std::string unit, double default_value, double min, double max);
+ParamSpec count(std::string name, std::string unit, double default_value, double min, double max);
+ParamSpec choice(std::string name, std::vector<std::string> choices, std::string default_choice);
+
+/// Checked parameter values of one run, in declaration order.
+class Inputs {
+ public:
+  struct Value {
+    std::string name;
+    ParamSpec::Kind kind;
+    double number;    ///< Real and Count
+    std::string text; ///< Choice
+  };
+  void set_number(const ParamSpec& spec, double x);
+  void set_choice(const ParamSpec& spec, std::string text);
+  double real(const std::string& name) const;
+  std::int64_t count(const std::string& name) const;
+  const std::string& choice(const std::string& name) const;
+  const std::vector<Value>& values() const { return values_; }
+
+ private:
+  const Value& find(const std::string& name) const;
+  std::vector<Value> values_;
+};
+
+/// Progress reporting and output limits of one run. report() is cheap to call often: it forwards to the
+/// callback at most every ~50 ms of wall time.
+class RunControl {
+ public:
+  RunControl() = default;
+  explicit RunControl(std::function<void(double)> on_progress) : on_progress_(std::move(on_progress)) {}
+  void report(double done, double total);
+  /// Reports completion (1.0) unthrottled.
+  void finish();
+  /// Most points a time series may have; simulations downsample to this.
+  int max_points = 400;
+
+ private:
+  std::function<void(double)> on_progress_;
+  double last_report_s_ = -1;
+};
+
+/// A column-oriented table of doubles (Vega-Lite gets rows; the page converts).
+struct Table {
+  std::string name;
+  std::vector<std::pair<std::string, std::vector<double>>> columns;
+  Table& column(std::string column_name, std::vector<double> values);
+};
+
+/// One book number beside ours.
+struct BookCheck {
+  std::string ref;    ///< "table-7", "eq-5", "napkin-1.2"
+  std::string label;  ///< English label; the page uses the lab file's translation
+  double book = 0;
+  double ours = 0;
+  std::string unit;
+  double tolerance = 0;
+  bool relative = true;  ///< tolerance relative to |book| or absolute
+  bool ok = false;
+  bool applies = true;   ///< false: the book's scenario (`when`) differs from these inputs
+  std::string when;      ///< "qps=1000 latency_ms=50", empty if always
+};
+
+/// A warning that is not an error: the run is valid, but the reader must know (e.g. an unstable queue).
+struct Notice {
+  std::string code;
+  std::string message;
+};
+
+/// The whole answer of one run. `serving-lab run --json` prints exactly this object.
+struct RunResult {
+  std::string cell;
+  std::uint64_t seed = 0;
+  Inputs inputs;
+  std::vector<std::pair<std::string, double>> outputs;  ///< names carry units: "W_ms"; always finite
+  std::vector<BookCheck> book;
+  std::vector<Table> tables;
+  std::vector<Notice> notices;
+
+  void output(std::string name, double value);
+  Table& table(std::string name);
+  void notice(std::string code, std::string message);
+  /// Value of a named output, or nullptr.
+  const double* find_output(const std::string& name) const;
+};
+
+using RunFn = std::function<Result<RunResult>(const Inputs&, std::uint64_t seed, RunControl&)>;
+
+/// A cell: its id ("queues/littles-law"), its parameters and the function that runs it.
+struct CellSpec {
+  std::string id;
+  std::vector<ParamSpec> params;
+  RunFn run;
+  bool uses_seed = true;
+  std::string lab() const { return id.substr(0, id.find('/')); }
+};
+
+/// Turns raw text values (from CLI flags, URL keys or page inputs) into checked Inputs. Missing parameters
+/// take their defaults; unknown names, non-numbers, NaN, out-of-range values and bad choices are errors that
+/// name the parameter.
+Result<Inputs> parse_inputs(const CellSpec& cell, const std::map<std::string, std::string>& raw);
+
+/// Parses a seed: an integer in [0, 2^53) (so it survives a trip through a JS number).
+Result<std::uint64_t> parse_seed(const std::string& text);
+
+}  // namespace sl

@@ -1,0 +1,56 @@
+#pragma once
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace sl {
+
+/// A bad input or an impossible request, reported as a value (never thrown: em++ 3.1.6 aborts on throw).
+/// `code` is stable and machine-readable ("out_of_range", "not_finite", "unstable", ...), `param` names the
+/// offending parameter (empty if none), `message` is a complete English sentence with value, range and unit,
+/// and `args` carries the pieces a translated message needs (min, max, unit, got).
+struct Error {
+  std::string code;
+  std::string param;
+  std::string message;
+  std::vector<std::pair<std::string, std::string>> args;
+};
+
+/// Either a value or an Error.
+template <class T>
+class Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}        // NOLINT(google-explicit-constructor): implicit on purpose
+  Result(Error error) : v_(std::move(error)) {}    // NOLINT(google-explicit-constructor)
+  bool ok() const { return v_.index() == 0; }
+  const T& value() const& { return std::get<0>(v_); }
+  T& value() & { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  const Error& error() const { return std::get<1>(v_); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+/// Formats a double the way messages show numbers: shortest round-trip-ish form ("0.8", "1e+07", "nan").
+std::string format_number(double x);
+
+Error invalid(std::string param, std::string message);
+
+}  // namespace sl
+
+/// Internal invariant check: on in tests and debug builds; a broken invariant is a bug, never user input.
+#ifndef NDEBUG
+#include <cstdio>
+#include <cstdlib>
+#define SL_ASSERT(cond)                                                               \
+  do {                                                                                \
+    if (!(cond)) {                                                                    \
+      std::fprintf(stderr, "SL_ASSERT failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
+      std::abort();                                                                   \
+    }                                                                                 \
+  } while (0)
+#else
+#define SL_ASSERT(cond) ((void)0)
+#endif

@@ -1,0 +1,77 @@
+#include "core/registry.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace sl {
+
+// One call per domain, in lab order. Each lives in src/<domain>/cells.cpp.
+namespace queueing { void register_cells(std::vector<CellSpec>& cells); }
+
+const std::vector<CellSpec>& all_cells() {
+  static const std::vector<CellSpec> cells = [] {
+    std::vector<CellSpec> all;
+    queueing::register_cells(all);
+    return all;
+  }();
+  return cells;
+}
+
+const CellSpec* find_cell(const std::string& id) {
+  for (const auto& c : all_cells())
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+namespace {
+
+bool input_matches(const Inputs& inputs, const std::string& name, const std::string& want) {
+  for (const auto& v : inputs.values()) {
+    if (v.name != name) continue;
+    if (v.kind == ParamSpec::Kind::Choice) return v.text == want;
+    const double w = std::strtod(want.c_str(), nullptr);
+    return std::fabs(v.number - w) <= 1e-12 * std::fmax(1.0, std::fabs(w));
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<BookCheck> compare_with_book(const CellSpec& cell, const RunResult& result) {
+  std::vector<BookCheck> checks;
+  for (const auto& ref : book_refs()) {
+    if (ref.cell != cell.id) continue;
+    const double* ours = result.find_output(ref.output);
+    if (ours == nullptr) continue;  // output absent at these inputs (e.g. a closed form for an unstable queue)
+    BookCheck c{ref.ref, ref.label, ref.value, *ours, ref.unit, ref.tolerance, ref.relative, false, true, {}};
+    for (const auto& [name, want] : ref.when) {
+      c.when += (c.when.empty() ? "" : " ") + name + "=" + want;
+      c.applies = c.applies && input_matches(result.inputs, name, want);
+    }
+    const double allowed = ref.relative ? ref.tolerance * std::fabs(ref.value) : ref.tolerance;
+    c.ok = std::fabs(*ours - ref.value) <= allowed;
+    checks.push_back(std::move(c));
+  }
+  return checks;
+}
+
+Result<RunResult> run_cell(const std::string& id, const std::map<std::string, std::string>& raw_inputs,
+                           const std::string& seed_text, RunControl& ctl) {
+  const CellSpec* cell = find_cell(id);
+  if (cell == nullptr) return Error{"unknown_cell", "", "no cell '" + id + "' (try: serving-lab list)", {{"cell", id}}};
+  auto inputs = parse_inputs(*cell, raw_inputs);
+  if (!inputs.ok()) return inputs.error();
+  auto seed = parse_seed(seed_text);
+  if (!seed.ok()) return seed.error();
+  auto result = cell->run(inputs.value(), seed.value(), ctl);
+  if (!result.ok()) return result;
+  RunResult& r = result.value();
+  r.cell = cell->id;
+  r.seed = seed.value();
+  r.inputs = std::move(inputs.value());
+  r.book = compare_with_book(*cell, r);
+  ctl.finish();
+  return result;
+}
+
+}  // namespace sl

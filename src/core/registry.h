@@ -1,0 +1,39 @@
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/cell.h"
+
+namespace sl {
+
+/// Every cell of every lab, in lab order. Built once by explicit register_* calls (no static
+/// self-registration: the linker drops unreferenced objects from static libraries).
+const std::vector<CellSpec>& all_cells();
+
+/// The cell with this id, or nullptr.
+const CellSpec* find_cell(const std::string& id);
+
+/// Validates inputs and seed, runs the cell and attaches the book comparisons. The one entry point of the
+/// CLI, the wasm export and the tests.
+Result<RunResult> run_cell(const std::string& id, const std::map<std::string, std::string>& raw_inputs,
+                           const std::string& seed, RunControl& ctl);
+
+/// A book number a lab reproduces: generated at build time from labs/*.json (book_refs.generated.cpp).
+struct BookRef {
+  std::string cell;
+  std::string ref;
+  std::string output;
+  std::string label;
+  std::string unit;
+  double value;
+  double tolerance;
+  bool relative;
+  std::vector<std::pair<std::string, std::string>> when;  ///< param = value for the book's scenario
+};
+const std::vector<BookRef>& book_refs();
+
+/// Compares a result's outputs with the book references of its cell.
+std::vector<BookCheck> compare_with_book(const CellSpec& cell, const RunResult& result);
+
+}  // namespace sl

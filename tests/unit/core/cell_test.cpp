@@ -1,0 +1,88 @@
+#include <catch2/catch.hpp>
+
+#include "core/registry.h"
+
+namespace {
+
+sl::Error run_error(const std::string& cell, std::map<std::string, std::string> raw, std::string seed = "1") {
+  sl::RunControl ctl;
+  auto r = sl::run_cell(cell, raw, seed, ctl);
+  REQUIRE_FALSE(r.ok());
+  return r.error();
+}
+
+}  // namespace
+
+TEST_CASE("Bad inputs are errors that name the parameter and say why", "[core][cell]") {
+  const std::string cell = "queues/littles-law";
+  SECTION("negative rate") {
+    const auto e = run_error(cell, {{"lambda", "-1"}});
+    CHECK(e.code == "out_of_range");
+    CHECK(e.param == "lambda");
+    CHECK(e.message == "lambda must be a number in [1e-06, 1e+07] 1/s, got -1");
+  }
+  SECTION("NaN") { CHECK(run_error(cell, {{"mu", "NaN"}}).code == "not_finite"); }
+  SECTION("infinity") { CHECK(run_error(cell, {{"mu", "inf"}}).code == "not_finite"); }
+  SECTION("text") { CHECK(run_error(cell, {{"lambda", "fast"}}).code == "not_a_number"); }
+  SECTION("empty") { CHECK(run_error(cell, {{"lambda", ""}}).code == "not_a_number"); }
+  SECTION("trailing garbage") { CHECK(run_error(cell, {{"lambda", "3x"}}).code == "not_a_number"); }
+  SECTION("absurd sample count") {
+    const auto e = run_error(cell, {{"n", "1e12"}});
+    CHECK(e.code == "out_of_range");
+    CHECK(e.param == "n");
+  }
+  SECTION("fractional count") { CHECK(run_error(cell, {{"n", "10.5"}}).code == "not_integer"); }
+  SECTION("bad choice") { CHECK(run_error(cell, {{"service", "gamma"}}).code == "bad_choice"); }
+  SECTION("unknown parameter") { CHECK(run_error(cell, {{"lamda", "1"}}).code == "unknown_param"); }
+  SECTION("unknown cell") { CHECK(run_error("queues/nope", {}).code == "unknown_cell"); }
+  SECTION("negative seed") { CHECK(run_error(cell, {}, "-3").param == "seed"); }
+  SECTION("seed beyond 2^53") { CHECK(run_error(cell, {}, "9007199254740993").code == "out_of_range"); }
+}
+
+TEST_CASE("Every cell runs at its defaults and every output is finite", "[core][cell]") {
+  for (const auto& cell : sl::all_cells()) {
+    INFO(cell.id);
+    sl::RunControl ctl;
+    auto r = sl::run_cell(cell.id, {}, "1", ctl);
+    REQUIRE(r.ok());
+    CHECK_FALSE(r.value().outputs.empty());
+    for (const auto& [name, value] : r.value().outputs) CHECK(std::isfinite(value));
+  }
+}
+
+TEST_CASE("Every parameter's default lies inside its own range", "[core][cell]") {
+  for (const auto& cell : sl::all_cells())
+    for (const auto& p : cell.params) {
+      INFO(cell.id << " " << p.name);
+      if (p.kind == sl::ParamSpec::Kind::Choice) {
+        CHECK(std::find(p.choices.begin(), p.choices.end(), p.default_choice) != p.choices.end());
+      } else {
+        CHECK(p.min <= p.default_value);
+        CHECK(p.default_value <= p.max);
+      }
+    }
+}
+
+TEST_CASE("A book reference outside its scenario is shown but not judged", "[core][cell]") {
+  sl::RunControl ctl;
+  auto r = sl::run_cell("queues/littles-law", {{"qps", "2000"}, {"n", "1000"}}, "1", ctl);
+  REQUIRE(r.ok());
+  bool seen = false;
+  for (const auto& c : r.value().book)
+    if (c.ref == "napkin-1.2" && c.book == 50) {
+      seen = true;
+      CHECK_FALSE(c.applies);
+      CHECK(c.ours == 100);
+    }
+  CHECK(seen);
+}
+
+TEST_CASE("Progress reports reach the callback and end at 1", "[core][cell]") {
+  std::vector<double> fracs;
+  sl::RunControl ctl([&](double f) { fracs.push_back(f); });
+  auto r = sl::run_cell("queues/littles-law", {{"n", "200000"}}, "1", ctl);
+  REQUIRE(r.ok());
+  REQUIRE_FALSE(fracs.empty());
+  CHECK(fracs.back() == 1.0);
+  CHECK(std::is_sorted(fracs.begin(), fracs.end()));
+}

@@ -116,6 +116,9 @@ struct CellSpec {
   std::vector<ParamSpec> params;
   RunFn run;
   bool uses_seed = true;
+  /// False for cells that measure this machine (timings): their outputs differ run to run, so the
+  /// native-vs-wasm identity test skips them.
+  bool deterministic = true;
   std::string lab() const { return id.substr(0, id.find('/')); }
 };
 

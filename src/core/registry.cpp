@@ -7,11 +7,17 @@ namespace sl {
 
 // One call per domain, in lab order. Each lives in src/<domain>/cells.cpp.
 namespace queueing { void register_cells(std::vector<CellSpec>& cells); }
+namespace batching { void register_cells(std::vector<CellSpec>& cells); }
+namespace llm { void register_cells(std::vector<CellSpec>& cells); }
+namespace lifecycle { void register_cells(std::vector<CellSpec>& cells); }
 
 const std::vector<CellSpec>& all_cells() {
   static const std::vector<CellSpec> cells = [] {
     std::vector<CellSpec> all;
-    queueing::register_cells(all);
+    queueing::register_cells(all);  // lab 1, queues/
+    batching::register_cells(all);  // lab 2, batching/
+    llm::register_cells(all);       // lab 3, llm/
+    lifecycle::register_cells(all); // lab 4, request/
     return all;
   }();
   return cells;

@@ -92,6 +92,7 @@ val to_val(const CellSpec& cell) {
   out.set("id", cell.id);
   out.set("lab", cell.lab());
   out.set("uses_seed", cell.uses_seed);
+  out.set("deterministic", cell.deterministic);
   out.set("params", params);
   return out;
 }

@@ -45,6 +45,7 @@ ordered_json to_json(const CellSpec& cell) {
     switch (p.kind) {
       case ParamSpec::Kind::Choice:
         q["kind"] = "choice";
+        q["unit"] = "";
         q["default"] = p.default_choice;
         q["choices"] = p.choices;
         break;
@@ -59,7 +60,8 @@ ordered_json to_json(const CellSpec& cell) {
     }
     params.push_back(q);
   }
-  return {{"id", cell.id}, {"lab", cell.lab()}, {"uses_seed", cell.uses_seed}, {"params", params}};
+  return {{"id", cell.id}, {"lab", cell.lab()}, {"uses_seed", cell.uses_seed}, {"deterministic", cell.deterministic},
+          {"params", params}};
 }
 
 ordered_json to_json(const Error& e) {

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# npm test: build everything and run every test — Catch2 (native), the book check, node against the wasm
+# module, and the browser end-to-end suite in Debian's Chromium. Runs every stage even if one fails; exits
+# non-zero if any failed, and ends with one summary line.
+source "$(dirname "$0")/lib.sh"
+ensure_system_deps --browser
+ensure_node_deps
+mkdir -p test-artifacts
+LOGS=test-artifacts/logs
+mkdir -p "$LOGS"
+passed=0; failed=0; failed_stages=()
+
+count_node() {  # node --test summary lines: "# pass N" / "# fail N"
+  local log=$1 p f
+  p=$(grep -E '^# pass [0-9]+' "$log" | tail -1 | awk '{print $3}'); f=$(grep -E '^# fail [0-9]+' "$log" | tail -1 | awk '{print $3}')
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+}
+
+stage() {  # stage NAME COMMAND...: run, tee the log, remember failure
+  local name=$1; shift
+  say "$name"
+  if "$@" 2>&1 | tee "$LOGS/$name.log"; then return 0; fi
+  failed_stages+=("$name"); return 1
+}
+
+stage native-build build_native || true
+if [ -x build/native/unit_tests ]; then
+  if stage unit-tests ctest --test-dir build/native -j "$JOBS" --output-on-failure --timeout 600; then :; fi
+  p=$(grep -oE '[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$LOGS/unit-tests.log" | tail -1)
+  if [ -n "$p" ]; then
+    total=$(echo "$p" | awk '{print $NF}'); f=$(echo "$p" | awk '{print $4}')
+    passed=$((passed + total - f)); failed=$((failed + f))
+  fi
+  if stage book-check build/native/serving-lab check; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+fi
+stage wasm-build build_wasm || true
+if [ -f build/wasm/serving_lab.wasm ] && [ -x build/native/serving-lab ]; then
+  stage wasm-tests node --test --test-reporter=tap tests/wasm/ || true
+  count_node "$LOGS/wasm-tests.log"
+fi
+if stage site-build build_site; then
+  stage e2e-tests node --test --test-concurrency=1 --test-reporter=tap tests/e2e/ || true
+  count_node "$LOGS/e2e-tests.log"
+fi
+
+echo
+if [ ${#failed_stages[@]} -gt 0 ]; then echo "failed stages: ${failed_stages[*]} (logs in $LOGS/)"; fi
+echo "$passed passed, $failed failed"
+[ ${#failed_stages[@]} -eq 0 ] && [ "$failed" -eq 0 ]

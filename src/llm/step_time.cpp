@@ -1,0 +1,85 @@
+#include "llm/step_time.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sl::llm {
+namespace {
+
+constexpr std::int64_t kGiB = std::int64_t{1} << 30;
+
+}  // namespace
+
+std::int64_t ModelSpec::weight_bytes() const {
+  return std::llround(static_cast<double>(params) * bytes_per_weight);
+}
+
+std::int64_t ModelSpec::kv_bytes_per_token() const {
+  return std::llround(2.0 * static_cast<double>(num_layers * num_kv_heads * head_dim) * bytes_per_kv);
+}
+
+ModelSpec llama3_8b() { return {"llama3-8b", 8'030'000'000, 32, 32, 8, 128, 0.5, 2.0}; }
+
+ModelSpec llama31_70b() { return {"llama3.1-70b", 70'600'000'000, 80, 64, 8, 128, 0.5, 2.0}; }
+
+GpuSpec h100() {
+  GpuSpec g;
+  g.name = "h100";
+  g.peak_flop_per_s = 989e12;
+  g.hbm_bytes_per_s = 3.35e12;
+  g.memory_bytes = 80 * kGiB;  // "80 GB" on the label is 80 GiB in the book's registry (§0, §21)
+  g.tdp_w = 700;
+  return g;
+}
+
+GpuSpec a100() {
+  GpuSpec g;
+  g.name = "a100";
+  g.peak_flop_per_s = 312e12;  // dense FP16 tensor core, vendor datasheet (the book prints none)
+  g.hbm_bytes_per_s = 2.039e12;
+  g.memory_bytes = 80 * kGiB;
+  g.tdp_w = 400;
+  return g;
+}
+
+std::int64_t prefill_attention_pairs(std::int64_t start, std::int64_t n) {
+  const std::int64_t end = start + n;
+  return end * end - start * start;
+}
+
+StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& work) {
+  StepTime t;
+  const std::int64_t num_tokens = work.num_decode_seqs + work.num_prefill_tokens;
+  if (num_tokens == 0) return t;
+  const double kv_tokens =
+      static_cast<double>(work.decode_context_tokens + work.prefill_context_tokens + work.num_prefill_tokens);
+  t.bytes = static_cast<double>(model.weight_bytes()) + static_cast<double>(model.kv_bytes_per_token()) * kv_tokens;
+  const double attention_flop_per_pair = 4.0 * static_cast<double>(model.num_layers * model.num_heads * model.head_dim);
+  t.flop = 2.0 * static_cast<double>(model.params) * static_cast<double>(num_tokens) +
+           attention_flop_per_pair *
+               (static_cast<double>(work.decode_context_tokens) + static_cast<double>(work.prefill_attention_pairs));
+  t.memory_s = t.bytes / gpu.hbm_bytes_per_s;
+  t.compute_s = t.flop / (gpu.peak_flop_per_s * gpu.compute_efficiency);
+  // The book charges decode a per-layer framework tax and prefill a per-chunk dispatch tax (§0, §6).
+  t.overhead_s = (work.num_decode_seqs > 0 ? static_cast<double>(model.num_layers) * gpu.layer_tax_s : 0.0) +
+                 static_cast<double>(work.num_prefill_chunks) * gpu.dispatch_tax_s;
+  t.total_s = std::max(t.memory_s, t.compute_s) + t.overhead_s;
+  return t;
+}
+
+double decode_step_s(const ModelSpec& model, const GpuSpec& gpu, std::int64_t batch, std::int64_t total_context_tokens) {
+  StepWork w;
+  w.num_decode_seqs = batch;
+  w.decode_context_tokens = total_context_tokens;
+  return step_time(model, gpu, w).total_s;
+}
+
+double prefill_s(const ModelSpec& model, const GpuSpec& gpu, std::int64_t tokens) {
+  StepWork w;
+  w.num_prefill_tokens = tokens;
+  w.num_prefill_chunks = 1;
+  w.prefill_attention_pairs = prefill_attention_pairs(0, tokens);
+  return step_time(model, gpu, w).total_s;
+}
+
+}  // namespace sl::llm

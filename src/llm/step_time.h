@@ -1,0 +1,91 @@
+#pragma once
+// The roofline cost of one LLM engine step (eq. 18 generalised): a step reads the weights once and the KV
+// cache of every running sequence, and does 2 FLOP per parameter per token plus attention; it takes the
+// longer of the memory time and the compute time, plus a framework tax. Used by the case-study, batched-
+// decode and energy cells and by the continuous-batching simulator. Constants: reference-values §0, §6.
+#include <cstdint>
+#include <string>
+
+namespace sl::llm {
+
+/// A decoder-only transformer as the step model sees it.
+struct ModelSpec {
+  std::string name = "custom";
+  std::int64_t params = 0;
+  std::int64_t num_layers = 0;
+  std::int64_t num_heads = 0;     ///< query heads (attention FLOPs)
+  std::int64_t num_kv_heads = 0;  ///< KV heads (GQA; KV bytes)
+  std::int64_t head_dim = 0;
+  double bytes_per_weight = 2.0;  ///< 2 FP16, 1 INT8/FP8, 0.5 INT4
+  double bytes_per_kv = 2.0;      ///< KV cache element size
+
+  /// Weight bytes read per step: params x bytes_per_weight (Llama-3-8B INT4: 4.015e9 B, §6).
+  std::int64_t weight_bytes() const;
+  /// KV bytes per token per sequence: 2 (K and V) x layers x KV heads x head_dim x bytes_per_kv
+  /// (Llama-3-8B FP16: 131,072 B, §21; Llama-3.1-70B: 327,680 B, §20).
+  std::int64_t kv_bytes_per_token() const;
+};
+
+/// An accelerator as the step model sees it.
+struct GpuSpec {
+  std::string name = "custom";
+  double peak_flop_per_s = 0;        ///< dense FP16 peak
+  double hbm_bytes_per_s = 0;
+  std::int64_t memory_bytes = 0;     ///< HBM capacity
+  double compute_efficiency = 0.4;   ///< achieved fraction of peak (the book's ServingModel uses 0.4)
+  double layer_tax_s = 1e-5;         ///< framework tax per layer per decode step (0.01 ms, §0)
+  double dispatch_tax_s = 1e-5;      ///< tax per prefill chunk (0.01 ms, §0)
+  double tdp_w = 0;
+};
+
+/// Llama-3-8B (§0): 8.03e9 params, 32 layers, 32 heads, 8 KV heads, head_dim 128; INT4 weights, FP16 KV.
+ModelSpec llama3_8b();
+/// Llama-3.1-70B (§0): 70.6e9 params, 80 layers, 64 heads, 8 KV heads, head_dim 128; INT4 weights, FP16 KV.
+ModelSpec llama31_70b();
+/// H100 SXM (§0): 989e12 FLOP/s FP16, 3.35e12 B/s, 80 GiB, 700 W.
+GpuSpec h100();
+/// A100 80 GB (§0): 312e12 FLOP/s FP16, 2.039e12 B/s, 80 GiB, 400 W.
+GpuSpec a100();
+
+/// What one engine step does. vLLM runs prefill chunks and decodes in the same forward pass.
+struct StepWork {
+  std::int64_t num_decode_seqs = 0;          ///< sequences producing one token each
+  std::int64_t decode_context_tokens = 0;    ///< sum of their context lengths (KV read this step)
+  std::int64_t num_prefill_tokens = 0;       ///< prompt tokens computed this step
+  std::int64_t num_prefill_chunks = 0;       ///< prefill pieces (one dispatch tax each)
+  std::int64_t prefill_context_tokens = 0;   ///< cached KV the prefill chunks read (prefix hits, earlier chunks)
+  std::int64_t prefill_attention_pairs = 0;  ///< sum of prefill_attention_pairs(start, n) over the chunks
+};
+
+/// Query-key pairs of a prefill chunk of n tokens starting at position start, in the book's convention
+/// (full S x S for a prompt of S tokens, §6): (start + n)^2 - start^2, so chunks add up to S^2.
+std::int64_t prefill_attention_pairs(std::int64_t start, std::int64_t n);
+
+/// A step's time and its parts (seconds, bytes, FLOP).
+struct StepTime {
+  double bytes = 0;
+  double flop = 0;
+  double memory_s = 0;    ///< bytes / HBM bandwidth
+  double compute_s = 0;   ///< FLOP / (peak x efficiency)
+  double overhead_s = 0;  ///< layer tax (if any decode) + dispatch tax per prefill chunk
+  double total_s = 0;     ///< max(memory_s, compute_s) + overhead_s
+  bool is_compute_bound() const { return compute_s > memory_s; }
+};
+
+/// Roofline time of one step:
+///   bytes = weights + KV/token x (decode context + prefill context + prefill tokens written)
+///   FLOP  = 2 x params x (decode seqs + prefill tokens) + 4 x layers x heads x head_dim x (decode context +
+///           prefill attention pairs)
+///   time  = max(bytes / BW, FLOP / (peak x efficiency)) + layers x layer tax (if decoding) + chunks x dispatch tax
+/// An empty step costs nothing.
+StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& work);
+
+/// One decode step of `batch` sequences whose contexts sum to total_context_tokens (TPOT at batch 1:
+/// (4.015e9 + 131,072 x 1,256) / 3.35e12 + 32 x 0.01 ms = 1.5676 ms, §6).
+double decode_step_s(const ModelSpec& model, const GpuSpec& gpu, std::int64_t batch, std::int64_t total_context_tokens);
+
+/// Prefill of one prompt of `tokens` tokens in one chunk (TTFT at 1,000 tokens: (2 P S + 4 L H d S^2) /
+/// (989e12 x 0.4) + 0.01 ms = 41.93 ms, §6).
+double prefill_s(const ModelSpec& model, const GpuSpec& gpu, std::int64_t tokens);
+
+}  // namespace sl::llm

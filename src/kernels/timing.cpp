@@ -1,0 +1,66 @@
+#include "kernels/timing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/stats.h"
+
+namespace sl::kernels {
+namespace {
+
+// A clock that never steps within this many reads is treated as having this read count's duration as
+// its step (guards an endless spin on a frozen clock).
+constexpr std::int64_t kMaxSpinReads = 50'000'000;
+// Calibration grows the call count by at most this factor per try, and aims this far past the minimum.
+constexpr double kMaxGrowth = 100.0;
+constexpr double kCalibrationMargin = 1.2;
+
+double time_calls(const std::function<void()>& fn, std::int64_t calls) {
+  const double start_s = wall_now_s();
+  for (std::int64_t i = 0; i < calls; ++i) fn();
+  return wall_now_s() - start_s;
+}
+
+}  // namespace
+
+double timer_resolution_s(int num_steps) {
+  std::vector<double> steps_s;
+  double last_s = wall_now_s();
+  for (int i = 0; i < num_steps; ++i) {
+    double now_s = wall_now_s();
+    for (std::int64_t reads = 0; now_s == last_s && reads < kMaxSpinReads; ++reads) now_s = wall_now_s();
+    if (now_s > last_s) steps_s.push_back(now_s - last_s);
+    last_s = now_s;
+  }
+  return steps_s.empty() ? 1e-3 : quantile(steps_s, 0.5);
+}
+
+Timing time_per_call(const std::function<void()>& fn, const TimingPlan& plan,
+                     const std::function<void(int)>& on_sample) {
+  std::int64_t calls = 1;
+  for (;;) {
+    const double t_s = time_calls(fn, calls);
+    if (t_s >= plan.min_sample_s) break;
+    const double grow = t_s > 0 ? kCalibrationMargin * plan.min_sample_s / t_s : kMaxGrowth;
+    calls = static_cast<std::int64_t>(std::ceil(static_cast<double>(calls) * std::min(grow, kMaxGrowth)));
+  }
+  std::vector<double> per_call_s;
+  for (int i = 0; i < plan.num_samples; ++i) {
+    // A sample lasts about min_sample_s, so it is never 0 on a working clock; the floor keeps the
+    // result positive even on a frozen one.
+    per_call_s.push_back(std::max(time_calls(fn, calls), 1e-12) / static_cast<double>(calls));
+    if (on_sample) on_sample(i);
+  }
+  std::sort(per_call_s.begin(), per_call_s.end());
+  Timing t;
+  t.median_s = quantile_sorted(per_call_s, 0.5);
+  t.p10_s = quantile_sorted(per_call_s, 0.1);
+  t.p90_s = quantile_sorted(per_call_s, 0.9);
+  t.calls_per_sample = calls;
+  t.num_samples = plan.num_samples;
+  return t;
+}
+
+}  // namespace sl::kernels

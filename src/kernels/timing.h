@@ -1,0 +1,35 @@
+#pragma once
+// Timing of short kernels on this machine, for the measurement cells. A single call of a small layer can
+// take less than the timer's resolution (the browser coarsens performance.now() to 5 us - 1 ms), so each
+// sample times enough back-to-back calls to last a set minimum, and the result is the median over samples,
+// with the 10th and 90th percentiles as spread. Never used by simulations.
+#include <cstdint>
+#include <functional>
+
+namespace sl::kernels {
+
+/// Resolution of sl::wall_now_s(), in seconds: the median step between successive distinct readings
+/// over `num_steps` steps.
+double timer_resolution_s(int num_steps = 9);
+
+struct TimingPlan {
+  double min_sample_s = 2e-3;  ///< each sample lasts at least this long (set it well above the resolution)
+  int num_samples = 5;
+};
+
+/// Time per call: median and 10th/90th percentiles over samples (type-7 quantiles), all > 0.
+struct Timing {
+  double median_s = 0;
+  double p10_s = 0;
+  double p90_s = 0;
+  std::int64_t calls_per_sample = 0;
+  int num_samples = 0;
+};
+
+/// Times `fn`: a calibration run (which also warms caches) finds how many back-to-back calls last at least
+/// plan.min_sample_s, then plan.num_samples samples of that many calls are taken; on_sample(i) runs after
+/// sample i (for progress reports).
+Timing time_per_call(const std::function<void()>& fn, const TimingPlan& plan,
+                     const std::function<void(int)>& on_sample = {});
+
+}  // namespace sl::kernels

@@ -3,7 +3,7 @@
 namespace sl::batching {
 
 void register_cells(std::vector<CellSpec>& cells) {
-  (void)cells;  // cells are added here, in page order, as they are written
+  cells.push_back(batch_sweep_table_cell());
 }
 
 }  // namespace sl::batching

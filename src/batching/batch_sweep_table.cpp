@@ -1,0 +1,96 @@
+// Cell batching/batch-sweep-table. Table 9 recomputed from its only inputs, the measured time of one batch
+// T(B) at B = 1, 4, 8, 16, 32 (ResNet-50 on a V100): per-image time T(B)/B, throughput B/T(B), the gains of
+// batch 32 and batch 8 over batch 1, and what a window adds to latency (batch 32 behind a 10 ms window vs
+// batch 1; batch 8 behind a 5 ms window against a 20 ms SLO). The GPU utilisation column is the book's
+// measurement, shown beside ours but not derivable from T(B). The knee: throughput gained per extra ms.
+#include <array>
+#include <optional>
+#include <string>
+
+#include "batching/cells.h"
+
+namespace sl::batching {
+namespace {
+
+constexpr std::array<std::int64_t, 5> kBatches = {1, 4, 8, 16, 32};
+/// Table 9's GPU utilisation column (measured by the book, not derivable from T(B)).
+constexpr std::array<double, 5> kBookGpuUtilFrac = {0.15, 0.42, 0.65, 0.85, 0.95};
+
+std::string time_param(std::int64_t b) { return "t_b" + std::to_string(b) + "_ms"; }
+
+/// A bigger batch that finishes sooner than a smaller one is a typo in the inputs, not a measurement.
+std::optional<Error> check_monotone(const std::array<double, 5>& t_ms) {
+  for (std::size_t i = 1; i < t_ms.size(); ++i)
+    if (t_ms[i] < t_ms[i - 1])
+      return Error{"invalid", time_param(kBatches[i]),
+                   time_param(kBatches[i]) + " must be >= " + time_param(kBatches[i - 1]) + " (" +
+                       format_number(t_ms[i - 1]) + " ms): a bigger batch cannot finish sooner, got " +
+                       format_number(t_ms[i]) + " ms",
+                   {{"min", format_number(t_ms[i - 1])}, {"unit", "ms"}, {"got", format_number(t_ms[i])}}};
+  return std::nullopt;
+}
+
+Result<RunResult> run_batch_sweep_table(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
+  std::array<double, 5> t_ms{};
+  for (std::size_t i = 0; i < kBatches.size(); ++i) t_ms[i] = in.real(time_param(kBatches[i]));
+  if (auto error = check_monotone(t_ms)) return *error;
+  const double window_ms = in.real("window_ms");
+  const double small_window_ms = in.real("small_window_ms");
+  const double slo_ms = in.real("slo_ms");
+
+  RunResult result;
+  std::vector<double> batch, inference_ms, per_image_ms, throughput, util, latency_ms, gain_per_ms;
+  for (std::size_t i = 0; i < kBatches.size(); ++i) {
+    const auto b = static_cast<double>(kBatches[i]);
+    const std::string suffix = "_b" + std::to_string(kBatches[i]);
+    result.output("per_image" + suffix + "_ms", t_ms[i] / b);
+    result.output("throughput" + suffix + "_per_s", b / (t_ms[i] * 1e-3));
+    batch.push_back(b);
+    inference_ms.push_back(t_ms[i]);
+    per_image_ms.push_back(t_ms[i] / b);
+    throughput.push_back(b / (t_ms[i] * 1e-3));
+    util.push_back(kBookGpuUtilFrac[i]);
+    latency_ms.push_back(t_ms[i] + window_ms);
+    // The knee (figure 6): throughput bought per extra ms of batch time, from the previous row.
+    const double extra_ms = i == 0 ? 0.0 : t_ms[i] - t_ms[i - 1];
+    gain_per_ms.push_back(i == 0 || extra_ms <= 0 ? 0.0 : (throughput[i] - throughput[i - 1]) / extra_ms);
+  }
+  result.output("speedup_b32_vs_b1", throughput[4] / throughput[0]);
+  result.output("speedup_b8_vs_b1", throughput[2] / throughput[0]);
+  result.output("latency_b1_ms", t_ms[0]);
+  result.output("latency_b32_window_ms", t_ms[4] + window_ms);
+  result.output("latency_b8_small_window_ms", t_ms[2] + small_window_ms);
+  result.output("slo_headroom_b8_ms", slo_ms - (t_ms[2] + small_window_ms));
+  std::int64_t largest_within_slo = 0;  // the largest table batch that still meets the SLO behind the small window
+  for (std::size_t i = 0; i < kBatches.size(); ++i)
+    if (t_ms[i] + small_window_ms <= slo_ms) largest_within_slo = kBatches[i];
+  result.output("largest_batch_within_slo", static_cast<double>(largest_within_slo));
+  if (largest_within_slo == 0)
+    result.notice("slo_unreachable", "even batch 1 misses the " + format_number(slo_ms) + " ms SLO behind a " +
+                                         format_number(small_window_ms) + " ms window");
+
+  result.table("sweep")
+      .column("batch", batch)
+      .column("inference_ms", inference_ms)
+      .column("per_image_ms", per_image_ms)
+      .column("throughput_per_s", throughput)
+      .column("latency_with_window_ms", latency_ms)
+      .column("gain_per_extra_ms", gain_per_ms)
+      .column("book_gpu_util_frac", util);
+  return result;
+}
+
+}  // namespace
+
+CellSpec batch_sweep_table_cell() {
+  CellSpec cell{"batching/batch-sweep-table",
+                {real("t_b1_ms", "ms", 5.0, 1e-3, 1e5), real("t_b4_ms", "ms", 7.2, 1e-3, 1e5),
+                 real("t_b8_ms", "ms", 9.1, 1e-3, 1e5), real("t_b16_ms", "ms", 14.0, 1e-3, 1e5),
+                 real("t_b32_ms", "ms", 25.0, 1e-3, 1e5), real("window_ms", "ms", 10, 0, 1e5),
+                 real("small_window_ms", "ms", 5, 0, 1e5), real("slo_ms", "ms", 20, 1e-3, 1e5)},
+                &run_batch_sweep_table};
+  cell.uses_seed = false;
+  return cell;
+}
+
+}  // namespace sl::batching

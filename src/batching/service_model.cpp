@@ -1,0 +1,64 @@
+// T_svc(B): the one question every batching simulator asks of the accelerator.
+#include "batching/service_model.h"
+
+#include <cmath>
+
+namespace sl::batching {
+
+ServiceModel ServiceModel::linear(double fixed_s, double per_item_s) {
+  SL_ASSERT(fixed_s >= 0 && per_item_s >= 0 && fixed_s + per_item_s > 0);
+  ServiceModel m;
+  m.fixed_s_ = fixed_s;
+  m.per_item_s_ = per_item_s;
+  return m;
+}
+
+ServiceModel ServiceModel::interpolated(std::vector<std::pair<std::int64_t, double>> points_s) {
+  SL_ASSERT(points_s.size() >= 2);
+  for (std::size_t i = 1; i < points_s.size(); ++i) SL_ASSERT(points_s[i].first > points_s[i - 1].first);
+  ServiceModel m;
+  m.points_s_ = std::move(points_s);
+  return m;
+}
+
+double ServiceModel::service_s(std::int64_t batch_size) const {
+  SL_ASSERT(batch_size >= 1);
+  const auto b = static_cast<double>(batch_size);
+  if (points_s_.empty()) return fixed_s_ + per_item_s_ * b;
+  // The segment holding b; the end segments extend outwards.
+  std::size_t hi = 1;
+  while (hi + 1 < points_s_.size() && points_s_[hi].first < batch_size) ++hi;
+  const auto& [b0, t0] = points_s_[hi - 1];
+  const auto& [b1, t1] = points_s_[hi];
+  const double slope_s = (t1 - t0) / static_cast<double>(b1 - b0);
+  const double t = t0 + slope_s * (b - static_cast<double>(b0));
+  SL_ASSERT(t > 0);
+  return t;
+}
+
+double ServiceModel::throughput_per_s(std::int64_t batch_size) const {
+  return static_cast<double>(batch_size) / service_s(batch_size);
+}
+
+std::vector<std::pair<std::int64_t, double>> table9_points_s() {
+  return {{1, 5.0e-3}, {4, 7.2e-3}, {8, 9.1e-3}, {16, 14.0e-3}, {32, 25.0e-3}};
+}
+
+std::vector<ParamSpec> service_model_params() {
+  return {choice("service", {"linear", "table9"}, "linear"), real("svc_fixed_ms", "ms", 5.0, 0, 1e4),
+          real("svc_per_item_ms", "ms", 0.6, 0, 1e4)};
+}
+
+Result<ServiceModel> service_model_from_inputs(const Inputs& in) {
+  if (in.choice("service") == "table9") return ServiceModel::interpolated(table9_points_s());
+  const double fixed_ms = in.real("svc_fixed_ms");
+  const double per_item_ms = in.real("svc_per_item_ms");
+  if (fixed_ms + per_item_ms <= 0)
+    return Error{"invalid", "svc_fixed_ms",
+                 "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got " +
+                     format_number(fixed_ms) + " + " + format_number(per_item_ms),
+                 {{"got", format_number(fixed_ms + per_item_ms)}}};
+  return ServiceModel::linear(fixed_ms * 1e-3, per_item_ms * 1e-3);
+}
+
+}  // namespace sl::batching

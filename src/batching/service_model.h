@@ -1,0 +1,48 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/cell.h"
+
+namespace sl::batching {
+
+/// Service time of one batch on an accelerator, T_svc(B). Two laws: the book's linear model
+/// T_svc(B) = fixed + per_item * B (eq. 10 and Table 11: 5 ms + 0.6 ms * B), and measured points joined by
+/// straight lines (Table 9's ResNet-50/V100 sweep). A small value type: a simulator asks only service_s(B),
+/// so another law (such as a fit measured on this CPU) is one more factory, not a change to the simulators.
+class ServiceModel {
+ public:
+  /// T_svc(B) = fixed_s + per_item_s * B. Needs fixed_s >= 0, per_item_s >= 0 and T_svc(1) > 0.
+  static ServiceModel linear(double fixed_s, double per_item_s);
+  /// Piecewise linear through (batch, seconds) points with strictly increasing batches (at least two).
+  /// Beyond the last point the last segment is extended; below the first, the first one.
+  static ServiceModel interpolated(std::vector<std::pair<std::int64_t, double>> points_s);
+
+  /// Seconds to serve a batch of `batch_size` >= 1 requests.
+  double service_s(std::int64_t batch_size) const;
+  /// Requests per second when every batch holds `batch_size` (eq. 10): B / T_svc(B).
+  double throughput_per_s(std::int64_t batch_size) const;
+  /// True for the linear law, false for interpolated points.
+  bool is_linear() const { return points_s_.empty(); }
+
+ private:
+  ServiceModel() = default;
+  double fixed_s_ = 0;
+  double per_item_s_ = 0;
+  std::vector<std::pair<std::int64_t, double>> points_s_;  // empty for the linear law
+};
+
+/// Table 9's measured inference times (ResNet-50 on a V100): batch 1, 4, 8, 16, 32 -> 5.0, 7.2, 9.1,
+/// 14.0, 25.0 ms.
+std::vector<std::pair<std::int64_t, double>> table9_points_s();
+
+/// The parameters a cell adds to let the reader pick T_svc(B): `service` {linear, table9}, `svc_fixed_ms`
+/// (default 5) and `svc_per_item_ms` (default 0.6) for the linear law.
+std::vector<ParamSpec> service_model_params();
+
+/// The model those parameters describe, or an error (both linear coefficients zero).
+Result<ServiceModel> service_model_from_inputs(const Inputs& in);
+
+}  // namespace sl::batching

@@ -1,0 +1,10 @@
+#pragma once
+// The closed-form cells of the LLM lab (no simulation): each is a calculator over the step-time model.
+#include "core/cell.h"
+
+namespace sl::llm {
+
+/// Cell `llm/llama3-8b-case`: the Llama-3-8B on H100 case study (eq. 18, TTFT, TPOT, KV capacity, $/M tokens).
+CellSpec llama3_8b_case_cell();
+
+}  // namespace sl::llm

@@ -1,0 +1,185 @@
+// Cell llm/llama3-8b-case. The book's Llama-3-8B-on-one-H100 case study (§6, §21) as a calculator:
+//   floor  = weight bytes / HBM bandwidth (eq. 18);
+//   TTFT   = (2 P S + 4 L H d S^2) / (peak x efficiency) + dispatch tax   (prefill of the S-token prompt);
+//   TPOT   = (weights + KV of the whole request) / bandwidth + layers x layer tax   (batch-1 decode);
+//   KV     = 2 L H_kv d x bytes per token; the reserve holds reserve / KV tokens, so floor(tokens / request)
+//            requests; throughput = min(prefill rate / prompt, requests resident / request time), and
+//            $ per million tokens = hourly price / tokens per hour.
+// A GB/GiB table reads each memory figure both ways and says which reading rounds to the book's figure.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "llm/analytic_cells.h"
+#include "llm/model_inputs.h"
+#include "llm/step_time.h"
+
+namespace sl::llm {
+namespace {
+
+constexpr double kGB = 1e9;
+constexpr double kGiB = 1073741824.0;  // 2^30 B
+constexpr double kMB = 1e6;
+constexpr double kMiB = 1048576.0;  // 2^20 B
+constexpr double kSecondsPerHour = 3600;
+
+struct CaseParams {
+  ModelSpec model;
+  GpuSpec gpu;
+  std::int64_t prompt_tokens = 0;
+  std::int64_t output_tokens = 0;
+  double kv_reserve_label = 0;  ///< the reserve as typed, read as GiB like the book's code
+  double prefill_tok_per_s = 0;
+  double price_usd_per_h = 0;
+  std::int64_t request_tokens() const { return prompt_tokens + output_tokens; }
+  double kv_reserve_bytes() const { return kv_reserve_label * kGiB; }
+};
+
+Error too_large(const std::string& param, const std::string& message) { return Error{"too_large", param, message, {}}; }
+
+Result<CaseParams> validate(const Inputs& in) {
+  auto model = model_from_inputs(in);
+  if (!model.ok()) return model.error();
+  CaseParams p{model.value(), gpu_from_inputs(in), in.count("prompt"), in.count("output"), in.real("kv_reserve_gib"),
+               in.real("prefill_tok_s"), in.real("price_usd_h")};
+  const double weights = static_cast<double>(p.model.weight_bytes());
+  const double memory = static_cast<double>(p.gpu.memory_bytes);
+  if (weights >= memory)
+    return too_large("weights", "the weights (" + format_number(weights / kGB) + " GB) do not fit in the GPU's " +
+                                    format_number(memory / kGiB) + " GiB; choose a smaller precision or a larger GPU");
+  const double left_gib = (memory - weights) / kGiB;
+  if (p.kv_reserve_bytes() > memory - weights)
+    return too_large("kv_reserve_gib", "kv_reserve_gib must be at most the " + format_number(left_gib) +
+                                           " GiB left after the weights, got " + format_number(p.kv_reserve_label) +
+                                           " GiB");
+  const double request_kv = static_cast<double>(p.model.kv_bytes_per_token() * p.request_tokens());
+  if (request_kv > p.kv_reserve_bytes())
+    return too_large("prompt", "one request of " + std::to_string(p.request_tokens()) + " tokens needs " +
+                                   format_number(request_kv / kGiB) + " GiB of KV cache, more than the " +
+                                   format_number(p.kv_reserve_label) + " GiB reserve");
+  return p;
+}
+
+/// One row of the GB/GiB table: a figure read both ways beside the book's printed value.
+struct UnitRow {
+  double as_decimal;  ///< GB, MB or million tokens under the decimal reading
+  double as_binary;   ///< the same under the binary reading
+  double book;        ///< the book's printed figure (§21)
+  double half_ulp;    ///< half a unit of the book's last printed digit
+};
+
+void add_unit_table(const CaseParams& p, RunResult& result) {
+  const double weights = static_cast<double>(p.model.weight_bytes());
+  const double memory = static_cast<double>(p.gpu.memory_bytes);
+  const double kv = static_cast<double>(p.model.kv_bytes_per_token());
+  const double tokens_gb = std::round(p.kv_reserve_label * kGB / kv);
+  const double tokens_gib = std::round(p.kv_reserve_label * kGiB / kv);
+  const double request = static_cast<double>(p.request_tokens());
+  const UnitRow rows[] = {
+      {weights / kGB, weights / kGiB, 4.0, 0.05},                       // weights "4.0 GB"
+      {memory / kGB, memory / kGiB, 80, 0.5},                           // H100 "80 GB HBM3"
+      {(memory - weights) / kGB, (memory - weights) / kGiB, 76.3, 0.05},  // left for KV "~76.3 GB"
+      {kv / kMB, kv / kMiB, 0.131, 0.0005},                             // KV per token "0.131 MB"
+      {tokens_gb * 1e-6, tokens_gib * 1e-6, 0.6, 0.05},                 // reserve "72 GB" → "≈ 0.6 million tokens"
+      {std::floor(tokens_gb / request), std::floor(tokens_gib / request), 469, 0.5},  // "~469 requests"
+  };
+  std::vector<double> item, reading, value, match;
+  for (int i = 0; i < static_cast<int>(std::size(rows)); ++i) {
+    const UnitRow& r = rows[i];
+    const double xs[] = {r.as_decimal, r.as_binary, r.book};
+    for (int k = 0; k < 3; ++k) {
+      item.push_back(i);
+      reading.push_back(k);  // 0 decimal, 1 binary, 2 the book
+      value.push_back(xs[k]);
+      match.push_back(k == 2 ? 2.0 : (std::fabs(xs[k] - r.book) < r.half_ulp ? 1.0 : 0.0));
+    }
+  }
+  result.table("gb_gib").column("item", item).column("reading", reading).column("value", value).column("match", match);
+}
+
+Result<RunResult> run_llama3_8b_case(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
+  const auto checked = validate(in);
+  if (!checked.ok()) return checked.error();
+  const CaseParams& p = checked.value();
+  const ModelSpec& m = p.model;
+  const GpuSpec& g = p.gpu;
+  RunResult result;
+  note_ignored_custom_fields(in, llama3_8b(), result);
+  note_ignored_custom_fields(in, h100(), result);
+
+  // Eq. 18: the batch-1 decode floor is one full read of the weights.
+  const double weights = static_cast<double>(m.weight_bytes());
+  result.output("weight_gb", weights / kGB);
+  result.output("weight_gib", weights / kGiB);
+  result.output("floor_ms", weights / g.hbm_bytes_per_s * 1e3);
+  result.output("floor_tok_per_s", g.hbm_bytes_per_s / weights);
+  result.output("floor_a100_ms", weights / a100().hbm_bytes_per_s * 1e3);
+  result.output("intensity_flop_per_byte", 2.0 / m.bytes_per_weight);
+  result.output("ridge_flop_per_byte", g.peak_flop_per_s / g.hbm_bytes_per_s);
+
+  // Prefill (TTFT) and decode (TPOT) from the roofline step model.
+  StepWork prefill;
+  prefill.num_prefill_tokens = p.prompt_tokens;
+  prefill.num_prefill_chunks = 1;
+  prefill.prefill_attention_pairs = prefill_attention_pairs(0, p.prompt_tokens);
+  const StepTime ttft = step_time(m, g, prefill);
+  StepWork decode;
+  decode.num_decode_seqs = 1;
+  decode.decode_context_tokens = p.request_tokens();  // the book charges the whole request's KV every step
+  const StepTime tpot = step_time(m, g, decode);
+  const double decode_s = static_cast<double>(p.output_tokens) * tpot.total_s;
+  const double request_s = ttft.total_s + decode_s;
+  result.output("prefill_tflop", ttft.flop * 1e-12);
+  result.output("ttft_ms", ttft.total_s * 1e3);
+  result.output("prefill_model_tok_per_s", static_cast<double>(p.prompt_tokens) / ttft.total_s);
+  result.output("tpot_ms", tpot.total_s * 1e3);
+  result.output("tpot_tax_ms", tpot.overhead_s * 1e3);
+  result.output("decode_s", decode_s);
+  result.output("request_s", request_s);
+
+  // KV capacity: the reserve (read as GiB, as the book's code does) over the bytes one token keeps.
+  const std::int64_t kv = m.kv_bytes_per_token();
+  const double memory = static_cast<double>(g.memory_bytes);
+  const std::int64_t kv_tokens = std::llround(p.kv_reserve_bytes() / static_cast<double>(kv));
+  const std::int64_t concurrent = kv_tokens / p.request_tokens();
+  result.output("kv_per_token_bytes", static_cast<double>(kv));
+  result.output("kv_per_token_mb", static_cast<double>(kv) / kMB);
+  result.output("kv_per_request_mb", static_cast<double>(kv * p.request_tokens()) / kMB);
+  result.output("remaining_vram_gib", (memory - weights) / kGiB);
+  result.output("remaining_vram_gb", (memory - weights) / kGB);
+  result.output("kv_tokens", static_cast<double>(kv_tokens));
+  result.output("kv_tokens_million", static_cast<double>(kv_tokens) * 1e-6);
+  result.output("concurrent_requests", static_cast<double>(concurrent));
+
+  // Unit economics. The book's request time uses TTFT of the whole 1,256 tokens (53.1 ms); we use the
+  // prompt's TTFT. Either way the prefill bound (10 req/s) is the smaller one at the defaults.
+  const double prefill_req_per_s = p.prefill_tok_per_s / static_cast<double>(p.prompt_tokens);
+  const double decode_req_per_s = static_cast<double>(concurrent) / request_s;
+  const double serving_req_per_s = std::min(prefill_req_per_s, decode_req_per_s);
+  const double tokens_per_h = serving_req_per_s * kSecondsPerHour * static_cast<double>(p.request_tokens());
+  result.output("prefill_req_per_s", prefill_req_per_s);
+  result.output("decode_req_per_s", decode_req_per_s);
+  result.output("serving_req_per_s", serving_req_per_s);
+  result.output("tokens_per_h_million", tokens_per_h * 1e-6);
+  result.output("usd_per_m_tokens", p.price_usd_per_h / (tokens_per_h * 1e-6));
+
+  add_unit_table(p, result);
+  return result;
+}
+
+}  // namespace
+
+CellSpec llama3_8b_case_cell() {
+  std::vector<ParamSpec> params = model_params(llama3_8b());
+  for (auto& spec : gpu_params(h100())) params.push_back(std::move(spec));
+  params.push_back(count("prompt", "tokens", 1000, 1, 1'000'000));
+  params.push_back(count("output", "tokens", 256, 1, 1'000'000));
+  params.push_back(real("kv_reserve_gib", "GiB", 72, 0.001, 100'000));
+  params.push_back(real("prefill_tok_s", "tokens/s", 10'000, 1, 1e9));
+  params.push_back(real("price_usd_h", "$/h", 3.0, 0, 10'000));
+  CellSpec cell{"llm/llama3-8b-case", std::move(params), &run_llama3_8b_case};
+  cell.uses_seed = false;
+  return cell;
+}
+
+}  // namespace sl::llm

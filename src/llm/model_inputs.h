@@ -1,0 +1,30 @@
+#pragma once
+// Parameters that pick a model and a GPU, shared by the llm cells: a preset choice plus the fields of a
+// custom entry, and the precisions and runtime taxes that apply to every choice.
+#include <vector>
+
+#include "core/cell.h"
+#include "llm/step_time.h"
+
+namespace sl::llm {
+
+/// `model` (llama3-8b | llama3.1-70b | custom, default `preset`), the custom model's params_b, layers, heads,
+/// kv_heads, head_dim (defaults: the preset's values), and `weights` (fp16|int8|int4) and `kv` (fp16|fp8).
+std::vector<ParamSpec> model_params(const ModelSpec& preset);
+
+/// `gpu` (h100 | a100 | custom, default `preset`), the custom GPU's peak_tflops, bw_tb_s, mem_gib, and the
+/// runtime's efficiency, layer_tax_ms and dispatch_tax_ms (§0: 0.4, 0.01 ms, 0.01 ms).
+std::vector<ParamSpec> gpu_params(const GpuSpec& preset);
+
+/// The model the inputs describe (preset or custom, with the chosen precisions), or an error when the custom
+/// shape is impossible (more KV heads than query heads).
+Result<ModelSpec> model_from_inputs(const Inputs& in);
+
+/// The GPU the inputs describe, with the runtime's efficiency and taxes.
+GpuSpec gpu_from_inputs(const Inputs& in);
+
+/// Adds a notice when a preset is chosen but a custom field was changed from its default (it is ignored).
+void note_ignored_custom_fields(const Inputs& in, const ModelSpec& model_preset, RunResult& result);
+void note_ignored_custom_fields(const Inputs& in, const GpuSpec& gpu_preset, RunResult& result);
+
+}  // namespace sl::llm

@@ -3,7 +3,7 @@
 namespace sl::lifecycle {
 
 void register_cells(std::vector<CellSpec>& cells) {
-  (void)cells;  // cells are added here, in page order, as they are written
+  cells.push_back(latency_budget_cell());
 }
 
 }  // namespace sl::lifecycle

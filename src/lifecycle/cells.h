@@ -8,4 +8,7 @@ namespace sl::lifecycle {
 /// This lab's cells, in page order.
 void register_cells(std::vector<CellSpec>& cells);
 
+/// Cell `request/latency-budget`: Tables 3, 4 and 5 as editable budgets, and Amdahl's law.
+CellSpec latency_budget_cell();
+
 }  // namespace sl::lifecycle

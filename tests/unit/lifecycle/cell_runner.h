@@ -1,0 +1,51 @@
+#pragma once
+// Helpers shared by the request-lifecycle cell tests: run a cell through the registry (as the CLI and the
+// page do) and read its outputs and table columns by name.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/registry.h"
+
+namespace lifecycle_test {
+
+inline sl::Result<sl::RunResult> try_run(const std::string& cell, std::map<std::string, std::string> raw,
+                                         const std::string& seed = "1") {
+  sl::RunControl ctl;
+  return sl::run_cell(cell, raw, seed, ctl);
+}
+
+inline sl::RunResult run(const std::string& cell, std::map<std::string, std::string> raw = {},
+                         const std::string& seed = "1") {
+  auto r = try_run(cell, std::move(raw), seed);
+  if (!r.ok()) FAIL(r.error().message);
+  return r.value();
+}
+
+inline double out(const sl::RunResult& r, const std::string& name) {
+  const double* v = r.find_output(name);
+  INFO("output " << name);
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+inline const std::vector<double>& column(const sl::RunResult& r, const std::string& table, const std::string& name) {
+  for (const auto& t : r.tables)
+    if (t.name == table)
+      for (const auto& [c, values] : t.columns)
+        if (c == name) return values;
+  FAIL("no column " << table << "." << name);
+  static const std::vector<double> none;
+  return none;
+}
+
+/// The error of a run that must fail.
+inline sl::Error error_of(const std::string& cell, std::map<std::string, std::string> raw) {
+  auto r = try_run(cell, std::move(raw));
+  REQUIRE_FALSE(r.ok());
+  return r.error();
+}
+
+}  // namespace lifecycle_test

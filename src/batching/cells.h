@@ -11,4 +11,7 @@ void register_cells(std::vector<CellSpec>& cells);
 /// Cell `batching/batch-sweep-table`: Table 9 recomputed from its measured batch times.
 CellSpec batch_sweep_table_cell();
 
+/// Cell `batching/batching-tax`: eq. 4 beside a simulation of size-triggered batching.
+CellSpec batching_tax_cell();
+
 }  // namespace sl::batching

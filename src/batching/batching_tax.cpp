@@ -1,0 +1,124 @@
+// Cell batching/batching-tax. Eq. 4: a size-triggered batch of B under Poisson arrivals at rate lambda keeps
+// its requests (B - 1)/(2 lambda) on average before inference starts — the first waits for B - 1 arrivals,
+// the last for none. We simulate exactly that (the dynamic batcher with no window and an accelerator always
+// free, so the wait is pure formation delay) and set it beside the formula, for the chosen B and a sweep of
+// B on the same arrival stream. Latency adds T_inf(B), known at B = 1 and at the chosen B (the book's 2 and
+// 15 ms); the sweep joins those two by a straight line — an assumption, stated in the text.
+#include <algorithm>
+#include <cmath>
+
+#include "batching/arrivals.h"
+#include "batching/batch_formulas.h"
+#include "batching/cells.h"
+#include "batching/dynamic_batcher.h"
+#include "core/stats.h"
+
+namespace sl::batching {
+namespace {
+
+/// Mean formation delay of each complete batch: batches draw on disjoint inter-arrival gaps, so these
+/// means are independent and their spread gives the standard error of the overall mean.
+RunningStats per_batch_mean_wait_s(const BatchingRun& run) {
+  RunningStats means;
+  double sum_s = 0;
+  std::int64_t count = 0;
+  std::int64_t batch = -1;
+  for (const auto& r : run.requests) {  // completion order keeps each batch together
+    if (r.batch_id != batch && count > 0) {
+      means.add(sum_s / static_cast<double>(count));
+      sum_s = 0;
+      count = 0;
+    }
+    batch = r.batch_id;
+    sum_s += r.wait_s();
+    ++count;
+  }
+  if (count > 0) means.add(sum_s / static_cast<double>(count));
+  return means;
+}
+
+BatchingRun run_static(std::int64_t batch_size, const std::vector<double>& arrivals_s, RunControl& ctl) {
+  BatcherParams p;
+  p.max_batch_size = batch_size;
+  p.max_wait_s = kNoTimeout;
+  p.unlimited_accelerators = true;
+  return simulate_dynamic_batching(p, arrivals_s, ctl);
+}
+
+/// T_inf on the straight line through (1, t1) and (B, tB); flat at t1 when B = 1.
+double inference_ms(std::int64_t b, std::int64_t batch, double t1_ms, double tb_ms) {
+  if (batch == 1) return t1_ms;
+  return t1_ms + (tb_ms - t1_ms) * static_cast<double>(b - 1) / static_cast<double>(batch - 1);
+}
+
+Result<RunResult> run_batching_tax(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  const double lambda = in.real("lambda");
+  const std::int64_t batch = in.count("batch");
+  const double t1_ms = in.real("t_inf_b1_ms");
+  const double tb_ms = in.real("t_inf_ms");
+  const std::int64_t n = in.count("n");
+  if (n < 2 * batch)
+    return Error{"invalid", "n",
+                 "n must hold at least two full batches: n >= 2 x batch = " + format_number(2.0 * batch) +
+                     " requests, got " + format_number(static_cast<double>(n)),
+                 {{"min", format_number(2.0 * batch)}, {"got", format_number(static_cast<double>(n))}}};
+
+  Rng rng = Rng::stream(seed, Stream::Arrivals);
+  const std::vector<double> arrivals_s = poisson_arrivals_s(lambda, n, rng);
+
+  RunResult result;
+  const double formation_ms = formation_delay_s(batch, lambda) * 1e3;
+  result.output("formation_b1_ms", formation_delay_s(1, lambda) * 1e3);
+  result.output("total_b1_ms", formation_delay_s(1, lambda) * 1e3 + t1_ms);
+  result.output("formation_closed_ms", formation_ms);
+  result.output("total_closed_ms", formation_ms + tb_ms);
+  result.output("penalty_x", (formation_ms + tb_ms) / t1_ms);
+  result.output("first_request_wait_ms", 2 * formation_ms);  // (B - 1)/lambda: the first waits for all
+
+  RunControl quiet;  // the sweep below reports progress; the main run is one of its points
+  const BatchingRun main_run = run_static(batch, arrivals_s, quiet);
+  const RunningStats batch_means = per_batch_mean_wait_s(main_run);
+  std::vector<double> waits_s;
+  for (const auto& r : main_run.requests) waits_s.push_back(r.wait_s());
+  result.output("formation_sim_ms", batch_means.mean() * 1e3);
+  result.output("formation_sim_se_ms", batch_means.standard_error() * 1e3);
+  result.output("formation_sim_p99_ms", quantile(waits_s, 0.99) * 1e3);
+  result.output("total_sim_ms", batch_means.mean() * 1e3 + tb_ms);
+  result.output("num_batches", static_cast<double>(main_run.batches.size()));
+
+  std::vector<std::int64_t> sweep = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+  sweep.erase(std::remove_if(sweep.begin(), sweep.end(), [&](std::int64_t b) { return 2 * b > n; }), sweep.end());
+  if (std::find(sweep.begin(), sweep.end(), batch) == sweep.end()) sweep.push_back(batch);
+  std::sort(sweep.begin(), sweep.end());
+  std::vector<double> b_col, closed_ms, sim_ms, total_closed, total_sim;
+  for (std::size_t i = 0; i < sweep.size(); ++i) {
+    const std::int64_t b = sweep[i];
+    const double sim_s = b == batch ? batch_means.mean() : per_batch_mean_wait_s(run_static(b, arrivals_s, quiet)).mean();
+    const double t_ms = inference_ms(b, batch, t1_ms, tb_ms);
+    b_col.push_back(static_cast<double>(b));
+    closed_ms.push_back(formation_delay_s(b, lambda) * 1e3);
+    sim_ms.push_back(sim_s * 1e3);
+    total_closed.push_back(closed_ms.back() + t_ms);
+    total_sim.push_back(sim_ms.back() + t_ms);
+    ctl.report(static_cast<double>(i + 1), static_cast<double>(sweep.size()));
+  }
+  result.table("formation")
+      .column("batch", b_col)
+      .column("formation_closed_ms", closed_ms)
+      .column("formation_sim_ms", sim_ms)
+      .column("total_closed_ms", total_closed)
+      .column("total_sim_ms", total_sim);
+  return result;
+}
+
+}  // namespace
+
+CellSpec batching_tax_cell() {
+  return {"batching/batching-tax",
+          {real("lambda", "1/s", 500, 1e-3, 1e6), count("batch", "requests", 32, 1, 4096),
+           real("t_inf_b1_ms", "ms", 2.0, 1e-3, 1e5), real("t_inf_ms", "ms", 15.0, 1e-3, 1e5),
+           count("n", "requests", 100'000, 2, 2'000'000)},
+          &run_batching_tax};
+}
+
+}  // namespace sl::batching

@@ -1,0 +1,86 @@
+#include <catch2/catch.hpp>
+
+#include "batching/batch_formulas.h"
+#include "core/registry.h"
+
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "1") {
+  sl::RunControl ctl;
+  return sl::run_cell("batching/batching-tax", raw, seed, ctl);
+}
+
+double out(const sl::RunResult& r, const std::string& name) {
+  const double* v = r.find_output(name);
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+}  // namespace
+
+TEST_CASE("Eq. 4 at 500 req/s: batch 1 costs 2 ms, batch 32 costs 31 + 15 = 46 ms, 23x", "[batching][tax][book]") {
+  const auto r = run({{"n", "1000"}}).value();
+  CHECK(out(r, "formation_b1_ms") == 0);
+  CHECK_THAT(out(r, "total_b1_ms"), WithinRel(2.0, 1e-12));
+  CHECK_THAT(out(r, "formation_closed_ms"), WithinRel(31.0, 1e-12));
+  CHECK_THAT(out(r, "total_closed_ms"), WithinRel(46.0, 1e-12));
+  CHECK_THAT(out(r, "penalty_x"), WithinRel(23.0, 1e-12));
+  CHECK_THAT(out(r, "first_request_wait_ms"), WithinRel(62.0, 1e-12));
+}
+
+TEST_CASE("Size-triggered batching: simulated formation delay is within 4 SE of (B - 1)/(2 lambda)",
+          "[batching][tax]") {
+  // The SE comes from the per-batch mean waits, which are independent (disjoint inter-arrival gaps).
+  const int batch = GENERATE(2, 8, 32, 100);
+  const double lambda = GENERATE(50.0, 500.0);
+  const auto r = run({{"batch", std::to_string(batch)}, {"lambda", std::to_string(lambda)}, {"n", "200000"}}).value();
+  const double closed_ms = (batch - 1) / (2 * lambda) * 1e3;
+  CHECK_THAT(out(r, "formation_closed_ms"), WithinRel(closed_ms, 1e-12));
+  CHECK_THAT(out(r, "formation_sim_ms"), WithinAbs(closed_ms, 4 * out(r, "formation_sim_se_ms")));
+  // The SE is real: positive and small next to the mean (at most a few percent at 200,000 requests).
+  CHECK(out(r, "formation_sim_se_ms") > 0);
+  CHECK(out(r, "formation_sim_se_ms") < 0.02 * closed_ms);
+}
+
+TEST_CASE("Every point of the batch sweep matches eq. 4, and batch 1 never waits", "[batching][tax]") {
+  const auto r = run({{"n", "100000"}}).value();
+  const auto& t = r.tables.front();
+  REQUIRE(t.name == "formation");
+  const auto& b = t.columns[0].second;
+  const auto& closed = t.columns[1].second;
+  const auto& sim = t.columns[2].second;
+  REQUIRE(b.size() == 9);
+  CHECK(sim[0] == 0);
+  for (std::size_t i = 1; i < b.size(); ++i) {
+    INFO("B = " << b[i]);
+    // Per-batch mean wait has sd sqrt(sum_{k<B} k^2) / (B lambda); with N/B batches the SE of the mean is
+    // below 4% of the mean for every B <= 256 at N = 10^5; allow 5 x that bound.
+    CHECK_THAT(sim[i], WithinRel(closed[i], 0.2));
+    CHECK_THAT(closed[i], WithinRel((b[i] - 1) / (2 * 500.0) * 1e3, 1e-12));
+  }
+  CHECK_THAT(sim[5], WithinAbs(31.0, 4 * out(r, "formation_sim_se_ms")));  // B = 32 is the main run
+}
+
+TEST_CASE("Batching tax: the p99 wait is well above the mean, below the first request's wait tail", "[batching][tax]") {
+  const auto r = run({{"n", "100000"}}).value();
+  // The first request of a batch waits Gamma(B - 1, lambda): mean 62 ms, sd sqrt(31)/500 s = 11 ms.
+  CHECK(out(r, "formation_sim_p99_ms") > out(r, "formation_closed_ms"));
+  CHECK(out(r, "formation_sim_p99_ms") < out(r, "first_request_wait_ms") + 4 * 11.1);
+}
+
+TEST_CASE("Batching tax rejects bad inputs with the parameter named", "[batching][tax]") {
+  const auto neg = run({{"lambda", "-1"}});
+  REQUIRE_FALSE(neg.ok());
+  CHECK(neg.error().code == "out_of_range");
+  CHECK(neg.error().param == "lambda");
+  const auto too_few = run({{"batch", "64"}, {"n", "100"}});
+  REQUIRE_FALSE(too_few.ok());
+  CHECK(too_few.error().code == "invalid");
+  CHECK(too_few.error().param == "n");
+  const auto zero = run({{"batch", "0"}});
+  REQUIRE_FALSE(zero.ok());
+  CHECK(zero.error().param == "batch");
+}

@@ -39,12 +39,15 @@ val to_val(const RunResult& r) {
   for (const auto& c : r.book) {
     val b = val::object();
     b.set("ref", c.ref);
+    b.set("output", c.output);
     b.set("label", c.label);
     b.set("book", c.book);
     b.set("ours", c.ours);
     b.set("unit", c.unit);
     b.set("tolerance", c.tolerance);
     b.set("relative", c.relative);
+    b.set("difference", c.difference);
+    b.set("rel_difference", c.rel_difference);
     b.set("ok", c.ok);
     b.set("applies", c.applies);
     b.set("when", c.when);

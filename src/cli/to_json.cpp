@@ -21,8 +21,9 @@ ordered_json to_json(const RunResult& r) {
   j["outputs"] = outputs;
   ordered_json book = ordered_json::array();
   for (const auto& c : r.book)
-    book.push_back({{"ref", c.ref}, {"label", c.label}, {"book", c.book}, {"ours", c.ours}, {"unit", c.unit},
-                    {"tolerance", c.tolerance}, {"relative", c.relative}, {"ok", c.ok}, {"applies", c.applies},
+    book.push_back({{"ref", c.ref}, {"output", c.output}, {"label", c.label}, {"book", c.book}, {"ours", c.ours}, {"unit", c.unit},
+                    {"tolerance", c.tolerance}, {"relative", c.relative},
+                    {"difference", c.difference}, {"rel_difference", c.rel_difference}, {"ok", c.ok}, {"applies", c.applies},
                     {"when", c.when}});
   j["book"] = book;
   ordered_json tables = ordered_json::object();

@@ -88,17 +88,18 @@ Error number_error(const ParamSpec& p, const std::string& code, const std::strin
 }
 
 Result<double> parse_number(const ParamSpec& p, const std::string& text) {
+  const std::string got = text.substr(0, 40);  // as typed (shortened): what the user should recognise
   const char* begin = text.c_str();
   char* end = nullptr;
   errno = 0;
   const double x = std::strtod(begin, &end);
   while (*end == ' ') ++end;
   if (text.empty() || end == begin || *end != '\0')
-    return number_error(p, "not_a_number", "a number", "\"" + text.substr(0, 40) + "\"");
-  if (!std::isfinite(x)) return number_error(p, "not_finite", "a finite number", text.substr(0, 40));
+    return number_error(p, "not_a_number", "a number", got);
+  if (!std::isfinite(x)) return number_error(p, "not_finite", "a finite number", got);
   if (p.kind == ParamSpec::Kind::Count && x != std::floor(x))
-    return number_error(p, "not_integer", "a whole number", format_number(x));
-  if (x < p.min || x > p.max) return number_error(p, "out_of_range", "a number", format_number(x));
+    return number_error(p, "not_integer", "a whole number", got);
+  if (x < p.min || x > p.max) return number_error(p, "out_of_range", "a number", got);
   return x;
 }
 

@@ -74,12 +74,15 @@ struct Table {
 /// One book number beside ours.
 struct BookCheck {
   std::string ref;    ///< "table-7", "eq-5", "napkin-1.2"
+  std::string output; ///< the output compared; (ref, output) identifies the check
   std::string label;  ///< English label; the page uses the lab file's translation
   double book = 0;
   double ours = 0;
   std::string unit;
   double tolerance = 0;
   bool relative = true;  ///< tolerance relative to |book| or absolute
+  double difference = 0;      ///< ours - book
+  double rel_difference = 0;  ///< (ours - book) / |book|; 0 when the book value is 0
   bool ok = false;
   bool applies = true;   ///< false: the book's scenario (`when`) differs from these inputs
   std::string when;      ///< "qps=1000 latency_ms=50", empty if always

@@ -49,7 +49,9 @@ std::vector<BookCheck> compare_with_book(const CellSpec& cell, const RunResult& 
     if (ref.cell != cell.id) continue;
     const double* ours = result.find_output(ref.output);
     if (ours == nullptr) continue;  // output absent at these inputs (e.g. a closed form for an unstable queue)
-    BookCheck c{ref.ref, ref.label, ref.value, *ours, ref.unit, ref.tolerance, ref.relative, false, true, {}};
+    BookCheck c{ref.ref, ref.output, ref.label, ref.value, *ours, ref.unit, ref.tolerance, ref.relative,
+                *ours - ref.value, ref.value != 0 ? (*ours - ref.value) / std::fabs(ref.value) : 0.0,
+                false, true, {}};
     for (const auto& [name, want] : ref.when) {
       c.when += (c.when.empty() ? "" : " ") + name + "=" + want;
       c.applies = c.applies && input_matches(result.inputs, name, want);

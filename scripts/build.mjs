@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// Builds the static site: node scripts/build.mjs [--out dist] [--wasm-dir build/wasm] [--labs-dir labs]
+// Bundles web/js with esbuild (minified, es2020, code-split so Vega loads after the form), copies the
+// HTML, CSS, i18n, worker and the wasm module, copies labs/*.json and writes labs/index.json.
+// Every URL is relative, so the output works from any static host under any sub-path.
+import { build } from 'esbuild';
+import { cp, mkdir, readdir, readFile, rm, writeFile, access } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// Defaults are inside the repository; paths given on the command line are relative to the current directory.
+const { values: options } = parseArgs({
+  options: {
+    out: { type: 'string', default: join(root, 'dist') },
+    'wasm-dir': { type: 'string', default: join(root, 'build', 'wasm') },
+    'labs-dir': { type: 'string', default: join(root, 'labs') },
+  },
+});
+const out = resolve(options.out);
+const wasm_dir = resolve(options['wasm-dir']);
+const labs_dir = resolve(options['labs-dir']);
+const web = join(root, 'web');
+const WASM_FILES = ['serving_lab.js', 'serving_lab.wasm'];
+const ENTRY_POINTS = ['main_index.js', 'main_lab.js'];
+
+async function main() {
+  await check_wasm();
+  await rm(out, { recursive: true, force: true });
+  await mkdir(out, { recursive: true });
+  await bundle();
+  for (const name of ['index.html', 'lab.html', 'worker.js', 'css', 'i18n']) {
+    await cp(join(web, name), join(out, name), { recursive: true });
+  }
+  for (const name of WASM_FILES) await cp(join(wasm_dir, name), join(out, name));
+  const labs = await copy_labs();
+  console.log(`built ${out}: ${labs.length} labs (${labs.map((lab) => `${lab.id}:${lab.status}`).join(', ')})`);
+}
+
+async function check_wasm() {
+  const missing = [];
+  for (const name of WASM_FILES) {
+    try { await access(join(wasm_dir, name)); } catch { missing.push(join(wasm_dir, name)); }
+  }
+  if (missing.length) {
+    console.error(`error: the WebAssembly module is missing:\n  ${missing.join('\n  ')}\n` +
+      'Build it first (the Emscripten build writes build/wasm/serving_lab.{js,wasm}), or pass --wasm-dir DIR.');
+    process.exit(1);
+  }
+}
+
+async function bundle() {
+  await build({
+    entryPoints: ENTRY_POINTS.map((name) => join(web, 'js', name)),
+    outdir: join(out, 'js'),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    minify: true,
+    target: 'es2020',
+    platform: 'browser',
+    chunkNames: 'chunk-[hash]',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    legalComments: 'linked',
+    logLevel: 'warning',
+  });
+}
+
+/** Copies labs/*.json to <out>/labs/ and writes the manifest index.json (id, order, status, title, summary). */
+async function copy_labs() {
+  const names = (await readdir(labs_dir)).filter((name) => name.endsWith('.json') && name !== 'index.json');
+  await mkdir(join(out, 'labs'), { recursive: true });
+  const labs = [];
+  for (const name of names) {
+    const text = await readFile(join(labs_dir, name), 'utf8');
+    let lab;
+    try { lab = JSON.parse(text); } catch (error) { throw new Error(`${join(labs_dir, name)}: ${error.message}`); }
+    if (`${lab.id}.json` !== name) throw new Error(`${name}: its "id" is "${lab.id}"; the file must be named <id>.json`);
+    await writeFile(join(out, 'labs', name), text);
+    const { id, order, status, title, summary } = lab;
+    labs.push({ id, order, status, title, summary });
+  }
+  labs.sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
+  await writeFile(join(out, 'labs', 'index.json'), `${JSON.stringify({ labs }, null, 2)}\n`);
+  return labs;
+}
+
+main().catch((error) => {
+  console.error(`error: ${error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// A tiny static server for the built site: node scripts/serve.mjs [--dir dist] [--port 8080] [--no-isolation]
+// Listens on 127.0.0.1 and sends COOP/COEP/CORP so the page is cross-origin isolated (finer timer);
+// --no-isolation leaves those headers out, to check that the page works without them.
+// --port 0 picks a free port. Prints "serving <dir> at <url>". Exits on SIGINT/SIGTERM.
+import { createServer } from 'node:http';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values: options } = parseArgs({
+  options: {
+    dir: { type: 'string', default: 'dist' },
+    port: { type: 'string', default: '8080' },
+    'no-isolation': { type: 'boolean', default: false },
+  },
+});
+const root = resolve(options.dir);
+const port = Number(options.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`error: --port must be an integer in [0, 65535], got ${options.port}`);
+  process.exit(2);
+}
+
+const MIME_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+/** The file under root that a URL path names, or null when the path escapes root. */
+function file_for(url_path) {
+  let path;
+  try { path = decodeURIComponent(url_path.split('?')[0]); } catch { return null; }
+  if (path.endsWith('/')) path += 'index.html';
+  const file = normalize(join(root, path));
+  return file === root || file.startsWith(root + sep) ? file : null;
+}
+
+async function handle(request, response) {
+  const headers = {
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-cache',
+    ...(options['no-isolation'] ? {} : ISOLATION_HEADERS),
+  };
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, { ...headers, Allow: 'GET, HEAD' }).end();
+    return;
+  }
+  const file = file_for(new URL(request.url, 'http://localhost').pathname);
+  const info = file && (await stat(file).catch(() => null));
+  if (!info || !info.isFile()) {
+    response.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');
+    return;
+  }
+  response.writeHead(200, {
+    ...headers,
+    'Content-Type': MIME_TYPES[extname(file).toLowerCase()] || 'application/octet-stream',
+    'Content-Length': info.size,
+  });
+  if (request.method === 'HEAD') return response.end();
+  createReadStream(file).on('error', () => response.destroy()).pipe(response);
+}
+
+const server = createServer((request, response) => {
+  handle(request, response).catch(() => {
+    if (!response.headersSent) response.writeHead(500).end();
+    else response.destroy();
+  });
+});
+
+server.listen(port, '127.0.0.1', () => {
+  const { port: actual } = server.address();
+  const isolation = options['no-isolation'] ? ' (no cross-origin isolation headers)' : '';
+  console.log(`serving ${root} at http://127.0.0.1:${actual}/${isolation}`);
+});
+
+function shut_down() {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+  setTimeout(() => process.exit(0), 1000).unref();
+}
+process.on('SIGINT', shut_down);
+process.on('SIGTERM', shut_down);

@@ -1,0 +1,6 @@
+// Runs every e2e spec in one process, for `node --test tests/e2e/` (Node 20 only discovers *.test.mjs
+// in a directory). `node --test --test-concurrency=1 tests/e2e/*.spec.mjs` runs them one file at a time.
+import './landing.spec.mjs';
+import './lab.spec.mjs';
+import './embed.spec.mjs';
+import './isolation.spec.mjs';

@@ -1,0 +1,101 @@
+// Shared setup for the e2e specs: serve dist/ with scripts/serve.mjs on a free port, launch Debian's
+// chromium through playwright-core, and save a screenshot per test under test-artifacts/.
+import { spawn } from 'node:child_process';
+import { access, mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DIST = join(ROOT, 'dist');
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** Starts `node scripts/serve.mjs --dir dist --port 0`; resolves with {url, stop()} once it prints its URL. */
+export async function start_server({ isolation = true } = {}) {
+  try {
+    await access(join(DIST, 'lab.html'));
+  } catch {
+    throw new Error(`${DIST} is missing: run "node scripts/build.mjs" first`);
+  }
+  const args = [join(ROOT, 'scripts', 'serve.mjs'), '--dir', DIST, '--port', '0'];
+  if (!isolation) args.push('--no-isolation');
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve_url, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = output.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (match) resolve_url(match[0]);
+    });
+    child.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}: ${output}`)));
+  });
+  const stop = () => new Promise((done) => {
+    if (child.exitCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+  return { url, stop };
+}
+
+export function launch_browser() {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A new page that records console errors and page errors (a CSP violation shows up there),
+ * so a test can assert the page ran cleanly.
+ */
+export async function new_page(browser, { width = 1100, height = 900 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (message) => { if (message.type() === 'error') page.problems.push(message.text()); });
+  page.on('pageerror', (error) => page.problems.push(error.message));
+  return page;
+}
+
+/** Opens a page of the site and waits until it has rendered (body[data-ready]). */
+export async function open(page, url) {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+}
+
+/** The cell section of the queueing lab's first cell. */
+export const CELL = '#littles-law';
+
+/** Number of finished runs of a cell (data-runs), 0 before the first. */
+export async function runs_of(page, cell = CELL) {
+  return Number((await page.getAttribute(cell, 'data-runs')) || 0);
+}
+
+/** Waits until the cell has finished one more run than `before`, and returns its state. */
+export async function next_run(page, before, cell = CELL) {
+  await page.waitForFunction(([selector, count]) => Number(document.querySelector(selector)?.dataset.runs || 0) > count,
+    [cell, before], { timeout: 30_000 });
+  return page.getAttribute(cell, 'data-state');
+}
+
+/** Types into a parameter field (the debounced auto-run starts it). */
+export async function set_param(page, name, text, cell = CELL) {
+  await page.fill(`${cell} [name="${name}"]`, text);
+}
+
+/** Types a value, waits for the run it triggers, and returns the cell's state afterwards. */
+export async function set_param_and_wait(page, name, text, cell = CELL) {
+  const before = await runs_of(page, cell);
+  await set_param(page, name, text, cell);
+  return next_run(page, before, cell);
+}
+
+/** The displayed text of an output (by its C++ key). */
+export function output_text(page, key, cell = CELL) {
+  return page.textContent(`${cell} .sl-outputs tr[data-key="${key}"] td`);
+}
+
+export async function screenshot(page, name) {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}

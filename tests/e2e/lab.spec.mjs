@@ -1,0 +1,128 @@
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  CELL, start_server, launch_browser, new_page, open, screenshot, runs_of, next_run, set_param, set_param_and_wait, output_text,
+} from './helpers.mjs';
+
+describe('the queueing lab page', () => {
+  let server;
+  let browser;
+  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
+  after(async () => { await browser?.close(); await server?.stop(); });
+
+  // "1,234.5" (en) ↔ "1.234,5" (vi)
+  const swap_separators = (text) => text.replace(/[.,]/g, (c) => (c === '.' ? ',' : '.'));
+
+  async function open_queues(query = '') {
+    const page = await new_page(browser);
+    await open(page, `${server.url}lab.html?lab=queues${query}`);
+    await page.waitForSelector(`${CELL}[data-state="done"]`);
+    return page;
+  }
+
+  test('the queueing lab shows the numbers and draws charts with marks', async () => {
+    const page = await open_queues();
+    assert.match(await output_text(page, 'L'), /^\d/);
+    assert.match(await output_text(page, 'W_ms'), /^\d/);
+    await page.waitForSelector(`${CELL} .sl-chart-canvas svg path, ${CELL} .sl-chart-canvas svg rect`);
+    const marks = await page.$$eval(`${CELL} .sl-chart-canvas svg`, (svgs) =>
+      svgs.map((svg) => svg.querySelectorAll('.mark-line path, .mark-rect path, .mark-area path, .mark-symbol path').length));
+    assert.ok(marks.length >= 1 && marks.every((count) => count > 0), `marks per chart: ${marks}`);
+    assert.match(await page.textContent(`${CELL} .sl-book`), /✓/);
+    await page.click(`${CELL} .sl-chart button[aria-expanded="false"]`);
+    assert.ok(await page.$eval(`${CELL} .sl-data-table caption`, (caption) => caption.textContent.length > 0));
+    assert.ok(await page.$$eval(`${CELL} .sl-data-table tbody tr`, (rows) => rows.length) > 1);
+    await screenshot(page, 'lab-en');
+    assert.deepEqual(page.problems, []);
+  });
+
+  test('changing the arrival rate changes the outputs', async () => {
+    const page = await open_queues();
+    const before = await output_text(page, 'L');
+    assert.equal(await set_param_and_wait(page, 'lambda', '100'), 'done');
+    assert.notEqual(await output_text(page, 'L'), before);
+    assert.match(page.url(), /littles-law\.lambda=100/);
+    await screenshot(page, 'lab-lambda-100');
+  });
+
+  test('bad values show a translated error and a good value then gives results again', async () => {
+    const page = await open_queues();
+    const cases = [
+      { name: 'lambda', text: '-1', expect: /between .* and .*; you entered -1/ },
+      { name: 'lambda', text: 'NaN', expect: /finite/ },
+      { name: 'n', text: '1e12', expect: /between .* and .*; you entered 1e\+?12/ },
+    ];
+    for (const { name, text, expect } of cases) {
+      assert.equal(await set_param_and_wait(page, name, text), 'error', `${name}=${text}`);
+      const error = await page.textContent(`${CELL} .sl-error[role="alert"]`);
+      assert.match(error, expect);
+      assert.equal(await page.getAttribute(`${CELL} [name="${name}"]`, 'aria-invalid'), 'true');
+      await screenshot(page, `lab-error-${name}-${text}`);
+      const good = name === 'n' ? '20000' : '150';
+      assert.equal(await set_param_and_wait(page, name, good), 'done', `${name}=${good} after ${text}`);
+      assert.ok(await page.$eval(`${CELL} .sl-error`, (box) => box.hidden));
+      assert.match(await output_text(page, 'L'), /^\d/);
+    }
+    assert.deepEqual(page.problems, []);
+  });
+
+  test('the Vietnamese switch translates the labels and keeps the numbers', async () => {
+    const page = await open_queues();
+    const value = await output_text(page, 'rho');
+    await page.focus('.sl-lang-button[data-lang="vi"]');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.documentElement.lang === 'vi');
+    assert.match(await page.textContent(`${CELL} label[for="sl-littles-law-lambda"]`), /Tốc độ đến λ/);
+    assert.equal(await page.textContent(`${CELL} button[type="submit"]`), 'Chạy');
+    assert.equal(await output_text(page, 'rho'), swap_separators(value), 'same number, Vietnamese separators');
+    assert.match(page.url(), /lang=vi/);
+    assert.equal(await set_param_and_wait(page, 'lambda', '-1'), 'error');
+    assert.match(await page.textContent(`${CELL} .sl-error`), /phải nằm trong khoảng/);
+    await set_param_and_wait(page, 'lambda', '160');
+    await screenshot(page, 'lab-vi');
+  });
+
+  test('a copied URL restores the same inputs and the same numbers', async () => {
+    const page = await open_queues();
+    await set_param(page, 'seed', '7');
+    await page.selectOption(`${CELL} [name="service"]`, 'det');
+    await set_param_and_wait(page, 'lambda', '123.5');
+    const url = page.url();
+    assert.match(url, /littles-law\.seed=7/);
+    assert.match(url, /littles-law\.service=det/);
+    const expected = await output_text(page, 'L');
+    const copy = await new_page(browser);
+    await open(copy, url);
+    await copy.waitForSelector(`${CELL}[data-state="done"]`);
+    assert.equal(await copy.inputValue(`${CELL} [name="lambda"]`), '123.5');
+    assert.equal(await copy.inputValue(`${CELL} [name="seed"]`), '7');
+    assert.equal(await copy.inputValue(`${CELL} [name="service"]`), 'det');
+    assert.equal(await output_text(copy, 'L'), expected);
+    await screenshot(copy, 'lab-restored');
+  });
+
+  test('the footer reports the timer resolution and cross-origin isolation', async () => {
+    const page = await open_queues();
+    assert.equal(await page.evaluate(() => self.crossOriginIsolated), true);
+    const text = await page.textContent('.sl-timer');
+    assert.match(text, /Timer resolution [\d.,]+ µs, cross-origin isolated/);
+    await page.locator('.sl-site-footer').scrollIntoViewIfNeeded();
+    await screenshot(page, 'lab-timer');
+  });
+
+  test('cancel stops a long run and the cell stays usable', async () => {
+    const page = await open_queues();
+    const before = await runs_of(page);
+    await set_param(page, 'n', '10000000');
+    await page.waitForSelector(`${CELL} .sl-progress:not([hidden])`, { timeout: 10_000 });
+    await screenshot(page, 'lab-progress');
+    await page.click(`${CELL} .sl-button-cancel`);
+    assert.equal(await next_run(page, before), 'cancelled');
+    assert.match(await page.textContent(`${CELL} .sl-status`), /cancelled/i);
+    assert.ok(await page.$eval(`${CELL} .sl-progress`, (box) => box.hidden));
+    await screenshot(page, 'lab-cancelled');
+    assert.equal(await set_param_and_wait(page, 'n', '50000'), 'done');
+    assert.match(await output_text(page, 'L'), /^\d/);
+    assert.deepEqual(page.problems, []);
+  });
+});

@@ -1,0 +1,191 @@
+// One cell on the page: its text, a form generated from the C++ param specs, the run line, the results,
+// the charts and the share actions. Inputs go to C++ as typed; the page only formats what comes back.
+import { el, replace_children } from './dom.js';
+import { t, pick, current_lang } from './i18n.js';
+import { build_param_fields } from './param_form.js';
+import { outputs_table, book_table, notice_text, error_text } from './result_view.js';
+import { ChartPanel } from './chart_panel.js';
+import { RunStatus } from './run_status.js';
+import { share_actions } from './share_actions.js';
+import { columns_to_rows, book_rows } from './charts.js';
+import { param_key, short_id, update_url, set_or_delete, embed_url, cell_link, SEED_KEY } from './url_state.js';
+
+const DEBOUNCE_MS = 300;
+const DEFAULT_SEED = '1';
+
+export class CellView {
+  element;
+  #lab_id; #doc; #spec; #worker; #embed;
+  #values; #seed_text;            // what the user typed (strings), restored from the URL
+  #form = null; #status; #error_box; #notices; #results; #stale_note; #charts; #charts_box;
+  #last_result = null; #last_error = null; #datasets = null; #debounce = 0;
+
+  /** doc: the cell's entry in the lab file; spec: its entry in list_cells(); query: URLSearchParams. */
+  constructor({ lab_id, doc, spec, worker, embed, query }) {
+    this.#lab_id = lab_id;
+    this.#doc = doc;
+    this.#spec = spec;
+    this.#worker = worker;
+    this.#embed = embed;
+    this.#values = Object.fromEntries(spec.params.map((param) =>
+      [param.name, query.get(this.#key(param.name)) ?? String(param.default)]));
+    this.#seed_text = spec.uses_seed ? (query.get(this.#key(SEED_KEY)) ?? DEFAULT_SEED) : null;
+    this.#status = new RunStatus(() => this.cancel());
+    this.#charts = (doc.charts || []).map((chart) => new ChartPanel(chart, this.#id_prefix));
+    this.element = el('section', { class: 'sl-cell', id: short_id(spec.id), 'aria-labelledby': `${this.#id_prefix}-title` });
+    this.build();
+    this.#write_url();
+  }
+
+  get #id_prefix() { return `sl-${short_id(this.#spec.id)}`; }
+
+  #key(name) { return param_key(this.#spec.id, name, this.#embed); }
+
+  /** (Re)builds the DOM in the current language, keeping the inputs and the last result. */
+  build() {
+    const doc = this.#doc;
+    this.#form = build_param_fields({
+      spec: this.#spec, doc, id_prefix: this.#id_prefix, values: this.#values, seed_text: this.#seed_text,
+      on_edit: () => this.#edited(),
+    });
+    this.#status.relabel();
+    this.#error_box = el('div', { class: 'sl-error', role: 'alert', hidden: true });
+    this.#notices = el('div', { class: 'sl-notices' });
+    this.#stale_note = el('p', { class: 'sl-stale-note', hidden: true }, t('cell.stale'));
+    this.#results = el('div', { class: 'sl-results' });
+    this.#charts_box = el('div', { class: 'sl-charts', hidden: !this.#last_result }, this.#charts.map((chart) => chart.build()));
+    const form = el('form', { class: 'sl-form', 'aria-label': t('cell.parameters'), novalidate: true,
+      on: { submit: (event) => { event.preventDefault(); this.run_now(); } } },
+      this.#form.element,
+      el('div', { class: 'sl-form-actions' },
+        el('button', { type: 'submit', class: 'sl-button sl-button-primary' }, t('cell.run')),
+        this.#status.element));
+    replace_children(this.element,
+      el('h2', { class: 'sl-cell-title', id: `${this.#id_prefix}-title` }, pick(doc.title, this.#spec.id)),
+      el('div', { class: 'sl-cell-text' }, (pick(doc.text, []) || []).map((paragraph) => el('p', {}, paragraph))),
+      form, this.#error_box, this.#notices, this.#stale_note, this.#results,
+      this.#charts_box,
+      this.#share_row());
+    if (this.#last_result) this.#show_result(this.#last_result, false);
+    if (this.#last_error) {
+      this.#show_error(this.#last_error);
+      this.#set_stale(true);
+    }
+  }
+
+  #share_row() {
+    const row = share_actions(() => this.#links(), () => pick(this.#doc.title, this.#spec.id));
+    if (this.#embed) {
+      const full = new URL(`lab.html?lab=${encodeURIComponent(this.#lab_id)}`, window.location.href);
+      if (current_lang() !== 'en') full.searchParams.set('lang', current_lang());
+      full.hash = short_id(this.#spec.id);
+      row.append(el('a', { class: 'sl-open-full', href: full.href, target: '_blank', rel: 'noopener' }, t('share.open_full')));
+    }
+    return row;
+  }
+
+  #links() {
+    const changed = Object.fromEntries(this.#spec.params
+      .filter((param) => this.#values[param.name] !== String(param.default))
+      .map((param) => [param.name, this.#values[param.name]]));
+    const embed = embed_url({ lab: this.#lab_id, cell_id: this.#spec.id, values: changed, seed: this.#seed_text, lang: current_lang() });
+    return { link: this.#embed ? window.location.href : cell_link(this.#spec.id), embed };
+  }
+
+  #edited() {
+    const values = this.#form.read();
+    if (this.#seed_text !== null) this.#seed_text = values.seed;
+    for (const param of this.#spec.params) this.#values[param.name] = values[param.name];
+    this.#write_url();
+    clearTimeout(this.#debounce);
+    this.#debounce = setTimeout(() => this.run_now(), DEBOUNCE_MS);
+  }
+
+  /** Changed parameters and the seed go to the URL; parameters back at their default leave it. */
+  #write_url() {
+    update_url((query) => {
+      for (const param of this.#spec.params) {
+        const text = this.#values[param.name];
+        set_or_delete(query, this.#key(param.name), text === String(param.default) ? null : text);
+      }
+      if (this.#seed_text !== null) query.set(this.#key(SEED_KEY), this.#seed_text);
+    });
+  }
+
+  /** Runs the cell now with the inputs as typed. data-state and data-runs on the cell tell how it went. */
+  async run_now() {
+    clearTimeout(this.#debounce);
+    const inputs = { ...this.#values };
+    const seed = this.#seed_text ?? DEFAULT_SEED;   // a string, validated in C++ like the inputs
+    this.#status.started();
+    this.element.dataset.state = 'running';
+    const result = await this.#worker.run(this.#spec.id, inputs, seed, (frac) => this.#status.progress(frac));
+    if (result.superseded) return;   // a newer run owns the status line
+    this.element.dataset.runs = String(Number(this.element.dataset.runs || 0) + 1);
+    if (result.cancelled) {
+      const { had_focus } = this.#status.finished('cancelled');
+      if (had_focus) this.element.querySelector('.sl-button-primary').focus();
+      this.element.dataset.state = 'cancelled';
+      return this.#set_stale(true);
+    }
+    if (result.error) {
+      this.element.dataset.state = 'error';
+      return this.#failed(result.error);
+    }
+    this.#status.finished('done');
+    this.#show_result(result, true);
+    this.element.dataset.state = 'done';
+  }
+
+  /** Stops a run in progress; the cell shows "cancelled" and stays usable. */
+  cancel() {
+    clearTimeout(this.#debounce);
+    this.#worker.cancel();
+  }
+
+  #failed(error) {
+    this.#status.finished('error');
+    this.#show_error(error);
+    this.#set_stale(true);
+  }
+
+  #show_error(error) {
+    this.#last_error = error;
+    const label = (name) => (name === 'seed' ? t('cell.seed') : pick(this.#doc.params?.[name]?.label, name));
+    this.#error_box.textContent = error_text(error, label);
+    this.#error_box.hidden = false;
+    this.#form.mark_invalid(error.param);
+  }
+
+  #show_result(result, is_new) {
+    this.#last_result = result;
+    if (is_new) this.#last_error = null;
+    this.#error_box.hidden = true;
+    this.#error_box.textContent = '';
+    this.#form.mark_invalid(null);
+    replace_children(this.#notices, (result.notices || []).map((notice) =>
+      el('p', { class: 'sl-notice', role: 'note', 'data-code': notice.code }, notice_text(notice, this.#doc))));
+    replace_children(this.#results,
+      outputs_table(result.outputs || {}, this.#doc, t('cell.results')),
+      (result.book || []).length ? book_table(result.book, this.#doc, t('cell.book_heading')) : null);
+    this.#set_stale(false);
+    if (is_new || !this.#datasets) this.#datasets = datasets_of(result);
+    this.#charts_box.hidden = this.#charts.length === 0;
+    for (const chart of this.#charts) chart.show(this.#datasets);
+  }
+
+  #set_stale(is_stale) {
+    if (!this.#last_result) return;
+    this.#stale_note.hidden = !is_stale;
+    this.#results.classList.toggle('sl-stale', is_stale);
+    this.#notices.classList.toggle('sl-stale', is_stale);
+    for (const chart of this.#charts) chart.stale = is_stale;
+  }
+}
+
+/** Chart data: every C++ table as rows, plus the book comparison as "book". */
+function datasets_of(result) {
+  const datasets = { book: book_rows(result.book) };
+  for (const [name, table] of Object.entries(result.tables || {})) datasets[name] = columns_to_rows(table);
+  return datasets;
+}

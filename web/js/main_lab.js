@@ -1,0 +1,82 @@
+// lab.html?lab=<id>[&cell=<short id>&embed=1][&lang=vi]: one generic page for every lab.
+import { el, replace_children } from './dom.js';
+import { t, pick, set_lang } from './i18n.js';
+import { read_page_state, short_id } from './url_state.js';
+import { fetch_lab } from './labs.js';
+import { CellWorker } from './worker_pool.js';
+import { CellView } from './cell_view.js';
+import { site_header, site_footer } from './site_chrome.js';
+
+const state = read_page_state();
+const page = { lab: null, views: [], message: null };
+
+async function main() {
+  await set_lang(state.lang);
+  document.body.classList.toggle('sl-embed', state.embed);
+  render();
+  try {
+    page.lab = await fetch_lab(state.lab);
+  } catch (error) {
+    return fail('lab.load_failed', { lab: state.lab, message: error.message });
+  }
+  if (!page.lab) return fail('lab.not_found', { lab: state.lab });
+  if (page.lab.status !== 'ready' || !(page.lab.cells || []).length) return fail('lab.coming', {}, 'sl-coming');
+  const docs = page.lab.cells.filter((cell) => !state.embed || short_id(cell.id) === state.cell);
+  if (!docs.length) return fail('lab.cell_not_found', { cell: state.cell });
+  render();
+  await start_cells(docs);
+}
+
+/** One worker per cell; the specs come from list_cells() in the wasm module. */
+async function start_cells(docs) {
+  const workers = docs.map(() => new CellWorker());
+  let specs;
+  try {
+    specs = await workers[0].cells();
+  } catch (error) {
+    return fail('lab.wasm_failed', { message: error.message });
+  }
+  page.views = docs.map((doc, i) => {
+    const spec = specs.find((candidate) => candidate.id === doc.id);
+    if (!spec) return { element: el('p', { class: 'sl-error', role: 'alert' }, t('lab.cell_missing', { cell: doc.id })) };
+    return new CellView({ lab_id: page.lab.id, doc, spec, worker: workers[i], embed: state.embed, query: state.query });
+  });
+  render();
+  await Promise.all(page.views.map((view) => view.run_now?.()));
+  document.body.dataset.ready = 'true';
+  if (window.location.hash) document.getElementById(window.location.hash.slice(1))?.scrollIntoView();
+}
+
+function fail(key, args, class_name = 'sl-error') {
+  page.message = { key, args, class_name };
+  render();
+  document.body.dataset.ready = 'true';
+}
+
+/** Renders the whole page in the current language; cell views keep their inputs and results. */
+function render() {
+  const main_element = el('main', { id: 'sl-main', class: 'sl-main' });
+  if (!state.embed && page.lab) {
+    main_element.append(
+      el('h1', { class: 'sl-lab-title' }, pick(page.lab.title, page.lab.id)),
+      el('p', { class: 'sl-lab-summary' }, pick(page.lab.summary)));
+    document.title = `${pick(page.lab.title, page.lab.id)} · ${t('site.title')}`;
+  } else {
+    document.title = t('site.title');
+  }
+  if (page.message) {
+    const { key, args, class_name } = page.message;
+    main_element.append(el('p', { class: class_name, role: class_name === 'sl-error' ? 'alert' : null }, t(key, args)));
+  } else if (!page.views.length) {
+    main_element.append(el('p', { class: 'sl-loading' }, t('lab.loading')));
+  }
+  for (const view of page.views) {
+    view.build?.();
+    main_element.append(view.element);
+  }
+  if (state.embed) return replace_children(document.body, main_element);
+  replace_children(document.body,
+    site_header({ home_link: true, on_lang_change: render }), main_element, site_footer());
+}
+
+main();

@@ -1,0 +1,48 @@
+// The site header (title, language switch) and footer (timer resolution) shared by both pages.
+import { el } from './dom.js';
+import { t, LANGS, current_lang, set_lang } from './i18n.js';
+import { update_url, set_or_delete } from './url_state.js';
+import { format_number } from './format.js';
+import { timer_resolution_ms } from './timer_resolution.js';
+
+/**
+ * A keyboard-usable language switch (a group of toggle buttons). on_change() re-renders the page
+ * after the new strings are loaded; the choice is kept in the URL (lang=vi).
+ */
+export function language_switch(on_change) {
+  const buttons = LANGS.map((lang) => el('button', {
+    type: 'button', class: 'sl-lang-button', lang, 'aria-pressed': String(lang === current_lang()),
+    'data-lang': lang, on: { click: () => switch_to(lang) },
+  }, t(`lang.${lang}`)));
+  const switch_to = async (lang) => {
+    if (lang === current_lang()) return;
+    await set_lang(lang);
+    update_url((query) => set_or_delete(query, 'lang', lang === 'en' ? null : lang));
+    await on_change();
+    document.querySelector(`.sl-lang-button[data-lang="${lang}"]`)?.focus();
+  };
+  return el('div', { class: 'sl-lang', role: 'group', 'aria-label': t('lang.label') }, buttons);
+}
+
+/** The header: site name (a link home on lab pages), an optional subtitle, and the language switch. */
+export function site_header({ home_link, on_lang_change }) {
+  const home = new URL('index.html', window.location.href);
+  if (current_lang() !== 'en') home.searchParams.set('lang', current_lang());
+  const name = home_link
+    ? el('a', { class: 'sl-site-name', href: home.href }, t('site.title'))
+    : el('span', { class: 'sl-site-name' }, t('site.title'));
+  return el('header', { class: 'sl-site-header' },
+    el('a', { class: 'sl-skip', href: '#sl-main' }, t('site.skip')),
+    name, language_switch(on_lang_change));
+}
+
+/** The footer: "timer resolution 5 µs, cross-origin isolated". */
+export function site_footer() {
+  const resolution_ms = timer_resolution_ms();
+  const resolution = Number.isFinite(resolution_ms) ? `${format_number(resolution_ms * 1000, 3)} µs` : '?';
+  const isolation = t(self.crossOriginIsolated ? 'footer.isolated' : 'footer.not_isolated');
+  return el('footer', { class: 'sl-site-footer' },
+    el('p', { class: 'sl-timer', 'data-isolated': String(Boolean(self.crossOriginIsolated)) },
+      t('footer.timer', { resolution, isolation })),
+    el('p', {}, t('footer.about')));
+}

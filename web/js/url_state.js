@@ -1,0 +1,59 @@
+// All page state lives in the query string, written with history.replaceState.
+// Keys: lab, cell, embed, lang; parameters are the CLI names. On the full lab page a parameter key is
+// prefixed with the cell's short id ("littles-law.lambda=200"); in embed mode it is plain ("lambda=200").
+
+export const SEED_KEY = 'seed';
+
+/** Reads ?lab=queues&cell=littles-law&embed=1&lang=vi into an object. */
+export function read_page_state(search = window.location.search) {
+  const query = new URLSearchParams(search);
+  return {
+    lab: query.get('lab') || '',
+    cell: query.get('cell') || '',
+    embed: query.get('embed') === '1',
+    lang: query.get('lang') || '',
+    query,
+  };
+}
+
+/** "queues/littles-law" → "littles-law". */
+export function short_id(cell_id) { return cell_id.slice(cell_id.indexOf('/') + 1); }
+
+/** The query key of one parameter (or the seed) of one cell. */
+export function param_key(cell_id, name, embed) { return embed ? name : `${short_id(cell_id)}.${name}`; }
+
+/** Applies a change to the current URL's query without adding a history entry. */
+export function update_url(change) {
+  const url = new URL(window.location.href);
+  change(url.searchParams);
+  window.history.replaceState(window.history.state, '', url);
+}
+
+/** Sets a key, or deletes it when value is null (a parameter back at its default). */
+export function set_or_delete(query, key, value) {
+  if (value === null || value === undefined) query.delete(key);
+  else query.set(key, value);
+}
+
+/**
+ * The URL that shows only this cell in embed mode, with plain parameter keys.
+ * values: {name: text} of changed parameters; seed: text or null.
+ */
+export function embed_url({ lab, cell_id, values, seed, lang }) {
+  const url = new URL('lab.html', window.location.href);
+  const query = url.searchParams;
+  query.set('lab', lab);
+  query.set('cell', short_id(cell_id));
+  query.set('embed', '1');
+  for (const [name, text] of Object.entries(values)) query.set(name, text);
+  if (seed !== null && seed !== undefined) query.set(SEED_KEY, seed);
+  if (lang && lang !== 'en') query.set('lang', lang);
+  return url.href;
+}
+
+/** The full lab page URL pointing at one cell (the current URL plus #littles-law). */
+export function cell_link(cell_id) {
+  const url = new URL(window.location.href);
+  url.hash = short_id(cell_id);
+  return url.href;
+}

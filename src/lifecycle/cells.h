@@ -11,4 +11,7 @@ void register_cells(std::vector<CellSpec>& cells);
 /// Cell `request/latency-budget`: Tables 3, 4 and 5 as editable budgets, and Amdahl's law.
 CellSpec latency_budget_cell();
 
+/// Cell `request/hidden-constants`: Table 6's two hidden constants solved from two rows, and eq. 1.
+CellSpec hidden_constants_cell();
+
 }  // namespace sl::lifecycle

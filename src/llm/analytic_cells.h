@@ -7,4 +7,7 @@ namespace sl::llm {
 /// Cell `llm/llama3-8b-case`: the Llama-3-8B on H100 case study (eq. 18, TTFT, TPOT, KV capacity, $/M tokens).
 CellSpec llama3_8b_case_cell();
 
+/// Cell `llm/kv-growth`: figure 7, KV-cache size against context for several batches, beside the memory budget.
+CellSpec kv_growth_cell();
+
 }  // namespace sl::llm

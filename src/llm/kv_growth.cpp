@@ -1,0 +1,121 @@
+// Cell llm/kv-growth. Figure 7 redrawn: the KV cache of B sequences of C tokens is
+//   KV = 2 x layers x KV heads x head_dim x bytes x C x B,
+// a straight line in C for each batch, against the memory left after the weights (the book: 80 − 35 = 45 GB).
+// Batch B runs out of memory at C = budget / (KV per token x B): 4,291.5 tokens for B = 32 on Llama-3.1-70B.
+// The GB/GiB switch reads the device and weight sizes, and draws the axis, in 10^9 B or in 2^30 B.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "llm/analytic_cells.h"
+#include "llm/model_inputs.h"
+#include "llm/step_time.h"
+
+namespace sl::llm {
+namespace {
+
+constexpr double kGB = 1e9;
+constexpr double kGiB = 1073741824.0;  // 2^30 B
+constexpr int kNumBatches = 4;
+const char* const kBatchParams[kNumBatches] = {"b1", "b2", "b3", "b4"};
+const char* const kCrossOutputs[kNumBatches] = {"cross_b1_tok", "cross_b2_tok", "cross_b3_tok", "cross_b4_tok"};
+
+struct KvGrowthParams {
+  ModelSpec model;
+  std::int64_t batches[kNumBatches] = {};
+  std::int64_t max_context = 0;
+  double unit_bytes = kGB;  ///< 1e9 or 2^30: how the device and weight sizes are read and the axis drawn
+  double device = 0;        ///< in units of unit_bytes
+  double weights = 0;
+  double budget_bytes() const { return (device - weights) * unit_bytes; }
+};
+
+Result<KvGrowthParams> validate(const Inputs& in) {
+  auto model = model_from_inputs(in);
+  if (!model.ok()) return model.error();
+  KvGrowthParams p;
+  p.model = model.value();
+  for (int i = 0; i < kNumBatches; ++i) p.batches[i] = in.count(kBatchParams[i]);
+  p.max_context = in.count("max_context");
+  p.unit_bytes = in.choice("units") == "gib" ? kGiB : kGB;
+  p.device = in.real("device");
+  p.weights = in.real("weights_mem");
+  if (p.weights >= p.device)
+    return Error{"invalid", "weights_mem",
+                 "weights_mem must be less than the device memory (" + format_number(p.device) + "), got " +
+                     format_number(p.weights),
+                 {{"max", format_number(p.device)}, {"got", format_number(p.weights)}}};
+  return p;
+}
+
+/// The lines of the figure, in long form (one row per batch and context), downsampled to max_points rows.
+void add_curves(const KvGrowthParams& p, int max_points, RunResult& result) {
+  const int per_curve = std::max(2, std::min(101, max_points / kNumBatches));
+  const double kv = static_cast<double>(p.model.kv_bytes_per_token());
+  std::vector<double> context, batch, size;
+  for (std::int64_t b : p.batches) {
+    for (int i = 0; i < per_curve; ++i) {
+      const double c = static_cast<double>(p.max_context) * i / (per_curve - 1);
+      context.push_back(c);
+      batch.push_back(static_cast<double>(b));
+      size.push_back(kv * c * static_cast<double>(b) / p.unit_bytes);
+    }
+  }
+  result.table("kv").column("context_tok", context).column("batch", batch).column("kv", size);
+  const double budget = p.budget_bytes() / p.unit_bytes;
+  result.table("budget")
+      .column("context_tok", {0.0, static_cast<double>(p.max_context)})
+      .column("kv", {budget, budget});
+  std::vector<double> cross_context, cross_batch, cross_kv;
+  for (std::int64_t b : p.batches) {
+    const double c = p.budget_bytes() / (kv * static_cast<double>(b));
+    if (c > static_cast<double>(p.max_context)) continue;  // off the chart
+    cross_context.push_back(c);
+    cross_batch.push_back(static_cast<double>(b));
+    cross_kv.push_back(budget);
+  }
+  result.table("crossings").column("context_tok", cross_context).column("batch", cross_batch).column("kv", cross_kv);
+}
+
+Result<RunResult> run_kv_growth(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {
+  const auto checked = validate(in);
+  if (!checked.ok()) return checked.error();
+  const KvGrowthParams& p = checked.value();
+  RunResult result;
+  note_ignored_custom_fields(in, llama31_70b(), result);
+
+  const double kv = static_cast<double>(p.model.kv_bytes_per_token());
+  result.output("kv_per_token_bytes", kv);
+  result.output("kv_per_token_mb", kv / 1e6);
+  result.output("kv_per_token_mib", kv / 1048576.0);
+  result.output("model_weight_gb", static_cast<double>(p.model.weight_bytes()) / kGB);
+  result.output("budget_gb", p.budget_bytes() / kGB);
+  result.output("budget_gib", p.budget_bytes() / kGiB);
+  for (int i = 0; i < kNumBatches; ++i)
+    result.output(kCrossOutputs[i], p.budget_bytes() / (kv * static_cast<double>(p.batches[i])));
+  // The footnote's example: 32 requests at 8,000 tokens of context.
+  result.output("kv_32x8k_gb", kv * 32 * 8000 / kGB);
+  result.output("kv_32x8k_gib", kv * 32 * 8000 / kGiB);
+
+  add_curves(p, ctl.max_points, result);
+  return result;
+}
+
+}  // namespace
+
+CellSpec kv_growth_cell() {
+  std::vector<ParamSpec> params = model_params(llama31_70b());
+  params.push_back(count("b1", "sequences", 1, 1, 100'000));
+  params.push_back(count("b2", "sequences", 4, 1, 100'000));
+  params.push_back(count("b3", "sequences", 16, 1, 100'000));
+  params.push_back(count("b4", "sequences", 32, 1, 100'000));
+  params.push_back(count("max_context", "tokens", 32'000, 100, 10'000'000));
+  params.push_back(real("device", "GB or GiB", 80, 0.001, 100'000));
+  params.push_back(real("weights_mem", "GB or GiB", 35, 0, 100'000));
+  params.push_back(choice("units", {"gb", "gib"}, "gb"));
+  CellSpec cell{"llm/kv-growth", std::move(params), &run_kv_growth};
+  cell.uses_seed = false;
+  return cell;
+}
+
+}  // namespace sl::llm

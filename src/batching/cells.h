@@ -14,4 +14,7 @@ CellSpec batch_sweep_table_cell();
 /// Cell `batching/batching-tax`: eq. 4 beside a simulation of size-triggered batching.
 CellSpec batching_tax_cell();
 
+/// Cell `batching/fixed-window`: calendar windows — eq. 8, eq. 9 / Table 10, eq. 13 against the true p99.
+CellSpec fixed_window_cell();
+
 }  // namespace sl::batching

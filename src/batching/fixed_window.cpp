@@ -1,0 +1,222 @@
+// Cell batching/fixed-window. Calendar windows of length T under Poisson arrivals (rate lambda):
+//   eq. 8  — a request waits T/2 on average for its window to close (uniform position in the window);
+//   eq. 9  — the number of requests per window is Poisson(lambda T), so batch sizes vary (Table 10);
+//   eq. 13 — the book's tail envelope T + T_svc(B_req,p99), against the true p99 we simulate.
+// One Poisson stream is cut into windows of each length in a sweep, so every T sees the same requests.
+// Table 14's 12 ms window and eq. 8's 20 ms budget example run on the same stream; Table 10's four rates
+// each get their own stream.
+#include <array>
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "batching/arrivals.h"
+#include "batching/batch_formulas.h"
+#include "batching/cells.h"
+#include "batching/window_batching.h"
+#include "core/stats.h"
+
+namespace sl::batching {
+namespace {
+
+constexpr std::array<double, 4> kTable10RatesPerS = {50, 200, 500, 1000};
+constexpr double kMaxExpectedArrivals = 2e6;  // memory and time bound of one stream
+constexpr double kMinWindows = 100;           // fewer whole windows would make the statistics meaningless
+
+struct WindowStats {
+  RunningStats wait_s;
+  RunningStats latency_s;
+  RunningStats seen_batch;
+  double p99_latency_s = 0;
+  RunningStats per_window;  ///< batch size per window (empty windows included)
+  std::int64_t num_empty = 0;
+};
+
+WindowStats window_stats(const CalendarWindowRun& run) {
+  WindowStats s;
+  for (std::size_t i = 0; i < run.wait_s.size(); ++i) {
+    s.wait_s.add(run.wait_s[i]);
+    s.latency_s.add(run.latency_s[i]);
+    s.seen_batch.add(static_cast<double>(run.seen_batch[i]));
+  }
+  for (std::int64_t c : run.window_counts) {
+    s.per_window.add(static_cast<double>(c));
+    s.num_empty += c == 0;
+  }
+  s.p99_latency_s = run.latency_s.empty() ? 0 : quantile(run.latency_s, 0.99);
+  return s;
+}
+
+std::optional<Error> validate(const Inputs& in) {
+  const double lambda = in.real("lambda");
+  const double duration_s = in.real("duration_s");
+  if (lambda * duration_s > kMaxExpectedArrivals)
+    return Error{"too_large", "duration_s",
+                 "lambda x duration_s must be at most " + format_number(kMaxExpectedArrivals) +
+                     " expected requests, got " + format_number(lambda * duration_s),
+                 {{"max", format_number(kMaxExpectedArrivals)}, {"got", format_number(lambda * duration_s)}}};
+  for (const char* name : {"window_ms", "t14_window_ms", "budget_window_ms"}) {
+    const double windows = duration_s / (in.real(name) * 1e-3);
+    if (windows < kMinWindows)
+      return Error{"invalid", "duration_s",
+                   "duration_s must hold at least " + format_number(kMinWindows) + " windows of " + name + " = " +
+                       format_number(in.real(name)) + " ms, got " + format_number(windows),
+                   {{"min", format_number(kMinWindows)}, {"got", format_number(windows)}}};
+  }
+  return std::nullopt;
+}
+
+void output_table10(RunResult& result, double window_s, double duration_s, std::uint64_t seed, RunControl& ctl) {
+  Rng rng = Rng::stream(seed, Stream::Misc);
+  std::vector<double> rate, mean, sd, p_empty, p_empty_sim, p_double, p_double_sim;
+  for (double lambda : kTable10RatesPerS) {
+    const double m = lambda * window_s;
+    const auto at_least = static_cast<std::int64_t>(round_half_up(2 * m));  // Pr(batch >= 2 x mean)
+    const std::string tag = std::to_string(static_cast<int>(lambda));
+    result.output("t10_mean_" + tag, m);
+    result.output("t10_std_" + tag, std::sqrt(m));
+    result.output("t10_p_empty_" + tag + "_frac", poisson_pmf(0, m));
+    result.output("t10_p_double_" + tag + "_frac", poisson_tail_at_least(at_least, m));
+    const auto counts = simulate_calendar_windows({window_s}, poisson_arrivals_s(lambda, static_cast<std::int64_t>(
+                                                                  lambda * duration_s * 1.05 + 100), rng),
+                                                  duration_s)
+                            .window_counts;
+    double empty = 0, doubled = 0;
+    for (std::int64_t c : counts) {
+      empty += c == 0;
+      doubled += c >= at_least;
+    }
+    rate.push_back(lambda);
+    mean.push_back(m);
+    sd.push_back(std::sqrt(m));
+    p_empty.push_back(poisson_pmf(0, m));
+    p_empty_sim.push_back(empty / static_cast<double>(counts.size()));
+    p_double.push_back(poisson_tail_at_least(at_least, m));
+    p_double_sim.push_back(doubled / static_cast<double>(counts.size()));
+    ctl.report(static_cast<double>(rate.size()), 8);
+  }
+  result.table("table10")
+      .column("rate_per_s", rate)
+      .column("mean", mean)
+      .column("std", sd)
+      .column("p_empty_frac", p_empty)
+      .column("p_empty_sim_frac", p_empty_sim)
+      .column("p_double_frac", p_double)
+      .column("p_double_sim_frac", p_double_sim);
+}
+
+Result<RunResult> run_fixed_window(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  if (auto error = validate(in)) return *error;
+  const double lambda = in.real("lambda");
+  const double window_s = in.real("window_ms") * 1e-3;
+  const double duration_s = in.real("duration_s");
+  const ServiceModel service = ServiceModel::linear(in.real("svc_fixed_ms") * 1e-3, in.real("svc_per_item_ms") * 1e-3);
+  const bool one_accelerator = in.choice("accelerators") == "one";
+  Rng rng = Rng::stream(seed, Stream::Arrivals);
+  // Draw enough arrivals to pass the horizon (mean + 5 sd + slack), then cut at the last whole window.
+  const double expected = lambda * duration_s;
+  const auto arrivals_s = poisson_arrivals_s(lambda, static_cast<std::int64_t>(expected + 5 * std::sqrt(expected) + 100), rng);
+  auto simulate = [&](double t_s) {
+    return window_stats(simulate_calendar_windows({t_s, service, one_accelerator}, arrivals_s, duration_s));
+  };
+
+  RunResult result;
+  // Eq. 8, eq. 9 and eq. 13 at (lambda, T).
+  const WindowStats main = simulate(window_s);
+  const double m = lambda * window_s;
+  result.output("wait_closed_ms", window_mean_wait_s(window_s) * 1e3);
+  result.output("wait_sim_ms", main.wait_s.mean() * 1e3);
+  result.output("wait_sim_se_ms", main.wait_s.standard_error() * 1e3);  // waits are i.i.d. uniform on (0, T)
+  result.output("wait_max_sim_ms", main.wait_s.max() * 1e3);
+  result.output("batch_mean_closed", m);
+  result.output("batch_mean_sim", main.per_window.mean());
+  result.output("batch_var_sim", main.per_window.variance());
+  result.output("p_empty_closed_frac", poisson_pmf(0, m));
+  result.output("p_empty_sim_frac", static_cast<double>(main.num_empty) / static_cast<double>(main.per_window.count()));
+  result.output("seen_batch_mean_closed", 1 + m);
+  result.output("seen_batch_mean_sim", main.seen_batch.mean());
+  result.output("seen_batch_p99", static_cast<double>(request_seen_batch_quantile(lambda, window_s, 0.99)));
+  const double mean_closed_s = window_mean_latency_s(lambda, window_s, service);
+  const double envelope_s = envelope_latency_s(lambda, window_s, service);
+  result.output("latency_mean_closed_ms", mean_closed_s * 1e3);
+  result.output("latency_mean_sim_ms", main.latency_s.mean() * 1e3);
+  result.output("envelope_ms", envelope_s * 1e3);
+  result.output("envelope_over_mean", envelope_s / mean_closed_s);
+  result.output("latency_p99_sim_ms", main.p99_latency_s * 1e3);
+  result.output("envelope_over_p99_sim", envelope_s / main.p99_latency_s);
+  ctl.report(1, 8);
+
+  // Table 14: the same stream behind its selected 12 ms window.
+  const double t14_s = in.real("t14_window_ms") * 1e-3;
+  const WindowStats t14 = simulate(t14_s);
+  result.output("t14_seen_batch_mean", 1 + lambda * t14_s);
+  result.output("t14_seen_batch_p99", static_cast<double>(request_seen_batch_quantile(lambda, t14_s, 0.99)));
+  result.output("t14_latency_mean_closed_ms", window_mean_latency_s(lambda, t14_s, service) * 1e3);
+  result.output("t14_envelope_ms", envelope_latency_s(lambda, t14_s, service) * 1e3);
+  result.output("t14_latency_p99_sim_ms", t14.p99_latency_s * 1e3);
+  ctl.report(2, 8);
+
+  // Eq. 8's budget example: the average and worst window wait against a mean-latency SLO.
+  const double budget_s = in.real("budget_window_ms") * 1e-3;
+  result.output("budget_wait_ms", window_mean_wait_s(budget_s) * 1e3);
+  result.output("budget_wait_max_ms", budget_s * 1e3);
+  result.output("budget_wait_share_frac", window_mean_wait_s(budget_s) / (in.real("slo_ms") * 1e-3));
+  result.output("budget_wait_sim_ms", simulate(budget_s).wait_s.mean() * 1e3);
+  ctl.report(3, 8);
+
+  output_table10(result, window_s, duration_s, seed, ctl);
+
+  // The batch-size distribution at (lambda, T) against eq. 9.
+  std::vector<double> k_col, sim_frac, pmf;
+  const auto k_max = static_cast<std::int64_t>(m + 5 * std::sqrt(m) + 5);
+  std::vector<double> counts(static_cast<std::size_t>(k_max + 1), 0.0);
+  for (std::int64_t c : simulate_calendar_windows({window_s, service, one_accelerator}, arrivals_s, duration_s).window_counts)
+    if (c <= k_max) counts[static_cast<std::size_t>(c)] += 1;
+  for (std::int64_t k = 0; k <= k_max; ++k) {
+    k_col.push_back(static_cast<double>(k));
+    sim_frac.push_back(counts[static_cast<std::size_t>(k)] / static_cast<double>(main.per_window.count()));
+    pmf.push_back(poisson_pmf(k, m));
+  }
+  result.table("batch_pmf").column("batch", k_col).column("sim_frac", sim_frac).column("poisson_frac", pmf);
+
+  // Wait, tail and envelope against the window length, all on the same stream.
+  std::vector<double> t_col, wait_sim, wait_closed, p99_sim, envelope, mean_closed;
+  for (double t_ms : {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0, 25.0, 30.0, 40.0}) {
+    if (duration_s / (t_ms * 1e-3) < kMinWindows) continue;
+    const WindowStats s = simulate(t_ms * 1e-3);
+    t_col.push_back(t_ms);
+    wait_sim.push_back(s.wait_s.mean() * 1e3);
+    wait_closed.push_back(t_ms / 2);
+    p99_sim.push_back(s.p99_latency_s * 1e3);
+    envelope.push_back(envelope_latency_s(lambda, t_ms * 1e-3, service) * 1e3);
+    mean_closed.push_back(window_mean_latency_s(lambda, t_ms * 1e-3, service) * 1e3);
+    ctl.report(4 + 4 * static_cast<double>(t_col.size()) / 14, 8);
+  }
+  result.table("by_window")
+      .column("window_ms", t_col)
+      .column("wait_sim_ms", wait_sim)
+      .column("wait_closed_ms", wait_closed)
+      .column("latency_p99_sim_ms", p99_sim)
+      .column("envelope_ms", envelope)
+      .column("latency_mean_closed_ms", mean_closed);
+
+  if (one_accelerator)
+    result.notice("one_accelerator",
+                  "with one accelerator a batch may wait for the previous one; the closed forms (eq. 8, 13) ignore "
+                  "that wait, so the simulated numbers can exceed them");
+  return result;
+}
+
+}  // namespace
+
+CellSpec fixed_window_cell() {
+  return {"batching/fixed-window",
+          {real("lambda", "1/s", 500, 1e-3, 1e5), real("window_ms", "ms", 10, 0.01, 1e4),
+           real("svc_fixed_ms", "ms", 5, 0, 1e4), real("svc_per_item_ms", "ms", 0.6, 0, 1e4),
+           choice("accelerators", {"unlimited", "one"}, "unlimited"), real("duration_s", "s", 200, 0.01, 1e6),
+           real("t14_window_ms", "ms", 12, 0.01, 1e4), real("budget_window_ms", "ms", 20, 0.01, 1e4),
+           real("slo_ms", "ms", 50, 1e-3, 1e6)},
+          &run_fixed_window};
+}
+
+}  // namespace sl::batching

@@ -1,0 +1,163 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "batching/arrivals.h"
+#include "batching/batch_formulas.h"
+#include "batching/window_batching.h"
+#include "core/registry.h"
+#include "core/stats.h"
+
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+namespace b = sl::batching;
+
+namespace {
+
+sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "1") {
+  sl::RunControl ctl;
+  return sl::run_cell("batching/fixed-window", raw, seed, ctl);
+}
+
+double out(const sl::RunResult& r, const std::string& name) {
+  const double* v = r.find_output(name);
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+}  // namespace
+
+TEST_CASE("Poisson helpers: the pmf sums to 1, quantiles and tails agree with the CDF", "[batching][window]") {
+  const double m = GENERATE(0.5, 5.0, 60.0);
+  double sum = 0;
+  for (int k = 0; k < 400; ++k) sum += b::poisson_pmf(k, m);
+  CHECK_THAT(sum, WithinAbs(1.0, 1e-12));
+  const auto q = b::poisson_quantile(m, 0.99);
+  CHECK(b::poisson_cdf(q, m) >= 0.99);
+  CHECK(b::poisson_cdf(q - 1, m) < 0.99);
+  CHECK_THAT(b::poisson_tail_at_least(q + 1, m), WithinAbs(1 - b::poisson_cdf(q, m), 1e-12));
+  CHECK_THAT(b::poisson_tail_at_least(1, m), WithinRel(1 - std::exp(-m), 1e-12));
+}
+
+TEST_CASE("Eq. 8: a 20 ms window costs 10 ms on average, 20 ms at worst, 20 % of a 50 ms SLO", "[batching][window][book]") {
+  const auto r = run({{"duration_s", "20"}}).value();
+  CHECK_THAT(out(r, "budget_wait_ms"), WithinRel(10.0, 1e-12));
+  CHECK_THAT(out(r, "budget_wait_max_ms"), WithinRel(20.0, 1e-12));
+  CHECK_THAT(out(r, "budget_wait_share_frac"), WithinRel(0.2, 1e-12));
+}
+
+TEST_CASE("Table 10: mean, std, Pr(empty) and Pr(batch >= 2 x mean) at 50/200/500/1000 QPS", "[batching][window][book]") {
+  const auto r = run({{"duration_s", "20"}}).value();
+  // Exact values (e^-lambda T and Poisson upper tails); the book prints them rounded.
+  CHECK_THAT(out(r, "t10_p_empty_50_frac"), WithinRel(std::exp(-0.5), 1e-12));
+  CHECK_THAT(out(r, "t10_p_double_50_frac"), WithinRel(1 - std::exp(-0.5), 1e-12));  // Pr(X >= 1)
+  CHECK_THAT(out(r, "t10_p_double_200_frac"), WithinRel(1 - std::exp(-2.0) * (1 + 2 + 2 + 4.0 / 3), 1e-12));  // Pr(X >= 4)
+  CHECK_THAT(out(r, "t10_p_empty_1000_frac"), WithinRel(std::exp(-10.0), 1e-12));
+  CHECK_THAT(out(r, "t10_std_500"), WithinRel(std::sqrt(5.0), 1e-12));
+  // Printed: 61 %, 39 %, 14 %, 14 %, 0.7 %, 3 %, 0.005 %, 0.3 % (tolerance = half the last printed digit).
+  CHECK_THAT(out(r, "t10_p_empty_50_frac"), WithinAbs(0.61, 0.005));
+  CHECK_THAT(out(r, "t10_p_double_50_frac"), WithinAbs(0.39, 0.005));
+  CHECK_THAT(out(r, "t10_p_empty_200_frac"), WithinAbs(0.14, 0.005));
+  CHECK_THAT(out(r, "t10_p_double_200_frac"), WithinAbs(0.14, 0.005));
+  CHECK_THAT(out(r, "t10_p_empty_500_frac"), WithinAbs(0.007, 0.0005));
+  CHECK_THAT(out(r, "t10_p_double_500_frac"), WithinAbs(0.03, 0.005));
+  CHECK_THAT(out(r, "t10_p_empty_1000_frac"), WithinAbs(0.00005, 0.000005));
+  CHECK_THAT(out(r, "t10_p_double_1000_frac"), WithinAbs(0.003, 0.0005));
+}
+
+TEST_CASE("Eq. 13 at 500 QPS and 10 ms: mean 13.6 ms, envelope 22.2 ms (1.63x); Table 14's 12 ms window: 24.8 ms",
+          "[batching][window][book]") {
+  const auto r = run({{"duration_s", "20"}}).value();
+  CHECK(out(r, "seen_batch_p99") == 12);  // Poisson(5): CDF(10) = 0.986, CDF(11) = 0.995
+  CHECK_THAT(out(r, "latency_mean_closed_ms"), WithinRel(13.6, 1e-12));
+  CHECK_THAT(out(r, "envelope_ms"), WithinRel(22.2, 1e-12));
+  CHECK_THAT(out(r, "envelope_over_mean"), WithinAbs(1.63, 0.005));
+  CHECK(out(r, "t14_seen_batch_mean") == 7);
+  CHECK(out(r, "t14_seen_batch_p99") == 13);  // Poisson(6): smallest k with CDF >= 0.99 is 12
+  CHECK_THAT(out(r, "t14_envelope_ms"), WithinRel(24.8, 1e-12));
+  CHECK_THAT(out(r, "t14_latency_mean_closed_ms"), WithinRel(15.2, 1e-12));
+}
+
+TEST_CASE("Calendar windows: the mean wait is within 4 SE of T/2", "[batching][window]") {
+  // Under Poisson arrivals each request's position in its window is uniform and independent of the others,
+  // so the i.i.d. standard error applies.
+  const std::string lambda = GENERATE("50", "500", "3000");
+  const std::string window = GENERATE("2", "10", "35");
+  const auto r = run({{"lambda", lambda}, {"window_ms", window}, {"duration_s", "60"}}).value();
+  CHECK_THAT(out(r, "wait_sim_ms"), WithinAbs(out(r, "wait_closed_ms"), 4 * out(r, "wait_sim_se_ms")));
+  CHECK(out(r, "wait_max_sim_ms") <= std::stod(window));
+}
+
+TEST_CASE("Calendar windows: batch sizes are Poisson(lambda T) (eq. 9), a request sees 1 + Poisson", "[batching][window]") {
+  const double lambda = GENERATE(200.0, 500.0, 1000.0);
+  const double window_s = 0.01;
+  const double duration_s = 400;
+  sl::Rng rng = sl::Rng::stream(3, sl::Stream::Arrivals);
+  const auto at_s = b::poisson_arrivals_s(lambda, static_cast<std::int64_t>(lambda * duration_s * 1.1), rng);
+  const auto run = b::simulate_calendar_windows({window_s}, at_s, duration_s);
+  const double m = lambda * window_s;
+  const auto windows = static_cast<double>(run.window_counts.size());
+  REQUIRE(windows == 40'000);
+  sl::RunningStats counts;
+  double empty = 0;
+  for (auto c : run.window_counts) {
+    counts.add(static_cast<double>(c));
+    empty += c == 0;
+  }
+  // Disjoint windows of a Poisson process are independent: i.i.d. SEs.
+  CHECK_THAT(counts.mean(), WithinAbs(m, 4 * std::sqrt(m / windows)));
+  const double p0 = std::exp(-m);
+  CHECK_THAT(empty / windows, WithinAbs(p0, 4 * std::sqrt(p0 * (1 - p0) / windows) + 1e-12));
+  // Variance of a Poisson count equals its mean; the sample variance has SE ~ sqrt((2 m^2 + m) / windows).
+  CHECK_THAT(counts.variance(), WithinAbs(m, 4 * std::sqrt((2 * m * m + m) / windows)));
+  // Size-biased: a request sees its own batch, mean E[N^2]/E[N] = 1 + m.
+  double seen = 0;
+  for (auto s : run.seen_batch) seen += static_cast<double>(s);
+  CHECK_THAT(seen / static_cast<double>(run.seen_batch.size()), WithinRel(1 + m, 0.01));
+}
+
+TEST_CASE("Eq. 13's envelope is conservative: above the simulated true p99, which is above the mean",
+          "[batching][window]") {
+  const std::string lambda = GENERATE("100", "500", "2000");
+  const std::string window = GENERATE("5", "10", "20");
+  const auto r = run({{"lambda", lambda}, {"window_ms", window}, {"duration_s", "60"}}).value();
+  CHECK(out(r, "latency_p99_sim_ms") < out(r, "envelope_ms"));
+  CHECK(out(r, "latency_p99_sim_ms") > out(r, "latency_mean_sim_ms"));
+  CHECK(out(r, "t14_latency_p99_sim_ms") < out(r, "t14_envelope_ms"));
+}
+
+TEST_CASE("Calendar windows: mean latency is within 4 SE of T/2 + T_svc(1 + lambda T)", "[batching][window]") {
+  const double lambda = 500, window_s = 0.01, duration_s = 400;
+  sl::Rng rng = sl::Rng::stream(5, sl::Stream::Arrivals);
+  const auto at_s = b::poisson_arrivals_s(lambda, static_cast<std::int64_t>(lambda * duration_s * 1.1), rng);
+  const auto run = b::simulate_calendar_windows({window_s}, at_s, duration_s);
+  sl::RunningStats latency;
+  for (double x : run.latency_s) latency.add(x);
+  // Requests of one window share a batch size, so latencies are correlated: batch-means SE.
+  const double se = sl::batch_means_se(run.latency_s);
+  const auto service = b::ServiceModel::linear(5e-3, 0.6e-3);
+  CHECK_THAT(latency.mean(), WithinAbs(b::window_mean_latency_s(lambda, window_s, service), 4 * se));
+}
+
+TEST_CASE("One accelerator: no request finishes earlier than with free accelerators", "[batching][window]") {
+  const auto free = run({{"duration_s", "50"}}).value();
+  const auto one = run({{"duration_s", "50"}, {"accelerators", "one"}}).value();
+  CHECK(out(one, "latency_mean_sim_ms") >= out(free, "latency_mean_sim_ms"));
+  CHECK(out(one, "latency_p99_sim_ms") >= out(free, "latency_p99_sim_ms"));
+  REQUIRE(one.notices.size() == 1);
+  CHECK(one.notices[0].code == "one_accelerator");
+}
+
+TEST_CASE("Fixed windows reject too many requests, too few windows and bad values", "[batching][window]") {
+  const auto big = run({{"lambda", "1e5"}, {"duration_s", "1000"}});
+  REQUIRE_FALSE(big.ok());
+  CHECK(big.error().code == "too_large");
+  CHECK(big.error().param == "duration_s");
+  const auto few = run({{"duration_s", "0.5"}});
+  REQUIRE_FALSE(few.ok());
+  CHECK(few.error().code == "invalid");
+  const auto neg = run({{"window_ms", "-3"}});
+  REQUIRE_FALSE(neg.ok());
+  CHECK(neg.error().code == "out_of_range");
+  CHECK(neg.error().param == "window_ms");
+}

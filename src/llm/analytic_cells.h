@@ -10,4 +10,7 @@ CellSpec llama3_8b_case_cell();
 /// Cell `llm/kv-growth`: figure 7, KV-cache size against context for several batches, beside the memory budget.
 CellSpec kv_growth_cell();
 
+/// Cell `llm/batched-decode`: decode step time, TPOT and tokens/s against batch; knee, memory cap, SLO line.
+CellSpec batched_decode_cell();
+
 }  // namespace sl::llm

@@ -1,0 +1,188 @@
+// Cell llm/batched-decode. One decode step of B sequences, each with C tokens of context (step_time.h):
+//   T(B) = max((weights + B x C x KV/token) / BW, (2 P B + 4 L H d B C) / (peak x efficiency)) + layers x tax.
+// Each sequence gets one token per step, so TPOT = T(B) and throughput = B / T(B). The weight read is shared
+// and the KV reads and FLOPs grow with B, so throughput rises towards a ceiling of 1 / (per-sequence cost):
+// the knee is where it reaches half of it. Memory caps B at (HBM − weights) / (C x KV/token); the TPOT SLO
+// caps it again. Book targets (§28): TTFT < 500 ms for a 1,000-token prompt, TPOT < 50 ms, > 1,000 tokens/s.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "llm/analytic_cells.h"
+#include "llm/model_inputs.h"
+#include "llm/step_time.h"
+
+namespace sl::llm {
+namespace {
+
+constexpr double kGB = 1e9;
+constexpr std::int64_t kSearchCap = std::int64_t{1} << 30;  // searches stop here (x 10^7 context fits int64)
+
+struct DecodeParams {
+  ModelSpec model;
+  GpuSpec gpu;
+  std::int64_t context_tokens = 0;
+  std::int64_t max_batch = 0;
+  std::int64_t prompt_tokens = 0;
+  double tpot_slo_s = 0;
+  double ttft_slo_s = 0;
+  double target_tok_per_s = 0;
+};
+
+Result<DecodeParams> validate(const Inputs& in) {
+  auto model = model_from_inputs(in);
+  if (!model.ok()) return model.error();
+  DecodeParams p{model.value(),         gpu_from_inputs(in),
+                 in.count("context"),   in.count("max_batch"),
+                 in.count("prompt"),    in.real("tpot_slo_ms") * 1e-3,
+                 in.real("ttft_slo_ms") * 1e-3, in.real("target_tok_s")};
+  const double left = static_cast<double>(p.gpu.memory_bytes - p.model.weight_bytes());
+  if (left <= 0)
+    return Error{"too_large", "weights",
+                 "the weights (" + format_number(static_cast<double>(p.model.weight_bytes()) / kGB) +
+                     " GB) do not fit in the GPU's memory; choose a smaller precision or a larger GPU",
+                 {}};
+  const double per_seq = static_cast<double>(p.model.kv_bytes_per_token() * p.context_tokens);
+  if (per_seq > left)
+    return Error{"too_large", "context",
+                 "one sequence of " + std::to_string(p.context_tokens) + " tokens needs " +
+                     format_number(per_seq / kGB) + " GB of KV cache, more than the " + format_number(left / kGB) +
+                     " GB left after the weights",
+                 {}};
+  return p;
+}
+
+StepTime decode_step(const DecodeParams& p, std::int64_t batch) {
+  StepWork w;
+  w.num_decode_seqs = batch;
+  w.decode_context_tokens = batch * p.context_tokens;
+  return step_time(p.model, p.gpu, w);
+}
+
+double tok_per_s(const DecodeParams& p, std::int64_t batch) {
+  return static_cast<double>(batch) / decode_step(p, batch).total_s;
+}
+
+/// Smallest batch in [1, kSearchCap] where a monotone predicate holds, or 0 if it never does.
+template <class Pred>
+std::int64_t first_batch_where(Pred pred) {
+  if (!pred(kSearchCap)) return 0;
+  std::int64_t lo = 1, hi = kSearchCap;  // pred(hi) holds
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (pred(mid)) hi = mid; else lo = mid + 1;
+  }
+  return lo;
+}
+
+/// Batches to draw: every batch up to max_points, else about max_points geometrically spaced ones.
+std::vector<std::int64_t> sweep_batches(std::int64_t max_batch, int max_points) {
+  std::vector<std::int64_t> batches;
+  if (max_batch <= max_points) {
+    for (std::int64_t b = 1; b <= max_batch; ++b) batches.push_back(b);
+    return batches;
+  }
+  const double ratio = std::pow(static_cast<double>(max_batch), 1.0 / (max_points - 1));
+  double x = 1;
+  for (int i = 0; i < max_points; ++i, x *= ratio) {
+    const std::int64_t b = std::min<std::int64_t>(max_batch, std::llround(x));
+    if (batches.empty() || b > batches.back()) batches.push_back(b);
+  }
+  if (batches.back() != max_batch) batches.push_back(max_batch);
+  return batches;
+}
+
+void add_sweep(const DecodeParams& p, int max_points, RunResult& result) {
+  std::vector<double> batch, tpot_ms, tokens, memory_ms, compute_ms, overhead_ms;
+  for (std::int64_t b : sweep_batches(p.max_batch, max_points)) {
+    const StepTime t = decode_step(p, b);
+    batch.push_back(static_cast<double>(b));
+    tpot_ms.push_back(t.total_s * 1e3);
+    tokens.push_back(static_cast<double>(b) / t.total_s);
+    memory_ms.push_back(t.memory_s * 1e3);
+    compute_ms.push_back(t.compute_s * 1e3);
+    overhead_ms.push_back(t.overhead_s * 1e3);
+  }
+  result.table("sweep")
+      .column("batch", batch)
+      .column("tpot_ms", tpot_ms)
+      .column("tok_per_s", tokens)
+      .column("memory_ms", memory_ms)
+      .column("compute_ms", compute_ms)
+      .column("overhead_ms", overhead_ms);
+}
+
+Result<RunResult> run_batched_decode(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {
+  const auto checked = validate(in);
+  if (!checked.ok()) return checked.error();
+  const DecodeParams& p = checked.value();
+  RunResult result;
+  note_ignored_custom_fields(in, llama3_8b(), result);
+  note_ignored_custom_fields(in, h100(), result);
+
+  const StepTime one = decode_step(p, 1);
+  // Per-sequence slopes of the two roofs; the larger one bounds throughput as B grows.
+  const double kv_seq_s = static_cast<double>(p.model.kv_bytes_per_token() * p.context_tokens) / p.gpu.hbm_bytes_per_s;
+  const double flop_seq_s = one.compute_s;  // compute time is linear in B with no fixed part
+  const double ceiling = 1.0 / std::max(kv_seq_s, flop_seq_s);
+  const std::int64_t knee = first_batch_where([&](std::int64_t b) { return tok_per_s(p, b) >= 0.5 * ceiling; });
+  const std::int64_t compute_bound = first_batch_where([&](std::int64_t b) { return decode_step(p, b).is_compute_bound(); });
+  const double left = static_cast<double>(p.gpu.memory_bytes - p.model.weight_bytes());
+  const std::int64_t max_fit =
+      static_cast<std::int64_t>(left / static_cast<double>(p.model.kv_bytes_per_token() * p.context_tokens));
+  const std::int64_t past_slo = first_batch_where([&](std::int64_t b) { return decode_step(p, b).total_s > p.tpot_slo_s; });
+  const std::int64_t slo_batch = std::min(max_fit, past_slo == 0 ? kSearchCap : past_slo - 1);
+  const std::int64_t target_batch = first_batch_where([&](std::int64_t b) { return tok_per_s(p, b) >= p.target_tok_per_s; });
+  const double ttft_s = prefill_s(p.model, p.gpu, p.prompt_tokens);
+
+  result.output("tpot_b1_ms", one.total_s * 1e3);
+  result.output("tok_per_s_b1", 1.0 / one.total_s);
+  result.output("ceiling_tok_per_s", ceiling);
+  result.output("knee_batch", static_cast<double>(knee));
+  if (compute_bound > 0) result.output("compute_bound_batch", static_cast<double>(compute_bound));
+  else result.notice("memory_bound", "With this context the step stays memory-bound at every batch: each sequence's "
+                                     "KV read costs more time than its arithmetic.");
+  result.output("max_batch_memory", static_cast<double>(max_fit));
+  result.output("max_batch_slo", static_cast<double>(slo_batch));
+  if (slo_batch > 0) {
+    result.output("tpot_at_max_ms", decode_step(p, slo_batch).total_s * 1e3);
+    result.output("tok_per_s_at_max", tok_per_s(p, slo_batch));
+  } else {
+    result.notice("slo_unreachable", "Even one sequence misses the TPOT target: a step takes " +
+                                         format_number(one.total_s * 1e3) + " ms.");
+  }
+  if (target_batch > 0) result.output("min_batch_target", static_cast<double>(target_batch));
+  if (target_batch == 0 || target_batch > slo_batch)
+    result.notice("target_unreachable", "No batch that fits in memory and meets the TPOT target reaches " +
+                                            format_number(p.target_tok_per_s) + " tokens/s.");
+  result.output("ttft_ms", ttft_s * 1e3);
+  if (ttft_s > p.ttft_slo_s)
+    result.notice("ttft_over", "The prompt's prefill alone (" + format_number(ttft_s * 1e3) +
+                                   " ms) exceeds the TTFT target.");
+
+  add_sweep(p, ctl.max_points, result);
+  result.table("limits")
+      .column("max_batch_memory", {static_cast<double>(max_fit)})
+      .column("knee_batch", {static_cast<double>(knee)})
+      .column("tpot_slo_ms", {p.tpot_slo_s * 1e3})
+      .column("target_tok_per_s", {p.target_tok_per_s});
+  return result;
+}
+
+}  // namespace
+
+CellSpec batched_decode_cell() {
+  std::vector<ParamSpec> params = model_params(llama3_8b());
+  for (auto& spec : gpu_params(h100())) params.push_back(std::move(spec));
+  params.push_back(count("context", "tokens", 1256, 1, 10'000'000));
+  params.push_back(count("max_batch", "sequences", 512, 1, 1'000'000));
+  params.push_back(count("prompt", "tokens", 1000, 1, 1'000'000));
+  params.push_back(real("tpot_slo_ms", "ms", 50, 0.001, 1e6));
+  params.push_back(real("ttft_slo_ms", "ms", 500, 0.001, 1e7));
+  params.push_back(real("target_tok_s", "tokens/s", 1000, 1, 1e9));
+  CellSpec cell{"llm/batched-decode", std::move(params), &run_batched_decode};
+  cell.uses_seed = false;
+  return cell;
+}
+
+}  // namespace sl::llm

@@ -4,3 +4,4 @@ import './landing.spec.mjs';
 import './lab.spec.mjs';
 import './embed.spec.mjs';
 import './isolation.spec.mjs';
+import './cells.spec.mjs';

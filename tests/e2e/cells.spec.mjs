@@ -1,0 +1,86 @@
+// Every cell of every lab, in a real browser: it renders its numbers (and its charts, with marks), it
+// reacts to a parameter change, and a bad value shows an error while the cell keeps working. The cells
+// and their parameters come from the native CLI (`serving-lab list --json`), the texts from labs/*.json,
+// so a new cell is covered without writing a test for it. A lab-file cell may name the parameter to
+// change: "e2e": {"param": "lambda", "value": "120"}.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, start_server, launch_browser, new_page, open, screenshot, runs_of, next_run } from './helpers.mjs';
+
+const specs = JSON.parse(execFileSync(join(ROOT, 'build/native/serving-lab'), ['list', '--json'], { encoding: 'utf8' }));
+const docs = new Map();
+for (const file of readdirSync(join(ROOT, 'labs')).filter((f) => f.endsWith('.json'))) {
+  for (const cell of JSON.parse(readFileSync(join(ROOT, 'labs', file), 'utf8')).cells) docs.set(cell.id, cell);
+}
+
+/** A value inside the range that differs from the default: +10 % (or the midpoint towards min), +1 for counts. */
+function changed_value(param) {
+  if (param.kind === 'choice') return param.choices.find((c) => c !== param.default);
+  if (param.kind === 'count') return String(param.default + 1 <= param.max ? param.default + 1 : param.default - 1);
+  const up = param.default === 0 ? Math.min(param.max, 1) : param.default * 1.1;
+  return String(up <= param.max && up >= param.min ? up : (param.min + param.default) / 2);
+}
+
+function pick_change(spec) {
+  const hint = docs.get(spec.id)?.e2e;
+  if (hint) return { name: hint.param, value: String(hint.value) };
+  const param = spec.params.find((p) => p.kind !== 'choice') ?? spec.params[0];
+  return { name: param.name, value: changed_value(param) };
+}
+
+describe('every cell in the browser', () => {
+  let server;
+  let browser;
+  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
+  after(async () => { await browser?.close(); await server?.stop(); });
+
+  for (const spec of specs) {
+    const [lab, short] = spec.id.split('/');
+    const cell = `#${short}`;
+    test(`${spec.id} renders, reacts to a parameter change and reports a bad value`, async () => {
+      assert.ok(docs.has(spec.id), `${spec.id} is registered in C++ but missing from labs/${lab}.json`);
+      const page = await new_page(browser, { width: 900, height: 900 });
+      await open(page, `${server.url}lab.html?lab=${lab}&cell=${short}&embed=1`);
+      await page.waitForSelector(`${cell}[data-state="done"]`, { timeout: 45_000 });
+      const outputs = () => page.textContent(`${cell} .sl-outputs`);
+      const first = await outputs();
+      assert.ok((await page.$$(`${cell} .sl-outputs tr[data-key]`)).length > 0, 'no outputs shown');
+      const charts = docs.get(spec.id)?.charts ?? [];
+      if (charts.length > 0) {
+        await page.waitForSelector(`${cell} .sl-chart-canvas svg`, { timeout: 30_000 });
+        const marks = await page.$$eval(`${cell} .sl-chart-canvas svg`, (svgs) =>
+          svgs.map((svg) => svg.querySelectorAll('.mark-line path, .mark-rect path, .mark-area path, .mark-symbol path, .mark-rule line, .mark-text text').length));
+        assert.equal(marks.length, charts.length, 'one chart per chart spec');
+        assert.ok(marks.every((n) => n > 0), `marks per chart: ${marks}`);
+      }
+      await screenshot(page, `cell-${lab}-${short}`);
+
+      const change = pick_change(spec);
+      const field = `${cell} [name="${change.name}"]`;
+      let before = await runs_of(page, cell);
+      if ((await page.getAttribute(field, 'type')) === null && (await page.$eval(field, (e) => e.tagName)) === 'SELECT') {
+        await page.selectOption(field, change.value);
+      } else {
+        await page.fill(field, change.value);
+      }
+      assert.equal(await next_run(page, before, cell), 'done', `after ${change.name}=${change.value}`);
+      if (spec.deterministic !== false) assert.notEqual(await outputs(), first, `${change.name}=${change.value} changed no output`);
+
+      const text_param = spec.params.find((p) => p.kind !== 'choice');
+      if (text_param) {
+        before = await runs_of(page, cell);
+        await page.fill(`${cell} [name="${text_param.name}"]`, 'abc');
+        assert.equal(await next_run(page, before, cell), 'error');
+        assert.ok((await page.textContent(`${cell} .sl-error[role="alert"]`)).length > 0);
+        before = await runs_of(page, cell);
+        await page.fill(`${cell} [name="${text_param.name}"]`, String(text_param.default));
+        assert.equal(await next_run(page, before, cell), 'done', 'the cell works again after an error');
+      }
+      assert.deepEqual(page.problems, []);
+      await page.context().close();
+    });
+  }
+});

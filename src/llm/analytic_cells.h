@@ -13,4 +13,7 @@ CellSpec kv_growth_cell();
 /// Cell `llm/batched-decode`: decode step time, TPOT and tokens/s against batch; knee, memory cap, SLO line.
 CellSpec batched_decode_cell();
 
+/// Cell `llm/energy`: napkin math 1.5, joules per token busy and poorly batched, beside the step model's view.
+CellSpec energy_cell();
+
 }  // namespace sl::llm

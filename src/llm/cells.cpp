@@ -10,6 +10,7 @@ void register_cells(std::vector<CellSpec>& cells) {
   cells.push_back(llama3_8b_case_cell());
   cells.push_back(kv_growth_cell());
   cells.push_back(batched_decode_cell());
+  cells.push_back(energy_cell());
 }
 
 }  // namespace sl::llm

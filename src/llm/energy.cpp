@@ -1,0 +1,155 @@
+// Cell llm/energy. Napkin math 1.5, the energy of a chat: joules per token = power / throughput.
+//   Busy:  114 requests x 8 tokens/s = 912 tokens/s at 700 W (GPU TDP) + 300 W (host) -> 1.0965 J/token;
+//          a 500-token reply is 548.2 J (a phone charge is 40,000 J, a cup of water boiled 100,000 J).
+//   Idle-ish: at 10 % utilisation the GPU still draws ~300 W: 600 W / 91.2 tokens/s = 6.6 J/token, 6x.
+// Between the two points the book gives no curve; we draw three power assumptions (GPU at TDP, linear in
+// utilisation, at idle power). Beside them, the decode step model says how many tokens/s one H100 would
+// give Llama-3-8B at this concurrency, and so what a joule buys when the batch is really full.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "llm/analytic_cells.h"
+#include "llm/step_time.h"
+
+namespace sl::llm {
+namespace {
+
+constexpr int kUtilPoints = 96;
+constexpr double kMinUtilFrac = 0.05;
+
+struct EnergyParams {
+  std::int64_t concurrent = 0;
+  double req_tok_per_s = 0;
+  double gpu_w = 0;
+  double host_w = 0;
+  std::int64_t response_tokens = 0;
+  double low_util_frac = 0;
+  double idle_w = 0;
+  double phone_j = 0;
+  double cup_j = 0;
+  std::int64_t context_tokens = 0;
+  std::int64_t max_fit = 0;  ///< sequences of context_tokens the H100 holds beside Llama-3-8B's weights
+  double tok_per_s() const { return static_cast<double>(concurrent) * req_tok_per_s; }
+  double busy_w() const { return gpu_w + host_w; }
+};
+
+Result<EnergyParams> validate(const Inputs& in) {
+  EnergyParams p{in.count("concurrent"), in.real("req_tok_s"), in.real("gpu_w"),  in.real("host_w"),
+                 in.count("response"),   in.real("low_util_pct") * 0.01, in.real("idle_w"), in.real("phone_j"),
+                 in.real("cup_j"),       in.count("context")};
+  if (p.idle_w > p.gpu_w)
+    return Error{"invalid", "idle_w",
+                 "idle_w must not exceed the GPU's busy power gpu_w (" + format_number(p.gpu_w) + " W), got " +
+                     format_number(p.idle_w) + " W",
+                 {{"max", format_number(p.gpu_w)}, {"got", format_number(p.idle_w)}}};
+  if (p.busy_w() <= 0)
+    return Error{"invalid", "gpu_w", "gpu_w + host_w must be positive, got 0 W", {}};
+  const ModelSpec m = llama3_8b();
+  const GpuSpec g = h100();
+  p.max_fit = static_cast<std::int64_t>(static_cast<double>(g.memory_bytes - m.weight_bytes()) /
+                                        static_cast<double>(m.kv_bytes_per_token() * p.context_tokens));
+  if (p.max_fit < 1)
+    return Error{"too_large", "context",
+                 "one sequence of " + std::to_string(p.context_tokens) +
+                     " tokens does not fit in the H100's memory beside Llama-3-8B's weights",
+                 {}};
+  return p;
+}
+
+/// J/token against utilisation for three assumptions about GPU power below full load.
+void add_utilisation_curves(const EnergyParams& p, RunResult& result) {
+  std::vector<double> util, at_tdp, linear, at_idle;
+  for (int i = 0; i < kUtilPoints; ++i) {
+    const double u = kMinUtilFrac + (1.0 - kMinUtilFrac) * i / (kUtilPoints - 1);
+    const double tokens = p.tok_per_s() * u;
+    util.push_back(u);
+    at_tdp.push_back(p.busy_w() / tokens);
+    linear.push_back((p.idle_w + (p.gpu_w - p.idle_w) * u + p.host_w) / tokens);
+    at_idle.push_back((p.idle_w + p.host_w) / tokens);
+  }
+  result.table("utilisation")
+      .column("util_frac", util)
+      .column("j_at_tdp", at_tdp)
+      .column("j_linear", linear)
+      .column("j_at_idle", at_idle);
+  result.table("book_points")
+      .column("util_frac", {1.0, p.low_util_frac})
+      .column("j_per_token", {p.busy_w() / p.tok_per_s(), (p.idle_w + p.host_w) / (p.tok_per_s() * p.low_util_frac)});
+}
+
+/// J/token against batch from the decode step model (Llama-3-8B INT4 on an H100, the GPU at full power).
+void add_batch_curve(const EnergyParams& p, std::int64_t max_fit, int max_points, RunResult& result) {
+  const ModelSpec m = llama3_8b();
+  const GpuSpec g = h100();
+  std::vector<double> batch, j_per_token;
+  const double ratio = std::pow(static_cast<double>(max_fit), 1.0 / std::max(1, max_points - 1));
+  double x = 1;
+  for (int i = 0; i < max_points; ++i, x *= ratio) {
+    const std::int64_t b = std::min<std::int64_t>(max_fit, std::llround(x));
+    if (!batch.empty() && static_cast<double>(b) <= batch.back()) continue;
+    const double step_s = decode_step_s(m, g, b, b * p.context_tokens);
+    batch.push_back(static_cast<double>(b));
+    j_per_token.push_back(p.busy_w() * step_s / static_cast<double>(b));
+  }
+  result.table("batch").column("batch", batch).column("j_per_token", j_per_token);
+}
+
+Result<RunResult> run_energy(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {
+  const auto checked = validate(in);
+  if (!checked.ok()) return checked.error();
+  const EnergyParams& p = checked.value();
+  RunResult result;
+
+  const double j_per_token = p.busy_w() / p.tok_per_s();
+  const double response_j = j_per_token * static_cast<double>(p.response_tokens);
+  result.output("tok_per_s", p.tok_per_s());
+  result.output("power_w", p.busy_w());
+  result.output("j_per_token", j_per_token);
+  result.output("response_j", response_j);
+  result.output("responses_per_phone", p.phone_j / response_j);
+  result.output("responses_per_cup", p.cup_j / response_j);
+
+  // Poor batching: the same GPU at a fraction of the throughput, still drawing its idle power.
+  const double low_tok_per_s = p.tok_per_s() * p.low_util_frac;
+  const double low_w = p.idle_w + p.host_w;
+  const double low_j_per_token = low_w / low_tok_per_s;
+  result.output("low_util_tok_per_s", low_tok_per_s);
+  result.output("low_util_power_w", low_w);
+  result.output("low_util_j_per_token", low_j_per_token);
+  result.output("low_util_ratio", low_j_per_token / j_per_token);
+
+  // The step model's view of the same concurrency (capped at what fits beside the weights).
+  const ModelSpec m = llama3_8b();
+  const GpuSpec g = h100();
+  const std::int64_t batch = std::min(p.concurrent, p.max_fit);
+  if (batch < p.concurrent)
+    result.notice("batch_capped", std::to_string(p.concurrent) + " sequences of " + std::to_string(p.context_tokens) +
+                                      " tokens do not fit on one H100; the step model uses " + std::to_string(batch) + ".");
+  const double step_s = decode_step_s(m, g, batch, batch * p.context_tokens);
+  const double model_tok_per_s = static_cast<double>(batch) / step_s;
+  result.output("model_batch", static_cast<double>(batch));
+  result.output("model_tok_per_req_s", 1.0 / step_s);
+  result.output("model_tok_per_s", model_tok_per_s);
+  result.output("model_j_per_token", p.busy_w() / model_tok_per_s);
+
+  add_utilisation_curves(p, result);
+  add_batch_curve(p, p.max_fit, std::min(ctl.max_points, 200), result);
+  return result;
+}
+
+}  // namespace
+
+CellSpec energy_cell() {
+  CellSpec cell{"llm/energy",
+                {count("concurrent", "requests", 114, 1, 1'000'000), real("req_tok_s", "tokens/s", 8, 0.001, 1e6),
+                 real("gpu_w", "W", 700, 0, 100'000), real("host_w", "W", 300, 0, 100'000),
+                 count("response", "tokens", 500, 1, 10'000'000), real("low_util_pct", "%", 10, 0.1, 100),
+                 real("idle_w", "W", 300, 0, 100'000), real("phone_j", "J", 40'000, 1, 1e12),
+                 real("cup_j", "J", 100'000, 1, 1e12), count("context", "tokens", 1256, 1, 10'000'000)},
+                &run_energy};
+  cell.uses_seed = false;
+  return cell;
+}
+
+}  // namespace sl::llm

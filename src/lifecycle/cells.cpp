@@ -6,6 +6,7 @@ void register_cells(std::vector<CellSpec>& cells) {
   cells.push_back(latency_budget_cell());
   cells.push_back(hidden_constants_cell());
   cells.push_back(runtimes_precision_cell());
+  cells.push_back(cost_cell());
 }
 
 }  // namespace sl::lifecycle

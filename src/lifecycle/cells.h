@@ -17,4 +17,7 @@ CellSpec hidden_constants_cell();
 /// Cell `request/runtimes-precision`: Tables 19 and 20 with their ratios, eq. 16, and "98 MB" as MiB.
 CellSpec runtimes_precision_cell();
 
+/// Cell `request/cost`: example 1.3, Table 22, fleets at a utilization cap, and the CPU/GPU crossover.
+CellSpec cost_cell();
+
 }  // namespace sl::lifecycle

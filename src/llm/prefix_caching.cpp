@@ -1,0 +1,207 @@
+// Cell llm/prefix-caching. The simulator's prefix cache (block_pool.h): a full block's hash is chained to its
+// parent block's, so a block hits only if every token before it matches too; only full blocks are cached; a
+// request's last block is always recomputed; unreferenced cached blocks are evicted least recently freed first.
+// Two workloads, each run with the cache on and off:
+//   shared prefix — N requests whose prompts start with the same S-token system prompt then U tokens of their
+//                   own: the cache saves (N - 1) S prefill tokens when S is a whole number of blocks (§25);
+//   conversations — multi-turn chats whose every turn resends the whole history: only new tokens need prefill,
+//                   as long as the history is still cached when the user comes back. Hit rate vs cache size.
+// Plus the cost of bringing offloaded KV back over PCIe: bytes / bandwidth (§25: 1,256 tokens >= 5.1 ms).
+#include <algorithm>
+#include <cmath>
+
+#include "llm/engine.h"
+#include "llm/serving_metrics.h"
+#include "llm/serving_setup.h"
+#include "llm/simulator_cells.h"
+
+namespace sl::llm {
+namespace {
+
+constexpr int kCacheSizes = 12;  // points of the hit-rate-vs-cache-size sweep
+
+struct PrefixCachingParams {
+  ServingHardware hw;
+  OpenLoopParams shared;
+  ConversationParams chats;
+  SchedulerConfig scheduler;  // vLLM's defaults (max_num_seqs 256, 8,192-token budget, chunked prefill)
+  std::int64_t max_model_len = 0;
+  std::int64_t unique_tokens = 0;
+  std::int64_t request_tokens = 0, long_tokens = 0;
+  double pcie_bytes_per_s = 0;
+};
+
+Result<PrefixCachingParams> read_params(const Inputs& in) {
+  PrefixCachingParams p;
+  OpenLoopParams& s = p.shared;
+  s.num_requests = in.count("users");
+  s.rate_per_s = in.real("lambda");
+  s.shared_prefix_tokens = in.count("prefix_tokens");
+  p.unique_tokens = in.count("unique_tokens");
+  s.prompt_tokens = Distribution::deterministic(static_cast<double>(p.unique_tokens));
+  s.output_tokens = Distribution::deterministic(static_cast<double>(in.count("answer_tokens")));
+  s.max_model_len = s.shared_prefix_tokens + in.count("unique_tokens") + in.count("answer_tokens");
+  ConversationParams& c = p.chats;
+  c.num_conversations = in.count("chats");
+  c.num_turns = in.count("turns");
+  c.rate_per_s = in.real("chat_lambda");
+  c.system_prompt_tokens = s.shared_prefix_tokens;
+  c.user_tokens = in.count("user_tokens");
+  c.answer_tokens = in.count("answer_tokens");
+  c.think_s = in.real("think_s");
+  p.max_model_len = std::max(s.max_model_len, conversation_max_tokens(c));
+  p.request_tokens = in.count("request_tokens");
+  p.long_tokens = in.count("long_tokens");
+  p.pcie_bytes_per_s = in.real("pcie_gb_per_s") * 1e9;
+  auto hw = serving_hardware(in, p.max_model_len);
+  if (!hw.ok()) return hw.error();
+  p.hw = hw.value();
+  constexpr std::int64_t kMaxContext = 131072;
+  if (p.max_model_len > kMaxContext)
+    return Error{"too_large", "turns",
+                 "the last turn would hold " + std::to_string(p.max_model_len) + " tokens, beyond the " +
+                     std::to_string(kMaxContext) + "-token context of the model; use fewer turns or shorter messages",
+                 {{"max", std::to_string(kMaxContext)}, {"unit", "tokens"}, {"got", std::to_string(p.max_model_len)}}};
+  return p;
+}
+
+EngineRun run_workload(const PrefixCachingParams& p, Workload workload, std::int64_t num_blocks, bool caching,
+                       RunControl& ctl) {
+  EngineConfig c;
+  c.model = p.hw.model;
+  c.gpu = p.hw.gpu;
+  c.scheduler = p.scheduler;
+  c.kv_cache.num_blocks = num_blocks;
+  c.kv_cache.block_size = p.hw.block_size;
+  c.kv_cache.enable_caching = caching;
+  return run_continuous(c, workload, ctl);
+}
+
+std::int64_t saved_tokens(const EngineRun& run) {
+  std::int64_t saved = 0;
+  for (const RequestRecord& r : run.records) saved += r.num_cached_tokens;
+  return saved;
+}
+
+std::int64_t prompt_tokens(const EngineRun& run) {
+  std::int64_t total = 0;
+  for (const RequestRecord& r : run.records) total += r.num_prompt_tokens;
+  return total;
+}
+
+void shared_prefix_outputs(RunResult& result, const PrefixCachingParams& p, std::uint64_t seed, RunControl& ctl) {
+  const EngineRun on = run_workload(p, make_open_loop(p.shared, seed), p.hw.num_blocks, true, ctl);
+  const EngineRun off = run_workload(p, make_open_loop(p.shared, seed), p.hw.num_blocks, false, ctl);
+  const ServingSummary s_on = summarize(on), s_off = summarize(off);
+  const std::int64_t n = p.shared.num_requests, prefix = p.shared.shared_prefix_tokens;
+  const std::int64_t saved = saved_tokens(on);
+  result.output("saved_prefill_tokens", static_cast<double>(saved));
+  result.output("saved_formula_tokens", static_cast<double>((n - 1) * prefix));
+  // Only full blocks hit: with S not a multiple of the block size the saving is (N - 1) floor(S / block) block.
+  result.output("saved_block_formula_tokens", static_cast<double>((n - 1) * (prefix / p.hw.block_size) * p.hw.block_size));
+  result.output("saved_prefill_frac", static_cast<double>(saved) / static_cast<double>(prompt_tokens(on)));
+  result.output("shared_hit_frac", s_on.prefix_hit_frac);
+  result.output("shared_ttft_mean_ms", s_on.ttft_mean_s * 1e3);
+  result.output("shared_ttft_mean_nocache_ms", s_off.ttft_mean_s * 1e3);
+  result.output("shared_ttft_p99_ms", s_on.ttft_p99_s * 1e3);
+  result.output("shared_ttft_p99_nocache_ms", s_off.ttft_p99_s * 1e3);
+  // One request alone: prefill of the whole prompt, or of its own tokens over a cached prefix.
+  const std::int64_t unique = p.unique_tokens;
+  const std::int64_t hit = std::min(prefix, prefix + unique - 1) / p.hw.block_size * p.hw.block_size;
+  StepWork warm;
+  warm.num_prefill_tokens = prefix + unique - hit;
+  warm.num_prefill_chunks = 1;
+  warm.prefill_context_tokens = hit;
+  warm.prefill_attention_pairs = prefill_attention_pairs(hit, prefix + unique - hit);
+  result.output("alone_ttft_cold_ms", prefill_s(p.hw.model, p.hw.gpu, prefix + unique) * 1e3);
+  result.output("alone_ttft_warm_ms", step_time(p.hw.model, p.hw.gpu, warm).total_s * 1e3);
+}
+
+void conversation_outputs(RunResult& result, const PrefixCachingParams& p, std::uint64_t seed, RunControl& ctl) {
+  const EngineRun on = run_workload(p, make_conversations(p.chats, seed), p.hw.num_blocks, true, ctl);
+  const EngineRun off = run_workload(p, make_conversations(p.chats, seed), p.hw.num_blocks, false, ctl);
+  const ServingSummary s_on = summarize(on), s_off = summarize(off);
+  result.output("chat_hit_frac", s_on.prefix_hit_frac);
+  result.output("chat_saved_prefill_tokens", static_cast<double>(saved_tokens(on)));
+  result.output("chat_saved_prefill_frac", static_cast<double>(saved_tokens(on)) / static_cast<double>(prompt_tokens(on)));
+  result.output("chat_ttft_mean_ms", s_on.ttft_mean_s * 1e3);
+  result.output("chat_ttft_mean_nocache_ms", s_off.ttft_mean_s * 1e3);
+
+  // Hit rate vs cache size, log-spaced: from one longest conversation's worth of KV up to the blocks the run
+  // with the whole pool handed out (a cache that large never has to evict, so it behaves as the whole pool).
+  const std::int64_t min_blocks = (p.max_model_len + p.hw.block_size - 1) / p.hw.block_size;
+  const std::int64_t max_blocks = std::max(min_blocks, std::min(p.hw.num_blocks, on.num_blocks_handed_out));
+  std::vector<double> cache_tokens, cache_gib, hit_frac, ttft_ms, preemptions;
+  std::int64_t last = 0;
+  for (int i = 0; i < kCacheSizes; ++i) {
+    const double f = static_cast<double>(i) / (kCacheSizes - 1);
+    const auto blocks = static_cast<std::int64_t>(
+        std::llround(static_cast<double>(min_blocks) * std::pow(static_cast<double>(max_blocks) / min_blocks, f)));
+    if (blocks <= last) continue;
+    last = blocks;
+    const ServingSummary s = summarize(run_workload(p, make_conversations(p.chats, seed), blocks, true, ctl));
+    const double tokens = static_cast<double>(blocks * p.hw.block_size);
+    cache_tokens.push_back(tokens);
+    cache_gib.push_back(tokens * static_cast<double>(p.hw.kv_bytes_per_token) / 1073741824.0);
+    hit_frac.push_back(s.prefix_hit_frac);
+    ttft_ms.push_back(s.ttft_mean_s * 1e3);
+    preemptions.push_back(static_cast<double>(s.num_preemptions));
+  }
+  result.table("cache_size").column("cache_tokens", std::move(cache_tokens)).column("cache_gib", std::move(cache_gib))
+      .column("hit_frac", std::move(hit_frac)).column("ttft_mean_ms", std::move(ttft_ms))
+      .column("preemptions", std::move(preemptions));
+}
+
+void reload_outputs(RunResult& result, const PrefixCachingParams& p) {
+  const auto reload_ms = [&](std::int64_t tokens) {
+    return static_cast<double>(tokens * p.hw.kv_bytes_per_token) / p.pcie_bytes_per_s * 1e3;
+  };
+  result.output("kv_bytes_per_token", static_cast<double>(p.hw.kv_bytes_per_token));
+  result.output("reload_request_ms", reload_ms(p.request_tokens));
+  result.output("reload_prefix_ms", reload_ms(p.shared.shared_prefix_tokens));
+  result.output("reload_long_ms", reload_ms(p.long_tokens));
+  result.output("reload_request_gb", static_cast<double>(p.request_tokens * p.hw.kv_bytes_per_token) / 1e9);
+  // Recomputing the same prefix instead: one prefill of that many tokens on this GPU.
+  result.output("recompute_prefix_ms", prefill_s(p.hw.model, p.hw.gpu, p.shared.shared_prefix_tokens) * 1e3);
+  std::vector<double> tokens, load_ms, recompute_ms;
+  for (std::int64_t t = 256; t <= 65536; t *= 2) {
+    tokens.push_back(static_cast<double>(t));
+    load_ms.push_back(reload_ms(t));
+    recompute_ms.push_back(prefill_s(p.hw.model, p.hw.gpu, t) * 1e3);
+  }
+  result.table("reload").column("tokens", std::move(tokens)).column("reload_ms", std::move(load_ms))
+      .column("recompute_ms", std::move(recompute_ms));
+}
+
+Result<RunResult> run_prefix_caching(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  const auto params = read_params(in);
+  if (!params.ok()) return params.error();
+  const PrefixCachingParams& p = params.value();
+  RunResult result;
+  RunControl quiet;  // the sub-runs are short; progress is reported per part below
+  shared_prefix_outputs(result, p, seed, quiet);
+  ctl.report(1, 3);
+  conversation_outputs(result, p, seed, quiet);
+  ctl.report(3, 3);
+  reload_outputs(result, p);
+  return result;
+}
+
+}  // namespace
+
+CellSpec prefix_caching_cell() {
+  std::vector<ParamSpec> params = serving_hardware_params();
+  const std::vector<ParamSpec> rest = {
+      count("users", "requests", 100, 1, 20000), count("prefix_tokens", "tokens", 2000, 0, 100000),
+      count("unique_tokens", "tokens", 200, 1, 100000), count("answer_tokens", "tokens", 100, 1, 10000),
+      real("lambda", "1/s", 5, 0.001, 10000),
+      count("chats", "conversations", 50, 1, 2000), count("turns", "turns", 4, 1, 100),
+      count("user_tokens", "tokens", 100, 1, 100000), real("chat_lambda", "1/s", 2, 0.001, 10000),
+      real("think_s", "s", 5, 0, 3600),
+      count("request_tokens", "tokens", 1256, 1, 10000000), count("long_tokens", "tokens", 32000, 1, 10000000),
+      real("pcie_gb_per_s", "GB/s", 32, 0.001, 10000)};
+  params.insert(params.end(), rest.begin(), rest.end());
+  return {"llm/prefix-caching", std::move(params), &run_prefix_caching};
+}
+
+}  // namespace sl::llm

@@ -1,0 +1,135 @@
+#include "llm/scheduler.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace sl::llm {
+
+Scheduler::Scheduler(const SchedulerConfig& config, KvCacheManager& kv_cache_manager)
+    : config_(config), kv_(kv_cache_manager) {
+  SL_ASSERT(config.max_num_seqs > 0 && config.max_num_batched_tokens > 0);
+}
+
+void Scheduler::add_request(Request& request) {
+  request.status = RequestStatus::Waiting;
+  waiting_.push_back(&request);
+}
+
+SchedulerOutput Scheduler::schedule() {
+  SchedulerOutput out;
+  out.scheduled.reserve(running_.size() + std::min<std::size_t>(waiting_.size(), 64));
+  std::int64_t token_budget = config_.max_num_batched_tokens;
+  schedule_running(out, token_budget);
+  if (out.preempted.empty()) schedule_waiting(out, token_budget);
+  out.total_num_scheduled_tokens = config_.max_num_batched_tokens - token_budget;
+  for (const ScheduledRequest& s : out.scheduled) add_work(out.work, *s.request, s.num_new_tokens);
+  return out;
+}
+
+std::int64_t Scheduler::cap_prefill(const Request& request, std::int64_t num_new_tokens,
+                                    std::int64_t token_budget) const {
+  (void)request;
+  if (config_.enable_chunked_prefill && config_.long_prefill_token_threshold > 0)
+    num_new_tokens = std::min(num_new_tokens, config_.long_prefill_token_threshold);
+  return std::min(num_new_tokens, token_budget);
+}
+
+void Scheduler::schedule_running(SchedulerOutput& out, std::int64_t& token_budget) {
+  // Preemption only ever pops the back of `running`, behind the request being served, so the index stays valid.
+  std::size_t req_index = 0;
+  while (req_index < running_.size() && token_budget > 0) {
+    Request& request = *running_[req_index];
+    const std::int64_t num_new_tokens =
+        cap_prefill(request, request.num_tokens() - request.num_computed_tokens, token_budget);
+    SL_ASSERT(num_new_tokens > 0);  // a running request always lacks at least the token just sampled
+    if (!allocate_or_preempt(request, num_new_tokens, out)) break;
+    out.scheduled.push_back({&request, num_new_tokens});
+    token_budget -= num_new_tokens;
+    ++req_index;
+  }
+}
+
+bool Scheduler::allocate_or_preempt(Request& request, std::int64_t num_new_tokens, SchedulerOutput& out) {
+  while (!kv_.allocate_slots(request, num_new_tokens)) {
+    Request* victim = running_.back();  // the latest admitted
+    running_.pop_back();
+    preempt(*victim);
+    out.preempted.push_back(victim);
+    if (victim == &request) return false;
+  }
+  return true;
+}
+
+void Scheduler::preempt(Request& victim) {
+  kv_.free(victim);
+  victim.status = RequestStatus::Preempted;
+  victim.num_computed_tokens = 0;  // recompute: prompt and generated tokens are prefilled again on return
+  ++victim.num_preemptions;
+  ++num_preemptions_;
+  waiting_.push_front(&victim);
+}
+
+void Scheduler::schedule_waiting(SchedulerOutput& out, std::int64_t& token_budget) {
+  while (!waiting_.empty() && token_budget > 0) {
+    if (static_cast<std::int64_t>(running_.size()) >= config_.max_num_seqs) break;
+    Request& request = *waiting_.front();
+    SL_ASSERT(request.num_computed_tokens == 0);
+    const ComputedBlocks hit = kv_.get_computed_blocks(request);
+    std::int64_t num_new_tokens = request.num_tokens() - hit.num_computed_tokens;
+    // Without chunked prefill a prompt is computed in one step or waits (FCFS: nobody overtakes it).
+    if (!config_.enable_chunked_prefill && num_new_tokens > token_budget) break;
+    num_new_tokens = cap_prefill(request, num_new_tokens, token_budget);
+    if (!kv_.allocate_slots(request, num_new_tokens, hit)) break;
+
+    waiting_.pop_front();
+    running_.push_back(&request);
+    request.status = RequestStatus::Running;
+    request.num_computed_tokens = hit.num_computed_tokens;
+    if (request.num_cached_tokens < 0) request.num_cached_tokens = hit.num_computed_tokens;
+    prefix_stats_.num_requests += 1;
+    prefix_stats_.num_query_tokens += request.num_tokens();
+    prefix_stats_.num_hit_tokens += hit.num_computed_tokens;
+    out.scheduled.push_back({&request, num_new_tokens});
+    token_budget -= num_new_tokens;
+  }
+}
+
+void Scheduler::add_work(StepWork& work, const Request& request, std::int64_t num_new_tokens) {
+  const std::int64_t start = request.num_computed_tokens;
+  const bool is_decode = num_new_tokens == 1 && request.num_output_tokens > 0 && start + 1 == request.num_tokens();
+  if (is_decode) {
+    work.num_decode_seqs += 1;
+    work.decode_context_tokens += start + 1;  // attends to every earlier token and itself
+    return;
+  }
+  work.num_prefill_tokens += num_new_tokens;
+  work.num_prefill_chunks += 1;
+  work.prefill_context_tokens += start;  // KV already there: a prefix hit or earlier chunks
+  work.prefill_attention_pairs += prefill_attention_pairs(start, num_new_tokens);
+}
+
+std::vector<Request*> Scheduler::update_from_output(const SchedulerOutput& output, double now_s) {
+  std::vector<Request*> finished;
+  for (const ScheduledRequest& s : output.scheduled) {
+    Request& request = *s.request;
+    request.num_computed_tokens += s.num_new_tokens;
+    if (request.num_computed_tokens < request.num_tokens()) continue;  // a prefill chunk: nothing sampled yet
+    request.num_output_tokens += 1;
+    if (request.first_token_at_s < 0) request.first_token_at_s = now_s;
+    if (!request.is_finished()) continue;
+    request.status = RequestStatus::Finished;
+    request.finished_at_s = now_s;
+    kv_.free(request);
+    finished.push_back(&request);
+  }
+  // Collect, then apply: finished requests leave `running`, the others keep their admission order.
+  if (!finished.empty()) {
+    running_.erase(std::remove_if(running_.begin(), running_.end(),
+                                  [](const Request* r) { return r->status == RequestStatus::Finished; }),
+                   running_.end());
+  }
+  return finished;
+}
+
+}  // namespace sl::llm

@@ -1,0 +1,12 @@
+#pragma once
+// Cells built on the serving simulator (engine.h): llm/continuous-batching and llm/prefix-caching.
+#include "core/cell.h"
+
+namespace sl::llm {
+
+/// llm/continuous-batching: continuous vs naive-reservation vs static batching on one workload (§28).
+CellSpec continuous_batching_cell();
+/// llm/prefix-caching: shared system prompts and multi-turn conversations through the prefix cache (§25).
+CellSpec prefix_caching_cell();
+
+}  // namespace sl::llm

@@ -1,0 +1,63 @@
+#pragma once
+// Workloads for the serving simulator: requests with a prompt and an output length, arriving as a Poisson stream
+// (or a burstier renewal stream), optionally sharing a system prompt, optionally as multi-turn conversations
+// where turn k+1 arrives a think time after turn k finishes and its prompt is the whole conversation so far.
+#include <cstdint>
+#include <vector>
+
+#include "core/distributions.h"
+#include "llm/request.h"
+
+namespace sl::llm {
+
+/// All requests of a run, generated up front (only follow-up turns get their arrival time during the run).
+struct Workload {
+  std::vector<Request> requests;       ///< request_id == index
+  std::vector<std::int32_t> next_turn;  ///< the conversation's next request, or -1
+  std::vector<double> think_s;          ///< pause between this request finishing and its next turn arriving
+  std::vector<std::int32_t> initial;    ///< requests whose arrival time is known up front, in arrival order
+};
+
+struct OpenLoopParams {
+  std::int64_t num_requests = 1000;
+  double rate_per_s = 10;
+  /// Inter-arrival coefficient of variation: 1 = Poisson (exponential gaps); otherwise lognormal gaps with this
+  /// CV (> 1 is burstier than Poisson, 0 = evenly spaced).
+  double arrival_cv = 1.0;
+  Distribution prompt_tokens = Distribution::deterministic(1000);
+  Distribution output_tokens = Distribution::deterministic(256);
+  std::int64_t max_model_len = 2048;  ///< prompt + output never exceed this (lengths are clamped)
+  std::int64_t shared_prefix_tokens = 0;  ///< a system prompt every request starts with (counted in the prompt)
+};
+
+/// Prompt and output length of one request, clamped so that they fit max_model_len (as vLLM caps max_tokens).
+struct RequestLengths {
+  std::int64_t prompt_tokens = 0;  ///< including the shared prefix
+  std::int64_t output_tokens = 0;
+};
+RequestLengths sample_request_lengths(const OpenLoopParams& params, Rng& sizes);
+
+/// Independent requests (first turns only). Arrivals use Stream::Arrivals, lengths Stream::Sizes, so changing
+/// a length law keeps the arrival times.
+Workload make_open_loop(const OpenLoopParams& params, std::uint64_t seed);
+
+struct ConversationParams {
+  std::int64_t num_conversations = 25;
+  std::int64_t num_turns = 4;
+  double rate_per_s = 2;  ///< Poisson arrivals of first turns
+  std::int64_t system_prompt_tokens = 2000;
+  std::int64_t user_tokens = 100;    ///< new user message per turn
+  std::int64_t answer_tokens = 200;  ///< generated per turn
+  double think_s = 5;                ///< user pause between an answer and the next question
+};
+
+/// Multi-turn conversations: turn k's prompt = system prompt + (user_i, answer_i) for i < k + user_k.
+Workload make_conversations(const ConversationParams& params, std::uint64_t seed);
+
+/// Length of the longest request of a conversation workload (its last turn): must fit max_model_len.
+std::int64_t conversation_max_tokens(const ConversationParams& params);
+
+/// Content id of the shared system prompt (every workload uses the same one).
+constexpr std::uint64_t kSystemPromptContent = 1;
+
+}  // namespace sl::llm

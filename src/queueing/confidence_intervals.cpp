@@ -1,0 +1,75 @@
+#include "queueing/confidence_intervals.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.h"
+#include "core/stats.h"
+
+namespace sl::queueing {
+namespace {
+
+/// type-7 p-quantile of xs[begin, end), reordering that range only.
+double quantile_in_place(std::vector<double>& xs, std::size_t begin, std::size_t end, double p) {
+  const auto first = xs.begin() + static_cast<std::ptrdiff_t>(begin);
+  const auto last = xs.begin() + static_cast<std::ptrdiff_t>(end);
+  const double h = p * static_cast<double>(end - begin - 1);
+  const auto k = static_cast<std::ptrdiff_t>(std::floor(h));
+  std::nth_element(first, first + k, last);
+  const double x_lo = first[k];
+  if (first + k + 1 == last) return x_lo;
+  const double x_hi = *std::min_element(first + k + 1, last);
+  return x_lo + (h - static_cast<double>(k)) * (x_hi - x_lo);
+}
+
+Estimate around(double value, double se, double critical) {
+  return {value, value - critical * se, value + critical * se};
+}
+
+}  // namespace
+
+SeriesSummary summarize_series(std::vector<double> xs, double p) {
+  SL_ASSERT(xs.size() >= 2 * static_cast<std::size_t>(kNumBatches) && p > 0 && p < 1);
+  const std::size_t per_batch = xs.size() / kNumBatches;
+  RunningStats all;
+  for (double x : xs) all.add(x);
+  // The batch means must be taken before any reordering: core's batch_means_se reads contiguous batches.
+  const double mean_se = batch_means_se(xs, kNumBatches);
+  RunningStats batch_quantiles;
+  for (int b = 0; b < kNumBatches; ++b)
+    batch_quantiles.add(quantile_in_place(xs, b * per_batch, (b + 1) * per_batch, p));
+  const double q = quantile_in_place(xs, 0, xs.size(), p);
+  return {around(all.mean(), mean_se, kStudentT31), around(q, batch_quantiles.standard_error(), kStudentT31)};
+}
+
+Estimate ratio_of_independent(const Estimate& a, const Estimate& b) {
+  SL_ASSERT(a.value > 0 && b.value > 0);
+  const double r = a.value / b.value;
+  const double rel_a = a.half_width() / a.value;
+  const double rel_b = b.half_width() / b.value;
+  const double half = r * std::sqrt(rel_a * rel_a + rel_b * rel_b);
+  return {r, r - half, r + half};
+}
+
+Estimate iid_quantile_sorted(const std::vector<double>& sorted, double p) {
+  SL_ASSERT(!sorted.empty() && p > 0 && p < 1);
+  const double n = static_cast<double>(sorted.size());
+  const double spread = kNormal975 * std::sqrt(n * p * (1 - p));
+  const auto rank = [&](double r) {  // 1-based rank r, clamped, to a 0-based index
+    const double clamped = std::min(n, std::max(1.0, r));
+    return static_cast<std::size_t>(clamped) - 1;
+  };
+  return {quantile_sorted(sorted, p), sorted[rank(std::floor(n * p - spread))], sorted[rank(std::ceil(n * p + spread) + 1)]};
+}
+
+Estimate binomial_share(std::int64_t k, std::int64_t n) {
+  SL_ASSERT(n > 0 && k >= 0 && k <= n);
+  const double nn = static_cast<double>(n);
+  const double share = static_cast<double>(k) / nn;
+  const double z2 = kNormal975 * kNormal975;
+  const double centre = (share + z2 / (2 * nn)) / (1 + z2 / nn);
+  const double half = kNormal975 * std::sqrt(share * (1 - share) / nn + z2 / (4 * nn * nn)) / (1 + z2 / nn);
+  return {share, std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+}  // namespace sl::queueing

@@ -1,6 +1,7 @@
 #include "llm/cells.h"
 
 #include "llm/analytic_cells.h"
+#include "llm/simulator_cells.h"
 
 namespace sl::llm {
 
@@ -10,6 +11,8 @@ void register_cells(std::vector<CellSpec>& cells) {
   cells.push_back(llama3_8b_case_cell());
   cells.push_back(kv_growth_cell());
   cells.push_back(batched_decode_cell());
+  cells.push_back(continuous_batching_cell());
+  cells.push_back(prefix_caching_cell());
   cells.push_back(energy_cell());
 }
 

@@ -43,7 +43,7 @@ Result<ContinuousBatchingParams> read_params(const Inputs& in) {
   w.prompt_tokens = Distribution::lognormal_mean_cv(in.real("prompt_mean"), in.real("prompt_cv"));
   w.output_tokens = Distribution::lognormal_mean_cv(in.real("output_mean"), in.real("output_cv"));
   w.max_model_len = in.count("max_model_len");
-  auto hw = serving_hardware(in, w.max_model_len);
+  auto hw = serving_hardware(in, w.max_model_len, "max_model_len");
   if (!hw.ok()) return hw.error();
   p.hw = hw.value();
   p.scheduler.max_num_seqs = in.count("max_num_seqs");

@@ -19,6 +19,7 @@ namespace sl::llm {
 namespace {
 
 constexpr int kCacheSizes = 12;  // points of the hit-rate-vs-cache-size sweep
+constexpr std::int64_t kMaxContextTokens = 131072;  // Llama 3.1's context; longer requests are refused
 
 struct PrefixCachingParams {
   ServingHardware hw;
@@ -53,15 +54,15 @@ Result<PrefixCachingParams> read_params(const Inputs& in) {
   p.request_tokens = in.count("request_tokens");
   p.long_tokens = in.count("long_tokens");
   p.pcie_bytes_per_s = in.real("pcie_gb_per_s") * 1e9;
-  auto hw = serving_hardware(in, p.max_model_len);
+  if (p.max_model_len > kMaxContextTokens)
+    return Error{"too_large", "turns",
+                 "the longest request would hold " + std::to_string(p.max_model_len) + " tokens, beyond the " +
+                     std::to_string(kMaxContextTokens) +
+                     "-token context of the model; use fewer turns or shorter prompts, messages or answers",
+                 {{"max", std::to_string(kMaxContextTokens)}, {"unit", "tokens"}, {"got", std::to_string(p.max_model_len)}}};
+  auto hw = serving_hardware(in, p.max_model_len, "the prompts, the conversations or the answers");
   if (!hw.ok()) return hw.error();
   p.hw = hw.value();
-  constexpr std::int64_t kMaxContext = 131072;
-  if (p.max_model_len > kMaxContext)
-    return Error{"too_large", "turns",
-                 "the last turn would hold " + std::to_string(p.max_model_len) + " tokens, beyond the " +
-                     std::to_string(kMaxContext) + "-token context of the model; use fewer turns or shorter messages",
-                 {{"max", std::to_string(kMaxContext)}, {"unit", "tokens"}, {"got", std::to_string(p.max_model_len)}}};
   return p;
 }
 

@@ -14,7 +14,7 @@ std::vector<ParamSpec> serving_hardware_params() {
           real("kv_gib", "GiB", 72, 0.001, 1024), count("block_size", "tokens", 16, 1, 1024)};
 }
 
-Result<ServingHardware> serving_hardware(const Inputs& in, std::int64_t min_tokens) {
+Result<ServingHardware> serving_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten) {
   ServingHardware hw;
   hw.model = in.choice("model") == "llama3.1-70b" ? llama31_70b() : llama3_8b();
   hw.gpu = in.choice("gpu") == "a100" ? a100() : h100();
@@ -35,7 +35,7 @@ Result<ServingHardware> serving_hardware(const Inputs& in, std::int64_t min_toke
     return Error{"invalid", "kv_gib",
                  "kv_gib = " + format_number(kv_gib) + " GiB holds " + std::to_string(hw.num_blocks * hw.block_size) +
                      " tokens in whole blocks, fewer than the " + std::to_string(min_tokens) +
-                     " tokens the longest request needs; raise kv_gib or lower max_model_len",
+                     " tokens the longest request needs; raise kv_gib or shorten " + shorten,
                  {{"min", std::to_string(min_tokens)}, {"unit", "tokens"}, {"got", format_number(kv_gib)}}};
   return hw;
 }

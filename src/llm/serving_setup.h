@@ -4,6 +4,7 @@
 // 131,072 B per token = 589,824 tokens, §21), cut into blocks of block_size tokens; it must fit beside the
 // weights.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/cell.h"
@@ -24,7 +25,8 @@ struct ServingHardware {
 std::vector<ParamSpec> serving_hardware_params();
 
 /// Checked hardware: the KV reserve plus the weights must fit the GPU's memory ("too_large", param kv_gib), and
-/// the pool must hold at least `min_tokens` tokens ("too_small", param kv_gib).
-Result<ServingHardware> serving_hardware(const Inputs& in, std::int64_t min_tokens);
+/// the pool must hold the longest request, `min_tokens` ("invalid", param kv_gib; `shorten` says what the user may
+/// shorten instead, e.g. "max_model_len").
+Result<ServingHardware> serving_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten);
 
 }  // namespace sl::llm

@@ -1,9 +1,12 @@
 #include "batching/cells.h"
 
+#include "batching/cpu_batch_measure.h"
+
 namespace sl::batching {
 
 void register_cells(std::vector<CellSpec>& cells) {
   cells.push_back(batch_sweep_table_cell());
+  cells.push_back(cpu_batch_measure_cell());
   cells.push_back(batching_tax_cell());
   cells.push_back(fixed_window_cell());
 }

@@ -52,34 +52,37 @@ inline void dot_rows_f32(const float* a, const float* b, std::int64_t ldb, std::
     for (std::int64_t p = k8; p < k; ++p) out[r] += a[p] * b[r * ldb + p];
 }
 
-/// Integer inner products of R int8 rows with one int8 vector, accumulated in int32.
+/// Integer inner products of R int8 weight rows b_r = b + r * ldb with one activation vector already
+/// widened to int16 (a16), accumulated in int32. Widening the short activation vector once lets the int8
+/// weights stream with one sign extension each: plain C++ compiles to pmaddwd (x86 SSE2), the SIMD128 path
+/// to i32x4.dot_i16x8_s; both multiply pairs of int16 and add them into int32 lanes.
 template <int R>
-inline void dot_rows_i8(const std::int8_t* a, const std::int8_t* b, std::int64_t ldb, std::int64_t k,
+inline void dot_rows_i8(const std::int16_t* a16, const std::int8_t* b, std::int64_t ldb, std::int64_t k,
                         std::int32_t out[R]) {
   std::int64_t p = 0;
 #ifdef __wasm_simd128__
   v128_t acc[R];
   for (int r = 0; r < R; ++r) acc[r] = wasm_i32x4_splat(0);
   for (; p + 8 <= k; p += 8) {
-    const v128_t a16 = wasm_i16x8_load8x8(a + p);  // 8 int8 sign-extended to int16
-    for (int r = 0; r < R; ++r) acc[r] = wasm_i32x4_add(acc[r], wasm_i32x4_dot_i16x8(a16, wasm_i16x8_load8x8(b + r * ldb + p)));
+    const v128_t a = wasm_v128_load(a16 + p);
+    for (int r = 0; r < R; ++r)
+      acc[r] = wasm_i32x4_add(acc[r], wasm_i32x4_dot_i16x8(a, wasm_i16x8_load8x8(b + r * ldb + p)));
   }
   for (int r = 0; r < R; ++r)
     out[r] = wasm_i32x4_extract_lane(acc[r], 0) + wasm_i32x4_extract_lane(acc[r], 1) +
              wasm_i32x4_extract_lane(acc[r], 2) + wasm_i32x4_extract_lane(acc[r], 3);
 #else
-  for (int r = 0; r < R; ++r) out[r] = 0;
-  // One row at a time: a plain int32 reduction, which the compiler vectorises (integer sums reassociate).
+  // One row at a time: a plain int32 reduction the compiler vectorises (integer sums reassociate exactly).
   for (int r = 0; r < R; ++r) {
-    std::int32_t s = 0;
     const std::int8_t* br = b + r * ldb;
-    for (std::int64_t q = 0; q < k; ++q) s += static_cast<std::int32_t>(a[q]) * static_cast<std::int32_t>(br[q]);
+    std::int32_t s = 0;
+    for (std::int64_t q = 0; q < k; ++q) s += std::int32_t{static_cast<std::int16_t>(br[q])} * std::int32_t{a16[q]};
     out[r] = s;
   }
   p = k;
 #endif
   for (int r = 0; r < R; ++r)
-    for (std::int64_t q = p; q < k; ++q) out[r] += static_cast<std::int32_t>(a[q]) * static_cast<std::int32_t>(b[r * ldb + q]);
+    for (std::int64_t q = p; q < k; ++q) out[r] += std::int32_t{b[r * ldb + q]} * std::int32_t{a16[q]};
 }
 
 }  // namespace sl::kernels::detail

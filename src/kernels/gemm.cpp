@@ -24,7 +24,7 @@ constexpr std::int64_t kNc = 1024;
 constexpr std::int64_t kSmallWork = 32 * 32 * 32;
 // Products with fewer rows of A than this stream B without packing (B is read once either way; packing
 // would add a write and a read of B).
-constexpr std::int64_t kSkinnyRows = 8;
+constexpr std::int64_t kSkinnyRows = 12;
 
 float b_at(const float* b, std::int64_t ldb, BLayout layout, std::int64_t p, std::int64_t j) {
   return layout == BLayout::Normal ? b[p * ldb + j] : b[j * ldb + p];

@@ -29,7 +29,7 @@ float b_at(const Problem& p, std::int64_t q, std::int64_t j) {
                                              : p.b[static_cast<std::size_t>(j * p.ldb + q)];
 }
 
-// Shapes that reach every path of gemm_f32: tiny (direct loop), skinny (m < 8, no packing), packed with
+// Shapes that reach every path of gemm_f32: tiny (direct loop), skinny (m < 12, no packing), packed with
 // partial 6x8 tiles, several kc = 256 depth blocks and more than one nc = 1024 column block.
 const std::vector<GemmShape> kShapes = {
     {1, 1, 1}, {1, 13, 7}, {3, 5, 2}, {2, 33, 40}, {7, 9, 300}, {13, 17, 19}, {50, 37, 263},

@@ -1,0 +1,238 @@
+// Cell llm/cpu-decode-roofline. Measures one decode step on this CPU and places it on a roofline measured
+// here too. The roof: memory bandwidth (a copy probe and a read probe over the weight buffer; the larger
+// is the roof) and arithmetic peaks (FP32 and INT8 GEMM on cache-resident matrices). The points: a step at
+// each batch B = 1, 2, 4, ... max_batch, with arithmetic intensity FLOP / bytes moved (formulas in
+// cpu_decode_roofline.h) and achieved FLOP/s. At B = 1 a step reads every weight for 2 FLOP, far left of
+// the ridge peak / bandwidth: memory-bound, and eq. 18 (weight bytes / bandwidth) predicts its time. Past the
+// knee B* the same bytes serve enough FLOPs to reach the arithmetic peak.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/rng.h"
+#include "kernels/fill.h"
+#include "kernels/heap_array.h"
+#include "llm/cpu_decode_roofline.h"
+
+namespace sl::llm {
+namespace {
+
+using kernels::HeapArray;
+using kernels::Timing;
+
+constexpr double kMib = 1048576.0;
+/// A sample lasts at least this many timer steps (rounding to the timer costs at most 2 % of a sample).
+constexpr double kMinStepsPerSample = 50;
+/// Most FLOPs one pass over the batch sweep may take (a run makes samples + 1 passes per precision).
+constexpr double kMaxSweepFlop = 2e10;
+/// The book's H100 (reference §0): dense FP16 peak and HBM bandwidth; ridge 989e12 / 3.35e12 = 295 FLOP/B.
+constexpr double kH100PeakFlopPerS = 989e12;
+constexpr double kH100BytesPerS = 3.35e12;
+/// The book's V100 PCIe (§0): FP32 14.0 TFLOP/s, 900 GB/s; ridge 15.6 FLOP/B (printed with Table 6).
+constexpr double kV100Fp32FlopPerS = 14.0e12;
+constexpr double kV100BytesPerS = 900e9;
+/// Eq. 18's batch-1 decode of INT4 weights: 2 FLOP per parameter over 0.5 B per parameter = 4 FLOP/B.
+constexpr double kInt4BytesPerWeight = 0.5;
+/// The roof curve spans these intensities (FLOP/B), 4 points per octave.
+constexpr double kRoofMinIntensity = 1.0 / 16;
+constexpr double kRoofMaxIntensity = 1024;
+
+struct DecodeParams {
+  DecodeShape shape;
+  std::int64_t max_batch = 16;
+  bool fp32 = true;
+  bool int8 = true;
+  double min_sample_s = 1e-3;
+  int num_samples = 3;
+  std::vector<std::int64_t> batches;
+
+  double fp32_weight_bytes() const { return fp32 ? decode_step_bytes(shape, kFp32, 0) : 0.0; }
+  double int8_weight_bytes() const { return int8 ? decode_step_bytes(shape, kInt8, 0) : 0.0; }
+  /// Weights plus activation buffers at max_batch for both precisions (always allocated).
+  double total_bytes() const {
+    const auto acts = static_cast<double>(max_batch * shape.hidden);
+    return fp32_weight_bytes() + int8_weight_bytes() + acts * (4 + 4 + 1 + 4);
+  }
+};
+
+std::string mib_text(double bytes) { return format_number(std::round(bytes / kMib * 10) / 10) + " MiB"; }
+
+Result<DecodeParams> validate(const Inputs& in) {
+  DecodeParams p;
+  p.shape.hidden = in.count("hidden");
+  const double weights_bytes = in.real("weights_mib") * kMib;
+  const double matrix_bytes = 4.0 * static_cast<double>(p.shape.hidden * p.shape.hidden);
+  p.shape.layers = static_cast<std::int64_t>(std::floor(weights_bytes / matrix_bytes));
+  p.max_batch = in.count("max_batch");
+  p.fp32 = in.choice("precision") != "int8";
+  p.int8 = in.choice("precision") != "fp32";
+  p.min_sample_s = in.real("min_sample_ms") * 1e-3;
+  p.num_samples = static_cast<int>(in.count("samples"));
+  for (std::int64_t b = 1; b < p.max_batch; b *= 2) p.batches.push_back(b);
+  p.batches.push_back(p.max_batch);
+
+  if (p.shape.layers < 1)
+    return Error{"invalid", "weights_mib",
+                 "weights_mib must hold at least one " + std::to_string(p.shape.hidden) + " x " +
+                     std::to_string(p.shape.hidden) + " FP32 matrix (" + mib_text(matrix_bytes) + "), got " +
+                     mib_text(weights_bytes),
+                 {{"min", format_number(matrix_bytes / kMib)}, {"unit", "MiB"}, {"got", format_number(weights_bytes / kMib)}}};
+  if (p.total_bytes() > kMaxDecodeBytes)
+    return Error{"too_large", "weights_mib",
+                 "the weights and activations need " + mib_text(p.total_bytes()) + ", more than the " +
+                     mib_text(kMaxDecodeBytes) + " a browser's 2 GiB wasm heap can hold beside the page",
+                 {{"max", format_number(kMaxDecodeBytes / kMib)}, {"unit", "MiB"}, {"got", format_number(p.total_bytes() / kMib)}}};
+  double sweep_flop = 0;
+  for (auto b : p.batches) sweep_flop += decode_step_flop(p.shape, b);
+  if (sweep_flop > kMaxSweepFlop)
+    return Error{"too_large", "max_batch",
+                 "one pass over batches 1 to " + std::to_string(p.max_batch) + " computes " +
+                     format_number(std::round(sweep_flop / 1e8) / 10) + " GFLOP per precision, more than the " +
+                     format_number(kMaxSweepFlop / 1e9) + " GFLOP limit (minutes in a browser): lower max_batch or weights_mib",
+                 {{"max", format_number(kMaxSweepFlop)}, {"unit", "FLOP"}, {"got", format_number(sweep_flop)}}};
+  return p;
+}
+
+Error allocation_error(double bytes) {
+  return Error{"too_large", "weights_mib",
+               "could not allocate " + mib_text(bytes) + " for the weights: this browser or machine refused the memory",
+               {{"got", format_number(bytes / kMib)}, {"unit", "MiB"}}};
+}
+
+/// One precision's sweep: its outputs (prefixed fp32_ / int8_) and table.
+void output_sweep(RunResult& result, const DecodeParams& p, const DecodePrecision& prec, const std::vector<Timing>& t,
+                  double peak_per_s, double bytes_per_s) {
+  const std::string name = prec.name;
+  const double ridge = peak_per_s / bytes_per_s;
+  std::vector<double> batch, step_ms, p10_ms, p90_ms, ai, gflop, gb, tok, roof, frac;
+  for (std::size_t i = 0; i < p.batches.size(); ++i) {
+    const std::int64_t b = p.batches[i];
+    const double flop = decode_step_flop(p.shape, b);
+    const double bytes = decode_step_bytes(p.shape, prec, b);
+    const double attainable = std::min(peak_per_s, bytes_per_s * flop / bytes);
+    batch.push_back(static_cast<double>(b));
+    step_ms.push_back(t[i].median_s * 1e3);
+    p10_ms.push_back(t[i].p10_s * 1e3);
+    p90_ms.push_back(t[i].p90_s * 1e3);
+    ai.push_back(flop / bytes);
+    gflop.push_back(flop / t[i].median_s * 1e-9);
+    gb.push_back(bytes / t[i].median_s * 1e-9);
+    tok.push_back(static_cast<double>(b) / t[i].median_s);
+    roof.push_back(attainable * 1e-9);
+    frac.push_back(flop / t[i].median_s / attainable);
+  }
+  result.output(name + "_b1_step_ms", step_ms.front());
+  result.output(name + "_eq18_step_ms", decode_step_bytes(p.shape, prec, 0) / bytes_per_s * 1e3);
+  result.output(name + "_b1_gb_per_s", gb.front());
+  result.output(name + "_b1_ai_flop_per_byte", ai.front());
+  result.output(name + "_b1_ai_over_ridge", ai.front() / ridge);
+  result.output(name + "_b1_roof_frac", frac.front());
+  result.output(name + "_max_batch_gflop_per_s", gflop.back());
+  result.output(name + "_max_batch_peak_frac", gflop.back() * 1e9 / peak_per_s);
+  result.output(name + "_tok_per_s_gain", tok.back() / tok.front());
+  const double knee = knee_batch(p.shape, prec, ridge);
+  if (knee > 0) result.output(name + "_knee_batch", knee);
+  if (ai.front() >= ridge)
+    result.notice(name + "_b1_compute_bound",
+                  name + " at batch 1 does " + format_number(ai.front()) + " FLOP per byte, at or past this machine's ridge " +
+                      format_number(ridge) + ": its arithmetic, not memory, is the bottleneck here.");
+  result.table(name)
+      .column("batch", std::move(batch))
+      .column("step_ms", std::move(step_ms))
+      .column("p10_ms", std::move(p10_ms))
+      .column("p90_ms", std::move(p90_ms))
+      .column("ai_flop_per_byte", std::move(ai))
+      .column("gflop_per_s", std::move(gflop))
+      .column("gb_per_s", std::move(gb))
+      .column("tok_per_s", std::move(tok))
+      .column("roof_gflop_per_s", std::move(roof))
+      .column("roof_frac", std::move(frac));
+}
+
+void output_roofs(RunResult& result, const Roofs& roofs) {
+  result.output("copy_gb_per_s", roofs.copy_bytes_per_s * 1e-9);
+  result.output("read_gb_per_s", roofs.read_bytes_per_s * 1e-9);
+  result.output("roof_gb_per_s", roofs.memory_bytes_per_s() * 1e-9);
+  result.output("peak_fp32_gflop_per_s", roofs.fp32_flop_per_s * 1e-9);
+  result.output("peak_int8_gop_per_s", roofs.int8_op_per_s * 1e-9);
+  result.output("ridge_fp32_flop_per_byte", roofs.fp32_flop_per_s / roofs.memory_bytes_per_s());
+  result.output("ridge_int8_op_per_byte", roofs.int8_op_per_s / roofs.memory_bytes_per_s());
+  result.output("h100_ridge_flop_per_byte", kH100PeakFlopPerS / kH100BytesPerS);
+  result.output("v100_ridge_flop_per_byte", kV100Fp32FlopPerS / kV100BytesPerS);
+  result.output("int4_b1_ai_flop_per_byte", 2.0 / kInt4BytesPerWeight);
+  std::vector<double> ai, fp32, int8;
+  for (double x = kRoofMinIntensity; x <= kRoofMaxIntensity * 1.0001; x *= std::sqrt(std::sqrt(2.0))) {
+    ai.push_back(x);
+    fp32.push_back(std::min(roofs.fp32_flop_per_s, roofs.memory_bytes_per_s() * x) * 1e-9);
+    int8.push_back(std::min(roofs.int8_op_per_s, roofs.memory_bytes_per_s() * x) * 1e-9);
+  }
+  result.table("roof").column("ai_flop_per_byte", std::move(ai)).column("fp32_gflop_per_s", std::move(fp32))
+      .column("int8_gop_per_s", std::move(int8));
+}
+
+Result<RunResult> run_cpu_decode_roofline(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  auto params = validate(in);
+  if (!params.ok()) return params.error();
+  const DecodeParams& p = params.value();
+  const std::int64_t h = p.shape.hidden;
+  const std::int64_t weights = p.shape.layers * h * h;
+
+  HeapArray<float> w32(p.fp32 ? weights : 0);
+  HeapArray<std::int8_t> w8(p.int8 ? weights : 0);
+  HeapArray<float> x32(p.max_batch * h), y32(p.max_batch * h);
+  HeapArray<std::int8_t> x8(p.max_batch * h);
+  HeapArray<std::int32_t> y8(p.max_batch * h);
+  if ((p.fp32 && !w32.ok()) || (p.int8 && !w8.ok()) || !x32.ok() || !y32.ok() || !x8.ok() || !y8.ok())
+    return allocation_error(p.total_bytes());
+
+  const double resolution_s = kernels::timer_resolution_s();
+  const kernels::TimingPlan plan{std::max(p.min_sample_s, kMinStepsPerSample * resolution_s), p.num_samples};
+  const double num_sweeps = (p.fp32 ? 1.0 : 0.0) + (p.int8 ? 1.0 : 0.0);
+  const double total = plan.num_samples * (4.0 + num_sweeps * static_cast<double>(p.batches.size()));
+  double done = 0;
+  const auto tick = [&] { ctl.report(++done, total); };
+
+  // Roofs first: the memory probes overwrite the weight buffer, which the seed fills afterwards.
+  Roofs roofs;
+  const ProbeBuffer buffer = p.fp32 ? ProbeBuffer{reinterpret_cast<unsigned char*>(w32.data()), w32.bytes()}
+                                    : ProbeBuffer{reinterpret_cast<unsigned char*>(w8.data()), w8.bytes()};
+  probe_memory(buffer, plan, roofs, tick);
+  probe_peaks(plan, roofs, tick);
+
+  Rng rng = Rng::stream(seed, Stream::Misc);
+  RunResult result;
+  result.output("timer_resolution_us", resolution_s * 1e6);
+  result.output("sample_min_ms", plan.min_sample_s * 1e3);
+  result.output("num_layers", static_cast<double>(p.shape.layers));
+  output_roofs(result, roofs);
+  if (p.fp32) {
+    // Weights ~ U(-1/sqrt(h), 1/sqrt(h)), inputs ~ U(-1, 1): outputs stay O(1), no overflow or denormals.
+    kernels::fill_uniform(rng, w32.data(), weights, static_cast<float>(1.0 / std::sqrt(static_cast<double>(h))));
+    kernels::fill_uniform(rng, x32.data(), x32.size(), 1.0f);
+    const auto t = time_decode_fp32(p.shape, w32.data(), p.batches, x32.data(), y32.data(), plan, tick);
+    result.output("fp32_weight_bytes", p.fp32_weight_bytes());
+    output_sweep(result, p, kFp32, t, roofs.fp32_flop_per_s, roofs.memory_bytes_per_s());
+  }
+  if (p.int8) {
+    kernels::fill_uniform(rng, w8.data(), weights);
+    kernels::fill_uniform(rng, x8.data(), x8.size());
+    const auto t = time_decode_int8(p.shape, w8.data(), p.batches, x8.data(), y8.data(), plan, tick);
+    result.output("int8_weight_bytes", p.int8_weight_bytes());
+    output_sweep(result, p, kInt8, t, roofs.int8_op_per_s, roofs.memory_bytes_per_s());
+  }
+  return result;
+}
+
+}  // namespace
+
+CellSpec cpu_decode_roofline_cell() {
+  CellSpec cell{"llm/cpu-decode-roofline",
+                {real("weights_mib", "MiB", 64, 1, 4096), count("hidden", "units", 1024, 64, 16384),
+                 count("max_batch", "sequences", 16, 2, 1024), choice("precision", {"both", "fp32", "int8"}, "both"),
+                 real("min_sample_ms", "ms", 1, 0.01, 1000), count("samples", "samples", 3, 3, 51)},
+                &run_cpu_decode_roofline};
+  cell.deterministic = false;  // timings of this machine differ run to run
+  return cell;
+}
+
+}  // namespace sl::llm

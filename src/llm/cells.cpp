@@ -2,6 +2,7 @@
 
 #include "llm/analytic_cells.h"
 #include "llm/cpu_decode_roofline.h"
+#include "llm/simulator_cells.h"
 
 namespace sl::llm {
 
@@ -12,6 +13,8 @@ void register_cells(std::vector<CellSpec>& cells) {
   cells.push_back(cpu_decode_roofline_cell());
   cells.push_back(kv_growth_cell());
   cells.push_back(batched_decode_cell());
+  cells.push_back(continuous_batching_cell());
+  cells.push_back(prefix_caching_cell());
   cells.push_back(energy_cell());
 }
 

@@ -5,6 +5,7 @@ namespace sl::lifecycle {
 void register_cells(std::vector<CellSpec>& cells) {
   cells.push_back(latency_budget_cell());
   cells.push_back(hidden_constants_cell());
+  cells.push_back(pipelining_cell());
   cells.push_back(runtimes_precision_cell());
   cells.push_back(cost_cell());
 }

@@ -14,6 +14,9 @@ CellSpec latency_budget_cell();
 /// Cell `request/hidden-constants`: Table 6's two hidden constants solved from two rows, and eq. 1.
 CellSpec hidden_constants_cell();
 
+/// Cell `request/pipelining`: eq. 2's duty cycle, serial against pipelined, simulated event by event.
+CellSpec pipelining_cell();
+
 /// Cell `request/runtimes-precision`: Tables 19 and 20 with their ratios, eq. 16, and "98 MB" as MiB.
 CellSpec runtimes_precision_cell();
 

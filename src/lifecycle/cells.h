@@ -23,4 +23,16 @@ CellSpec runtimes_precision_cell();
 /// Cell `request/cost`: example 1.3, Table 22, fleets at a utilization cap, and the CPU/GPU crossover.
 CellSpec cost_cell();
 
+/// Cell `request/resnet-request` (Lab 4b): a ResNet-50 request measured phase by phase on this CPU.
+CellSpec resnet_request_cell();
+
+/// Cell `request/bn-folding` (Lab 4b): ResNet-50's 53 batch norms folded into their convolutions.
+CellSpec bn_folding_cell();
+
+/// Cell `request/skew-parity` (Lab 4b): serving-time preprocessing variants of an MNIST classifier, and a parity check.
+CellSpec skew_parity_cell();
+
+/// Cell `request/calibration` (Lab 4b): INT8 post-training quantization with representative or skewed calibration sets.
+CellSpec calibration_cell();
+
 }  // namespace sl::lifecycle

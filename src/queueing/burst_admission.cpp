@@ -61,8 +61,9 @@ Result<BurstInputs> read_inputs(const Inputs& in, int max_points) {
                      format_number(kMaxArrivals) + "; lower the rates or shorten the time",
                  {{"max", format_number(kMaxArrivals)}, {"got", format_number(a.expected_arrivals())}}};
   }
-  // At most max_points intervals: widen them if the run is long.
-  p.bucket_s = std::max(in.real("interval_ms") * 1e-3, a.end_at_s() / max_points);
+  // At most max_points / 2 intervals (the p99 table has a row per interval and policy): widen them if
+  // the run is long.
+  p.bucket_s = std::max(in.real("interval_ms") * 1e-3, a.end_at_s() / std::max(1, max_points / 2));
   p.num_buckets = std::max<std::int64_t>(1, ceil_count(a.end_at_s() / p.bucket_s));
   return p;
 }
@@ -174,7 +175,12 @@ void output_tables(const PolicyTally& none, const PolicyTally& limit, const Burs
       policy.push_back(k);
       p99_ms.push_back(1e3 * quantile(tallies[k]->served_s[b], 0.99));
     }
-  result.table("p99").column("t_s", std::move(at_s)).column("policy", std::move(policy)).column("p99_ms", std::move(p99_ms));
+  std::vector<double> timeout_ms(at_s.size(), p.sim.timeout_s * 1e3);  // drawn as a rule beside the curves
+  result.table("p99")
+      .column("t_s", std::move(at_s))
+      .column("policy", std::move(policy))
+      .column("p99_ms", std::move(p99_ms))
+      .column("timeout_ms", std::move(timeout_ms));
   std::vector<double> good, late, dropped, rejected;
   for (const PolicyTally* t : tallies) {
     const auto n = static_cast<double>(t->num_offered);

@@ -15,7 +15,7 @@
 namespace sl::queueing {
 namespace {
 
-constexpr double kMaxRequestsPerPolicy = 5e6;  // points x n: 4 policies each, ~1 s natively at c = 8
+constexpr double kMaxRequestsPerPolicy = 5e6;  // points x n, each run by 4 policies: ~2 s natively at c = 8
 
 struct Policy {
   Routing routing;
@@ -120,6 +120,7 @@ void output_top(const Point& top, RunResult& result) {
     result.output(std::string("p99_") + kPolicies[k].key + "_ms", top.by_policy[k].p99_s * 1e3);
   }
   const FleetSummary& shared = top.by_policy[kNumPolicies - 1];
+  result.output("mean_random_se_ms", top.by_policy[0].mean_se_s * 1e3);
   result.output("mean_shared_se_ms", shared.mean_se_s * 1e3);
   result.output("wait_shared_ms", shared.mean_wait_s * 1e3);
   result.output("wait_shared_se_ms", shared.wait_se_s * 1e3);

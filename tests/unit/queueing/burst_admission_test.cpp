@@ -166,3 +166,13 @@ TEST_CASE("Burst admission: the same seed gives the same run, both policies see 
   const auto& rejected = column(a, "timeline", "rejected_limit_per_s");
   for (std::size_t i = 0; i < offered.size(); ++i) CHECK_THAT(good[i] + late[i] + rejected[i], WithinRel(offered[i], 1e-12));
 }
+
+TEST_CASE("Burst admission: a long run is downsampled to at most RunControl::max_points rows per table",
+          "[queueing][multiserver][admission]") {
+  const auto v = run_ok({{"base_qps", "100"}, {"spike_qps", "1000"}, {"after_s", "3600"}, {"interval_ms", "10"}});
+  for (const auto& t : v.tables) {
+    INFO("table " << t.name);
+    CHECK(static_cast<int>(t.columns.front().second.size()) <= sl::RunControl().max_points);
+  }
+  CHECK(out(v, "interval_s") > 0.01);
+}

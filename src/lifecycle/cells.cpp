@@ -10,6 +10,7 @@ void register_cells(std::vector<CellSpec>& cells) {
   cells.push_back(cost_cell());
   // Lab 4b: the CPU does real work.
   cells.push_back(resnet_request_cell());
+  cells.push_back(bn_folding_cell());
 }
 
 }  // namespace sl::lifecycle

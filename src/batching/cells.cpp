@@ -9,6 +9,7 @@ void register_cells(std::vector<CellSpec>& cells) {
   cells.push_back(cpu_batch_measure_cell());
   cells.push_back(batching_tax_cell());
   cells.push_back(fixed_window_cell());
+  cells.push_back(batching_tables_cell());
 }
 
 }  // namespace sl::batching

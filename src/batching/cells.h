@@ -17,4 +17,8 @@ CellSpec batching_tax_cell();
 /// Cell `batching/fixed-window`: calendar windows — eq. 8, eq. 9 / Table 10, eq. 13 against the true p99.
 CellSpec fixed_window_cell();
 
+/// Cell `batching/batching-tables`: Tables 11, 12, 14, 15 and Example 1.7 from an editable T_svc(B) and SLO.
+CellSpec batching_tables_cell();
+
+
 }  // namespace sl::batching

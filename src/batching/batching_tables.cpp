@@ -1,0 +1,204 @@
+// Cell batching/batching-tables. The book's batching tables recomputed live from one editable service-time
+// model T_svc(B) = fixed + per_item B (5 + 0.6 ms) and one SLO (50 ms):
+//   Table 11    — service, latency behind a window, and throughput B/T_svc at B = 1..32 (7.4x);
+//   Example 1.7 — the share of a batch's time spent computing (10 % at B = 1, 79 % at 32, truncated as the
+//                 book prints them) and the batch where the fixed overhead drops to 10 %;
+//   Table 12    — a 5 ms vs a 25 ms window: average wait, the budget left for inference, and the gain of the
+//                 book's assumed capacities (+12.3 %), beside the batch eq. 12 would allow;
+//   Table 14    — a practical configuration at 500 QPS: budget, request-seen batch, envelope, capacity;
+//   Table 15    — eq. 15's traffic-adaptive window at 100 to 5,000 QPS.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "batching/batch_formulas.h"
+#include "batching/cells.h"
+
+namespace sl::batching {
+namespace {
+
+constexpr std::array<std::int64_t, 5> kTable11Batches = {1, 4, 8, 16, 32};
+constexpr std::array<double, 4> kTable15RatesPerS = {100, 500, 1000, 5000};
+constexpr std::int64_t kMaxBatchSearched = 100'000;
+
+Error invalid_window(const std::string& param, double window_ms, double slo_ms) {
+  return Error{"invalid", param,
+               param + " must leave a budget: half the window must be below slo_ms = " + format_number(slo_ms) +
+                   " ms, got a " + format_number(window_ms) + " ms window",
+               {{"max", format_number(2 * slo_ms)}, {"unit", "ms"}, {"got", format_number(window_ms)}}};
+}
+
+std::optional<Error> validate(const Inputs& in) {
+  const double slo_ms = in.real("slo_ms");
+  for (const char* name : {"t12_small_window_ms", "t12_large_window_ms"})
+    if (in.real(name) / 2 >= slo_ms) return invalid_window(name, in.real(name), slo_ms);
+  if (in.real("t15_svc_ms") >= slo_ms)
+    return Error{"invalid", "t15_svc_ms",
+                 "t15_svc_ms must be below slo_ms = " + format_number(slo_ms) + " ms so that eq. 15 leaves a window, got " +
+                     format_number(in.real("t15_svc_ms")) + " ms",
+                 {{"max", format_number(slo_ms)}, {"unit", "ms"}, {"got", format_number(in.real("t15_svc_ms"))}}};
+  if (in.real("svc_fixed_ms") + in.real("svc_per_item_ms") <= 0)
+    return Error{"invalid", "svc_fixed_ms", "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got 0",
+                 {{"got", "0"}}};
+  return std::nullopt;
+}
+
+void output_table11(RunResult& result, const ServiceModel& service, double window_ms) {
+  for (std::int64_t b : kTable11Batches) {
+    const std::string tag = "_b" + std::to_string(b);
+    result.output("t11_svc" + tag + "_ms", service.service_s(b) * 1e3);
+    result.output("t11_total" + tag + "_ms", window_ms + service.service_s(b) * 1e3);
+    result.output("t11_throughput" + tag + "_per_s", service.throughput_per_s(b));
+  }
+  result.output("t11_gain_x", service.throughput_per_s(32) / service.throughput_per_s(1));
+}
+
+void output_example17(RunResult& result, double fixed_s, double per_item_s, const Inputs& in) {
+  const double eff1 = batch_efficiency_frac(fixed_s, per_item_s, 1);
+  const double eff32 = batch_efficiency_frac(fixed_s, per_item_s, 32);
+  result.output("eff_b1_frac", eff1);
+  result.output("eff_b1_pct_truncated", std::floor(eff1 * 100));  // the book prints int(10.71) = 10
+  result.output("eff_b32_frac", eff32);
+  result.output("eff_b32_pct_truncated", std::floor(eff32 * 100));
+  const std::int64_t rule_batch = batch_for_overhead_below(fixed_s, per_item_s, in.real("overhead_frac"));
+  if (rule_batch > 0) {
+    result.output("batch_overhead_rule", static_cast<double>(rule_batch));
+  } else {
+    result.notice("overhead_never_small", "with no per-request cost the fixed overhead never falls below the target share");
+  }
+  // The rule's other stop: the SLO. Eq. 12 with Table 11's window.
+  const ServiceModel service = ServiceModel::linear(fixed_s, per_item_s);
+  const std::int64_t slo_batch = latency_constrained_batch(in.real("window_ms") * 1e-3, in.real("slo_ms") * 1e-3,
+                                                           service, kMaxBatchSearched);
+  result.output("batch_slo_limit", static_cast<double>(slo_batch));
+}
+
+void output_table12(RunResult& result, const ServiceModel& service, const Inputs& in) {
+  const double slo_ms = in.real("slo_ms");
+  const double small_ms = in.real("t12_small_window_ms");
+  const double large_ms = in.real("t12_large_window_ms");
+  result.output("t12_small_wait_ms", small_ms / 2);
+  result.output("t12_large_wait_ms", large_ms / 2);
+  result.output("t12_small_budget_ms", slo_ms - small_ms / 2);
+  result.output("t12_large_budget_ms", slo_ms - large_ms / 2);
+  result.output("t12_gain_frac", in.real("t12_large_capacity_per_s") / in.real("t12_small_capacity_per_s") - 1);
+  result.output("t12_wait_increase_ms", (large_ms - small_ms) / 2);
+  result.output("t12_max_wait_increase_ms", large_ms - small_ms);
+  // What the service model itself says: eq. 12's batch limit for each window, and its capacity at the
+  // book's caps (the book's capacities are assumptions, not derived from T_svc).
+  const auto small_bmax = latency_constrained_batch(small_ms * 1e-3, slo_ms * 1e-3, service, kMaxBatchSearched);
+  const auto large_bmax = latency_constrained_batch(large_ms * 1e-3, slo_ms * 1e-3, service, kMaxBatchSearched);
+  result.output("t12_small_bmax_eq12", static_cast<double>(small_bmax));
+  result.output("t12_large_bmax_eq12", static_cast<double>(large_bmax));
+  const double small_cap = service.throughput_per_s(in.count("t12_small_cap"));
+  const double large_cap = service.throughput_per_s(in.count("t12_large_cap"));
+  result.output("t12_small_model_capacity_per_s", small_cap);
+  result.output("t12_large_model_capacity_per_s", large_cap);
+  result.output("t12_model_gain_frac", large_cap / small_cap - 1);
+}
+
+void output_table14(RunResult& result, const ServiceModel& service, const Inputs& in) {
+  const double slo_ms = in.real("slo_ms");
+  const double lambda = in.real("lambda");
+  const double window_s = in.real("t14_window_ms") * 1e-3;
+  const std::int64_t max_batch = in.count("max_batch");
+  const double budget_ms = in.real("t14_budget_frac") * slo_ms;
+  result.output("t14_budget_ms", budget_ms);
+  result.output("t14_max_window_ms", budget_ms);  // the whole batching budget may go to the window
+  result.output("t14_seen_batch_mean", 1 + lambda * window_s);
+  const std::int64_t p99_batch = std::min(request_seen_batch_quantile(lambda, window_s, 0.99), max_batch);
+  result.output("t14_seen_batch_p99", static_cast<double>(p99_batch));
+  const double envelope_ms = (window_s + service.service_s(p99_batch)) * 1e3;
+  result.output("t14_envelope_ms", envelope_ms);
+  const double capacity = service.throughput_per_s(max_batch) * in.real("t14_efficiency_frac");
+  result.output("t14_capacity_per_s", capacity);
+  result.output("t14_served_per_s", std::fmin(lambda, capacity));
+  if (window_s * 1e3 > budget_ms)
+    result.notice("t14_window_over_budget", "the selected window (" + format_number(window_s * 1e3) +
+                                                " ms) exceeds the batching budget (" + format_number(budget_ms) + " ms)");
+  if (envelope_ms > slo_ms)
+    result.notice("t14_envelope_over_slo", "the tail envelope (" + format_number(envelope_ms) + " ms) exceeds the SLO (" +
+                                               format_number(slo_ms) + " ms)");
+  if (lambda > capacity)
+    result.notice("t14_overloaded", "arrivals (" + format_number(lambda) + " req/s) exceed the capacity (" +
+                                        format_number(capacity) + " req/s); the served rate is the capacity");
+}
+
+void output_table15(RunResult& result, const Inputs& in) {
+  const double slo_s = in.real("slo_ms") * 1e-3;
+  const double svc_s = in.real("t15_svc_ms") * 1e-3;
+  std::vector<double> rate, window_ms, batch, latency_ms;
+  for (double lambda : kTable15RatesPerS) {
+    const double w_s = adaptive_window_s(slo_s, svc_s, lambda);
+    const std::string tag = std::to_string(static_cast<int>(lambda));
+    result.output("t15_window_" + tag + "_ms", w_s * 1e3);
+    result.output("t15_batch_" + tag, lambda * w_s);
+    result.output("t15_latency_" + tag + "_ms", (svc_s + w_s) * 1e3);
+    rate.push_back(lambda);
+    window_ms.push_back(w_s * 1e3);
+    batch.push_back(lambda * w_s);
+    latency_ms.push_back((svc_s + w_s) * 1e3);
+  }
+  result.table("table15").column("rate_per_s", rate).column("window_ms", window_ms).column("batch", batch).column(
+      "latency_ms", latency_ms);
+}
+
+/// The service curve behind Table 11 and Example 1.7, from batch 1 to 128.
+void table_service_curve(RunResult& result, const ServiceModel& service, double fixed_s, double per_item_s,
+                         const Inputs& in) {
+  const double window_ms = in.real("window_ms");
+  std::vector<double> batch, svc_ms, total_ms, throughput, efficiency, rule;
+  for (std::int64_t b = 1; b <= 128; b *= 2) {
+    batch.push_back(static_cast<double>(b));
+    svc_ms.push_back(service.service_s(b) * 1e3);
+    total_ms.push_back(window_ms + service.service_s(b) * 1e3);
+    throughput.push_back(service.throughput_per_s(b));
+    efficiency.push_back(batch_efficiency_frac(fixed_s, per_item_s, b));
+    rule.push_back(1 - in.real("overhead_frac"));  // the golden rule's target share of compute
+  }
+  result.table("service_curve")
+      .column("batch", batch)
+      .column("svc_ms", svc_ms)
+      .column("total_ms", total_ms)
+      .column("throughput_per_s", throughput)
+      .column("efficiency_frac", efficiency)
+      .column("rule_frac", rule);
+}
+
+Result<RunResult> run_batching_tables(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
+  if (auto error = validate(in)) return *error;
+  const double fixed_s = in.real("svc_fixed_ms") * 1e-3;
+  const double per_item_s = in.real("svc_per_item_ms") * 1e-3;
+  const ServiceModel service = ServiceModel::linear(fixed_s, per_item_s);
+  RunResult result;
+  output_table11(result, service, in.real("window_ms"));
+  output_example17(result, fixed_s, per_item_s, in);
+  output_table12(result, service, in);
+  output_table14(result, service, in);
+  output_table15(result, in);
+  table_service_curve(result, service, fixed_s, per_item_s, in);
+  return result;
+}
+
+}  // namespace
+
+CellSpec batching_tables_cell() {
+  CellSpec cell{"batching/batching-tables",
+                {real("svc_fixed_ms", "ms", 5, 0, 1e4), real("svc_per_item_ms", "ms", 0.6, 0, 1e4),
+                 real("slo_ms", "ms", 50, 1e-3, 1e6), real("window_ms", "ms", 10, 0, 1e5),
+                 real("overhead_frac", "", 0.1, 1e-6, 0.999),
+                 real("t12_small_window_ms", "ms", 5, 0, 1e5), real("t12_large_window_ms", "ms", 25, 0, 1e5),
+                 count("t12_small_cap", "requests", 32, 1, 1e5), count("t12_large_cap", "requests", 48, 1, 1e5),
+                 real("t12_small_capacity_per_s", "1/s", 1140, 1e-6, 1e9),
+                 real("t12_large_capacity_per_s", "1/s", 1280, 1e-6, 1e9),
+                 real("lambda", "1/s", 500, 1e-6, 1e6), real("t14_budget_frac", "", 0.3, 0, 1),
+                 real("t14_window_ms", "ms", 12, 0, 1e5), count("max_batch", "requests", 32, 1, 1e5),
+                 real("t14_efficiency_frac", "", 0.89, 1e-6, 1), real("t15_svc_ms", "ms", 25, 0, 1e6)},
+                &run_batching_tables};
+  cell.uses_seed = false;
+  return cell;
+}
+
+}  // namespace sl::batching

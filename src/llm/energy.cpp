@@ -5,18 +5,25 @@
 // Between the two points the book gives no curve; we draw three power assumptions (GPU at TDP, linear in
 // utilisation, at idle power). Beside them, the decode step model says how many tokens/s one H100 would
 // give Llama-3-8B at this concurrency, and so what a joule buys when the batch is really full.
+// Last, J per conversation turn from the serving simulator (engine.h), with the prefix cache on and off: the
+// same multi-turn chats, energy = (GPU + host power) x time the GPU spends in steps / turns. Prefix caching
+// "skips the energy-intensive prefill phase for shared context" (§25): here is by how much.
 #include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "llm/analytic_cells.h"
+#include "llm/engine.h"
 #include "llm/step_time.h"
+#include "llm/workload.h"
 
 namespace sl::llm {
 namespace {
 
 constexpr int kUtilPoints = 96;
 constexpr double kMinUtilFrac = 0.05;
+constexpr double kKvReserveBytes = 72.0 * 1073741824.0;  // the case study's 72 GiB KV reserve (§21)
+constexpr std::int64_t kBlockSize = 16;                   // vLLM's default block
 
 struct EnergyParams {
   std::int64_t concurrent = 0;
@@ -30,6 +37,8 @@ struct EnergyParams {
   double cup_j = 0;
   std::int64_t context_tokens = 0;
   std::int64_t max_fit = 0;  ///< sequences of context_tokens the H100 holds beside Llama-3-8B's weights
+  ConversationParams chats;
+  std::int64_t num_blocks = 0;  ///< the KV pool of the simulated H100, in blocks
   double tok_per_s() const { return static_cast<double>(concurrent) * req_tok_per_s; }
   double busy_w() const { return gpu_w + host_w; }
 };
@@ -54,6 +63,21 @@ Result<EnergyParams> validate(const Inputs& in) {
                  "one sequence of " + std::to_string(p.context_tokens) +
                      " tokens does not fit in the H100's memory beside Llama-3-8B's weights",
                  {}};
+  ConversationParams& c = p.chats;
+  c.num_conversations = in.count("chats");
+  c.num_turns = in.count("turns");
+  c.rate_per_s = in.real("chat_lambda");
+  c.system_prompt_tokens = in.count("system_tokens");
+  c.user_tokens = in.count("user_tokens");
+  c.answer_tokens = in.count("answer_tokens");
+  c.think_s = in.real("think_s");
+  p.num_blocks = static_cast<std::int64_t>(kKvReserveBytes / static_cast<double>(m.kv_bytes_per_token())) / kBlockSize;
+  const std::int64_t longest = conversation_max_tokens(c);
+  if (longest > p.num_blocks * kBlockSize)
+    return Error{"too_large", "turns",
+                 "the last turn holds " + std::to_string(longest) + " tokens, more than the " +
+                     std::to_string(p.num_blocks * kBlockSize) + "-token KV pool (72 GiB); use fewer turns or shorter messages",
+                 {{"max", std::to_string(p.num_blocks * kBlockSize)}, {"got", std::to_string(longest)}}};
   return p;
 }
 
@@ -95,7 +119,28 @@ void add_batch_curve(const EnergyParams& p, std::int64_t max_fit, int max_points
   result.table("batch").column("batch", batch).column("j_per_token", j_per_token);
 }
 
-Result<RunResult> run_energy(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {
+/// Energy of the same conversations with the prefix cache on or off (Llama-3-8B INT4 on an H100, 72 GiB pool).
+struct TurnEnergy {
+  double j_per_turn = 0;
+  double prefill_tokens_per_turn = 0;  ///< prompt tokens actually computed (not served from the cache)
+};
+
+TurnEnergy simulate_turns(const EnergyParams& p, bool caching, std::uint64_t seed, RunControl& ctl) {
+  EngineConfig c;
+  c.model = llama3_8b();
+  c.gpu = h100();
+  c.kv_cache.num_blocks = p.num_blocks;
+  c.kv_cache.block_size = kBlockSize;
+  c.kv_cache.enable_caching = caching;
+  Workload workload = make_conversations(p.chats, seed);
+  const EngineRun run = run_continuous(c, workload, ctl);
+  std::int64_t computed = 0;
+  for (const RequestRecord& r : run.records) computed += r.num_prompt_tokens - r.num_cached_tokens;
+  const double turns = static_cast<double>(run.records.size());
+  return {p.busy_w() * run.busy_s / turns, static_cast<double>(computed) / turns};
+}
+
+Result<RunResult> run_energy(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
   const auto checked = validate(in);
   if (!checked.ok()) return checked.error();
   const EnergyParams& p = checked.value();
@@ -133,6 +178,18 @@ Result<RunResult> run_energy(const Inputs& in, std::uint64_t /*seed*/, RunContro
   result.output("model_tok_per_s", model_tok_per_s);
   result.output("model_j_per_token", p.busy_w() / model_tok_per_s);
 
+  // Conversations through the simulator, prefix cache on and off, on the same arrivals.
+  RunControl quiet;
+  const TurnEnergy cached = simulate_turns(p, true, seed, quiet);
+  ctl.report(1, 2);
+  const TurnEnergy uncached = simulate_turns(p, false, seed, quiet);
+  ctl.report(2, 2);
+  result.output("turn_j_cached", cached.j_per_turn);
+  result.output("turn_j_nocache", uncached.j_per_turn);
+  result.output("turn_saving_frac", 1.0 - cached.j_per_turn / uncached.j_per_turn);
+  result.output("turn_prefill_tok_cached", cached.prefill_tokens_per_turn);
+  result.output("turn_prefill_tok_nocache", uncached.prefill_tokens_per_turn);
+
   add_utilisation_curves(p, result);
   add_batch_curve(p, p.max_fit, std::min(ctl.max_points, 200), result);
   return result;
@@ -146,9 +203,12 @@ CellSpec energy_cell() {
                  real("gpu_w", "W", 700, 0, 100'000), real("host_w", "W", 300, 0, 100'000),
                  count("response", "tokens", 500, 1, 10'000'000), real("low_util_pct", "%", 10, 0.1, 100),
                  real("idle_w", "W", 300, 0, 100'000), real("phone_j", "J", 40'000, 1, 1e12),
-                 real("cup_j", "J", 100'000, 1, 1e12), count("context", "tokens", 1256, 1, 10'000'000)},
+                 real("cup_j", "J", 100'000, 1, 1e12), count("context", "tokens", 1256, 1, 10'000'000),
+                 count("chats", "conversations", 25, 1, 1000), count("turns", "turns", 4, 1, 100),
+                 real("chat_lambda", "1/s", 2, 0.001, 10'000), count("system_tokens", "tokens", 2000, 0, 100'000),
+                 count("user_tokens", "tokens", 100, 1, 100'000), count("answer_tokens", "tokens", 200, 1, 10'000),
+                 real("think_s", "s", 5, 0, 3600)},
                 &run_energy};
-  cell.uses_seed = false;
   return cell;
 }
 

@@ -101,3 +101,36 @@ TEST_CASE("Energy: idle power above busy power and oversized contexts are errors
   CHECK(r.error().param == "context");
   CHECK_FALSE(try_run({{"low_util_pct", "0"}}).ok());
 }
+
+TEST_CASE("Energy per conversation turn: the prefix cache cuts prefill and energy on multi-turn chats",
+          "[llm][llm-model]") {
+  const auto r = run();
+  // Without the cache every turn recomputes its whole prompt: turn k (0-based) holds S + k (U + A) + U tokens,
+  // so the mean over 4 turns is 2,000 + 100 + 1.5 x 300 = 2,550, exactly.
+  CHECK(out(r, "turn_prefill_tok_nocache") == 2550);
+  // With it, only what is new since the last turn (plus the partial last block) is computed.
+  CHECK(out(r, "turn_prefill_tok_cached") < 0.1 * 2550);
+  CHECK(out(r, "turn_j_cached") < out(r, "turn_j_nocache"));
+  CHECK_THAT(out(r, "turn_saving_frac"), WithinRel(1 - out(r, "turn_j_cached") / out(r, "turn_j_nocache"), 1e-12));
+  // Energy is charged only for busy time, which prefill tokens can shrink but not below the decode part:
+  // the saving is well below the share of prefill tokens saved.
+  CHECK(out(r, "turn_saving_frac") < 1 - out(r, "turn_prefill_tok_cached") / 2550);
+  // Same seed, same numbers.
+  CHECK(run().outputs == r.outputs);
+}
+
+TEST_CASE("Energy per turn: with nothing shared between requests the prefix cache changes nothing",
+          "[llm][llm-model]") {
+  const auto r = run({{"turns", "1"}, {"system_tokens", "0"}});
+  CHECK(out(r, "turn_prefill_tok_cached") == 100);
+  CHECK(out(r, "turn_prefill_tok_nocache") == 100);
+  CHECK(out(r, "turn_j_cached") == out(r, "turn_j_nocache"));
+}
+
+TEST_CASE("Energy per turn: a conversation longer than the KV pool is an error", "[llm][llm-model]") {
+  // 2,000 + 100 x (100 + 10,000) tokens > 589,824 tokens in 72 GiB.
+  const auto r = try_run({{"turns", "100"}, {"answer_tokens", "10000"}});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == "too_large");
+  CHECK(r.error().param == "turns");
+}

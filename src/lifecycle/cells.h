@@ -8,6 +8,9 @@ namespace sl::lifecycle {
 /// This lab's cells, in page order.
 void register_cells(std::vector<CellSpec>& cells);
 
+/// Cell `request/serialization`: N float32 values as JSON, Base64 and protobuf, sized and timed here.
+CellSpec serialization_cell();
+
 /// Cell `request/latency-budget`: Tables 3, 4 and 5 as editable budgets, and Amdahl's law.
 CellSpec latency_budget_cell();
 

@@ -110,8 +110,48 @@ Result<CpuBatchParams> validate(const Inputs& in) {
   return p;
 }
 
-/// Outputs a fitted line T(B) = a + b B and what it implies; `prefix` names the workload.
-void output_batch_fit(RunResult& result, const std::string& prefix, const LineFit& fit) {
+/// One swept workload: the x values (depths or batch sizes), their timings and the least-squares line
+/// through the medians (in `unit_scale` units of seconds: 1e6 for us, 1e3 for ms).
+struct Sweep {
+  std::vector<std::int64_t> x;
+  std::vector<Timing> t;
+  LineFit fit;
+};
+
+Sweep fitted(std::vector<std::int64_t> x, std::vector<Timing> t, double unit_scale) {
+  // Every sweep has at least two distinct x (depth 1 and max_depth >= 2; batch 1 and max_batch >= 2).
+  const LineFit fit = *fit_line(as_doubles(x), column(t, &Timing::median_s, unit_scale));
+  return {std::move(x), std::move(t), fit};
+}
+
+/// (a) The cost of one layer call: slope and intercept of chain time against depth, and the depth table.
+void output_call_cost(RunResult& result, const Sweep& depth) {
+  result.output("per_layer_call_us", depth.fit.slope);
+  result.output("stack_intercept_us", depth.fit.intercept);
+  result.output("depth_fit_r2", depth.fit.r2);
+  std::vector<double> fit_us;
+  for (auto d : depth.x) fit_us.push_back(depth.fit.intercept + depth.fit.slope * static_cast<double>(d));
+  result.table("depth")
+      .column("depth", as_doubles(depth.x))
+      .column("median_us", column(depth.t, &Timing::median_s, 1e6))
+      .column("p10_us", column(depth.t, &Timing::p10_s, 1e6))
+      .column("p90_us", column(depth.t, &Timing::p90_s, 1e6))
+      .column("fit_us", std::move(fit_us));
+}
+
+/// (b) One workload's batch sweep: outputs prefixed `prefix`_ (times, throughput gain, GFLOP/s, the fit
+/// T(B) = a + b B and what a/b implies) and its table: medians, spread, the fit, per-item time relative to
+/// batch 1, throughput.
+Table& output_batch_sweep(RunResult& result, const std::string& prefix, const Sweep& sweep, std::int64_t flop_per_item) {
+  const Timing& first = sweep.t.front();
+  const Timing& last = sweep.t.back();
+  const auto max_batch = static_cast<double>(sweep.x.back());
+  result.output(prefix + "_flop_per_item", static_cast<double>(flop_per_item));
+  result.output(prefix + "_t_batch1_ms", first.median_s * 1e3);
+  result.output(prefix + "_t_max_batch_ms", last.median_s * 1e3);
+  result.output(prefix + "_speedup", max_batch * first.median_s / last.median_s);
+  result.output(prefix + "_gflop_per_s", static_cast<double>(flop_per_item) * max_batch / last.median_s * 1e-9);
+  const LineFit& fit = sweep.fit;
   result.output(prefix + "_fit_a_ms", fit.intercept);
   result.output(prefix + "_fit_b_ms", fit.slope);
   result.output(prefix + "_fit_r2", fit.r2);
@@ -124,32 +164,47 @@ void output_batch_fit(RunResult& result, const std::string& prefix, const LineFi
                   prefix + ": the fitted fixed cost a = " + format_number(fit.intercept) +
                       " ms is negative: per-item time grows with the batch (caches overflow), so the fixed cost is "
                       "below what this line can resolve.");
-}
 
-/// Table of T(B) for one workload: medians, spread, the fit, per-item time relative to batch 1, throughput.
-Table& batch_table(RunResult& result, const std::string& name, const std::vector<std::int64_t>& batches,
-                   const std::vector<Timing>& t, const LineFit& fit) {
   std::vector<double> fit_ms, rel, items_per_s;
-  for (std::size_t i = 0; i < batches.size(); ++i) {
-    const auto b = static_cast<double>(batches[i]);
+  for (std::size_t i = 0; i < sweep.x.size(); ++i) {
+    const auto b = static_cast<double>(sweep.x[i]);
     fit_ms.push_back(fit.intercept + fit.slope * b);
-    rel.push_back(t[i].median_s / b / t[0].median_s);
-    items_per_s.push_back(b / t[i].median_s);
+    rel.push_back(sweep.t[i].median_s / b / first.median_s);
+    items_per_s.push_back(b / sweep.t[i].median_s);
   }
-  return result.table(name)
-      .column("batch", as_doubles(batches))
-      .column("median_ms", column(t, &Timing::median_s, 1e3))
-      .column("p10_ms", column(t, &Timing::p10_s, 1e3))
-      .column("p90_ms", column(t, &Timing::p90_s, 1e3))
+  return result.table(prefix)
+      .column("batch", as_doubles(sweep.x))
+      .column("median_ms", column(sweep.t, &Timing::median_s, 1e3))
+      .column("p10_ms", column(sweep.t, &Timing::p10_s, 1e3))
+      .column("p90_ms", column(sweep.t, &Timing::p90_s, 1e3))
       .column("fit_ms", std::move(fit_ms))
       .column("per_item_rel", std::move(rel))
       .column("items_per_s", std::move(items_per_s));
 }
 
+/// The book's GPU model (Table 11), T_svc(B) = a + b B: its times at B = 1 and 32, a/b, and its columns
+/// beside the MLP's measured ones.
+void output_gpu_model(RunResult& result, double a_ms, double b_ms, const std::vector<std::int64_t>& batches,
+                      Table& table) {
+  result.output("gpu_t_batch1_ms", a_ms + b_ms);
+  result.output("gpu_t_batch32_ms", a_ms + 32 * b_ms);
+  if (b_ms > 0) {
+    result.output("gpu_a_over_b", a_ms / b_ms);
+    result.output("gpu_max_gain", 1.0 + a_ms / b_ms);
+  }
+  std::vector<double> model_ms, rel;
+  for (auto batch : batches) {
+    const auto b = static_cast<double>(batch);
+    model_ms.push_back(a_ms + b_ms * b);
+    rel.push_back((a_ms + b_ms * b) / b / (a_ms + b_ms));
+  }
+  table.column("gpu_model_ms", std::move(model_ms)).column("gpu_per_item_rel", std::move(rel));
+}
+
 Result<RunResult> run_cpu_batch_measure(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
   auto params = validate(in);
   if (!params.ok()) return params.error();
-  CpuBatchParams p = params.value();
+  const CpuBatchParams& p = params.value();
 
   const double resolution_s = kernels::timer_resolution_s();
   const kernels::TimingPlan plan{std::max(p.min_sample_s, kMinStepsPerSample * resolution_s), p.num_samples};
@@ -160,14 +215,9 @@ Result<RunResult> run_cpu_batch_measure(const Inputs& in, std::uint64_t seed, Ru
                           static_cast<double>((depths.size() + mlp_batches.size() + conv_batches.size()) * plan.num_samples)};
 
   Rng rng = Rng::stream(seed, Stream::Misc);
-  const std::vector<Timing> depth_t = time_layer_stack(rng, p.width, depths, plan, progress);
-  const std::vector<Timing> mlp_t = time_mlp(rng, p.mlp, mlp_batches, plan, progress);
-  const std::vector<Timing> conv_t = time_conv(rng, p.conv, conv_batches, plan, progress);
-
-  // Each fit has at least two distinct x (depth 1 and max_depth >= 2; batch 1 and max >= 2).
-  const LineFit depth_fit = *fit_line(as_doubles(depths), column(depth_t, &Timing::median_s, 1e6));
-  const LineFit mlp_fit = *fit_line(as_doubles(mlp_batches), column(mlp_t, &Timing::median_s, 1e3));
-  const LineFit conv_fit = *fit_line(as_doubles(conv_batches), column(conv_t, &Timing::median_s, 1e3));
+  const Sweep depth = fitted(depths, time_layer_stack(rng, p.width, depths, plan, progress), 1e6);
+  const Sweep mlp = fitted(mlp_batches, time_mlp(rng, p.mlp, mlp_batches, plan, progress), 1e3);
+  const Sweep conv = fitted(conv_batches, time_conv(rng, p.conv, conv_batches, plan, progress), 1e3);
 
   RunResult result;
   result.output("timer_resolution_us", resolution_s * 1e6);
@@ -176,51 +226,11 @@ Result<RunResult> run_cpu_batch_measure(const Inputs& in, std::uint64_t seed, Ru
     result.notice("coarse_timer", "the timer only steps every " + format_number(resolution_s * 1e6) +
                                       " us, so each sample was lengthened to " +
                                       format_number(plan.min_sample_s * 1e3) + " ms");
-  result.output("per_layer_call_us", depth_fit.slope);
-  result.output("stack_intercept_us", depth_fit.intercept);
-  result.output("depth_fit_r2", depth_fit.r2);
-
-  result.output("mlp_flop_per_item", static_cast<double>(mlp_flop_per_item(p.mlp)));
-  result.output("mlp_t_batch1_ms", mlp_t.front().median_s * 1e3);
-  result.output("mlp_t_max_batch_ms", mlp_t.back().median_s * 1e3);
-  result.output("mlp_speedup", static_cast<double>(p.max_batch) * mlp_t.front().median_s / mlp_t.back().median_s);
-  result.output("mlp_gflop_per_s", static_cast<double>(mlp_flop_per_item(p.mlp) * p.max_batch) /
-                                       mlp_t.back().median_s * 1e-9);
-  output_batch_fit(result, "mlp", mlp_fit);
-
-  result.output("conv_flop_per_item", static_cast<double>(kernels::conv2d_flop(p.conv)));
-  result.output("conv_speedup",
-                static_cast<double>(p.conv_max_batch) * conv_t.front().median_s / conv_t.back().median_s);
-  result.output("conv_gflop_per_s", static_cast<double>(kernels::conv2d_flop(p.conv) * p.conv_max_batch) /
-                                        conv_t.back().median_s * 1e-9);
-  output_batch_fit(result, "conv", conv_fit);
-
-  // The book's GPU model (Table 11): T_svc(B) = fixed + per_item B.
-  const double ga = p.gpu_fixed_ms, gb = p.gpu_per_item_ms;
-  result.output("gpu_t_batch1_ms", ga + gb);
-  result.output("gpu_t_batch32_ms", ga + 32 * gb);
-  if (gb > 0) {
-    result.output("gpu_a_over_b", ga / gb);
-    result.output("gpu_max_gain", 1.0 + ga / gb);
-  }
-
-  std::vector<double> depth_fit_us;
-  for (auto d : depths) depth_fit_us.push_back(depth_fit.intercept + depth_fit.slope * static_cast<double>(d));
-  result.table("depth")
-      .column("depth", as_doubles(depths))
-      .column("median_us", column(depth_t, &Timing::median_s, 1e6))
-      .column("p10_us", column(depth_t, &Timing::p10_s, 1e6))
-      .column("p90_us", column(depth_t, &Timing::p90_s, 1e6))
-      .column("fit_us", std::move(depth_fit_us));
-  std::vector<double> gpu_ms, gpu_rel;
-  for (auto b : mlp_batches) {
-    gpu_ms.push_back(ga + gb * static_cast<double>(b));
-    gpu_rel.push_back((ga + gb * static_cast<double>(b)) / static_cast<double>(b) / (ga + gb));
-  }
-  batch_table(result, "mlp", mlp_batches, mlp_t, mlp_fit)
-      .column("gpu_model_ms", std::move(gpu_ms))
-      .column("gpu_per_item_rel", std::move(gpu_rel));
-  batch_table(result, "conv", conv_batches, conv_t, conv_fit);
+  output_call_cost(result, depth);
+  Table& mlp_table = output_batch_sweep(result, "mlp", mlp, mlp_flop_per_item(p.mlp));
+  output_gpu_model(  // adds columns to the MLP table: before any other table, while the reference is valid
+      result, p.gpu_fixed_ms, p.gpu_per_item_ms, mlp_batches, mlp_table);
+  output_batch_sweep(result, "conv", conv, kernels::conv2d_flop(p.conv));
   return result;
 }
 

@@ -14,6 +14,7 @@ void register_cells(std::vector<CellSpec>& cells) {
   cells.push_back(bn_folding_cell());
   cells.push_back(skew_parity_cell());
   cells.push_back(calibration_cell());
+  cells.push_back(cold_start_cell());
 }
 
 }  // namespace sl::lifecycle

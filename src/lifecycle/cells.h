@@ -38,4 +38,7 @@ CellSpec skew_parity_cell();
 /// Cell `request/calibration` (Lab 4b): INT8 post-training quantization with representative or skewed calibration sets.
 CellSpec calibration_cell();
 
+/// Cell `request/cold-start` (Lab 4b): Table 8, model swap, Safetensors, and a burst met by cold-starting replicas.
+CellSpec cold_start_cell();
+
 }  // namespace sl::lifecycle

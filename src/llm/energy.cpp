@@ -44,9 +44,17 @@ struct EnergyParams {
 };
 
 Result<EnergyParams> validate(const Inputs& in) {
-  EnergyParams p{in.count("concurrent"), in.real("req_tok_s"), in.real("gpu_w"),  in.real("host_w"),
-                 in.count("response"),   in.real("low_util_pct") * 0.01, in.real("idle_w"), in.real("phone_j"),
-                 in.real("cup_j"),       in.count("context")};
+  EnergyParams p;
+  p.concurrent = in.count("concurrent");
+  p.req_tok_per_s = in.real("req_tok_s");
+  p.gpu_w = in.real("gpu_w");
+  p.host_w = in.real("host_w");
+  p.response_tokens = in.count("response");
+  p.low_util_frac = in.real("low_util_pct") * 0.01;
+  p.idle_w = in.real("idle_w");
+  p.phone_j = in.real("phone_j");
+  p.cup_j = in.real("cup_j");
+  p.context_tokens = in.count("context");
   if (p.idle_w > p.gpu_w)
     return Error{"invalid", "idle_w",
                  "idle_w must not exceed the GPU's busy power gpu_w (" + format_number(p.gpu_w) + " W), got " +

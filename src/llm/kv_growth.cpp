@@ -40,11 +40,12 @@ Result<KvGrowthParams> validate(const Inputs& in) {
   p.unit_bytes = in.choice("units") == "gib" ? kGiB : kGB;
   p.device = in.real("device");
   p.weights = in.real("weights_mem");
+  const std::string unit = p.unit_bytes == kGiB ? "GiB" : "GB";
   if (p.weights >= p.device)
     return Error{"invalid", "weights_mem",
-                 "weights_mem must be less than the device memory (" + format_number(p.device) + "), got " +
-                     format_number(p.weights),
-                 {{"max", format_number(p.device)}, {"got", format_number(p.weights)}}};
+                 "weights_mem must be less than the device memory (" + format_number(p.device) + " " + unit +
+                     "), got " + format_number(p.weights) + " " + unit,
+                 {{"max", format_number(p.device)}, {"unit", unit}, {"got", format_number(p.weights)}}};
   return p;
 }
 

@@ -10,6 +10,7 @@ void register_cells(std::vector<CellSpec>& cells) {
   cells.push_back(batching_tax_cell());
   cells.push_back(fixed_window_cell());
   cells.push_back(batching_tables_cell());
+  cells.push_back(pareto_cell());
 }
 
 }  // namespace sl::batching

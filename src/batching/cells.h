@@ -20,5 +20,7 @@ CellSpec fixed_window_cell();
 /// Cell `batching/batching-tables`: Tables 11, 12, 14, 15 and Example 1.7 from an editable T_svc(B) and SLO.
 CellSpec batching_tables_cell();
 
+/// Cell `batching/pareto`: dynamic batching simulated for Table 13's configurations and a grid; the frontier.
+CellSpec pareto_cell();
 
 }  // namespace sl::batching

@@ -7,7 +7,7 @@ namespace sl::llm {
 BlockHashMap::BlockHashMap(std::int64_t max_entries) {
   SL_ASSERT(max_entries > 0);
   std::size_t capacity = 16;
-  while (capacity < 2 * static_cast<std::size_t>(max_entries)) capacity *= 2;
+  while (capacity * 3 < 4 * static_cast<std::size_t>(max_entries)) capacity *= 2;  // at most 3/4 full
   slots_.resize(capacity);
   mask_ = capacity - 1;
 }
@@ -25,7 +25,7 @@ bool BlockHashMap::insert(std::uint64_t key, std::int32_t value) {
   for (std::size_t i = home(key);; i = (i + 1) & mask_) {
     Slot& s = slots_[i];
     if (s.value < 0) {
-      SL_ASSERT(static_cast<std::size_t>(size_ + 1) * 2 <= slots_.size());  // at most half full
+      SL_ASSERT(static_cast<std::size_t>(size_ + 1) * 4 <= slots_.size() * 3);  // at most 3/4 full
       s.key = key;
       s.value = value;
       ++size_;

@@ -1,6 +1,6 @@
 #pragma once
 // The prefix cache's map from block hash to block: open addressing with linear probing and backward-shift
-// deletion, sized once for every block of the pool (at most half full). vLLM uses a Python dict; a node-based
+// deletion, sized once for every block of the pool (at most 3/4 full). vLLM uses a Python dict; a node-based
 // std::unordered_map spent most of the simulator's time in malloc. Lookups only: never iterated, so its layout
 // cannot reach any output.
 #include <cstdint>

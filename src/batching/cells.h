@@ -23,4 +23,7 @@ CellSpec batching_tables_cell();
 /// Cell `batching/pareto`: dynamic batching simulated for Table 13's configurations and a grid; the frontier.
 CellSpec pareto_cell();
 
+/// Cell `batching/when-to-batch`: batch-1 vs dynamic batching on the same arrivals, steady and bursty.
+CellSpec when_to_batch_cell();
+
 }  // namespace sl::batching

@@ -1,0 +1,75 @@
+#include <catch2/catch.hpp>
+
+#include "core/registry.h"
+
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "1") {
+  sl::RunControl ctl;
+  return sl::run_cell("batching/when-to-batch", raw, seed, ctl);
+}
+
+double out(const sl::RunResult& r, const std::string& name) {
+  const double* v = r.find_output(name);
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+}  // namespace
+
+TEST_CASE("When to batch: batching wins the p99 at a much lower rate than the mean", "[batching][when]") {
+  const auto r = run({{"n", "10000"}}).value();
+  const double p99_from = out(r, "batching_wins_p99_from_per_s");
+  const double mean_from = out(r, "batching_wins_mean_from_per_s");
+  CHECK(p99_from > 0);
+  CHECK(mean_from > 0);
+  CHECK(p99_from < mean_from);
+  // Batch 1 serves in 5.6 ms; the batcher holds a lone request up to 5 ms, so at light load batch 1 must win
+  // the mean (the sweep starts at 10 req/s, rho = 0.056).
+  CHECK(mean_from > 10);
+  CHECK_THAT(out(r, "batch1_capacity_per_s"), WithinRel(1 / 5.6e-3, 1e-12));
+  CHECK(out(r, "top_dynamic_p99_ms") < out(r, "top_batch1_p99_ms"));
+  REQUIRE(r.tables.size() == 2);
+  CHECK(r.tables[0].columns[0].second.size() == 17);
+}
+
+TEST_CASE("When to batch: the batch-1 server is M/D/1 (mean within 5 % of S + rho S / (2 (1 - rho)))",
+          "[batching][when]") {
+  // The batcher itself is checked against M/D/1 to 4 batch-means SE in dynamic_batcher_test; this checks the
+  // cell's wiring. At rho = 0.56 and 10^5 requests the SE of the mean is under 1 %.
+  const auto r = run({{"rate_min", "100"}, {"rate_max", "100"}, {"num_rates", "1"}, {"n", "100000"}}).value();
+  const double s = 5.6, rho = 0.56;
+  const auto& t = r.tables[0];
+  REQUIRE(t.columns[1].first == "batch1_mean_ms");
+  CHECK_THAT(t.columns[1].second[0], WithinRel(s + rho * s / (2 * (1 - rho)), 0.05));
+}
+
+TEST_CASE("When to batch: a burst above batch-1 capacity builds a backlog batch 1 needs ~0.7 s to clear",
+          "[batching][when]") {
+  const auto r = run({{"n", "2000"}, {"num_rates", "2"}}).value();
+  // Fluid model: (300 - 178.6) req/s for 1 s leaves ~121 requests, served at 5.6 ms each = 0.68 s. The burst
+  // count is Poisson (sd 17 requests = 0.1 s of service), so allow 3 sd.
+  CHECK_THAT(out(r, "burst_batch1_backlog_s"), WithinAbs((300 - 1 / 5.6e-3) * 5.6e-3, 0.3));
+  CHECK(out(r, "burst_batch1_max_queue") > 60);
+  CHECK(out(r, "burst_dynamic_max_queue") < 5);
+  // The batcher never holds a request longer than its window plus one busy batch plus its own service.
+  CHECK(out(r, "burst_dynamic_backlog_s") < 0.1);
+  CHECK(out(r, "burst_dynamic_max_p99_ms") < 5 + 2 * (5 + 0.6 * 32));
+  CHECK(out(r, "burst_batch1_max_p99_ms") > 10 * out(r, "burst_dynamic_max_p99_ms"));
+}
+
+TEST_CASE("When to batch rejects a reversed sweep and bad values", "[batching][when]") {
+  const auto rev = run({{"rate_min", "100"}, {"rate_max", "50"}});
+  REQUIRE_FALSE(rev.ok());
+  CHECK(rev.error().code == "invalid");
+  CHECK(rev.error().param == "rate_max");
+  const auto neg = run({{"window_ms", "-1"}});
+  REQUIRE_FALSE(neg.ok());
+  CHECK(neg.error().param == "window_ms");
+  const auto zero = run({{"max_batch", "0"}});
+  REQUIRE_FALSE(zero.ok());
+  CHECK(zero.error().code == "out_of_range");
+}

@@ -13,6 +13,7 @@
 #include "queueing/cells.h"
 #include "queueing/confidence_intervals.h"
 #include "queueing/fan_out.h"
+#include "queueing/rounding.h"
 #include "queueing/sojourn_runs.h"
 
 namespace sl::queueing {
@@ -24,6 +25,8 @@ constexpr double kMaxLeafDraws = 2e8;
 /// (666,000 at rho = 0.7). Deep quantiles of a measured sample stay noisy: at n = 100 the request p99 is the
 /// leaf's 99.99th percentile, which such a run pins down to about +-8 % (1 sd, over seeds).
 constexpr double kPoolPerWeight = 200'000;
+/// ... capped at 2 million (rho = 0.9 and above), 16 MB of measured latencies.
+constexpr double kMaxPoolWeight = 10;
 constexpr int kCurvePoints = 100;
 
 struct FanOutParams {
@@ -34,13 +37,6 @@ struct FanOutParams {
   double q;        // hedge after this leaf quantile
   std::int64_t requests;
 };
-
-/// x rounded to `digits` significant digits, for messages.
-double rounded(double x, int digits) {
-  if (x == 0) return 0;
-  const double scale = std::pow(10.0, digits - 1 - std::floor(std::log10(std::fabs(x))));
-  return std::round(x * scale) / scale;
-}
 
 /// Fan-out degrees simulated: 1, 2, 5, 10, ... below `leaves`, and `leaves` itself.
 std::vector<std::int64_t> sweep_ns(std::int64_t leaves) {
@@ -83,7 +79,7 @@ struct LeafModel {
 };
 
 std::vector<double> measured_mm1_s(double rho, double service_s, std::uint64_t seed, RunControl& ctl) {
-  const auto kept = static_cast<std::int64_t>(kPoolPerWeight * std::fmax(2.0, 1 / (1 - rho)));
+  const auto kept = static_cast<std::int64_t>(kPoolPerWeight * std::fmin(kMaxPoolWeight, std::fmax(2.0, 1 / (1 - rho))));
   auto times = simulate_fifo_times(rho / service_s, Distribution::exponential(1 / service_s), kept, seed, ctl).time_in_system_s;
   std::sort(times.begin(), times.end());
   return times;
@@ -227,9 +223,9 @@ Result<RunResult> run_fan_out(const Inputs& in, std::uint64_t seed, RunControl& 
                                         "more backups. Lower rho or hedge later.");
   else if (p.leaf == "mm1")
     result.notice("hedge_load", "Backups raise each M/M/1 leaf's load from rho = " + format_number(p.rho) + " to " +
-                                    format_number(rounded(p.rho * (1 + m.hedge_share), 3)) + ", so " +
-                                    format_number(rounded(100 * m.hedge_share, 3)) + " % of leaf requests get a backup, not " +
-                                    format_number(rounded(100 * (1 - p.q), 3)) + " %.");
+                                    format_number(round_significant(p.rho * (1 + m.hedge_share), 3)) + ", so " +
+                                    format_number(round_significant(100 * m.hedge_share, 3)) + " % of leaf requests get a backup, not " +
+                                    format_number(round_significant(100 * (1 - p.q), 3)) + " %.");
   add_sweep_table(result, p, m, points);
   add_slow_share_curve(result, p);
   return result;

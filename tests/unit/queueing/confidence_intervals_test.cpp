@@ -40,21 +40,26 @@ TEST_CASE("Batch-means intervals of i.i.d. exponential series cover the true mea
   CHECK(p99_covered >= 178);
 }
 
-TEST_CASE("For a queue, batch means cover the M/M/1 mean where the i.i.d. formula fails", "[queueing][ci]") {
+TEST_CASE("For a queue, batch means cover the M/M/1 mean and p99 where the i.i.d. formula fails", "[queueing][ci]") {
   // 40 runs of 50,000 M/M/1 times in system at rho = 0.8 (S = 1 s, true mean 5 s). Successive times are
   // strongly correlated: sigma/sqrt(N) is several times too small. Batch means should cover in about 38 of
   // 40 (sd 1.4; accept 33 or more); the i.i.d. interval, at most 60 % of the time (far fewer in practice).
   RunControl ctl;
   const auto seeds = scenario_seeds(5, 40);
-  int batch_covered = 0, iid_covered = 0;
+  // The p99 interval (batch means of the share below the p99, mapped back) should cover the exact
+  // ln(100) / (mu - lambda) = 23.03 s about as often.
+  int batch_covered = 0, iid_covered = 0, p99_covered = 0;
   for (std::uint64_t seed : seeds) {
     FifoTimes t = simulate_fifo_times(0.8, Distribution::exponential(1.0), 50'000, seed, ctl);
     RunningStats iid;
     for (double x : t.time_in_system_s) iid.add(x);
     iid_covered += std::fabs(iid.mean() - 5.0) <= kNormal975 * iid.standard_error();
-    batch_covered += summarize_series(std::move(t.time_in_system_s), 0.99).mean.covers(5.0);
+    const SeriesSummary s = summarize_series(std::move(t.time_in_system_s), 0.99);
+    batch_covered += s.mean.covers(5.0);
+    p99_covered += s.quantile.covers(5.0 * std::log(100.0));
   }
   CHECK(batch_covered >= 33);
+  CHECK(p99_covered >= 33);
   CHECK(iid_covered <= 24);
 }
 

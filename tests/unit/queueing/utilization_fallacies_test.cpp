@@ -104,6 +104,12 @@ TEST_CASE("utilization-fallacies: bad inputs are errors that name the parameter"
     CHECK(r.error().code == "unstable");
     CHECK(r.error().param == "new_service_ms");
   }
+  SECTION("a model so much faster that nothing queues any more") {
+    const auto r = try_run({{"new_service_ms", "0.01"}});  // rho' = 0.8 * 0.01 / 5 = 0.0016
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == "invalid");
+    CHECK(r.error().param == "new_service_ms");
+  }
   SECTION("rho_high not above rho_low") {
     const auto r = try_run({{"rho_low", "0.9"}, {"rho_high", "0.7"}});
     REQUIRE_FALSE(r.ok());

@@ -7,20 +7,14 @@
 namespace sl::kernels {
 namespace {
 
-/// The source taps of every output index along one axis: output i reads src[first[i] + t] with weight
-/// weight[i * width + t], t < width (weights of one output sum to 1).
-struct AxisTaps {
-  std::int64_t width = 0;
-  std::vector<std::int64_t> first;
-  std::vector<float> weight;
-};
+using AxisTaps = Resizer::AxisTaps;
 
 AxisTaps nearest_taps(std::int64_t n_src, std::int64_t n_dst) {
   const double scale = static_cast<double>(n_src) / static_cast<double>(n_dst);
   AxisTaps taps{1, {}, {}};
   for (std::int64_t i = 0; i < n_dst; ++i) {
     const auto j = static_cast<std::int64_t>(std::floor((static_cast<double>(i) + 0.5) * scale));
-    taps.first.push_back(std::min(j, n_src - 1));
+    taps.index.push_back(std::min(j, n_src - 1));
     taps.weight.push_back(1.0f);
   }
   return taps;
@@ -39,7 +33,8 @@ AxisTaps bilinear_taps(std::int64_t n_src, std::int64_t n_dst) {
       j = std::max<std::int64_t>(n_src - 2, 0);
       frac = n_src >= 2 ? 1.0 : 0.0;
     }
-    taps.first.push_back(j);
+    taps.index.push_back(j);
+    taps.index.push_back(std::min(j + 1, n_src - 1));
     taps.weight.push_back(static_cast<float>(1.0 - frac));
     taps.weight.push_back(static_cast<float>(frac));
   }
@@ -64,10 +59,27 @@ AxisTaps antialias_taps(std::int64_t n_src, std::int64_t n_dst) {
       w[j - lo] = d < 1.0 ? 1.0 - d : 0.0;
       total += w[j - lo];
     }
-    taps.first.push_back(lo);
-    for (double v : w) taps.weight.push_back(static_cast<float>(total > 0 ? v / total : 0.0));
+    for (std::int64_t t = 0; t < taps.width; ++t) {
+      taps.index.push_back(std::min(lo + t, n_src - 1));
+      taps.weight.push_back(static_cast<float>(total > 0 ? w[t] / total : 0.0));
+    }
   }
   return taps;
+}
+
+/// The vertical pass over the rows of the horizontal pass; each output value goes through `store`.
+template <class Store>
+void vertical(const AxisTaps& ty, const ResizeShape& s, const std::vector<float>& rows, Store store) {
+  const std::int64_t row_len = s.dst_width * s.channels;
+  for (std::int64_t y = 0; y < s.dst_height; ++y) {
+    const std::int64_t* idx = ty.index.data() + y * ty.width;
+    const float* w = ty.weight.data() + y * ty.width;
+    for (std::int64_t q = 0; q < row_len; ++q) {
+      float acc = 0.0f;
+      for (std::int64_t t = 0; t < ty.width; ++t) acc += w[t] * rows[static_cast<std::size_t>(idx[t] * row_len + q)];
+      store(y * row_len + q, acc);
+    }
+  }
 }
 
 AxisTaps make_taps(ResizeFilter filter, std::int64_t n_src, std::int64_t n_dst) {
@@ -79,46 +91,48 @@ AxisTaps make_taps(ResizeFilter filter, std::int64_t n_src, std::int64_t n_dst) 
   return antialias_taps(n_src, n_dst);
 }
 
-/// Horizontal pass into a float buffer (src_height x dst_width x channels), then the vertical pass; each
-/// output value goes through `store`.
-template <class T, class Store>
-void resize_separable(const ResizeShape& s, ResizeFilter filter, const T* src, Store store) {
-  const AxisTaps tx = make_taps(filter, s.src_width, s.dst_width);
-  const AxisTaps ty = make_taps(filter, s.src_height, s.dst_height);
-  const std::int64_t ch = s.channels;
-  std::vector<float> rows(static_cast<std::size_t>(s.src_height * s.dst_width * ch));
-  for (std::int64_t y = 0; y < s.src_height; ++y)
-    for (std::int64_t x = 0; x < s.dst_width; ++x)
-      for (std::int64_t c = 0; c < ch; ++c) {
-        float acc = 0.0f;
-        for (std::int64_t t = 0; t < tx.width; ++t) {
-          const std::int64_t j = std::min(tx.first[x] + t, s.src_width - 1);
-          acc += tx.weight[x * tx.width + t] * static_cast<float>(src[(y * s.src_width + j) * ch + c]);
-        }
-        rows[(y * s.dst_width + x) * ch + c] = acc;
-      }
-  const std::int64_t row_len = s.dst_width * ch;
-  for (std::int64_t y = 0; y < s.dst_height; ++y)
-    for (std::int64_t q = 0; q < row_len; ++q) {
-      float acc = 0.0f;
-      for (std::int64_t t = 0; t < ty.width; ++t) {
-        const std::int64_t j = std::min(ty.first[y] + t, s.src_height - 1);
-        acc += ty.weight[y * ty.width + t] * rows[j * row_len + q];
-      }
-      store(y * row_len + q, acc);
-    }
-}
-
 }  // namespace
 
+Resizer::Resizer(const ResizeShape& s, ResizeFilter filter)
+    : s_(s), x_(make_taps(filter, s.src_width, s.dst_width)), y_(make_taps(filter, s.src_height, s.dst_height)),
+      rows_(static_cast<std::size_t>(s.src_height * s.dst_width * s.channels)) {}
+
+template <class T>
+void Resizer::horizontal(const T* src) {
+  const std::int64_t ch = s_.channels;
+  for (std::int64_t y = 0; y < s_.src_height; ++y) {
+    const T* row = src + y * s_.src_width * ch;
+    float* out = rows_.data() + y * s_.dst_width * ch;
+    for (std::int64_t x = 0; x < s_.dst_width; ++x) {
+      const std::int64_t* idx = x_.index.data() + x * x_.width;
+      const float* w = x_.weight.data() + x * x_.width;
+      for (std::int64_t c = 0; c < ch; ++c) {
+        float acc = 0.0f;
+        for (std::int64_t t = 0; t < x_.width; ++t) acc += w[t] * static_cast<float>(row[idx[t] * ch + c]);
+        out[x * ch + c] = acc;
+      }
+    }
+  }
+}
+
+void Resizer::run(const float* src, float* dst) {
+  horizontal(src);
+  vertical(y_, s_, rows_, [dst](std::int64_t i, float v) { dst[i] = v; });
+}
+
+void Resizer::run(const std::uint8_t* src, std::uint8_t* dst) {
+  horizontal(src);
+  vertical(y_, s_, rows_, [dst](std::int64_t i, float v) {
+    dst[i] = static_cast<std::uint8_t>(std::clamp(std::floor(v + 0.5f), 0.0f, 255.0f));
+  });
+}
+
 void resize_f32(const ResizeShape& s, ResizeFilter filter, const float* src, float* dst) {
-  resize_separable(s, filter, src, [dst](std::int64_t i, float v) { dst[i] = v; });
+  Resizer(s, filter).run(src, dst);
 }
 
 void resize_u8(const ResizeShape& s, ResizeFilter filter, const std::uint8_t* src, std::uint8_t* dst) {
-  resize_separable(s, filter, src, [dst](std::int64_t i, float v) {
-    dst[i] = static_cast<std::uint8_t>(std::clamp(std::floor(v + 0.5f), 0.0f, 255.0f));
-  });
+  Resizer(s, filter).run(src, dst);
 }
 
 }  // namespace sl::kernels

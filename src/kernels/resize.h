@@ -8,6 +8,7 @@
 //   (PIL's BILINEAR, PyTorch antialias=True); identical to Bilinear when enlarging, except at the borders.
 // Images are H x W x channels, interleaved (HWC).
 #include <cstdint>
+#include <vector>
 
 namespace sl::kernels {
 
@@ -19,6 +20,29 @@ struct ResizeShape {
   std::int64_t dst_height = 1;
   std::int64_t dst_width = 1;
   std::int64_t channels = 1;
+};
+
+/// One resize shape and filter, with its per-axis taps computed once, for resizing many images alike.
+class Resizer {
+ public:
+  Resizer(const ResizeShape& s, ResizeFilter filter);
+  void run(const float* src, float* dst);
+  void run(const std::uint8_t* src, std::uint8_t* dst);
+
+  /// The source pixels and weights of every output index along one axis: output i reads
+  /// src[index[i * width + t]] with weight weight[i * width + t], t < width (weights sum to 1).
+  struct AxisTaps {
+    std::int64_t width = 0;
+    std::vector<std::int64_t> index;
+    std::vector<float> weight;
+  };
+
+ private:
+  template <class T>
+  void horizontal(const T* src);
+  ResizeShape s_;
+  AxisTaps x_, y_;
+  std::vector<float> rows_;  ///< src_height x dst_width x channels, after the horizontal pass
 };
 
 /// Resizes a float image (values are not clamped).

@@ -31,19 +31,18 @@ DigitTransform serving_transform(ServingVariant v) {
 
 std::vector<std::uint8_t> raw_digit_images(const MnistDigits& digits, std::int64_t first, std::int64_t count) {
   std::vector<std::uint8_t> raw(static_cast<std::size_t>(count * kRawPixels));
-  const kernels::ResizeShape up{kMnistSide, kMnistSide, kRawSide, kRawSide, 1};
-  for (std::int64_t i = 0; i < count; ++i)
-    kernels::resize_u8(up, kernels::ResizeFilter::Bilinear, digits.image(first + i), raw.data() + i * kRawPixels);
+  kernels::Resizer up({kMnistSide, kMnistSide, kRawSide, kRawSide, 1}, kernels::ResizeFilter::Bilinear);
+  for (std::int64_t i = 0; i < count; ++i) up.run(digits.image(first + i), raw.data() + i * kRawPixels);
   return raw;
 }
 
 void preprocess_digits(const DigitTransform& t, const std::uint8_t* raw, std::int64_t count, float* out) {
-  const kernels::ResizeShape down{kRawSide, kRawSide, kMnistSide, kMnistSide, 1};
+  kernels::Resizer down({kRawSide, kRawSide, kMnistSide, kMnistSide, 1}, t.filter);
   std::vector<float> src(static_cast<std::size_t>(kRawPixels));
   for (std::int64_t i = 0; i < count; ++i) {
     std::copy(raw + i * kRawPixels, raw + (i + 1) * kRawPixels, src.begin());
     float* x = out + i * kMnistPixels;
-    kernels::resize_f32(down, t.filter, src.data(), x);
+    down.run(src.data(), x);
     for (std::int64_t p = 0; p < kMnistPixels; ++p) x[p] = (x[p] * t.scale - t.mean) / t.std;
   }
 }

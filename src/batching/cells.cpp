@@ -12,6 +12,7 @@ void register_cells(std::vector<CellSpec>& cells) {
   cells.push_back(batching_tables_cell());
   cells.push_back(pareto_cell());
   cells.push_back(when_to_batch_cell());
+  cells.push_back(multi_camera_cell());
 }
 
 }  // namespace sl::batching

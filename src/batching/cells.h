@@ -26,4 +26,7 @@ CellSpec pareto_cell();
 /// Cell `batching/when-to-batch`: batch-1 vs dynamic batching on the same arrivals, steady and bursty.
 CellSpec when_to_batch_cell();
 
+/// Cell `batching/multi-camera`: Table 16's six cameras with jitter and a timeout; misses vs stale frames.
+CellSpec multi_camera_cell();
+
 }  // namespace sl::batching

@@ -1,0 +1,108 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "batching/camera_sync.h"
+#include "core/registry.h"
+
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "1") {
+  sl::RunControl ctl;
+  return sl::run_cell("batching/multi-camera", raw, seed, ctl);
+}
+
+double out(const sl::RunResult& r, const std::string& name) {
+  const double* v = r.find_output(name);
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+double normal_upper_tail(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }
+
+}  // namespace
+
+TEST_CASE("Table 16: frames in at 8/10/15 ms, inference 15-25 ms, result at 32 ms, 1 ms slack, 36 % sync budget",
+          "[batching][camera][book]") {
+  const auto r = run({{"frames", "100"}}).value();
+  CHECK_THAT(out(r, "arrival_spread_ms"), WithinAbs(7.0, 1e-9));
+  CHECK_THAT(out(r, "nominal_start_ms"), WithinAbs(15.0, 1e-9));
+  CHECK_THAT(out(r, "nominal_inference_done_ms"), WithinAbs(25.0, 1e-9));
+  CHECK_THAT(out(r, "nominal_result_ms"), WithinAbs(32.0, 1e-9));
+  CHECK_THAT(out(r, "nominal_slack_ms"), WithinAbs(1.0, 1e-9));
+  CHECK_THAT(out(r, "sync_budget_frac"), WithinRel(12.0 / 33, 1e-12));
+  CHECK_THAT(out(r, "latest_start_ms"), WithinAbs(16.0, 1e-9));
+  CHECK_THAT(out(r, "period_ms"), WithinRel(1000.0 / 30, 1e-12));
+}
+
+TEST_CASE("Multi-camera: with a 20 ms timeout a set misses exactly when camera 6 is later than 16 ms",
+          "[batching][camera]") {
+  // Camera 6 arrives at 15 + N(0, 1) ms; the batch then needs 17 ms more, so it misses 33 ms iff Z > 1:
+  // 1 - Phi(1) = 0.1587. Cameras 1-5 are 6 sd below 16 ms and the timeout (5 sd) almost never fires.
+  // Sets are independent (the accelerator is free again long before the next one), so the binomial SE holds.
+  const std::int64_t n = 20'000;
+  const auto r = run({{"frames", std::to_string(n)}}).value();
+  const double p = normal_upper_tail(1.0);
+  CHECK_THAT(out(r, "miss_frac"), WithinAbs(p, 4 * std::sqrt(p * (1 - p) / n)));
+  CHECK(out(r, "stale_frac") < 1e-3);
+}
+
+TEST_CASE("Multi-camera: a 16 ms timeout never misses; camera 6's late frames become stale instead",
+          "[batching][camera]") {
+  const std::int64_t n = 20'000;
+  const auto r = run({{"frames", std::to_string(n)}, {"timeout_ms", "16"}}).value();
+  CHECK(out(r, "miss_frac") == 0);
+  // Stale frames: camera 6 after 16 ms, Pr = 1 - Phi(1), over 6 cameras.
+  const double p = normal_upper_tail(1.0);
+  CHECK_THAT(out(r, "stale_frac"), WithinAbs(p / 6, 4 * std::sqrt(p * (1 - p) / n) / 6));
+  CHECK_THAT(out(r, "sets_with_stale_frac"), WithinAbs(p, 4 * std::sqrt(p * (1 - p) / n)));
+}
+
+TEST_CASE("Multi-camera: without jitter the book's timeline holds; sweeps trade misses for stale frames",
+          "[batching][camera]") {
+  const auto calm = run({{"frames", "1000"}, {"jitter_ms", "0"}}).value();
+  CHECK(out(calm, "miss_frac") == 0);
+  CHECK(out(calm, "stale_frac") == 0);
+  CHECK_THAT(out(calm, "result_p99_ms"), WithinAbs(32.0, 1e-9));
+  const auto r = run({{"frames", "5000"}}).value();
+  for (const auto& t : r.tables) {
+    if (t.name != "by_timeout") continue;
+    const auto& timeout = t.columns[0].second;
+    const auto& miss = t.columns[1].second;
+    const auto& stale = t.columns[2].second;
+    for (std::size_t i = 0; i < timeout.size(); ++i) {
+      INFO("timeout " << timeout[i] << " ms");
+      if (timeout[i] <= 16) CHECK(miss[i] == 0);  // start <= 16 ms always makes 33 ms
+      if (i > 0) CHECK(stale[i] <= stale[i - 1]);  // waiting longer never adds stale frames
+    }
+  }
+}
+
+TEST_CASE("Camera sync: one accelerator delays a set whose predecessor is still running", "[batching][camera]") {
+  sl::batching::CameraSyncParams p;
+  p.jitter_sd_s = 0;
+  p.inference_s = 0.030;  // longer than the gap between batch starts
+  p.deadline_s = 1.0;
+  const std::vector<std::array<double, sl::batching::kNumCameras>> z(3, std::array<double, sl::batching::kNumCameras>{});
+  const auto run = sl::batching::simulate_camera_sync(p, z);
+  // Set 0 starts at 15 ms, ends at 45; set 1 is ready at 33.3 + 15 = 48.3 ms (free): no wait.
+  CHECK_THAT(run.result_s[1], WithinAbs(0.015 + 0.030 + 0.007, 1e-12));
+  p.inference_s = 0.040;  // set 0 ends at 55 ms, set 1 waits 6.7 ms
+  const auto slow = sl::batching::simulate_camera_sync(p, z);
+  CHECK_THAT(slow.result_s[1], WithinAbs(0.055 + 0.040 + 0.007 - 1.0 / 30, 1e-12));
+}
+
+TEST_CASE("Multi-camera rejects bad values", "[batching][camera]") {
+  const auto fps = run({{"fps", "0"}});
+  REQUIRE_FALSE(fps.ok());
+  CHECK(fps.error().param == "fps");
+  const auto frames = run({{"frames", "5"}});
+  REQUIRE_FALSE(frames.ok());
+  CHECK(frames.error().code == "out_of_range");
+  const auto jitter = run({{"jitter_ms", "nan"}});
+  REQUIRE_FALSE(jitter.ok());
+  CHECK(jitter.error().param == "jitter_ms");
+}

@@ -13,6 +13,7 @@ void register_cells(std::vector<CellSpec>& cells) {
   cells.push_back(pareto_cell());
   cells.push_back(when_to_batch_cell());
   cells.push_back(multi_camera_cell());
+  cells.push_back(phone_pipeline_cell());
 }
 
 }  // namespace sl::batching

@@ -29,4 +29,7 @@ CellSpec when_to_batch_cell();
 /// Cell `batching/multi-camera`: Table 16's six cameras with jitter and a timeout; misses vs stale frames.
 CellSpec multi_camera_cell();
 
+/// Cell `batching/phone-pipeline`: Table 17's phone pipeline — time, energy, FPS, battery, CPU fallback.
+CellSpec phone_pipeline_cell();
+
 }  // namespace sl::batching

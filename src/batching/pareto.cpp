@@ -36,6 +36,7 @@ constexpr std::array<std::int64_t, 5> kGridMaxBatches = {8, 16, 32, 64, 128};
 constexpr std::array<double, 8> kGridRatesPerAccelerator = {100, 300, 500, 700, 900, 1100, 1300, 1500};
 constexpr double kStableLoadFrac = 0.95;  ///< skip runs offered more than this share of saturated capacity
 constexpr double kWarmupFrac = 0.05;      ///< requests arriving in the first 5 % of a run are not measured
+constexpr double kMaxSimulatedRequests = 2e7;  ///< about 10 s in the browser
 
 struct Point {
   double window_ms;
@@ -214,6 +215,14 @@ void output_grid(RunResult& result, const BatcherParams& base, const Inputs& in,
 Result<RunResult> run_pareto(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
   auto service = service_model_from_inputs(in);
   if (!service.ok()) return service.error();
+  const double total = static_cast<double>(kTable13.size()) * static_cast<double>(in.count("n")) +
+                       static_cast<double>(kGridWindowsMs.size() * kGridMaxBatches.size() * kGridRatesPerAccelerator.size()) *
+                           static_cast<double>(in.count("grid_n"));
+  if (total > kMaxSimulatedRequests)
+    return Error{"too_large", "grid_n",
+                 "5 x n + 240 x grid_n must be at most " + format_number(kMaxSimulatedRequests) +
+                     " simulated requests, got " + format_number(total),
+                 {{"max", format_number(kMaxSimulatedRequests)}, {"got", format_number(total)}}};
   BatcherParams base;
   base.num_accelerators = in.count("accelerators");
   base.service = service.value();

@@ -7,6 +7,7 @@
 //       whole burst and drains slowly; the batcher raises its batch size and absorbs it.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "batching/arrivals.h"
@@ -19,6 +20,15 @@ namespace sl::batching {
 namespace {
 
 constexpr double kWarmupFrac = 0.05;
+constexpr double kMaxSimulatedRequests = 2e7;  ///< about 10 s in the browser
+
+std::optional<Error> too_large(const std::string& param, const std::string& what, double total) {
+  if (total <= kMaxSimulatedRequests) return std::nullopt;
+  return Error{"too_large", param,
+               what + " must be at most " + format_number(kMaxSimulatedRequests) + " simulated requests, got " +
+                   format_number(total),
+               {{"max", format_number(kMaxSimulatedRequests)}, {"got", format_number(total)}}};
+}
 
 BatcherParams batch1_params(const BatcherParams& dynamic) {
   BatcherParams p = dynamic;
@@ -178,6 +188,11 @@ Result<RunResult> run_when_to_batch(const Inputs& in, std::uint64_t seed, RunCon
                  "rate_max must be >= rate_min = " + format_number(in.real("rate_min")) + " 1/s, got " +
                      format_number(in.real("rate_max")),
                  {{"min", format_number(in.real("rate_min"))}, {"unit", "1/s"}, {"got", format_number(in.real("rate_max"))}}};
+  const double sweep_total = 2.0 * static_cast<double>(in.count("num_rates")) * static_cast<double>(in.count("n"));
+  if (auto e = too_large("n", "2 x num_rates x n", sweep_total)) return *e;
+  const double burst_total = 2 * (in.real("burst_base_rate") * (in.real("burst_start_s") + in.real("burst_after_s")) +
+                                  in.real("burst_rate") * in.real("burst_s"));
+  if (auto e = too_large("burst_rate", "the burst experiment's expected arrivals (x 2 servers)", burst_total)) return *e;
   BatcherParams dynamic;
   dynamic.max_batch_size = in.count("max_batch");
   dynamic.max_wait_s = in.real("window_ms") * 1e-3;

@@ -120,3 +120,10 @@ TEST_CASE("Pareto: same seed, same numbers; bad inputs are rejected with the par
   REQUIRE_FALSE(load.ok());
   CHECK(load.error().param == "load");
 }
+
+TEST_CASE("Pareto refuses a run that would simulate more than 2e7 requests", "[batching][pareto]") {
+  const auto big = run({{"grid_n", "200000"}});
+  REQUIRE_FALSE(big.ok());
+  CHECK(big.error().code == "too_large");
+  CHECK(big.error().param == "grid_n");
+}

@@ -73,3 +73,14 @@ TEST_CASE("When to batch rejects a reversed sweep and bad values", "[batching][w
   REQUIRE_FALSE(zero.ok());
   CHECK(zero.error().code == "out_of_range");
 }
+
+TEST_CASE("When to batch refuses sweeps and bursts beyond 2e7 simulated requests", "[batching][when]") {
+  const auto sweep = run({{"num_rates", "100"}, {"n", "1000000"}});
+  REQUIRE_FALSE(sweep.ok());
+  CHECK(sweep.error().code == "too_large");
+  CHECK(sweep.error().param == "n");
+  const auto burst = run({{"burst_rate", "100000"}, {"burst_s", "1000"}});
+  REQUIRE_FALSE(burst.ok());
+  CHECK(burst.error().code == "too_large");
+  CHECK(burst.error().param == "burst_rate");
+}

@@ -15,6 +15,7 @@
 #include "queueing/fan_out.h"
 #include "queueing/rounding.h"
 #include "queueing/sojourn_runs.h"
+#include "queueing/table_columns.h"
 
 namespace sl::queueing {
 namespace {
@@ -111,30 +112,8 @@ struct Point {
   std::optional<FanOutSample> hedged;
 };
 
-/// Columns of a table being filled row by row, in first-use order.
-class Columns {
- public:
-  void put(const std::string& name, double v) {
-    for (auto& c : cols_)
-      if (c.first == name) return c.second.push_back(v);
-    cols_.push_back({name, {v}});
-  }
-  /// An estimate as three columns: <name><unit>, <name>_lo<unit>, <name>_hi<unit>.
-  void put(const std::string& name, const std::string& unit, const Estimate& e, double scale) {
-    put(name + unit, scale * e.value);
-    put(name + "_lo" + unit, scale * e.lo);
-    put(name + "_hi" + unit, scale * e.hi);
-  }
-  void into(Table& t) {
-    for (auto& c : cols_) t.column(c.first, std::move(c.second));
-  }
-
- private:
-  std::vector<std::pair<std::string, std::vector<double>>> cols_;
-};
-
 void add_sweep_table(RunResult& r, const FanOutParams& p, const LeafModel& m, const std::vector<Point>& points) {
-  Columns c;
+  TableColumns c;
   for (const Point& pt : points) {
     c.put("n", static_cast<double>(pt.n));
     c.put("p_any_slow_frac", fan_out_slow_share(p.p, pt.n));

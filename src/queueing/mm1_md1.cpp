@@ -13,6 +13,7 @@
 #include "queueing/confidence_intervals.h"
 #include "queueing/md1_tail.h"
 #include "queueing/sojourn_runs.h"
+#include "queueing/table_columns.h"
 
 namespace sl::queueing {
 namespace {
@@ -120,43 +121,32 @@ void add_md1_exact_table(RunResult& result, const std::vector<GridPoint>& points
 
 /// The sweep as a table (ms, and multiples of S for Figure 1), and how many closed forms the CIs cover.
 Coverage add_sweep_table(RunResult& result, const std::vector<GridPoint>& points, double service_s) {
-  Table& t = result.table("sweep");
-  std::vector<std::pair<std::string, std::vector<double>>> cols;
-  const auto put = [&](const std::string& name, double v) {
-    for (auto& c : cols)
-      if (c.first == name) return c.second.push_back(v);
-    cols.push_back({name, {v}});
-  };
-  const auto put_estimate = [&](const std::string& name, const Estimate& e) {
-    put(name + "_ms", 1e3 * e.value);
-    put(name + "_lo_ms", 1e3 * e.lo);
-    put(name + "_hi_ms", 1e3 * e.hi);
-  };
+  TableColumns cols;
   Coverage coverage;
   for (const auto& p : points) {
     const ClosedForms cf = closed_forms_at(p.rho, service_s);
-    put("rho", p.rho);
-    put("num_requests", static_cast<double>(p.num_kept));
-    put_estimate("mm1_W", p.mm1.mean);
-    put("eq5_W_ms", 1e3 * cf.eq5_s);
-    put_estimate("mm1_p99", p.mm1.quantile);
-    put("mm1_p99_exact_ms", 1e3 * cf.mm1_p99_s);
-    put("eq6_p99_ms", 1e3 * cf.eq6_s);
-    put_estimate("md1_W", p.md1.mean);
-    put("md1_W_pk_ms", 1e3 * cf.pk_s);
-    put_estimate("md1_p99", p.md1.quantile);
-    put("mm1_p99_to_eq6", p.mm1.quantile.value / cf.eq6_s);
-    put("md1_p99_to_eq6", p.md1.quantile.value / cf.eq6_s);
-    put("mm1_W_x", p.mm1.mean.value / service_s);
-    put("mm1_p99_x", p.mm1.quantile.value / service_s);
-    put("md1_W_x", p.md1.mean.value / service_s);
-    put("md1_p99_x", p.md1.quantile.value / service_s);
+    cols.put("rho", p.rho);
+    cols.put("num_requests", static_cast<double>(p.num_kept));
+    cols.put("mm1_W", "_ms", p.mm1.mean, 1e3);
+    cols.put("eq5_W_ms", 1e3 * cf.eq5_s);
+    cols.put("mm1_p99", "_ms", p.mm1.quantile, 1e3);
+    cols.put("mm1_p99_exact_ms", 1e3 * cf.mm1_p99_s);
+    cols.put("eq6_p99_ms", 1e3 * cf.eq6_s);
+    cols.put("md1_W", "_ms", p.md1.mean, 1e3);
+    cols.put("md1_W_pk_ms", 1e3 * cf.pk_s);
+    cols.put("md1_p99", "_ms", p.md1.quantile, 1e3);
+    cols.put("mm1_p99_to_eq6", p.mm1.quantile.value / cf.eq6_s);
+    cols.put("md1_p99_to_eq6", p.md1.quantile.value / cf.eq6_s);
+    cols.put("mm1_W_x", p.mm1.mean.value / service_s);
+    cols.put("mm1_p99_x", p.mm1.quantile.value / service_s);
+    cols.put("md1_W_x", p.md1.mean.value / service_s);
+    cols.put("md1_p99_x", p.md1.quantile.value / service_s);
     coverage.check(p.mm1.mean, cf.eq5_s);
     coverage.check(p.mm1.quantile, cf.mm1_p99_s);
     coverage.check(p.md1.mean, cf.pk_s);
     if (cf.md1_p99_s) coverage.check(p.md1.quantile, *cf.md1_p99_s);
   }
-  for (auto& c : cols) t.column(c.first, std::move(c.second));
+  cols.into(result.table("sweep"));
   return coverage;
 }
 

@@ -2,7 +2,7 @@
 //   (a) the fixed cost of one layer call: stacks of tiny dense layers (16 -> 16, batch 1) at depths 1, 10,
 //       25, 50, 100; the slope of time against depth is the cost of one call;
 //   (b) the time of one batch T(B) for an MNIST-sized MLP (784 -> 256 x 4 -> 10, softmax) and for a conv
-//       layer, B = 1 ... max; the line T(B) = a + b B is fitted by least squares and set beside the book's
+//       layer, B = 1 ... max; the line T(B) = a + b B is fitted by least squares (on relative errors) beside the book's
 //       GPU model 5 ms + 0.6 ms B (Table 11). Throughput B / T(B) tends to 1/b, so batching can raise it at
 //       most (a + b) / b = 1 + a/b times over batch 1, and reaches half of that limit at B = a/b.
 // Every point is the median over samples, each sample lasting well above the timer's resolution.
@@ -118,9 +118,18 @@ struct Sweep {
   LineFit fit;
 };
 
-Sweep fitted(std::vector<std::int64_t> x, std::vector<Timing> t, double unit_scale) {
-  // Every sweep has at least two distinct x (depth 1 and max_depth >= 2; batch 1 and max_batch >= 2).
-  const LineFit fit = *fit_line(as_doubles(x), column(t, &Timing::median_s, unit_scale));
+/// How a sweep's line is fitted. Depths 1 ... 100 have similar absolute noise: ordinary least squares.
+/// Batch times span 1 ... 256 items, so plain least squares would fit the big batches and ignore batch 1,
+/// where a fixed cost shows; weights 1 / T^2 fit relative errors instead, every point counting alike.
+enum class FitErrors { Absolute, Relative };
+
+Sweep fitted(std::vector<std::int64_t> x, std::vector<Timing> t, double unit_scale, FitErrors errors) {
+  const std::vector<double> y = column(t, &Timing::median_s, unit_scale);
+  std::vector<double> weights;
+  for (double yi : y) weights.push_back(errors == FitErrors::Relative ? 1.0 / (yi * yi) : 1.0);
+  // Every sweep has at least two distinct x (depth 1 and max_depth >= 2; batch 1 and max_batch >= 2) and
+  // positive times, so the fit exists.
+  const LineFit fit = *fit_line(as_doubles(x), y, weights);
   return {std::move(x), std::move(t), fit};
 }
 
@@ -215,9 +224,9 @@ Result<RunResult> run_cpu_batch_measure(const Inputs& in, std::uint64_t seed, Ru
                           static_cast<double>((depths.size() + mlp_batches.size() + conv_batches.size()) * plan.num_samples)};
 
   Rng rng = Rng::stream(seed, Stream::Misc);
-  const Sweep depth = fitted(depths, time_layer_stack(rng, p.width, depths, plan, progress), 1e6);
-  const Sweep mlp = fitted(mlp_batches, time_mlp(rng, p.mlp, mlp_batches, plan, progress), 1e3);
-  const Sweep conv = fitted(conv_batches, time_conv(rng, p.conv, conv_batches, plan, progress), 1e3);
+  const Sweep depth = fitted(depths, time_layer_stack(rng, p.width, depths, plan, progress), 1e6, FitErrors::Absolute);
+  const Sweep mlp = fitted(mlp_batches, time_mlp(rng, p.mlp, mlp_batches, plan, progress), 1e3, FitErrors::Relative);
+  const Sweep conv = fitted(conv_batches, time_conv(rng, p.conv, conv_batches, plan, progress), 1e3, FitErrors::Relative);
 
   RunResult result;
   result.output("timer_resolution_us", resolution_s * 1e6);

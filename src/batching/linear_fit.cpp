@@ -3,24 +3,31 @@
 namespace sl::batching {
 
 std::optional<LineFit> fit_line(const std::vector<double>& xs, const std::vector<double>& ys) {
-  if (xs.size() != ys.size() || xs.size() < 2) return std::nullopt;
-  const double n = static_cast<double>(xs.size());
-  double mean_x = 0, mean_y = 0;
+  return fit_line(xs, ys, std::vector<double>(xs.size(), 1.0));
+}
+
+std::optional<LineFit> fit_line(const std::vector<double>& xs, const std::vector<double>& ys,
+                                const std::vector<double>& weights) {
+  if (xs.size() != ys.size() || xs.size() != weights.size() || xs.size() < 2) return std::nullopt;
+  double sum_w = 0, mean_x = 0, mean_y = 0;
   for (std::size_t i = 0; i < xs.size(); ++i) {
-    mean_x += xs[i];
-    mean_y += ys[i];
+    if (!(weights[i] >= 0)) return std::nullopt;
+    sum_w += weights[i];
+    mean_x += weights[i] * xs[i];
+    mean_y += weights[i] * ys[i];
   }
-  mean_x /= n;
-  mean_y /= n;
+  if (!(sum_w > 0)) return std::nullopt;
+  mean_x /= sum_w;
+  mean_y /= sum_w;
   double sxx = 0, sxy = 0, syy = 0;
   for (std::size_t i = 0; i < xs.size(); ++i) {
     const double dx = xs[i] - mean_x;
     const double dy = ys[i] - mean_y;
-    sxx += dx * dx;
-    sxy += dx * dy;
-    syy += dy * dy;
+    sxx += weights[i] * dx * dx;
+    sxy += weights[i] * dx * dy;
+    syy += weights[i] * dy * dy;
   }
-  if (!(sxx > 0)) return std::nullopt;  // all x equal: no line is determined
+  if (!(sxx > 0)) return std::nullopt;  // all (weighted) x equal: no line is determined
   LineFit fit;
   fit.slope = sxy / sxx;
   fit.intercept = mean_y - fit.slope * mean_x;

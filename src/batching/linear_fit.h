@@ -17,4 +17,10 @@ struct LineFit {
 /// computed about the means. nullopt unless xs and ys have equal length and at least two distinct x.
 std::optional<LineFit> fit_line(const std::vector<double>& xs, const std::vector<double>& ys);
 
+/// Weighted least squares: minimises sum w_i (y_i - a - b x_i)^2, with weighted means and sums in the same
+/// formulas (r2 weighted too). Weights 1 / y_i^2 minimise relative errors, so a batch-1 time of 0.1 ms
+/// counts as much as a batch-256 time of 20 ms. nullopt also if a weight is negative or all are zero.
+std::optional<LineFit> fit_line(const std::vector<double>& xs, const std::vector<double>& ys,
+                                const std::vector<double>& weights);
+
 }  // namespace sl::batching

@@ -15,20 +15,26 @@
 namespace sl::llm {
 namespace {
 
-constexpr std::int64_t kReadLanes = 4;
-constexpr std::int64_t kReadChunkBytes = kReadLanes * 8;
+constexpr std::int64_t kReadChunkBytes = 32;
 
-/// Wrapping sum of a buffer read as 64-bit words in four lanes: one load and one add per 8 bytes, so the
-/// loop is limited by memory, not by arithmetic.
+/// Wrapping sum of a buffer read as 64-bit words into four independent accumulators: one load and one add
+/// per 8 bytes, so the loop is limited by memory, not by arithmetic. (memcpy reads the bytes without
+/// breaking type aliasing; compilers turn it into plain loads.)
 std::uint64_t read_all(const unsigned char* data, std::int64_t bytes) {
-  std::uint64_t lanes[kReadLanes] = {};
+  std::uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   std::int64_t i = 0;
   for (; i + kReadChunkBytes <= bytes; i += kReadChunkBytes) {
-    std::uint64_t words[kReadLanes];
-    std::memcpy(words, data + i, sizeof(words));
-    for (std::int64_t l = 0; l < kReadLanes; ++l) lanes[l] += words[l];
+    std::uint64_t w0, w1, w2, w3;
+    std::memcpy(&w0, data + i, 8);
+    std::memcpy(&w1, data + i + 8, 8);
+    std::memcpy(&w2, data + i + 16, 8);
+    std::memcpy(&w3, data + i + 24, 8);
+    s0 += w0;
+    s1 += w1;
+    s2 += w2;
+    s3 += w3;
   }
-  std::uint64_t sum = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+  std::uint64_t sum = (s0 + s1) + (s2 + s3);
   for (; i < bytes; ++i) sum += data[i];
   return sum;
 }

@@ -29,11 +29,11 @@ float b_at(const Problem& p, std::int64_t q, std::int64_t j) {
                                              : p.b[static_cast<std::size_t>(j * p.ldb + q)];
 }
 
-// Shapes that reach every path of gemm_f32: tiny (direct loop), skinny (m < 12, no packing), packed with
+// Shapes that reach every path of gemm_f32: tiny (direct loop), skinny (m < 40, no packing), packed with
 // partial 6x8 tiles, several kc = 256 depth blocks and more than one nc = 1024 column block.
 const std::vector<GemmShape> kShapes = {
     {1, 1, 1}, {1, 13, 7}, {3, 5, 2}, {2, 33, 40}, {7, 9, 300}, {13, 17, 19}, {50, 37, 263},
-    {97, 103, 31}, {6, 8, 256}, {8, 1030, 5}, {101, 9, 513}, {19, 1025, 33}};
+    {97, 103, 31}, {6, 8, 256}, {8, 1030, 5}, {101, 9, 513}, {19, 1025, 33}, {41, 1030, 20}};
 
 }  // namespace
 

@@ -17,10 +17,13 @@ std::optional<Error> check_ordered(const Inputs& in, const std::string& lo_param
                {{"min", format_number(lo)}, {"got", format_number(hi)}, {"unit", unit}}};
 }
 
-std::vector<double> log_grid(double lo, double hi, int num_points) {
-  std::vector<double> xs;
-  const double step = std::log(hi / lo) / (num_points - 1);
-  for (int i = 0; i < num_points; ++i) xs.push_back(i + 1 == num_points ? hi : lo * std::exp(step * i));
+std::vector<double> log_grid(double lo, double hi, int levels) {
+  const std::size_t n = std::size_t{1} << levels;
+  std::vector<double> xs(n + 1);
+  xs[0] = lo;
+  xs[n] = hi;
+  for (std::size_t step = n / 2; step >= 1; step /= 2)
+    for (std::size_t i = step; i < n; i += 2 * step) xs[i] = std::sqrt(xs[i - step] * xs[i + step]);
   return xs;
 }
 

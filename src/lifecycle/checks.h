@@ -13,7 +13,9 @@ namespace sl::lifecycle {
 std::optional<Error> check_ordered(const Inputs& in, const std::string& lo_param, const std::string& hi_param,
                                    const std::string& unit);
 
-/// log-spaced grid of `num_points` values from lo to hi inclusive (lo, hi > 0, num_points >= 2).
-std::vector<double> log_grid(double lo, double hi, int num_points);
+/// Log-spaced grid of 2^levels + 1 values from lo to hi inclusive (lo, hi > 0), filled by geometric
+/// midpoints sqrt(a b): only correctly rounded operations, so the grid is bit-identical natively and in wasm
+/// (exp and pow may differ in the last bit between C libraries).
+std::vector<double> log_grid(double lo, double hi, int levels);
 
 }  // namespace sl::lifecycle

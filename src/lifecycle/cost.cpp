@@ -14,7 +14,7 @@
 namespace sl::lifecycle {
 namespace {
 
-constexpr int kSweepPoints = 400;
+constexpr int kSweepLevels = 8;  // 257 points
 constexpr double kSweepMinQps = 1;
 constexpr double kUtilStep = 0.01;
 constexpr double kMinUtil = 0.05;
@@ -68,7 +68,7 @@ void fleet_outputs(const Inputs& in, const Fleet& f, RunResult& result) {
   result.output("t4_fleet_usd_per_h", fleet_usd_per_h(f.t4, qps, rho));
   result.output("v100_fleet_usd_per_h", fleet_usd_per_h(f.v100, qps, rho));
 
-  std::vector<double> q = log_grid(kSweepMinQps, in.real("sweep_max_qps"), kSweepPoints), cpu, t4, v100;
+  std::vector<double> q = log_grid(kSweepMinQps, in.real("sweep_max_qps"), kSweepLevels), cpu, t4, v100;
   for (double x : q) {
     cpu.push_back(fleet_usd_per_h(f.cpu, x, rho));
     t4.push_back(fleet_usd_per_h(f.t4, x, rho));

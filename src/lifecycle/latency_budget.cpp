@@ -22,7 +22,7 @@ enum Phase { kJpeg, kResize, kNormalize, kHostToDevice, kForward, kPost, kParse,
 // k times faster, Table 4.
 enum Scenario { kResnet, kResnetFastModel, kResnetModelTimesK, kDlrm };
 
-constexpr int kAmdahlPoints = 61;
+constexpr int kAmdahlLevels = 6;  // 65 points
 constexpr double kAmdahlMinK = 1.0;
 constexpr double kAmdahlMaxK = 1000.0;
 
@@ -89,7 +89,7 @@ void resnet_outputs(const Inputs& in, RunResult& result, Table& bars) {
   add_bar(bars, kResnetFastModel, fast);
   add_bar(bars, kResnetModelTimesK, faster);
 
-  std::vector<double> ks = log_grid(kAmdahlMinK, std::fmax(kAmdahlMaxK, k), kAmdahlPoints), speedups, ceilings;
+  std::vector<double> ks = log_grid(kAmdahlMinK, std::fmax(kAmdahlMaxK, k), kAmdahlLevels), speedups, ceilings;
   for (double kk : ks) {
     speedups.push_back(amdahl_speedup(f, kk));
     ceilings.push_back(f < 1.0 ? amdahl_ceiling(f) : speedups.back());

@@ -117,7 +117,7 @@ TEST_CASE("The fleet-cost series is the step function of whole machines", "[life
   const auto r = run();
   const auto& q = column(r, "fleet_cost", "qps");
   const auto& cpu = column(r, "fleet_cost", "cpu_usd_per_h");
-  REQUIRE(q.size() == 400);
+  REQUIRE(q.size() == 257);
   CHECK(q.front() == 1.0);
   CHECK(q.back() == 10000.0);
   for (std::size_t i = 0; i < q.size(); ++i) CHECK_THAT(cpu[i], WithinRel(0.17 * std::ceil(q[i] / 27.0 - 1e-9), 1e-9));
@@ -128,4 +128,13 @@ TEST_CASE("Cost inputs are validated", "[lifecycle][cost]") {
   CHECK(error_of(kCell, {{"rho", "1.2"}}).param == "rho");
   CHECK(error_of(kCell, {{"t4_per_s", "-5"}}).param == "t4_per_s");
   CHECK(error_of(kCell, {{"a_batch", "0"}}).code == "out_of_range");
+}
+
+TEST_CASE("The load grid is geometric and ends exactly at its limits", "[lifecycle][cost]") {
+  const auto r = run({{"sweep_max_qps", "5000"}});
+  const auto& q = column(r, "fleet_cost", "qps");
+  CHECK(q.front() == 1.0);
+  CHECK(q.back() == 5000.0);
+  const double ratio = std::pow(5000.0, 1.0 / static_cast<double>(q.size() - 1));
+  for (std::size_t i = 1; i < q.size(); ++i) CHECK_THAT(q[i] / q[i - 1], WithinRel(ratio, 1e-12));
 }

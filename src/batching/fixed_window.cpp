@@ -23,6 +23,7 @@ namespace {
 constexpr std::array<double, 4> kTable10RatesPerS = {50, 200, 500, 1000};
 constexpr double kMaxExpectedArrivals = 2e6;  // memory and time bound of one stream
 constexpr double kMinWindows = 100;           // fewer whole windows would make the statistics meaningless
+constexpr double kMaxWindows = 2e6;           // memory bound of the per-window counts
 
 struct WindowStats {
   RunningStats wait_s;
@@ -58,6 +59,11 @@ std::optional<Error> validate(const Inputs& in) {
                  {{"max", format_number(kMaxExpectedArrivals)}, {"got", format_number(lambda * duration_s)}}};
   for (const char* name : {"window_ms", "t14_window_ms", "budget_window_ms"}) {
     const double windows = duration_s / (in.real(name) * 1e-3);
+    if (windows > kMaxWindows)
+      return Error{"too_large", "duration_s",
+                   "duration_s may hold at most " + format_number(kMaxWindows) + " windows of " + name + " = " +
+                       format_number(in.real(name)) + " ms, got " + format_number(windows),
+                   {{"max", format_number(kMaxWindows)}, {"got", format_number(windows)}}};
     if (windows < kMinWindows)
       return Error{"invalid", "duration_s",
                    "duration_s must hold at least " + format_number(kMinWindows) + " windows of " + name + " = " +
@@ -69,6 +75,11 @@ std::optional<Error> validate(const Inputs& in) {
 
 void output_table10(RunResult& result, double window_s, double duration_s, std::uint64_t seed, RunControl& ctl) {
   Rng rng = Rng::stream(seed, Stream::Misc);
+  // The four streams together stay within the arrival budget: 1,750 req/s for at most 1,143 s (validation
+  // guarantees >= 100 windows of at most 10 s in duration_s, and 1,143 s holds over 100 of those too).
+  double rates_sum = 0;
+  for (double lambda : kTable10RatesPerS) rates_sum += lambda;
+  const double horizon_s = std::fmin(duration_s, kMaxExpectedArrivals / rates_sum);  // window count: validated
   std::vector<double> rate, mean, sd, p_empty, p_empty_sim, p_double, p_double_sim;
   for (double lambda : kTable10RatesPerS) {
     const double m = lambda * window_s;
@@ -78,10 +89,9 @@ void output_table10(RunResult& result, double window_s, double duration_s, std::
     result.output("t10_std_" + tag, std::sqrt(m));
     result.output("t10_p_empty_" + tag + "_frac", poisson_pmf(0, m));
     result.output("t10_p_double_" + tag + "_frac", poisson_tail_at_least(at_least, m));
-    const auto counts = simulate_calendar_windows({window_s}, poisson_arrivals_s(lambda, static_cast<std::int64_t>(
-                                                                  lambda * duration_s * 1.05 + 100), rng),
-                                                  duration_s)
-                            .window_counts;
+    const auto counts =
+        simulate_calendar_windows({window_s}, piecewise_poisson_arrivals_s({{horizon_s, lambda}}, rng), horizon_s)
+            .window_counts;
     double empty = 0, doubled = 0;
     for (std::int64_t c : counts) {
       empty += c == 0;
@@ -142,9 +152,8 @@ Result<RunResult> run_fixed_window(const Inputs& in, std::uint64_t seed, RunCont
   const ServiceModel service = ServiceModel::linear(in.real("svc_fixed_ms") * 1e-3, in.real("svc_per_item_ms") * 1e-3);
   const bool one_accelerator = in.choice("accelerators") == "one";
   Rng rng = Rng::stream(seed, Stream::Arrivals);
-  // Draw enough arrivals to pass the horizon (mean + 5 sd + slack), then cut at the last whole window.
-  const double expected = lambda * duration_s;
-  const auto arrivals_s = poisson_arrivals_s(lambda, static_cast<std::int64_t>(expected + 5 * std::sqrt(expected) + 100), rng);
+  // Arrivals up to the horizon; the windows cut them at the last whole window.
+  const auto arrivals_s = piecewise_poisson_arrivals_s({{duration_s, lambda}}, rng);
   auto simulate = [&](double t_s) {
     return window_stats(simulate_calendar_windows({t_s, service, one_accelerator}, arrivals_s, duration_s));
   };
@@ -201,7 +210,8 @@ Result<RunResult> run_fixed_window(const Inputs& in, std::uint64_t seed, RunCont
   // Wait, tail and envelope against the window length, all on the same stream.
   std::vector<double> t_col, wait_sim, wait_closed, p99_sim, envelope, mean_closed;
   for (double t_ms : {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0, 25.0, 30.0, 40.0}) {
-    if (duration_s / (t_ms * 1e-3) < kMinWindows) continue;
+    const double windows = duration_s / (t_ms * 1e-3);
+    if (windows < kMinWindows || windows > kMaxWindows) continue;
     const WindowStats s = simulate(t_ms * 1e-3);
     t_col.push_back(t_ms);
     wait_sim.push_back(s.wait_s.mean() * 1e3);

@@ -153,6 +153,10 @@ TEST_CASE("Fixed windows reject too many requests, too few windows and bad value
   REQUIRE_FALSE(big.ok());
   CHECK(big.error().code == "too_large");
   CHECK(big.error().param == "duration_s");
+  const auto many = run({{"lambda", "1"}, {"duration_s", "100000"}, {"window_ms", "0.01"}});
+  REQUIRE_FALSE(many.ok());
+  CHECK(many.error().code == "too_large");  // 10^10 windows would not fit in memory
+  CHECK(many.error().param == "duration_s");
   const auto few = run({{"duration_s", "0.5"}});
   REQUIRE_FALSE(few.ok());
   CHECK(few.error().code == "invalid");

@@ -22,6 +22,7 @@ namespace {
 constexpr std::array<std::int64_t, 5> kTable11Batches = {1, 4, 8, 16, 32};
 constexpr std::array<double, 4> kTable15RatesPerS = {100, 500, 1000, 5000};
 constexpr std::int64_t kMaxBatchSearched = 100'000;
+constexpr double kMaxMeanBatch = 1e6;  ///< the Poisson quantile walks up to ~ the mean
 
 Error invalid_window(const std::string& param, double window_ms, double slo_ms) {
   return Error{"invalid", param,
@@ -39,6 +40,12 @@ std::optional<Error> validate(const Inputs& in) {
                  "t15_svc_ms must be below slo_ms = " + format_number(slo_ms) + " ms so that eq. 15 leaves a window, got " +
                      format_number(in.real("t15_svc_ms")) + " ms",
                  {{"max", format_number(slo_ms)}, {"unit", "ms"}, {"got", format_number(in.real("t15_svc_ms"))}}};
+  const double mean_batch = in.real("lambda") * in.real("t14_window_ms") * 1e-3;
+  if (mean_batch > kMaxMeanBatch)
+    return Error{"too_large", "t14_window_ms",
+                 "lambda x t14_window_ms must be at most " + format_number(kMaxMeanBatch) + " requests per window, got " +
+                     format_number(mean_batch),
+                 {{"max", format_number(kMaxMeanBatch)}, {"got", format_number(mean_batch)}}};
   if (in.real("svc_fixed_ms") + in.real("svc_per_item_ms") <= 0)
     return Error{"invalid", "svc_fixed_ms", "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got 0",
                  {{"got", "0"}}};

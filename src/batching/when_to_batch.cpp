@@ -136,6 +136,9 @@ std::vector<double> p99_series_ms(const BatchingRun& run, double bucket_s, std::
   return p99;
 }
 
+/// Largest value, or 0 for an empty series (no arrival at all).
+double max_or_zero(const std::vector<double>& xs) { return xs.empty() ? 0.0 : *std::max_element(xs.begin(), xs.end()); }
+
 /// Time from `until_s` to the completion of the last request that arrived before it (0 if all were done).
 double backlog_after_s(const BatchingRun& run, double until_s) {
   double last_end_s = until_s;
@@ -164,10 +167,10 @@ void output_burst(RunResult& result, const BatcherParams& dynamic, const Inputs&
   const auto pd = p99_series_ms(rund, bucket_s, qd.size());
   std::vector<double> t;
   for (std::size_t k = 0; k < q1.size(); ++k) t.push_back(static_cast<double>(k) * bucket_s);
-  result.output("burst_batch1_max_queue", *std::max_element(q1.begin(), q1.end()));
-  result.output("burst_dynamic_max_queue", *std::max_element(qd.begin(), qd.end()));
-  result.output("burst_batch1_max_p99_ms", *std::max_element(p1.begin(), p1.end()));
-  result.output("burst_dynamic_max_p99_ms", *std::max_element(pd.begin(), pd.end()));
+  result.output("burst_batch1_max_queue", max_or_zero(q1));
+  result.output("burst_dynamic_max_queue", max_or_zero(qd));
+  result.output("burst_batch1_max_p99_ms", max_or_zero(p1));
+  result.output("burst_dynamic_max_p99_ms", max_or_zero(pd));
   // How long after the burst ends the requests that arrived before its end are all done.
   const double burst_end_s = before_s + burst_s;
   result.output("burst_batch1_backlog_s", backlog_after_s(run1, burst_end_s));
@@ -193,6 +196,9 @@ Result<RunResult> run_when_to_batch(const Inputs& in, std::uint64_t seed, RunCon
   const double burst_total = 2 * (in.real("burst_base_rate") * (in.real("burst_start_s") + in.real("burst_after_s")) +
                                   in.real("burst_rate") * in.real("burst_s"));
   if (auto e = too_large("burst_rate", "the burst experiment's expected arrivals (x 2 servers)", burst_total)) return *e;
+  if (in.real("burst_start_s") + in.real("burst_s") + in.real("burst_after_s") <= 0)
+    return Error{"invalid", "burst_s", "the burst experiment needs time: burst_start_s + burst_s + burst_after_s must be > 0 s, got 0",
+                 {{"got", "0"}}};
   BatcherParams dynamic;
   dynamic.max_batch_size = in.count("max_batch");
   dynamic.max_wait_s = in.real("window_ms") * 1e-3;

@@ -122,6 +122,10 @@ TEST_CASE("Batching tables reject a window twice the SLO, a service above the SL
   const auto zero = run({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});
   REQUIRE_FALSE(zero.ok());
   CHECK(zero.error().param == "svc_fixed_ms");
+  const auto huge = run({{"lambda", "1000000"}, {"t14_window_ms", "100000"}});
+  REQUIRE_FALSE(huge.ok());
+  CHECK(huge.error().code == "too_large");
+  CHECK(huge.error().param == "t14_window_ms");
   const auto frac = run({{"overhead_frac", "1.5"}});
   REQUIRE_FALSE(frac.ok());
   CHECK(frac.error().code == "out_of_range");

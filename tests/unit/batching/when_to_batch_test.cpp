@@ -84,3 +84,13 @@ TEST_CASE("When to batch refuses sweeps and bursts beyond 2e7 simulated requests
   CHECK(burst.error().code == "too_large");
   CHECK(burst.error().param == "burst_rate");
 }
+
+TEST_CASE("When to batch: a silent burst experiment gives zeros, one with no time is rejected", "[batching][when]") {
+  const auto silent = run({{"burst_base_rate", "0"}, {"burst_rate", "0"}, {"num_rates", "2"}, {"n", "1000"}}).value();
+  CHECK(out(silent, "burst_batch1_max_queue") == 0);
+  CHECK(out(silent, "burst_dynamic_max_p99_ms") == 0);
+  const auto no_time = run({{"burst_start_s", "0"}, {"burst_s", "0"}, {"burst_after_s", "0"}});
+  REQUIRE_FALSE(no_time.ok());
+  CHECK(no_time.error().code == "invalid");
+  CHECK(no_time.error().param == "burst_s");
+}

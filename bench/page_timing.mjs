@@ -1,5 +1,5 @@
 // Time from navigation to first result, per lab page, in headless Chromium (node bench/page_timing.mjs,
-// after `npm run build`). Also prints the gzip transfer size of what the queueing page loads.
+// after `npm run build`; name labs to time only those). Also prints the gzip transfer size of what the queueing page loads.
 import { gzipSync } from 'node:zlib';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,8 @@ const browser = await launch_browser();
 try {
   const { labs } = JSON.parse(readFileSync(join(DIST, 'labs', 'index.json'), 'utf8'));
   console.log('lab        cells  first result (ms)  all cells done (ms)');
-  for (const lab of labs.filter((l) => l.status === 'ready')) {
+  const only = process.argv.slice(2);
+  for (const lab of labs.filter((l) => l.status === 'ready' && (only.length === 0 || only.includes(l.id)))) {
     const page = await new_page(browser);
     const t0 = Date.now();
     await page.goto(`${server.url}lab.html?lab=${lab.id}`);

@@ -25,12 +25,11 @@ stage() {  # stage NAME COMMAND...: run, tee the log, remember failure
 
 stage native-build build_native || true
 if [ -x build/native/unit_tests ]; then
-  if stage unit-tests ctest --test-dir build/native -j "$JOBS" --output-on-failure --timeout 600; then :; fi
-  p=$(grep -oE '[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$LOGS/unit-tests.log" | tail -1)
-  if [ -n "$p" ]; then
-    total=$(echo "$p" | awk '{print $NF}'); f=$(echo "$p" | awk '{print $4}')
-    passed=$((passed + total - f)); failed=$((failed + f))
-  fi
+  stage unit-tests build/native/unit_tests || true   # Catch2: "All tests passed (… in N test cases)"
+  line=$(grep -E 'All tests passed|^test cases:' "$LOGS/unit-tests.log" | tail -1)
+  if [[ $line =~ in\ ([0-9]+)\ test\ case ]]; then passed=$((passed + BASH_REMATCH[1]))
+  elif [[ $line =~ ([0-9]+)\ passed\ \|\ ([0-9]+)\ failed ]]; then passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
+  else failed=$((failed + 1)); fi
   if stage book-check build/native/serving-lab check; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 fi
 stage wasm-build build_wasm || true

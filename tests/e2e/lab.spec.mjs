@@ -113,10 +113,13 @@ describe('the queueing lab page', () => {
   test('cancel stops a long run and the cell stays usable', async () => {
     const page = await open_queues();
     const before = await runs_of(page);
+    // An unstable queue of 10^7 requests: the longest run this cell allows (seconds, even on a quiet machine).
+    await set_param(page, 'lambda', '250');
     await set_param(page, 'n', '10000000');
     await page.waitForSelector(`${CELL} .sl-progress:not([hidden])`, { timeout: 10_000 });
+    // Click at once, in the page: waiting for the button to look "stable" could outlast the run.
+    await page.$eval(`${CELL} .sl-button-cancel`, (button) => button.click());
     await screenshot(page, 'lab-progress');
-    await page.click(`${CELL} .sl-button-cancel`);
     assert.equal(await next_run(page, before), 'cancelled');
     assert.match(await page.textContent(`${CELL} .sl-status`), /cancelled/i);
     assert.ok(await page.$eval(`${CELL} .sl-progress`, (box) => box.hidden));

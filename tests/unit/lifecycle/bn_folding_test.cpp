@@ -6,16 +6,16 @@
 #include "kernels/batch_norm.h"
 #include "kernels/conv2d.h"
 #include "lifecycle/bn_fold.h"
-#include "lifecycle/cell_runner.h"
+#include "cell_runner.h"
 #include "lifecycle/image_pipeline.h"
 #include "lifecycle/resnet_forward.h"
 #include "lifecycle/resnet_timing.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
-using lifecycle_test::column;
-using lifecycle_test::error_of;
-using lifecycle_test::out;
+using cell_test::column;
+using cell_test::error_of;
+using cell_test::out;
 using namespace sl::lifecycle;
 
 namespace {
@@ -85,7 +85,7 @@ TEST_CASE("Folding all 53 batch norms of a small-resolution ResNet-50 changes it
 
 TEST_CASE("The bn-folding cell reports the BN traffic it removes and a tiny output difference",
           "[lifecycle-b][bn-folding][resnet]") {
-  const auto r = lifecycle_test::run("request/bn-folding", {{"resolution", "64"}, {"width", "0.25"}});
+  const auto r = cell_test::run("request/bn-folding", {{"resolution", "64"}, {"width", "0.25"}});
   CHECK(out(r, "num_bn") == 53);
   // Each BN pass reads and writes its conv's output once: 2 x 4 bytes per element of every BN output.
   const auto plan = resnet50_plan({64, 0.25, 1000});

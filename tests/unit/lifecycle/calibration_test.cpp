@@ -2,14 +2,14 @@
 
 #include <cmath>
 
-#include "lifecycle/cell_runner.h"
+#include "cell_runner.h"
 #include "lifecycle/int8_mlp.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
-using lifecycle_test::column;
-using lifecycle_test::error_of;
-using lifecycle_test::out;
+using cell_test::column;
+using cell_test::error_of;
+using cell_test::out;
 using namespace sl::lifecycle;
 
 TEST_CASE("Eq. 17: Delta = (beta - alpha) / 255 and in-range values err by at most Delta / 2", "[lifecycle-b][calibration]") {
@@ -62,7 +62,7 @@ TEST_CASE("The INT8 path equals FP32 arithmetic on dequantized inputs and weight
 
 TEST_CASE("The calibration cell: representative ranges keep INT8 within a point of FP32 and respect Delta / 2",
           "[lifecycle-b][calibration]") {
-  const auto r = lifecycle_test::run("request/calibration");
+  const auto r = cell_test::run("request/calibration");
   CHECK(out(r, "fp32_accuracy_frac") > 0.88);
   CHECK(std::fabs(out(r, "representative_drop_pp")) < 1.0);
   // The eq. 17 bound, up to float rounding of alpha + q Delta (relative 1e-4 of Delta / 2 is ~1e-6 absolute).
@@ -77,7 +77,7 @@ TEST_CASE("The calibration cell: representative ranges keep INT8 within a point 
 }
 
 TEST_CASE("Heavily darkened calibration clips enough to cost accuracy", "[lifecycle-b][calibration]") {
-  const auto r = lifecycle_test::run("request/calibration", {{"darken", "0.1"}});
+  const auto r = cell_test::run("request/calibration", {{"darken", "0.1"}});
   CHECK(out(r, "dark_drop_pp") > 10.0);
   CHECK(error_of("request/calibration", {{"darken", "0"}}).param == "darken");
 }

@@ -2,13 +2,13 @@
 
 #include "core/stats.h"
 #include "lifecycle/burst_scale_out.h"
-#include "lifecycle/cell_runner.h"
+#include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
-using lifecycle_test::column;
-using lifecycle_test::error_of;
-using lifecycle_test::out;
+using cell_test::column;
+using cell_test::error_of;
+using cell_test::out;
 using namespace sl::lifecycle;
 
 namespace {
@@ -16,7 +16,7 @@ const std::string kCell = "request/cold-start";
 }
 
 TEST_CASE("Table 8, the model swap and Example 1.12 recomputed", "[lifecycle-b][cold-start][book]") {
-  const auto r = lifecycle_test::run(kCell);
+  const auto r = cell_test::run(kCell);
   CHECK_THAT(out(r, "local_total_s"), WithinRel(0.5 + 0.4 + 0.2 + 0.4, 1e-12));       // "~1.5 s"
   CHECK_THAT(out(r, "cloud_total_s"), WithinRel(4.0 + 0.4 + 30 + 0.2 + 0.4, 1e-12));  // "~35 s"
   CHECK_THAT(out(r, "swap_ms"), WithinRel(312.5, 1e-12));                            // 10 GB / 32 GB/s
@@ -50,7 +50,7 @@ TEST_CASE("One replica without a burst is an M/D/1 queue: mean latency within 4 
 
 TEST_CASE("The late share of a burst follows the fluid backlog: (C + D) / T with D = excess x C / spare",
           "[lifecycle-b][cold-start]") {
-  const auto r = lifecycle_test::run(kCell);
+  const auto r = cell_test::run(kCell);
   // Cloud: for C = 35 s the backlog grows at 1,500 - 800 = 700 req/s to 24,500, then drains at
   // 2,400 - 1,500 = 900 req/s in D = 27.2 s; requests arriving in those 62.2 s of the 120 s burst are late
   // (the first 0.06 s, before the queue passes 50 ms of work, are not): on time 1 - 62.2 / 120 = 48.1 %.
@@ -66,7 +66,7 @@ TEST_CASE("The late share of a burst follows the fluid backlog: (C + D) / T with
 }
 
 TEST_CASE("A detection delay adds to every scenario, the warm pool included", "[lifecycle-b][cold-start]") {
-  const auto r = lifecycle_test::run(kCell, {{"detect_s", "10"}});
+  const auto r = cell_test::run(kCell, {{"detect_s", "10"}});
   // 10 s at 700 req/s excess: 7,000 queued, drained at 900 req/s in 7.8 s -> about 17.8 s of 120 late.
   CHECK_THAT(out(r, "ontime_warm_pool_frac"), WithinAbs(1.0 - (10.0 + 7000.0 / 900.0) / 120.0, 0.01));
 }

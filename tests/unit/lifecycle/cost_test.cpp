@@ -1,18 +1,18 @@
 #include <catch2/catch.hpp>
 
-#include "lifecycle/cell_runner.h"
+#include "cell_runner.h"
 #include "lifecycle/fleet_cost.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
-using lifecycle_test::column;
-using lifecycle_test::error_of;
-using lifecycle_test::out;
+using cell_test::column;
+using cell_test::error_of;
+using cell_test::out;
 namespace lc = sl::lifecycle;
 
 namespace {
 const std::string kCell = "request/cost";
-sl::RunResult run(std::map<std::string, std::string> raw = {}) { return lifecycle_test::run(kCell, std::move(raw)); }
+sl::RunResult run(std::map<std::string, std::string> raw = {}) { return cell_test::run(kCell, std::move(raw)); }
 const lc::Machine kCpu{0.17, 50}, kT4{0.53, 400}, kV100{3.06, 1200};
 
 /// Brute force: the last integer-spaced load (step 0.01 req/s) at which the CPU fleet is strictly cheaper.

@@ -2,15 +2,15 @@
 
 #include <cmath>
 
-#include "lifecycle/cell_runner.h"
+#include "cell_runner.h"
 #include "lifecycle/digit_preprocess.h"
 #include "lifecycle/mlp.h"
 #include "lifecycle/mnist_digits.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
-using lifecycle_test::error_of;
-using lifecycle_test::out;
+using cell_test::error_of;
+using cell_test::out;
 using namespace sl::lifecycle;
 
 TEST_CASE("The compiled-in MNIST digits decode to 6,000 images, 600 per class, with MNIST's pixel statistics",
@@ -101,7 +101,7 @@ TEST_CASE("Backpropagation's gradient matches finite differences of the cross-en
 
 TEST_CASE("The skew-parity cell: the shared transform reproduces offline accuracy and every skew fails parity",
           "[lifecycle-b][skew]") {
-  const auto r = lifecycle_test::run("request/skew-parity");
+  const auto r = cell_test::run("request/skew-parity");
   // A 784-256-10 MLP after one epoch over 5,000 digits: about 93 % on held-out digits (a broken training or
   // data path gives ~10 %).
   CHECK(out(r, "offline_accuracy_frac") > 0.88);
@@ -116,9 +116,9 @@ TEST_CASE("The skew-parity cell: the shared transform reproduces offline accurac
 TEST_CASE("Training is deterministic: the same seed gives the same model, another seed another one",
           "[lifecycle-b][skew]") {
   const std::map<std::string, std::string> small = {{"train_n", "500"}, {"hidden", "32"}};
-  const auto a = lifecycle_test::run("request/skew-parity", small, "3");
-  const auto b = lifecycle_test::run("request/skew-parity", small, "4");
-  const auto a2 = lifecycle_test::run("request/skew-parity", small, "3");
+  const auto a = cell_test::run("request/skew-parity", small, "3");
+  const auto b = cell_test::run("request/skew-parity", small, "4");
+  const auto a2 = cell_test::run("request/skew-parity", small, "3");
   CHECK(out(a, "train_accuracy_frac") == out(a2, "train_accuracy_frac"));
   CHECK(out(a, "accuracy_nearest_frac") == out(a2, "accuracy_nearest_frac"));
   CHECK(out(a, "train_accuracy_frac") != out(b, "train_accuracy_frac"));

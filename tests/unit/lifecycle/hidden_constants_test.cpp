@@ -1,18 +1,18 @@
 #include <catch2/catch.hpp>
 
-#include "lifecycle/cell_runner.h"
+#include "cell_runner.h"
 #include "lifecycle/table6.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
-using lifecycle_test::column;
-using lifecycle_test::error_of;
-using lifecycle_test::out;
+using cell_test::column;
+using cell_test::error_of;
+using cell_test::out;
 namespace lc = sl::lifecycle;
 
 namespace {
 const std::string kCell = "request/hidden-constants";
-sl::RunResult run(std::map<std::string, std::string> raw = {}) { return lifecycle_test::run(kCell, std::move(raw)); }
+sl::RunResult run(std::map<std::string, std::string> raw = {}) { return cell_test::run(kCell, std::move(raw)); }
 }  // namespace
 
 TEST_CASE("The 2x2 solve recovers F/k and W/k exactly from unrounded intensities, from any two rows",

@@ -1,17 +1,17 @@
 #include <catch2/catch.hpp>
 
 #include "lifecycle/amdahl.h"
-#include "lifecycle/cell_runner.h"
+#include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
-using lifecycle_test::column;
-using lifecycle_test::error_of;
-using lifecycle_test::out;
+using cell_test::column;
+using cell_test::error_of;
+using cell_test::out;
 
 namespace {
 const std::string kCell = "request/latency-budget";
-sl::RunResult run(std::map<std::string, std::string> raw = {}) { return lifecycle_test::run(kCell, std::move(raw)); }
+sl::RunResult run(std::map<std::string, std::string> raw = {}) { return cell_test::run(kCell, std::move(raw)); }
 }  // namespace
 
 TEST_CASE("Table 3: ResNet-50 takes 10.1 ms, 44.6 % of it preprocessing, 63.4 % with a 2 ms model",

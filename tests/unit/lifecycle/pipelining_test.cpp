@@ -3,20 +3,20 @@
 #include <algorithm>
 
 #include "core/stats.h"
-#include "lifecycle/cell_runner.h"
+#include "cell_runner.h"
 #include "lifecycle/pipeline.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
-using lifecycle_test::column;
-using lifecycle_test::error_of;
-using lifecycle_test::out;
+using cell_test::column;
+using cell_test::error_of;
+using cell_test::out;
 namespace lc = sl::lifecycle;
 
 namespace {
 const std::string kCell = "request/pipelining";
 sl::RunResult run(std::map<std::string, std::string> raw = {}, const std::string& seed = "1") {
-  return lifecycle_test::run(kCell, std::move(raw), seed);
+  return cell_test::run(kCell, std::move(raw), seed);
 }
 
 std::vector<lc::PipelineRecord> pipelined_records(const lc::StageTimes& work, int workers, std::int64_t buffer) {

@@ -2,13 +2,13 @@
 
 #include <numeric>
 
-#include "lifecycle/cell_runner.h"
+#include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
-using lifecycle_test::column;
-using lifecycle_test::error_of;
-using lifecycle_test::out;
+using cell_test::column;
+using cell_test::error_of;
+using cell_test::out;
 
 namespace {
 const std::string kCell = "request/resnet-request";
@@ -17,7 +17,7 @@ const std::map<std::string, std::string> kSmall = {{"resolution", "64"}, {"width
 }  // namespace
 
 TEST_CASE("The request's phases add up to the total and their shares to 1", "[lifecycle-b][resnet]") {
-  const auto r = lifecycle_test::run(kCell, kSmall);
+  const auto r = cell_test::run(kCell, kSmall);
   const double total = out(r, "decode_ms") + out(r, "resize_ms") + out(r, "normalize_ms") + out(r, "forward_ms") + out(r, "post_ms");
   CHECK_THAT(out(r, "total_ms"), WithinRel(total, 1e-12));
   const auto& ours = column(r, "budget", "ours_frac");
@@ -31,7 +31,7 @@ TEST_CASE("The request's phases add up to the total and their shares to 1", "[li
 }
 
 TEST_CASE("Amdahl: the model must get M / R times faster before the rest is half the request", "[lifecycle-b][resnet]") {
-  const auto r = lifecycle_test::run(kCell, kSmall);
+  const auto r = cell_test::run(kCell, kSmall);
   const double m = out(r, "forward_ms");
   const double rest = out(r, "total_ms") - m;
   CHECK_THAT(out(r, "speedup_for_half"), WithinRel(m / rest, 1e-9));
@@ -43,7 +43,7 @@ TEST_CASE("Amdahl: the model must get M / R times faster before the rest is half
 }
 
 TEST_CASE("GFLOP/s is 2 x MACs over the median forward time; NHWC agrees with NCHW", "[lifecycle-b][resnet]") {
-  const auto r = lifecycle_test::run(kCell, kSmall);
+  const auto r = cell_test::run(kCell, kSmall);
   CHECK_THAT(out(r, "gflop_per_s"), WithinRel(2.0 * out(r, "run_gmac") / (1e-3 * out(r, "forward_ms")), 1e-9));
   CHECK(out(r, "nhwc_max_rel_diff") < 1e-4);
   CHECK_THAT(out(r, "nhwc_speedup"), WithinRel(out(r, "forward_ms") / out(r, "forward_nhwc_ms"), 1e-9));
@@ -53,17 +53,17 @@ TEST_CASE("GFLOP/s is 2 x MACs over the median forward time; NHWC agrees with NC
 }
 
 TEST_CASE("The true ResNet-50 totals are reported whatever the run's size", "[lifecycle-b][resnet][book]") {
-  const auto r = lifecycle_test::run(kCell, kSmall);
+  const auto r = cell_test::run(kCell, kSmall);
   CHECK_THAT(out(r, "resnet50_gmac"), WithinAbs(4.1, 0.05));     // book: 4.1 GMAC, printed to 0.1
   CHECK_THAT(out(r, "resnet50_params_m"), WithinAbs(25.6, 0.05)); // book: 25.6 M, printed to 0.1
   CHECK(out(r, "run_gmac") < out(r, "resnet50_gmac"));
 }
 
 TEST_CASE("Peak memory counts the weights, both layouts' copies and the activation buffers", "[lifecycle-b][resnet]") {
-  const auto both = lifecycle_test::run(kCell, kSmall);
+  const auto both = cell_test::run(kCell, kSmall);
   auto one_layout = kSmall;
   one_layout["layouts"] = "nchw";
-  const auto one = lifecycle_test::run(kCell, one_layout);
+  const auto one = cell_test::run(kCell, one_layout);
   // The NHWC copy doubles the weights: the difference is one copy, 4 bytes per parameter plus BN.
   const double params = out(one, "run_params_m") * 1e6;
   CHECK(out(both, "peak_bytes") - out(one, "peak_bytes") >= 4.0 * params);

@@ -1,16 +1,16 @@
 #include <catch2/catch.hpp>
 
-#include "lifecycle/cell_runner.h"
+#include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
-using lifecycle_test::column;
-using lifecycle_test::error_of;
-using lifecycle_test::out;
+using cell_test::column;
+using cell_test::error_of;
+using cell_test::out;
 
 namespace {
 const std::string kCell = "request/runtimes-precision";
-sl::RunResult run(std::map<std::string, std::string> raw = {}) { return lifecycle_test::run(kCell, std::move(raw)); }
+sl::RunResult run(std::map<std::string, std::string> raw = {}) { return cell_test::run(kCell, std::move(raw)); }
 }  // namespace
 
 TEST_CASE("Table 19: speedups over PyTorch eager are 8.5 ms / latency, TensorRT INT8 9.4x",

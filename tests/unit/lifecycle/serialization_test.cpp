@@ -2,15 +2,15 @@
 // arithmetic built on the measured times, never how fast anything is.
 #include <catch2/catch.hpp>
 
-#include "lifecycle/cell_runner.h"
+#include "cell_runner.h"
 #include "lifecycle/protobuf_wire.h"
 #include "lifecycle/wire_formats.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
-using lifecycle_test::column;
-using lifecycle_test::error_of;
-using lifecycle_test::out;
+using cell_test::column;
+using cell_test::error_of;
+using cell_test::out;
 namespace lc = sl::lifecycle;
 
 namespace {
@@ -19,7 +19,7 @@ const std::string kCell = "request/serialization";
 sl::RunResult run(std::map<std::string, std::string> raw = {}, const std::string& seed = "1") {
   raw.emplace("repeats", "3");
   raw.emplace("sweep_max", "100");
-  return lifecycle_test::run(kCell, std::move(raw), seed);
+  return cell_test::run(kCell, std::move(raw), seed);
 }
 std::int64_t protobuf_size(std::int64_t n) {
   std::vector<std::uint8_t> length;
@@ -83,7 +83,7 @@ TEST_CASE("The sample tables hold the protobuf bytes of the first 8 values and d
 }
 
 TEST_CASE("Sweep rows cover 10 to the chosen maximum with exact byte counts", "[lifecycle][serialization]") {
-  const auto r = lifecycle_test::run(kCell, {{"repeats", "3"}, {"sweep_max", "2000"}, {"n", "10"}});
+  const auto r = cell_test::run(kCell, {{"repeats", "3"}, {"sweep_max", "2000"}, {"n", "10"}});
   const auto& n = column(r, "sweep", "n");
   CHECK(n == std::vector<double>{10, 100, 1000, 2000});
   const auto& pb = column(r, "sweep", "protobuf_bytes");

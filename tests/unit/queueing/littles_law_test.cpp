@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "core/registry.h"
+#include "cell_runner.h"
 #include "queueing/closed_forms.h"
 
 using Catch::Matchers::WithinAbs;
@@ -9,17 +9,10 @@ using Catch::Matchers::WithinRel;
 namespace {
 
 sl::RunResult run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  sl::RunControl ctl;
-  auto r = sl::run_cell("queues/littles-law", raw, seed, ctl);
-  REQUIRE(r.ok());
-  return r.value();
+  return cell_test::run("queues/littles-law", std::move(raw), seed);
 }
 
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  REQUIRE(v != nullptr);
-  return *v;
-}
+using cell_test::out;
 
 }  // namespace
 

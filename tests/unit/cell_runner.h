@@ -1,5 +1,5 @@
 #pragma once
-// Helpers shared by the request-lifecycle cell tests: run a cell through the registry (as the CLI and the
+// Helpers shared by the cell tests: run a cell through the registry (as the CLI and the
 // page do) and read its outputs and table columns by name.
 #include <catch2/catch.hpp>
 
@@ -9,7 +9,7 @@
 
 #include "core/registry.h"
 
-namespace lifecycle_test {
+namespace cell_test {
 
 inline sl::Result<sl::RunResult> try_run(const std::string& cell, std::map<std::string, std::string> raw,
                                          const std::string& seed = "1") {
@@ -48,4 +48,4 @@ inline sl::Error error_of(const std::string& cell, std::map<std::string, std::st
   return r.error();
 }
 
-}  // namespace lifecycle_test
+}  // namespace cell_test

@@ -30,7 +30,7 @@ async function main() {
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
   await bundle();
-  for (const name of ['index.html', 'lab.html', 'worker.js', 'css', 'i18n']) {
+  for (const name of ['index.html', 'lab.html', 'worker.js', 'probes', 'css', 'i18n']) {
     await cp(join(web, name), join(out, name), { recursive: true });
   }
   for (const name of WASM_FILES) await cp(join(wasm_dir, name), join(out, name));

@@ -1,11 +1,15 @@
 // One cell's worker (classic script). Protocol: docs/boundary.md, "Worker protocol".
 // page → worker: {type: "init", module}, {type: "run", run_id, cell, inputs, seed}
 // worker → page: {type: "ready", cells}, {type: "progress", run_id, frac}, {type: "result", run_id, result}
+// Before a run of a cell that declares probes, the worker takes the browser measurements the module plans
+// (web/probes/README.md) and passes them in as inputs "measured.<probe>.<key>".
 /* global createServingLab */
 'use strict';
-importScripts('serving_lab.js');
+importScripts('serving_lab.js', 'probes/timing.js', 'probes/js_call.js');
 
+const PROBE_SHARE = 0.5;   // of the progress bar, while probes measure
 let serving_lab = null;
+let probes_of = new Map();   // cell id → probe names
 
 self.onmessage = function (event) {
   const message = event.data;
@@ -23,20 +27,45 @@ function init(module) {
     },
   }).then((instance) => {
     serving_lab = instance;
-    postMessage({ type: 'ready', cells: serving_lab.list_cells() });
+    const cells = serving_lab.list_cells();
+    probes_of = new Map(cells.map((cell) => [cell.id, cell.probes]));
+    postMessage({ type: 'ready', cells });
   }, (error) => postMessage({ type: 'failed', message: String((error && error.message) || error) }));
 }
 
-function run({ run_id, cell, inputs, seed }) {
+async function run({ run_id, cell, inputs, seed }) {
+  const progress = (frac) => postMessage({ type: 'progress', run_id, frac });
   let result;
   try {
-    result = serving_lab.run(cell, inputs, seed, (frac) => postMessage({ type: 'progress', run_id, frac }));
+    const measured = await measure(cell, inputs, progress);
+    if (measured.error) result = measured;
+    else {
+      const share = Object.keys(measured).length ? PROBE_SHARE : 0;
+      result = serving_lab.run(cell, { ...inputs, ...measured }, seed, (frac) => progress(share + (1 - share) * frac));
+    }
   } catch (error) {
-    // Bad input never throws (it comes back as {error}); reaching here means a trap or abort in the module.
-    // The page restarts this worker, since the module state is unknown after a trap.
+    // Bad input never throws (it comes back as {error}); reaching here means a trap or abort in the module,
+    // or a probe the browser refused. The page restarts this worker, since the module state is unknown.
     result = { error: { code: 'internal', param: '', message: String((error && error.message) || error), args: {} } };
   }
   postMessage({ type: 'result', run_id, result }, table_buffers(result));
+}
+
+/** Runs the probes the module plans for these inputs; returns {"measured.<probe>.<key>": "s1 s2 ..."}. */
+async function measure(cell, inputs, progress) {
+  if (!(probes_of.get(cell) || []).length) return {};
+  const plan = serving_lab.probe_plan(cell, inputs);
+  if (plan.error) return plan;   // bad inputs: the same error run() would give
+  const measured = {};
+  for (let i = 0; i < plan.length; ++i) {
+    const task = plan[i];
+    const probe = self.SL_PROBES[task.probe];
+    if (!probe) throw new Error(`no browser probe '${task.probe}' (web/probes/)`);
+    const samples = await probe(task, { module: serving_lab });
+    measured[`measured.${task.probe}.${task.key}`] = samples.join(' ');
+    progress(PROBE_SHARE * (i + 1) / plan.length);
+  }
+  return measured;
 }
 
 /** The ArrayBuffers of every column of every table, each once, for the transfer list. */

@@ -16,6 +16,7 @@
 #include "batching/cpu_batch_measure.h"
 #include "batching/linear_fit.h"
 #include "core/rng.h"
+#include "core/stats.h"
 #include "kernels/timing.h"
 
 namespace sl::batching {
@@ -148,6 +149,40 @@ void output_call_cost(RunResult& result, const Sweep& depth) {
       .column("fit_us", std::move(fit_us));
 }
 
+/// (a, browser) The same tiny layer called from JavaScript, one layer per call, and an empty call: what
+/// crossing the JS -> wasm boundary (through Embind) adds to a call. Natively there is no such boundary.
+void output_js_calls(RunResult& result, const Inputs& in, const Sweep& depth) {
+  const std::vector<double>* layer = in.measured("js_call.layer");
+  const std::vector<double>* empty = in.measured("js_call.empty");
+  if (layer == nullptr || empty == nullptr || layer->empty() || empty->empty()) {
+    result.notice("js_call_not_measured",
+                  "the cost of one call from JavaScript into wasm is measured only in the browser (the page's probe)");
+    return;
+  }
+  const auto summary = [](const std::vector<double>& s) {
+    return std::vector<double>{quantile(s, 0.5) * 1e6, quantile(s, 0.1) * 1e6, quantile(s, 0.9) * 1e6};
+  };
+  const std::vector<double> js_layer = summary(*layer), js_empty = summary(*empty);
+  const double inside_us = depth.fit.slope;  // one layer inside wasm: the depth sweep's slope
+  result.output("js_layer_call_us", js_layer[0]);
+  result.output("js_empty_call_us", js_empty[0]);
+  result.output("js_boundary_us", js_layer[0] - inside_us);
+  if (inside_us > 0) result.output("js_call_ratio", js_layer[0] / inside_us);
+  // where: 0 = inside wasm (slope of the depth sweep, no spread), 1 = one layer per call from JS, 2 = empty call from JS
+  result.table("calls")
+      .column("where", {0, 1, 2})
+      .column("median_us", {inside_us, js_layer[0], js_empty[0]})
+      .column("p10_us", {inside_us, js_layer[1], js_empty[1]})
+      .column("p90_us", {inside_us, js_layer[2], js_empty[2]});
+}
+
+/// The browser measurements for (a): a call of one layer and an empty call from JS, `samples` each.
+std::vector<ProbeTask> plan_js_calls(const Inputs& in) {
+  const double width = static_cast<double>(in.count("width"));
+  const int repeats = static_cast<int>(in.count("samples"));
+  return {{"js_call", "layer", {}, width, repeats}, {"js_call", "empty", {}, width, repeats}};
+}
+
 /// (b) One workload's batch sweep: outputs prefixed `prefix`_ (times, throughput gain, GFLOP/s, the fit
 /// T(B) = a + b B and what a/b implies) and its table: medians, spread, the fit, per-item time relative to
 /// batch 1, throughput.
@@ -236,6 +271,7 @@ Result<RunResult> run_cpu_batch_measure(const Inputs& in, std::uint64_t seed, Ru
                                       " us, so each sample was lengthened to " +
                                       format_number(plan.min_sample_s * 1e3) + " ms");
   output_call_cost(result, depth);
+  output_js_calls(result, in, depth);
   Table& mlp_table = output_batch_sweep(result, "mlp", mlp, mlp_flop_per_item(p.mlp));
   output_gpu_model(  // adds columns to the MLP table: before any other table, while the reference is valid
       result, p.gpu_fixed_ms, p.gpu_per_item_ms, mlp_batches, mlp_table);
@@ -258,6 +294,8 @@ CellSpec cpu_batch_measure_cell() {
                  real("min_sample_ms", "ms", 1, 0.01, 1000), count("samples", "samples", 5, 3, 101)},
                 &run_cpu_batch_measure};
   cell.deterministic = false;  // timings of this machine differ run to run
+  cell.probes = {"js_call"};
+  cell.plan_probes = &plan_js_calls;
   return cell;
 }
 

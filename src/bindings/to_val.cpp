@@ -29,7 +29,7 @@ val to_val(const RunResult& r) {
     if (v.kind == ParamSpec::Kind::Choice)
       inputs.set(v.name, v.text);
     else
-      inputs.set(v.name, v.number);
+      inputs.set(v.name, v.number);  // Bytes: the size
   }
   out.set("inputs", inputs);
   val outputs = val::object();
@@ -82,6 +82,12 @@ val to_val(const CellSpec& cell) {
       q.set("unit", std::string());
       q.set("default", p.default_choice);
       q.set("choices", string_array(p.choices));
+    } else if (p.kind == ParamSpec::Kind::Bytes) {
+      q.set("kind", std::string("bytes"));
+      q.set("unit", p.unit);
+      q.set("default", std::string());
+      q.set("max", p.max);
+      q.set("accept", p.accept);
     } else {
       q.set("kind", std::string(p.kind == ParamSpec::Kind::Real ? "real" : "count"));
       q.set("unit", p.unit);
@@ -96,7 +102,25 @@ val to_val(const CellSpec& cell) {
   out.set("lab", cell.lab());
   out.set("uses_seed", cell.uses_seed);
   out.set("deterministic", cell.deterministic);
+  out.set("probes", string_array(cell.probes));
   out.set("params", params);
+  return out;
+}
+
+val to_val(const std::vector<ProbeTask>& tasks) {
+  val out = val::array();
+  for (const auto& task : tasks) {
+    val v = val::object();
+    v.set("probe", task.probe);
+    v.set("key", task.key);
+    v.set("arg", task.arg);
+    v.set("repeats", task.repeats);
+    val payload = val::global("Uint8Array").new_(task.payload.size());
+    payload.call<void>("set", val(emscripten::typed_memory_view(
+                                   task.payload.size(), reinterpret_cast<const unsigned char*>(task.payload.data()))));
+    v.set("payload", payload);
+    out.call<void>("push", v);
+  }
   return out;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 #include <emscripten/val.h>
 
+#include <vector>
+
 #include "core/cell.h"
 
 namespace sl::bindings {
@@ -10,5 +12,6 @@ namespace sl::bindings {
 emscripten::val to_val(const RunResult& result);
 emscripten::val to_val(const CellSpec& cell);
 emscripten::val to_val(const Error& error);
+emscripten::val to_val(const std::vector<ProbeTask>& tasks);
 
 }  // namespace sl::bindings

@@ -13,7 +13,7 @@ ordered_json to_json(const RunResult& r) {
     if (v.kind == ParamSpec::Kind::Choice)
       inputs[v.name] = v.text;
     else
-      inputs[v.name] = v.number;
+      inputs[v.name] = v.number;  // Bytes: the size
   }
   j["inputs"] = inputs;
   ordered_json outputs = ordered_json::object();
@@ -58,11 +58,18 @@ ordered_json to_json(const CellSpec& cell) {
         q["min"] = p.min;
         q["max"] = p.max;
         break;
+      case ParamSpec::Kind::Bytes:
+        q["kind"] = "bytes";
+        q["unit"] = p.unit;
+        q["default"] = "";
+        q["max"] = p.max;
+        q["accept"] = p.accept;
+        break;
     }
     params.push_back(q);
   }
   return {{"id", cell.id}, {"lab", cell.lab()}, {"uses_seed", cell.uses_seed}, {"deterministic", cell.deterministic},
-          {"params", params}};
+          {"probes", cell.probes}, {"params", params}};
 }
 
 ordered_json to_json(const Error& e) {

@@ -20,6 +20,24 @@ ParamSpec choice(std::string name, std::vector<std::string> choices, std::string
   return {std::move(name), ParamSpec::Kind::Choice, "", 0, 0, 0, std::move(choices), std::move(default_choice)};
 }
 
+ParamSpec bytes(std::string name, std::string accept, double max_bytes) {
+  ParamSpec p{std::move(name), ParamSpec::Kind::Bytes, "B", 0, 0, max_bytes, {}, {}, std::move(accept)};
+  return p;
+}
+
+void Inputs::set_bytes(const ParamSpec& spec, std::string data) {
+  values_.push_back({spec.name, spec.kind, static_cast<double>(data.size()), std::move(data)});
+}
+
+void Inputs::set_measured(std::string key, std::vector<double> samples) { measured_[std::move(key)] = std::move(samples); }
+
+const std::string& Inputs::bytes(const std::string& name) const { return find(name).text; }
+
+const std::vector<double>* Inputs::measured(const std::string& key) const {
+  const auto it = measured_.find(key);
+  return it == measured_.end() ? nullptr : &it->second;
+}
+
 void Inputs::set_number(const ParamSpec& spec, double x) { values_.push_back({spec.name, spec.kind, x, {}}); }
 void Inputs::set_choice(const ParamSpec& spec, std::string text) {
   values_.push_back({spec.name, spec.kind, 0, std::move(text)});
@@ -105,16 +123,66 @@ Result<double> parse_number(const ParamSpec& p, const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+constexpr std::size_t kMaxSamples = 100000;
+const std::string kMeasuredPrefix = "measured.";
+
+Result<std::vector<double>> parse_samples(const std::string& key, const std::string& text) {
+  std::vector<double> samples;
+  const char* p = text.c_str();
+  while (true) {
+    while (*p == ' ' || *p == ',') ++p;
+    if (*p == '\0') break;
+    char* end = nullptr;
+    const double x = std::strtod(p, &end);
+    if (end == p || !std::isfinite(x) || x < 0)
+      return Error{"bad_measurement", key, key + " must be a list of finite numbers >= 0", {}};
+    if (samples.size() == kMaxSamples)
+      return Error{"bad_measurement", key, key + " has more than 100000 samples", {}};
+    samples.push_back(x);
+    p = end;
+  }
+  return samples;
+}
+
+bool declares_probe(const CellSpec& cell, const std::string& key) {
+  const std::string rest = key.substr(kMeasuredPrefix.size());
+  for (const auto& probe : cell.probes)
+    if (rest.rfind(probe + ".", 0) == 0 && rest.size() > probe.size() + 1) return true;
+  return false;
+}
+
+}  // namespace
+
 Result<Inputs> parse_inputs(const CellSpec& cell, const std::map<std::string, std::string>& raw) {
+  Inputs inputs;
   for (const auto& [name, text] : raw) {
+    if (name.rfind(kMeasuredPrefix, 0) != 0) continue;
+    if (!declares_probe(cell, name))
+      return Error{"unknown_param", name, cell.id + " takes no measurement '" + name + "'", {{"cell", cell.id}}};
+    auto samples = parse_samples(name, text);
+    if (!samples.ok()) return samples.error();
+    inputs.set_measured(name.substr(kMeasuredPrefix.size()), std::move(samples.value()));
+  }
+  for (const auto& [name, text] : raw) {
+    if (name.rfind(kMeasuredPrefix, 0) == 0) continue;
     bool known = false;
     for (const auto& p : cell.params) known = known || p.name == name;
     if (!known)
       return Error{"unknown_param", name, cell.id + " has no parameter '" + name + "'", {{"cell", cell.id}}};
   }
-  Inputs inputs;
   for (const auto& p : cell.params) {
     const auto it = raw.find(p.name);
+    if (p.kind == ParamSpec::Kind::Bytes) {
+      std::string data = it == raw.end() ? std::string() : it->second;
+      if (static_cast<double>(data.size()) > p.max)
+        return Error{"too_large", p.name,
+                     p.name + " must be at most " + format_number(p.max) + " bytes, got " + format_number(double(data.size())),
+                     {{"max", format_number(p.max)}, {"got", format_number(double(data.size()))}, {"unit", "B"}}};
+      inputs.set_bytes(p, std::move(data));
+      continue;
+    }
     if (p.kind == ParamSpec::Kind::Choice) {
       const std::string text = it == raw.end() ? p.default_choice : it->second;
       bool valid = false;

@@ -11,7 +11,8 @@ namespace sl {
 
 /// One parameter of a cell: declared once here, read by the CLI, the wasm export and the page.
 struct ParamSpec {
-  enum class Kind { Real, Count, Choice };
+  /// Bytes: a file the user supplies (a JPEG); never in the URL; empty means "use the cell's default".
+  enum class Kind { Real, Count, Choice, Bytes };
   std::string name;  ///< CLI flag and URL key: `--lambda`, `?lambda=`
   Kind kind = Kind::Real;
   std::string unit;  ///< "1/s", "ms", "" ...
@@ -20,11 +21,14 @@ struct ParamSpec {
   double max = 0;
   std::vector<std::string> choices;  ///< Choice only
   std::string default_choice;        ///< Choice only
+  std::string accept;                ///< Bytes only: MIME types the page's file picker offers ("image/jpeg")
 };
 
 ParamSpec real(std::string name, std::string unit, double default_value, double min, double max);
 ParamSpec count(std::string name, std::string unit, double default_value, double min, double max);
 ParamSpec choice(std::string name, std::vector<std::string> choices, std::string default_choice);
+/// A file parameter of at most max_bytes (checked in parse_inputs).
+ParamSpec bytes(std::string name, std::string accept, double max_bytes);
 
 /// Checked parameter values of one run, in declaration order.
 class Inputs {
@@ -33,18 +37,40 @@ class Inputs {
     std::string name;
     ParamSpec::Kind kind;
     double number;    ///< Real and Count
-    std::string text; ///< Choice
+    std::string text; ///< Choice; Bytes (the file's bytes)
   };
   void set_number(const ParamSpec& spec, double x);
   void set_choice(const ParamSpec& spec, std::string text);
+  void set_bytes(const ParamSpec& spec, std::string data);
+  void set_measured(std::string key, std::vector<double> samples);
   double real(const std::string& name) const;
   std::int64_t count(const std::string& name) const;
   const std::string& choice(const std::string& name) const;
+  /// A Bytes parameter: the file's bytes, empty when none was given.
+  const std::string& bytes(const std::string& name) const;
+  /// Samples the host measured for this run (see ProbeTask), by key "<probe>.<key>"; nullptr when the
+  /// host did not measure it (always so natively).
+  const std::vector<double>* measured(const std::string& key) const;
   const std::vector<Value>& values() const { return values_; }
+  const std::map<std::string, std::vector<double>>& all_measured() const { return measured_; }
 
  private:
   const Value& find(const std::string& name) const;
   std::vector<Value> values_;
+  std::map<std::string, std::vector<double>> measured_;
+};
+
+/// A measurement only the host can take (the browser's JSON.parse, createImageBitmap, a call across the
+/// JS→wasm boundary, a fetch with the HTTP cache bypassed). A cell plans these from its inputs; the worker
+/// runs each with the probe of that name (web/probes.js) and passes the samples back as the input
+/// "measured.<probe>.<key>" = "s1 s2 ..." (seconds per call, one per repeat). C++ does all arithmetic on
+/// them. Natively nothing is measured and the cell says so.
+struct ProbeTask {
+  std::string probe;    ///< the probe's name, one of CellSpec::probes
+  std::string key;      ///< which measurement ("1000" for N = 1000)
+  std::string payload;  ///< bytes the probe works on (a JSON text, a JPEG); may be empty
+  double arg = 0;       ///< a number the probe needs (a width, a size)
+  int repeats = 5;      ///< samples to take
 };
 
 /// Progress reporting and output limits of one run. report() is cheap to call often: it forwards to the
@@ -122,12 +148,16 @@ struct CellSpec {
   /// False for cells that measure this machine (timings): their outputs differ run to run, so the
   /// native-vs-wasm identity test skips them.
   bool deterministic = true;
+  /// Host measurements this cell can use, by probe name; with plan_probes, which to take for given inputs.
+  std::vector<std::string> probes;
+  std::function<std::vector<ProbeTask>(const Inputs&)> plan_probes;
   std::string lab() const { return id.substr(0, id.find('/')); }
 };
 
 /// Turns raw text values (from CLI flags, URL keys or page inputs) into checked Inputs. Missing parameters
 /// take their defaults; unknown names, non-numbers, NaN, out-of-range values and bad choices are errors that
-/// name the parameter.
+/// name the parameter. Keys "measured.<probe>.<key>" carry host samples (finite, >= 0, at most 100,000) for
+/// a probe the cell declares.
 Result<Inputs> parse_inputs(const CellSpec& cell, const std::map<std::string, std::string>& raw);
 
 /// Parses a seed: an integer in [0, 2^53) (so it survives a trip through a JS number).

@@ -63,6 +63,16 @@ std::vector<BookCheck> compare_with_book(const CellSpec& cell, const RunResult& 
   return checks;
 }
 
+Result<std::vector<ProbeTask>> plan_probes(const std::string& id,
+                                           const std::map<std::string, std::string>& raw_inputs) {
+  const CellSpec* cell = find_cell(id);
+  if (cell == nullptr) return Error{"unknown_cell", "", "no cell '" + id + "'", {{"cell", id}}};
+  if (!cell->plan_probes) return std::vector<ProbeTask>{};
+  auto inputs = parse_inputs(*cell, raw_inputs);
+  if (!inputs.ok()) return inputs.error();
+  return cell->plan_probes(inputs.value());
+}
+
 Result<RunResult> run_cell(const std::string& id, const std::map<std::string, std::string>& raw_inputs,
                            const std::string& seed_text, RunControl& ctl) {
   const CellSpec* cell = find_cell(id);

@@ -19,6 +19,10 @@ const CellSpec* find_cell(const std::string& id);
 Result<RunResult> run_cell(const std::string& id, const std::map<std::string, std::string>& raw_inputs,
                            const std::string& seed, RunControl& ctl);
 
+/// The host measurements a run with these inputs can use (empty for most cells). The worker takes them
+/// and passes the samples to run_cell as "measured.<probe>.<key>" inputs.
+Result<std::vector<ProbeTask>> plan_probes(const std::string& id, const std::map<std::string, std::string>& raw_inputs);
+
 /// A book number a lab reproduces: generated at build time from labs/*.json (book_refs.generated.cpp).
 struct BookRef {
   std::string cell;

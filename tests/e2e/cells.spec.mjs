@@ -28,7 +28,8 @@ function changed_value(param) {
 function candidate_changes(spec) {
   const hint = docs.get(spec.id)?.e2e;
   if (hint) return [{ name: hint.param, value: String(hint.value) }];
-  const ordered = [...spec.params.filter((p) => p.kind !== 'choice'), ...spec.params.filter((p) => p.kind === 'choice')];
+  const typed = spec.params.filter((p) => p.kind === 'real' || p.kind === 'count');
+  const ordered = [...typed, ...spec.params.filter((p) => p.kind === 'choice')];
   return ordered.map((p) => ({ name: p.name, value: changed_value(p) })).filter((c) => c.value !== undefined).slice(0, 6);
 }
 
@@ -74,7 +75,7 @@ describe('every cell in the browser', () => {
       if (spec.deterministic !== false) assert.ok(changed, `no output changed after ${tried.join(', ')}`);
       let before;
 
-      const text_param = spec.params.find((p) => p.kind !== 'choice');
+      const text_param = spec.params.find((p) => p.kind === 'real' || p.kind === 'count');
       if (text_param) {
         before = await runs_of(page, cell);
         await page.fill(`${cell} [name="${text_param.name}"]`, 'abc');

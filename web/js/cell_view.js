@@ -17,6 +17,7 @@ export class CellView {
   element;
   #lab_id; #doc; #spec; #worker; #embed;
   #values; #seed_text;            // what the user typed (strings), restored from the URL
+  #files = {};                    // file parameters: name → Uint8Array (never in the URL)
   #form = null; #status; #error_box; #notices; #results; #stale_note; #charts; #charts_box;
   #last_result = null; #last_error = null; #datasets = null; #debounce = 0;
 
@@ -27,7 +28,7 @@ export class CellView {
     this.#spec = spec;
     this.#worker = worker;
     this.#embed = embed;
-    this.#values = Object.fromEntries(spec.params.map((param) =>
+    this.#values = Object.fromEntries(spec.params.filter((param) => param.kind !== 'bytes').map((param) =>
       [param.name, query.get(this.#key(param.name)) ?? String(param.default)]));
     this.#seed_text = spec.uses_seed ? (query.get(this.#key(SEED_KEY)) ?? DEFAULT_SEED) : null;
     this.#status = new RunStatus(() => this.cancel());
@@ -86,16 +87,20 @@ export class CellView {
 
   #links() {
     const changed = Object.fromEntries(this.#spec.params
-      .filter((param) => this.#values[param.name] !== String(param.default))
+      .filter((param) => param.kind !== 'bytes' && this.#values[param.name] !== String(param.default))
       .map((param) => [param.name, this.#values[param.name]]));
     const embed = embed_url({ lab: this.#lab_id, cell_id: this.#spec.id, values: changed, seed: this.#seed_text, lang: current_lang() });
     return { link: this.#embed ? window.location.href : cell_link(this.#spec.id), embed };
   }
 
-  #edited() {
+  async #edited() {
     const values = this.#form.read();
     if (this.#seed_text !== null) this.#seed_text = values.seed;
-    for (const param of this.#spec.params) this.#values[param.name] = values[param.name];
+    for (const param of this.#spec.params) {
+      if (param.kind !== 'bytes') this.#values[param.name] = values[param.name];
+      else if (values[param.name]) this.#files[param.name] = new Uint8Array(await values[param.name].arrayBuffer());
+      else delete this.#files[param.name];
+    }
     this.#write_url();
     clearTimeout(this.#debounce);
     this.#debounce = setTimeout(() => this.run_now(), DEBOUNCE_MS);
@@ -105,6 +110,7 @@ export class CellView {
   #write_url() {
     update_url((query) => {
       for (const param of this.#spec.params) {
+        if (param.kind === 'bytes') continue;
         const text = this.#values[param.name];
         set_or_delete(query, this.#key(param.name), text === String(param.default) ? null : text);
       }
@@ -115,7 +121,7 @@ export class CellView {
   /** Runs the cell now with the inputs as typed. data-state and data-runs on the cell tell how it went. */
   async run_now() {
     clearTimeout(this.#debounce);
-    const inputs = { ...this.#values };
+    const inputs = { ...this.#values, ...this.#files };
     const seed = this.#seed_text ?? DEFAULT_SEED;   // a string, validated in C++ like the inputs
     this.#status.started();
     this.element.dataset.state = 'running';

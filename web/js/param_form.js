@@ -29,7 +29,9 @@ export function build_param_fields({ spec, doc, id_prefix, values, seed_text, on
   }
   return {
     element: el('div', { class: 'sl-params' }, fields),
-    read: () => Object.fromEntries([...controls].map(([name, control]) => [name, control.value])),
+    /** {name: text}, except file parameters: {name: File or null}. */
+    read: () => Object.fromEntries([...controls].map(([name, control]) =>
+      [name, control.type === 'file' ? (control.files[0] || null) : control.value])),
     mark_invalid(name) {
       for (const [key, control] of controls) control.setAttribute('aria-invalid', String(key === name));
     },
@@ -38,6 +40,11 @@ export function build_param_fields({ spec, doc, id_prefix, values, seed_text, on
 }
 
 function make_control(param, id, value, choice_labels, on_edit) {
+  if (param.kind === 'bytes') {
+    // A file the user picks (or drops on the field); never in the URL. Empty: the cell's built-in default.
+    return el('input', { id, name: param.name, type: 'file', class: 'sl-input sl-file', accept: param.accept,
+      on: { change: on_edit } });
+  }
   if (param.kind === 'choice') {
     // A value from the URL that is not a choice is kept as an option, so C++ reports it (bad_choice).
     const choices = param.choices.includes(value) ? param.choices : [...param.choices, value];
@@ -64,6 +71,7 @@ function field(control, label_text, unit, hints, name) {
 }
 
 function limits_hint(param) {
+  if (param.kind === 'bytes') return t('cell.file_hint', { max: format_limit(param.max / 1048576) });
   if (param.kind === 'choice') return t('cell.choices', { choices: param.choices.join(', ') });
   const args = { min: format_limit(param.min), max: format_limit(param.max), unit: param.unit };
   const key = param.kind === 'count' ? 'cell.range_count' : 'cell.range_real';

@@ -183,3 +183,34 @@ TEST_CASE("CPU batch measurement reports progress that only grows and ends at 1"
   CHECK(seen.back() == 1.0);
   for (std::size_t i = 1; i < seen.size(); ++i) CHECK(seen[i] >= seen[i - 1]);
 }
+
+TEST_CASE("The JS -> wasm call cost comes from the browser's samples; natively the cell says it was not measured",
+          "[measure][batching]") {
+  SECTION("native: no samples, a notice and no JS outputs") {
+    const auto r = run({});
+    REQUIRE(r.ok());
+    CHECK(r.value().find_output("js_layer_call_us") == nullptr);
+    bool noticed = false;
+    for (const auto& n : r.value().notices) noticed = noticed || n.code == "js_call_not_measured";
+    CHECK(noticed);
+  }
+  SECTION("browser: medians of the samples, and the boundary is a JS call minus the slope inside wasm") {
+    const auto r = run({{"measured.js_call.layer", "4e-6 2e-6 3e-6"}, {"measured.js_call.empty", "1e-6 1e-6 5e-6"}});
+    REQUIRE(r.ok());
+    CHECK_THAT(out(r.value(), "js_layer_call_us"), WithinRel(3.0, 1e-12));
+    CHECK_THAT(out(r.value(), "js_empty_call_us"), WithinRel(1.0, 1e-12));
+    const double slope = out(r.value(), "per_layer_call_us");
+    CHECK_THAT(out(r.value(), "js_boundary_us"), WithinAbs(3.0 - slope, 1e-12));
+    CHECK(col(r.value(), "calls", "median_us") == std::vector<double>{slope, 3.0, 1.0});
+  }
+  SECTION("the plan asks for both calls at the cell's width, `samples` repeats each") {
+    auto plan = sl::plan_probes("batching/cpu-batch-measure", {{"width", "32"}, {"samples", "7"}});
+    REQUIRE(plan.ok());
+    REQUIRE(plan.value().size() == 2);
+    for (const auto& task : plan.value()) {
+      CHECK(task.probe == "js_call");
+      CHECK(task.arg == 32);
+      CHECK(task.repeats == 7);
+    }
+  }
+}

@@ -54,7 +54,9 @@ TEST_CASE("Every parameter's default lies inside its own range", "[core][cell]")
   for (const auto& cell : sl::all_cells())
     for (const auto& p : cell.params) {
       INFO(cell.id << " " << p.name);
-      if (p.kind == sl::ParamSpec::Kind::Choice) {
+      if (p.kind == sl::ParamSpec::Kind::Bytes) {
+        CHECK(p.max > 0);
+      } else if (p.kind == sl::ParamSpec::Kind::Choice) {
         CHECK(std::find(p.choices.begin(), p.choices.end(), p.default_choice) != p.choices.end());
       } else {
         CHECK(p.min <= p.default_value);
@@ -85,4 +87,41 @@ TEST_CASE("Progress reports reach the callback and end at 1", "[core][cell]") {
   REQUIRE_FALSE(fracs.empty());
   CHECK(fracs.back() == 1.0);
   CHECK(std::is_sorted(fracs.begin(), fracs.end()));
+}
+
+TEST_CASE("Host measurements and files are checked like any input", "[core][cell]") {
+  sl::CellSpec cell{"test/probe", {sl::real("x", "", 1, 0, 2), sl::bytes("photo", "image/jpeg", 8)}, nullptr};
+  cell.probes = {"json_parse"};
+  SECTION("samples of a declared probe are parsed, in order") {
+    auto in = sl::parse_inputs(cell, {{"measured.json_parse.1000", "1e-6 2.5e-6,3e-6"}});
+    REQUIRE(in.ok());
+    const auto* samples = in.value().measured("json_parse.1000");
+    REQUIRE(samples != nullptr);
+    CHECK(*samples == std::vector<double>{1e-6, 2.5e-6, 3e-6});
+    CHECK(in.value().measured("json_parse.10") == nullptr);
+    CHECK(in.value().bytes("photo").empty());
+  }
+  SECTION("an undeclared probe is an unknown parameter") {
+    auto in = sl::parse_inputs(cell, {{"measured.fetch.cold", "1"}});
+    REQUIRE_FALSE(in.ok());
+    CHECK(in.error().code == "unknown_param");
+  }
+  SECTION("negative, NaN or non-numeric samples are refused") {
+    for (const char* bad : {"-1", "nan", "1 x", "inf"}) {
+      INFO(bad);
+      auto in = sl::parse_inputs(cell, {{"measured.json_parse.1", bad}});
+      REQUIRE_FALSE(in.ok());
+      CHECK(in.error().code == "bad_measurement");
+    }
+  }
+  SECTION("a file up to its limit is kept byte for byte, a larger one is refused") {
+    const std::string data("\xff\xd8\x00\x01\xff", 5);
+    auto in = sl::parse_inputs(cell, {{"photo", data}});
+    REQUIRE(in.ok());
+    CHECK(in.value().bytes("photo") == data);
+    auto big = sl::parse_inputs(cell, {{"photo", std::string(9, 'x')}});
+    REQUIRE_FALSE(big.ok());
+    CHECK(big.error().code == "too_large");
+    CHECK(big.error().param == "photo");
+  }
 }

@@ -1,0 +1,74 @@
+// Timing helpers shared by the probes (classic worker script; see web/probes/README.md).
+// A probe returns seconds per call, one sample per repeat. Each repeat runs the call often enough to last
+// well above the timer's resolution (browsers coarsen performance.now() to 5 µs–1 ms), so a sample is never
+// a count of timer ticks.
+'use strict';
+
+self.SL_PROBES = self.SL_PROBES || {};
+
+self.SL_TIMING = (function () {
+  let resolution_s = null;
+
+  /** Smallest positive step of performance.now(), in seconds (measured once per worker). */
+  function timer_resolution_s() {
+    if (resolution_s !== null) return resolution_s;
+    const start = performance.now();
+    let previous = start;
+    let finest = Infinity;
+    for (let steps = 0; steps < 2000;) {
+      const now = performance.now();
+      if (now !== previous) { finest = Math.min(finest, now - previous); previous = now; ++steps; }
+      if (now - start > 30) break;
+    }
+    resolution_s = (Number.isFinite(finest) ? finest : 1) / 1000;
+    return resolution_s;
+  }
+
+  /** A repeat lasts at least this long: 100 timer steps, and 1 ms. */
+  function min_repeat_s() { return Math.max(100 * timer_resolution_s(), 1e-3); }
+
+  /** Seconds per call of a synchronous fn: `repeats` samples, each over enough calls to exceed min_repeat_s(). */
+  function time_sync(fn, repeats) {
+    fn();  // warm-up (JIT, caches)
+    let calls = 1;
+    for (;;) {   // grow the batch until it is long enough to time
+      const t0 = performance.now();
+      for (let i = 0; i < calls; ++i) fn();
+      const elapsed_s = (performance.now() - t0) / 1000;
+      if (elapsed_s >= min_repeat_s() || calls >= 1 << 24) break;
+      calls *= elapsed_s > 0 ? Math.min(16, Math.ceil(1.5 * min_repeat_s() / elapsed_s)) : 16;
+    }
+    const samples = [];
+    for (let r = 0; r < repeats; ++r) {
+      const t0 = performance.now();
+      for (let i = 0; i < calls; ++i) fn();
+      samples.push((performance.now() - t0) / 1000 / calls);
+    }
+    return samples;
+  }
+
+  /** Seconds per call of an async fn (awaited one at a time), as time_sync. */
+  async function time_async(fn, repeats) {
+    await fn();
+    let calls = 1;
+    for (;;) {
+      const t0 = performance.now();
+      for (let i = 0; i < calls; ++i) await fn();
+      const elapsed_s = (performance.now() - t0) / 1000;
+      if (elapsed_s >= min_repeat_s() || calls >= 1 << 16) break;
+      calls *= elapsed_s > 0 ? Math.min(16, Math.ceil(1.5 * min_repeat_s() / elapsed_s)) : 16;
+    }
+    const samples = [];
+    for (let r = 0; r < repeats; ++r) {
+      const t0 = performance.now();
+      for (let i = 0; i < calls; ++i) await fn();
+      samples.push((performance.now() - t0) / 1000 / calls);
+    }
+    return samples;
+  }
+
+  return { timer_resolution_s, min_repeat_s, time_sync, time_async };
+})();
+
+/** Every cell may ask for the timer resolution: one sample, in seconds. */
+self.SL_PROBES.timer = () => [self.SL_TIMING.timer_resolution_s()];

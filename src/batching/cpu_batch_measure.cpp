@@ -281,6 +281,18 @@ Result<RunResult> run_cpu_batch_measure(const Inputs& in, std::uint64_t seed, Ru
 
 }  // namespace
 
+CpuServiceFit measure_cpu_service_fit(std::int64_t max_batch, std::uint64_t seed) {
+  SL_ASSERT(max_batch >= 2);
+  const double resolution_s = kernels::timer_resolution_s();
+  const kernels::TimingPlan plan{std::max(1e-3, kMinStepsPerSample * resolution_s), 5};
+  const auto batches = batch_sizes(max_batch);
+  RunControl quiet;
+  SampleProgress progress{&quiet, 0, 1};
+  Rng rng = Rng::stream(seed, Stream::Misc);
+  const Sweep mlp = fitted(batches, time_mlp(rng, MlpShape{}, batches, plan, progress), 1e3, FitErrors::Relative);
+  return {mlp.fit.intercept, mlp.fit.slope, mlp.fit.r2};
+}
+
 CellSpec cpu_batch_measure_cell() {
   CellSpec cell{"batching/cpu-batch-measure",
                 {count("width", "units", 16, 1, 256), count("max_depth", "layers", 100, 2, 1000),

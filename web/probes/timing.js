@@ -27,6 +27,12 @@ self.SL_TIMING = (function () {
   /** A repeat lasts at least this long: 100 timer steps, and 1 ms. */
   function min_repeat_s() { return Math.max(100 * timer_resolution_s(), 1e-3); }
 
+  /** The next batch size after `calls` calls took elapsed_s: the same when long enough (or at the cap). */
+  function grown(calls, elapsed_s, cap) {
+    if (elapsed_s >= min_repeat_s() || calls >= cap) return calls;
+    return Math.min(cap, calls * (elapsed_s > 0 ? Math.min(16, Math.ceil(1.5 * min_repeat_s() / elapsed_s)) : 16));
+  }
+
   /** Seconds per call of a synchronous fn: `repeats` samples, each over enough calls to exceed min_repeat_s(). */
   function time_sync(fn, repeats) {
     fn();  // warm-up (JIT, caches)
@@ -34,9 +40,9 @@ self.SL_TIMING = (function () {
     for (;;) {   // grow the batch until it is long enough to time
       const t0 = performance.now();
       for (let i = 0; i < calls; ++i) fn();
-      const elapsed_s = (performance.now() - t0) / 1000;
-      if (elapsed_s >= min_repeat_s() || calls >= 1 << 24) break;
-      calls *= elapsed_s > 0 ? Math.min(16, Math.ceil(1.5 * min_repeat_s() / elapsed_s)) : 16;
+      const next = grown(calls, (performance.now() - t0) / 1000, 1 << 24);
+      if (next === calls) break;
+      calls = next;
     }
     const samples = [];
     for (let r = 0; r < repeats; ++r) {
@@ -54,9 +60,9 @@ self.SL_TIMING = (function () {
     for (;;) {
       const t0 = performance.now();
       for (let i = 0; i < calls; ++i) await fn();
-      const elapsed_s = (performance.now() - t0) / 1000;
-      if (elapsed_s >= min_repeat_s() || calls >= 1 << 16) break;
-      calls *= elapsed_s > 0 ? Math.min(16, Math.ceil(1.5 * min_repeat_s() / elapsed_s)) : 16;
+      const next = grown(calls, (performance.now() - t0) / 1000, 1 << 16);
+      if (next === calls) break;
+      calls = next;
     }
     const samples = [];
     for (let r = 0; r < repeats; ++r) {

@@ -168,6 +168,9 @@ void output_js_calls(RunResult& result, const Inputs& in, const Sweep& depth) {
   result.output("js_empty_call_us", js_empty[0]);
   result.output("js_boundary_us", js_layer[0] - inside_us);
   if (inside_us > 0) result.output("js_call_ratio", js_layer[0] / inside_us);
+  if (js_layer[0] < inside_us)
+    result.notice("js_call_within_noise", "a layer called from JavaScript measured faster than the slope inside wasm: "
+                                          "the boundary's cost is below this run's noise");
   // where: 0 = inside wasm (slope of the depth sweep, no spread), 1 = one layer per call from JS, 2 = empty call from JS
   result.table("calls")
       .column("where", {0, 1, 2})

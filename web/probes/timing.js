@@ -36,12 +36,14 @@ self.SL_TIMING = (function () {
   /** Seconds per call of a synchronous fn: `repeats` samples, each over enough calls to exceed min_repeat_s(). */
   function time_sync(fn, repeats) {
     fn();  // warm-up (JIT, caches)
+    // Grow the batch until it is long enough to time, twice in a row (a slow first batch — JIT, GC —
+    // must not size the samples).
     let calls = 1;
-    for (;;) {   // grow the batch until it is long enough to time
+    for (let long_enough = 0; long_enough < 2;) {
       const t0 = performance.now();
       for (let i = 0; i < calls; ++i) fn();
       const next = grown(calls, (performance.now() - t0) / 1000, 1 << 24);
-      if (next === calls) break;
+      long_enough = next === calls ? long_enough + 1 : 0;
       calls = next;
     }
     const samples = [];
@@ -57,11 +59,11 @@ self.SL_TIMING = (function () {
   async function time_async(fn, repeats) {
     await fn();
     let calls = 1;
-    for (;;) {
+    for (let long_enough = 0; long_enough < 2;) {
       const t0 = performance.now();
       for (let i = 0; i < calls; ++i) await fn();
       const next = grown(calls, (performance.now() - t0) / 1000, 1 << 16);
-      if (next === calls) break;
+      long_enough = next === calls ? long_enough + 1 : 0;
       calls = next;
     }
     const samples = [];

@@ -59,8 +59,9 @@ void output_service_model(RunResult& result, const ServiceModel& model, const st
 }
 
 std::vector<ParamSpec> service_model_params() {
-  return {choice("service", {"linear", "table9", "cpu_fit"}, "linear"), real("svc_fixed_ms", "ms", 5.0, 0, 1e4),
-          real("svc_per_item_ms", "ms", 0.6, 0, 1e4)};
+  return {choice("service", {"linear", "table9", "cpu_fit"}, "linear"),
+          used_when(real("svc_fixed_ms", "ms", 5.0, 0, 1e4), "service", {"linear"}),
+          used_when(real("svc_per_item_ms", "ms", 0.6, 0, 1e4), "service", {"linear"})};
 }
 
 Result<ServiceModel> service_model_from_inputs(const Inputs& in, std::uint64_t seed, std::vector<Notice>* notes) {

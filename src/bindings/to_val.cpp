@@ -95,6 +95,12 @@ val to_val(const CellSpec& cell) {
       q.set("min", p.min);
       q.set("max", p.max);
     }
+    if (!p.used_when_param.empty()) {
+      val when = val::object();
+      when.set("param", p.used_when_param);
+      when.set("values", string_array(p.used_when_values));
+      q.set("used_when", when);
+    }
     params.call<void>("push", q);
   }
   val out = val::object();

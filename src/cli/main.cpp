@@ -44,6 +44,13 @@ std::string describe(const sl::ParamSpec& p) {
          " (default " + format_number(p.default_value) + ")";
 }
 
+std::string used_when_text(const sl::ParamSpec& p) {
+  if (p.used_when_param.empty()) return "";
+  std::string values;
+  for (const auto& v : p.used_when_values) values += (values.empty() ? "" : "|") + v;
+  return "  [used when --" + p.used_when_param + " " + values + "]";
+}
+
 int list(bool json) {
   if (json) {
     nlohmann::ordered_json all = nlohmann::ordered_json::array();
@@ -55,7 +62,7 @@ int list(bool json) {
   for (const auto& c : sl::all_cells()) {
     if (c.lab() != lab) std::cout << (lab.empty() ? "" : "\n") << "lab " << (lab = c.lab()) << "\n";
     std::cout << "  " << c.id << (c.uses_seed ? "  [--seed N]" : "") << "\n";
-    for (const auto& p : c.params) std::cout << "      " << describe(p) << "\n";
+    for (const auto& p : c.params) std::cout << "      " << describe(p) << used_when_text(p) << "\n";
   }
   return 0;
 }

@@ -66,6 +66,7 @@ ordered_json to_json(const CellSpec& cell) {
         q["accept"] = p.accept;
         break;
     }
+    if (!p.used_when_param.empty()) q["used_when"] = {{"param", p.used_when_param}, {"values", p.used_when_values}};
     params.push_back(q);
   }
   return {{"id", cell.id}, {"lab", cell.lab()}, {"uses_seed", cell.uses_seed}, {"deterministic", cell.deterministic},

@@ -25,6 +25,12 @@ ParamSpec bytes(std::string name, std::string accept, double max_bytes) {
   return p;
 }
 
+ParamSpec used_when(ParamSpec spec, std::string choice_param, std::vector<std::string> values) {
+  spec.used_when_param = std::move(choice_param);
+  spec.used_when_values = std::move(values);
+  return spec;
+}
+
 void Inputs::set_bytes(const ParamSpec& spec, std::string data) {
   values_.push_back({spec.name, spec.kind, static_cast<double>(data.size()), std::move(data)});
 }

@@ -22,6 +22,10 @@ struct ParamSpec {
   std::vector<std::string> choices;  ///< Choice only
   std::string default_choice;        ///< Choice only
   std::string accept;                ///< Bytes only: MIME types the page's file picker offers ("image/jpeg")
+  /// When set, the parameter matters only while the choice `used_when_param` has one of `used_when_values`
+  /// (a custom model's fields); the page hides it otherwise, the CLI says so.
+  std::string used_when_param;
+  std::vector<std::string> used_when_values;
 };
 
 ParamSpec real(std::string name, std::string unit, double default_value, double min, double max);
@@ -29,6 +33,8 @@ ParamSpec count(std::string name, std::string unit, double default_value, double
 ParamSpec choice(std::string name, std::vector<std::string> choices, std::string default_choice);
 /// A file parameter of at most max_bytes (checked in parse_inputs).
 ParamSpec bytes(std::string name, std::string accept, double max_bytes);
+/// `spec`, used only while the choice parameter `choice_param` is one of `values`.
+ParamSpec used_when(ParamSpec spec, std::string choice_param, std::vector<std::string> values);
 
 /// Checked parameter values of one run, in declaration order.
 class Inputs {

@@ -30,21 +30,23 @@ bool differs(double x, double default_value) { return std::fabs(x - default_valu
 }  // namespace
 
 std::vector<ParamSpec> model_params(const ModelSpec& preset) {
+  const auto custom = [](ParamSpec p) { return used_when(std::move(p), "model", {"custom"}); };
   return {choice("model", {"llama3-8b", "llama3.1-70b", "custom"}, preset.name),
-          real("params_b", "billion", static_cast<double>(preset.params) * 1e-9, 0.001, 10'000),
-          count("layers", "", static_cast<double>(preset.num_layers), 1, 1000),
-          count("heads", "", static_cast<double>(preset.num_heads), 1, 1024),
-          count("kv_heads", "", static_cast<double>(preset.num_kv_heads), 1, 1024),
-          count("head_dim", "", static_cast<double>(preset.head_dim), 1, 4096),
+          custom(real("params_b", "billion", static_cast<double>(preset.params) * 1e-9, 0.001, 10'000)),
+          custom(count("layers", "", static_cast<double>(preset.num_layers), 1, 1000)),
+          custom(count("heads", "", static_cast<double>(preset.num_heads), 1, 1024)),
+          custom(count("kv_heads", "", static_cast<double>(preset.num_kv_heads), 1, 1024)),
+          custom(count("head_dim", "", static_cast<double>(preset.head_dim), 1, 4096)),
           choice("weights", {"fp16", "int8", "int4"}, precision_of(preset.bytes_per_weight, false)),
           choice("kv", {"fp16", "fp8"}, precision_of(preset.bytes_per_kv, true))};
 }
 
 std::vector<ParamSpec> gpu_params(const GpuSpec& preset) {
+  const auto custom = [](ParamSpec p) { return used_when(std::move(p), "gpu", {"custom"}); };
   return {choice("gpu", {"h100", "a100", "custom"}, preset.name),
-          real("peak_tflops", "TFLOP/s", preset.peak_flop_per_s * 1e-12, 0.001, 1e6),
-          real("bw_tb_s", "TB/s", preset.hbm_bytes_per_s * 1e-12, 0.001, 1000),
-          real("mem_gib", "GiB", static_cast<double>(preset.memory_bytes) / kGiB, 0.001, 1e5),
+          custom(real("peak_tflops", "TFLOP/s", preset.peak_flop_per_s * 1e-12, 0.001, 1e6)),
+          custom(real("bw_tb_s", "TB/s", preset.hbm_bytes_per_s * 1e-12, 0.001, 1000)),
+          custom(real("mem_gib", "GiB", static_cast<double>(preset.memory_bytes) / kGiB, 0.001, 1e5)),
           real("efficiency", "", preset.compute_efficiency, 0.01, 1),
           real("layer_tax_ms", "ms", preset.layer_tax_s * 1e3, 0, 10),
           real("dispatch_tax_ms", "ms", preset.dispatch_tax_s * 1e3, 0, 1000)};

@@ -24,12 +24,17 @@ function changed_value(param) {
   return String(up <= param.max && up >= param.min ? up : (param.min + param.default) / 2);
 }
 
+/** Numeric parameters shown at the defaults (a custom model's fields are hidden while a preset is chosen). */
+function typed_params(spec) {
+  const shown = (p) => !p.used_when || p.used_when.values.includes(spec.params.find((q) => q.name === p.used_when.param).default);
+  return spec.params.filter((p) => (p.kind === 'real' || p.kind === 'count') && shown(p));
+}
+
 /** Parameter changes to try, in order: the lab file's hint, then numeric parameters, then choices. */
 function candidate_changes(spec) {
   const hint = docs.get(spec.id)?.e2e;
   if (hint) return [{ name: hint.param, value: String(hint.value) }];
-  const typed = spec.params.filter((p) => p.kind === 'real' || p.kind === 'count');
-  const ordered = [...typed, ...spec.params.filter((p) => p.kind === 'choice')];
+  const ordered = [...typed_params(spec), ...spec.params.filter((p) => p.kind === 'choice')];
   return ordered.map((p) => ({ name: p.name, value: changed_value(p) })).filter((c) => c.value !== undefined).slice(0, 6);
 }
 
@@ -75,7 +80,7 @@ describe('every cell in the browser', () => {
       if (spec.deterministic !== false) assert.ok(changed, `no output changed after ${tried.join(', ')}`);
       let before;
 
-      const text_param = spec.params.find((p) => p.kind === 'real' || p.kind === 'count');
+      const text_param = typed_params(spec)[0];
       if (text_param) {
         before = await runs_of(page, cell);
         await page.fill(`${cell} [name="${text_param.name}"]`, 'abc');

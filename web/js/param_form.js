@@ -11,14 +11,26 @@ import { format_limit } from './format.js';
  */
 export function build_param_fields({ spec, doc, id_prefix, values, seed_text, on_edit }) {
   const controls = new Map();   // name → input or select
+  const field_of = new Map();   // name → its field, for params used only at some choices
+  const update_relevance = () => {
+    for (const param of spec.params) {
+      if (!param.used_when) continue;
+      const chosen = controls.get(param.used_when.param)?.value;
+      field_of.get(param.name).hidden = !param.used_when.values.includes(chosen);
+    }
+  };
+  const edited = (event) => { update_relevance(); on_edit(event); };
   const fields = spec.params.map((param) => {
     const text = pick(doc.params?.[param.name]?.label, param.name);
     const help = pick(doc.params?.[param.name]?.help, '');
     const choice_labels = doc.params?.[param.name]?.choices || {};
-    const control = make_control(param, `${id_prefix}-${param.name}`, values[param.name], choice_labels, on_edit);
+    const control = make_control(param, `${id_prefix}-${param.name}`, values[param.name], choice_labels, edited);
     controls.set(param.name, control);
-    return field(control, text, param.unit, [help, limits_hint(param)], param.name);
+    const box = field(control, text, param.unit, [help, limits_hint(param)], param.name);
+    field_of.set(param.name, box);
+    return box;
   });
+  update_relevance();
   if (seed_text !== null) {
     const control = el('input', {
       id: `${id_prefix}-seed`, name: 'seed', type: 'text', inputmode: 'numeric', class: 'sl-input',

@@ -125,3 +125,23 @@ TEST_CASE("Host measurements and files are checked like any input", "[core][cell
     CHECK(big.error().param == "photo");
   }
 }
+
+TEST_CASE("A parameter used only at some choices names a choice parameter of its cell and real choices",
+          "[core][cell]") {
+  int conditional = 0;
+  for (const auto& cell : sl::all_cells())
+    for (const auto& p : cell.params) {
+      if (p.used_when_param.empty()) continue;
+      ++conditional;
+      INFO(cell.id << " " << p.name << " used when " << p.used_when_param);
+      const sl::ParamSpec* owner = nullptr;
+      for (const auto& q : cell.params)
+        if (q.name == p.used_when_param) owner = &q;
+      REQUIRE(owner != nullptr);
+      CHECK(owner->kind == sl::ParamSpec::Kind::Choice);
+      REQUIRE_FALSE(p.used_when_values.empty());
+      for (const auto& v : p.used_when_values)
+        CHECK(std::find(owner->choices.begin(), owner->choices.end(), v) != owner->choices.end());
+    }
+  CHECK(conditional > 0);  // the custom model/GPU fields and the linear service model's a, b
+}

@@ -31,11 +31,20 @@ inline double out(const sl::RunResult& r, const std::string& name) {
   return *v;
 }
 
-inline const std::vector<double>& column(const sl::RunResult& r, const std::string& table, const std::string& name) {
+/// The column `name` of the first table named `table`, or nullptr where there is none (for tests
+/// that check a column is absent).
+inline const std::vector<double>* find_column(const sl::RunResult& r, const std::string& table,
+                                              const std::string& name) {
   for (const auto& t : r.tables)
     if (t.name == table)
       for (const auto& [c, values] : t.columns)
-        if (c == name) return values;
+        if (c == name) return &values;
+  return nullptr;
+}
+
+/// The column `name` of the first table named `table`; fails the test where there is none.
+inline const std::vector<double>& column(const sl::RunResult& r, const std::string& table, const std::string& name) {
+  if (const auto* values = find_column(r, table, name)) return *values;
   FAIL("no column " << table << "." << name);
   static const std::vector<double> none;
   return none;

@@ -3,22 +3,16 @@
 #include <cmath>
 
 #include "batching/batch_formulas.h"
-#include "core/registry.h"
+#include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::out;
 
 namespace {
 
 sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw) {
-  sl::RunControl ctl;
-  return sl::run_cell("batching/batching-tables", raw, "1", ctl);
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  REQUIRE(v != nullptr);
-  return *v;
+  return cell_test::try_run("batching/batching-tables", std::move(raw));
 }
 
 }  // namespace

@@ -6,10 +6,12 @@
 #include <cmath>
 
 #include "batching/cpu_batch_measure.h"
-#include "core/registry.h"
+#include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::out;
 
 namespace {
 
@@ -20,24 +22,7 @@ const std::map<std::string, std::string> kQuick = {{"max_depth", "20"},    {"max
 
 sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw) {
   for (const auto& [k, v] : kQuick) raw.emplace(k, v);  // explicit values win
-  sl::RunControl ctl;
-  return sl::run_cell("batching/cpu-batch-measure", raw, "3", ctl);
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
-const std::vector<double>& col(const sl::RunResult& r, const std::string& table, const std::string& column) {
-  for (const auto& t : r.tables)
-    if (t.name == table)
-      for (const auto& [name, values] : t.columns)
-        if (name == column) return values;
-  FAIL("no column " << table << "." << column);
-  static const std::vector<double> none;
-  return none;
+  return cell_test::try_run("batching/cpu-batch-measure", std::move(raw), "3");
 }
 
 /// (Weighted) least squares by the normal equations in raw sums, independent of fit_line's centred form.
@@ -56,9 +41,9 @@ std::pair<double, double> ols(const std::vector<double>& x, const std::vector<do
 }
 
 void check_times(const sl::RunResult& r, const std::string& table, const std::string& unit) {
-  const auto& median = col(r, table, "median_" + unit);
-  const auto& p10 = col(r, table, "p10_" + unit);
-  const auto& p90 = col(r, table, "p90_" + unit);
+  const auto& median = column(r, table, "median_" + unit);
+  const auto& p10 = column(r, table, "p10_" + unit);
+  const auto& p90 = column(r, table, "p90_" + unit);
   for (std::size_t i = 0; i < median.size(); ++i) {
     CHECK(std::isfinite(median[i]));
     CHECK(p10[i] > 0);
@@ -73,9 +58,9 @@ TEST_CASE("CPU batch measurement runs and returns positive, finite, ordered time
   const auto r = run({});
   REQUIRE(r.ok());
   const auto& res = r.value();
-  CHECK(col(res, "depth", "depth") == std::vector<double>{1, 2, 5, 10, 20});  // 1 and 10, 25, 50, 100 % of 20
-  CHECK(col(res, "mlp", "batch") == std::vector<double>{1, 2, 4, 8});
-  CHECK(col(res, "conv", "batch") == std::vector<double>{1, 2, 4});
+  CHECK(column(res, "depth", "depth") == std::vector<double>{1, 2, 5, 10, 20});  // 1 and 10, 25, 50, 100 % of 20
+  CHECK(column(res, "mlp", "batch") == std::vector<double>{1, 2, 4, 8});
+  CHECK(column(res, "conv", "batch") == std::vector<double>{1, 2, 4});
   check_times(res, "depth", "us");
   check_times(res, "mlp", "ms");
   check_times(res, "conv", "ms");
@@ -89,19 +74,19 @@ TEST_CASE("The cell's lines are the least-squares fits of its own medians (batch
   const auto r = run({});
   REQUIRE(r.ok());
   const auto& res = r.value();
-  const auto [a_ms, b_ms] = ols(col(res, "mlp", "batch"), col(res, "mlp", "median_ms"), /*relative=*/true);
+  const auto [a_ms, b_ms] = ols(column(res, "mlp", "batch"), column(res, "mlp", "median_ms"), /*relative=*/true);
   CHECK_THAT(out(res, "mlp_fit_a_ms"), WithinAbs(a_ms, 1e-9 * std::fabs(b_ms) + 1e-12));  // raw sums round more
   CHECK_THAT(out(res, "mlp_fit_b_ms"), WithinRel(b_ms, 1e-9));
-  const auto [a_us, b_us] = ols(col(res, "depth", "depth"), col(res, "depth", "median_us"));
+  const auto [a_us, b_us] = ols(column(res, "depth", "depth"), column(res, "depth", "median_us"));
   CHECK_THAT(out(res, "per_layer_call_us"), WithinRel(b_us, 1e-9));
   CHECK_THAT(out(res, "stack_intercept_us"), WithinAbs(a_us, 1e-9 * std::fabs(b_us) + 1e-12));
   // fit_ms column = a + b B; per-item time relative to batch 1 = (T(B) / B) / T(1).
-  const auto& batch = col(res, "conv", "batch");
-  const auto& median = col(res, "conv", "median_ms");
+  const auto& batch = column(res, "conv", "batch");
+  const auto& median = column(res, "conv", "median_ms");
   for (std::size_t i = 0; i < batch.size(); ++i) {
-    CHECK_THAT(col(res, "conv", "fit_ms")[i],
+    CHECK_THAT(column(res, "conv", "fit_ms")[i],
                WithinAbs(out(res, "conv_fit_a_ms") + out(res, "conv_fit_b_ms") * batch[i], 1e-12 + 1e-12 * median[i]));
-    CHECK_THAT(col(res, "conv", "per_item_rel")[i], WithinRel(median[i] / batch[i] / median[0], 1e-12));
+    CHECK_THAT(column(res, "conv", "per_item_rel")[i], WithinRel(median[i] / batch[i] / median[0], 1e-12));
   }
 }
 
@@ -119,7 +104,7 @@ TEST_CASE("FLOP counts follow the layer formulas; the book's GPU model is 5.6 ms
   CHECK_THAT(out(res, "gpu_t_batch32_ms"), WithinRel(24.2, 1e-12));
   CHECK_THAT(out(res, "gpu_a_over_b"), WithinRel(5.0 / 0.6, 1e-12));
   CHECK_THAT(out(res, "gpu_max_gain"), WithinRel(1.0 + 5.0 / 0.6, 1e-12));
-  const auto& gpu_ms = col(res, "mlp", "gpu_model_ms");
+  const auto& gpu_ms = column(res, "mlp", "gpu_model_ms");
   CHECK_THAT(gpu_ms.back(), WithinRel(5.0 + 0.6 * 8, 1e-12));
 }
 
@@ -201,7 +186,7 @@ TEST_CASE("The JS -> wasm call cost comes from the browser's samples; natively t
     CHECK_THAT(out(r.value(), "js_empty_call_us"), WithinRel(1.0, 1e-12));
     const double slope = out(r.value(), "per_layer_call_us");
     CHECK_THAT(out(r.value(), "js_boundary_us"), WithinAbs(3.0 - slope, 1e-12));
-    CHECK(col(r.value(), "calls", "median_us") == std::vector<double>{slope, 3.0, 1.0});
+    CHECK(column(r.value(), "calls", "median_us") == std::vector<double>{slope, 3.0, 1.0});
   }
   SECTION("the plan asks for both calls at the cell's width, `samples` repeats each") {
     auto plan = sl::plan_probes("batching/cpu-batch-measure", {{"width", "32"}, {"samples", "7"}});

@@ -5,24 +5,18 @@
 #include "batching/arrivals.h"
 #include "batching/batch_formulas.h"
 #include "batching/window_batching.h"
-#include "core/registry.h"
+#include "cell_runner.h"
 #include "core/stats.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::out;
 namespace b = sl::batching;
 
 namespace {
 
 sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "1") {
-  sl::RunControl ctl;
-  return sl::run_cell("batching/fixed-window", raw, seed, ctl);
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  REQUIRE(v != nullptr);
-  return *v;
+  return cell_test::try_run("batching/fixed-window", std::move(raw), seed);
 }
 
 }  // namespace

@@ -3,22 +3,16 @@
 #include <cmath>
 
 #include "batching/camera_sync.h"
-#include "core/registry.h"
+#include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::out;
 
 namespace {
 
 sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "1") {
-  sl::RunControl ctl;
-  return sl::run_cell("batching/multi-camera", raw, seed, ctl);
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  REQUIRE(v != nullptr);
-  return *v;
+  return cell_test::try_run("batching/multi-camera", std::move(raw), seed);
 }
 
 double normal_upper_tail(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }

@@ -2,32 +2,17 @@
 
 #include <cmath>
 
-#include "core/registry.h"
+#include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::out;
 
 namespace {
 
 sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "1") {
-  sl::RunControl ctl;
-  return sl::run_cell("batching/pareto", raw, seed, ctl);
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
-const std::vector<double>& column(const sl::RunResult& r, const std::string& table, const std::string& name) {
-  for (const auto& t : r.tables)
-    if (t.name == table)
-      for (const auto& [col, values] : t.columns)
-        if (col == name) return values;
-  FAIL("no column " << table << "." << name);
-  static const std::vector<double> none;
-  return none;
+  return cell_test::try_run("batching/pareto", std::move(raw), seed);
 }
 
 const char* kTags[] = {"w2_b16", "w5_b32", "w10_b32", "w20_b64", "w50_b128"};

@@ -1,36 +1,24 @@
 #include <catch2/catch.hpp>
 
-#include "core/registry.h"
+#include "cell_runner.h"
 #include "llm/step_time.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::out;
 
 namespace {
 
+const std::string kCell = "llm/batched-decode";
 sl::Result<sl::RunResult> try_run(const std::map<std::string, std::string>& raw) {
-  sl::RunControl ctl;
-  return sl::run_cell("llm/batched-decode", raw, "1", ctl);
+  return cell_test::try_run(kCell, raw);
 }
 
-sl::RunResult run(const std::map<std::string, std::string>& raw = {}) {
-  auto r = try_run(raw);
-  REQUIRE(r.ok());
-  return r.value();
-}
+sl::RunResult run(const std::map<std::string, std::string>& raw = {}) { return cell_test::run(kCell, raw); }
 
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
+/// A column of the cell's only table.
 const std::vector<double>& column(const sl::RunResult& r, const std::string& name) {
-  for (const auto& [n, values] : r.tables.at(0).columns)
-    if (n == name) return values;
-  FAIL("no column " << name);
-  static const std::vector<double> none;
-  return none;
+  return cell_test::column(r, r.tables.at(0).name, name);
 }
 
 bool has_notice(const sl::RunResult& r, const std::string& code) {

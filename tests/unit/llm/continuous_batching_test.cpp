@@ -1,29 +1,20 @@
 #include <catch2/catch.hpp>
 
-#include "core/registry.h"
+#include "cell_runner.h"
 #include "llm/batching_waste.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::out;
 
 namespace {
 
+const std::string kCell = "llm/continuous-batching";
 sl::Result<sl::RunResult> try_run(std::map<std::string, std::string> raw) {
-  sl::RunControl ctl;
-  return sl::run_cell("llm/continuous-batching", raw, "1", ctl);
+  return cell_test::try_run(kCell, std::move(raw));
 }
 
-sl::RunResult run(std::map<std::string, std::string> raw) {
-  auto r = try_run(std::move(raw));
-  REQUIRE(r.ok());
-  return r.value();
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  REQUIRE(v != nullptr);
-  return *v;
-}
+sl::RunResult run(std::map<std::string, std::string> raw) { return cell_test::run(kCell, std::move(raw)); }
 
 }  // namespace
 

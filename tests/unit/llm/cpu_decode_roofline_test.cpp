@@ -5,10 +5,13 @@
 
 #include <cmath>
 
-#include "core/registry.h"
+#include "cell_runner.h"
 #include "llm/cpu_decode_roofline.h"
 
 using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::find_column;
+using cell_test::out;
 using sl::llm::DecodeShape;
 
 namespace {
@@ -19,28 +22,7 @@ const std::map<std::string, std::string> kQuick = {
 
 sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw) {
   for (const auto& [k, v] : kQuick) raw.emplace(k, v);
-  sl::RunControl ctl;
-  return sl::run_cell("llm/cpu-decode-roofline", raw, "5", ctl);
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
-const std::vector<double>* find_col(const sl::RunResult& r, const std::string& table, const std::string& column) {
-  for (const auto& t : r.tables)
-    if (t.name == table)
-      for (const auto& [name, values] : t.columns)
-        if (name == column) return &values;
-  return nullptr;
-}
-
-const std::vector<double>& col(const sl::RunResult& r, const std::string& table, const std::string& column) {
-  const auto* c = find_col(r, table, column);
-  REQUIRE(c != nullptr);
-  return *c;
+  return cell_test::try_run("llm/cpu-decode-roofline", std::move(raw), "5");
 }
 
 }  // namespace
@@ -87,19 +69,19 @@ TEST_CASE("CPU decode roofline runs and returns positive, finite times and rates
   CHECK(out(res, "roof_gb_per_s") == std::max(out(res, "copy_gb_per_s"), out(res, "read_gb_per_s")));
   const DecodeShape s{256, 4};
   for (const auto& [table, prec] : {std::pair{"fp32", sl::llm::kFp32}, std::pair{"int8", sl::llm::kInt8}}) {
-    CHECK(col(res, table, "batch") == std::vector<double>{1, 2, 4});
-    const auto& step_ms = col(res, table, "step_ms");
+    CHECK(column(res, table, "batch") == std::vector<double>{1, 2, 4});
+    const auto& step_ms = column(res, table, "step_ms");
     for (std::size_t i = 0; i < step_ms.size(); ++i) {
-      const auto b = static_cast<std::int64_t>(col(res, table, "batch")[i]);
-      CHECK(col(res, table, "p10_ms")[i] > 0);
-      CHECK(col(res, table, "p10_ms")[i] <= step_ms[i]);
-      CHECK(step_ms[i] <= col(res, table, "p90_ms")[i]);
+      const auto b = static_cast<std::int64_t>(column(res, table, "batch")[i]);
+      CHECK(column(res, table, "p10_ms")[i] > 0);
+      CHECK(column(res, table, "p10_ms")[i] <= step_ms[i]);
+      CHECK(step_ms[i] <= column(res, table, "p90_ms")[i]);
       // Every rate in the table is a formula count over the measured median.
-      CHECK_THAT(col(res, table, "ai_flop_per_byte")[i],
+      CHECK_THAT(column(res, table, "ai_flop_per_byte")[i],
                  WithinRel(sl::llm::decode_step_flop(s, b) / sl::llm::decode_step_bytes(s, prec, b), 1e-12));
-      CHECK_THAT(col(res, table, "gflop_per_s")[i], WithinRel(sl::llm::decode_step_flop(s, b) / step_ms[i] * 1e-6, 1e-12));
-      CHECK_THAT(col(res, table, "tok_per_s")[i], WithinRel(static_cast<double>(b) / step_ms[i] * 1e3, 1e-12));
-      CHECK(col(res, table, "roof_gflop_per_s")[i] > 0);
+      CHECK_THAT(column(res, table, "gflop_per_s")[i], WithinRel(sl::llm::decode_step_flop(s, b) / step_ms[i] * 1e-6, 1e-12));
+      CHECK_THAT(column(res, table, "tok_per_s")[i], WithinRel(static_cast<double>(b) / step_ms[i] * 1e3, 1e-12));
+      CHECK(column(res, table, "roof_gflop_per_s")[i] > 0);
     }
   }
 }
@@ -110,14 +92,14 @@ TEST_CASE("The roof is min(peak, bandwidth x intensity) and the ridge is peak / 
   const auto& res = r.value();
   const double bw = out(res, "roof_gb_per_s"), peak = out(res, "peak_fp32_gflop_per_s");
   CHECK_THAT(out(res, "ridge_fp32_flop_per_byte"), WithinRel(peak / bw, 1e-12));
-  const auto& ai = col(res, "roof", "ai_flop_per_byte");
-  const auto& roof = col(res, "roof", "fp32_gflop_per_s");
+  const auto& ai = column(res, "roof", "ai_flop_per_byte");
+  const auto& roof = column(res, "roof", "fp32_gflop_per_s");
   for (std::size_t i = 0; i < ai.size(); ++i) CHECK_THAT(roof[i], WithinRel(std::min(peak, bw * ai[i]), 1e-12));
   // eq. 18 on this CPU: weight bytes / measured bandwidth.
   CHECK_THAT(out(res, "fp32_eq18_step_ms"), WithinRel(1'048'576 / (bw * 1e9) * 1e3, 1e-12));
   // Only the precision asked for is measured.
   CHECK(res.find_output("int8_b1_step_ms") == nullptr);
-  CHECK(find_col(res, "int8", "batch") == nullptr);
+  CHECK(find_column(res, "int8", "batch") == nullptr);
 }
 
 TEST_CASE("Book GPU points beside the CPU: H100 ridge 295 FLOP/B, V100 15.6, INT4 batch-1 decode 4 FLOP/B",

@@ -1,38 +1,20 @@
 #include <catch2/catch.hpp>
 
-#include "core/registry.h"
+#include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::out;
 
 namespace {
 
+const std::string kCell = "llm/kv-growth";
 sl::Result<sl::RunResult> try_run(const std::map<std::string, std::string>& raw) {
-  sl::RunControl ctl;
-  return sl::run_cell("llm/kv-growth", raw, "1", ctl);
+  return cell_test::try_run(kCell, raw);
 }
 
-sl::RunResult run(const std::map<std::string, std::string>& raw = {}) {
-  auto r = try_run(raw);
-  REQUIRE(r.ok());
-  return r.value();
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
-const std::vector<double>& column(const sl::RunResult& r, const std::string& table, const std::string& name) {
-  for (const auto& t : r.tables)
-    if (t.name == table)
-      for (const auto& [n, values] : t.columns)
-        if (n == name) return values;
-  FAIL("no column " << table << "." << name);
-  static const std::vector<double> none;
-  return none;
-}
+sl::RunResult run(const std::map<std::string, std::string>& raw = {}) { return cell_test::run(kCell, raw); }
 
 }  // namespace
 

@@ -1,28 +1,19 @@
 #include <catch2/catch.hpp>
 
-#include "core/registry.h"
+#include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::out;
 
 namespace {
 
+const std::string kCell = "llm/llama3-8b-case";
 sl::Result<sl::RunResult> try_run(const std::map<std::string, std::string>& raw) {
-  sl::RunControl ctl;
-  return sl::run_cell("llm/llama3-8b-case", raw, "1", ctl);
+  return cell_test::try_run(kCell, raw);
 }
 
-sl::RunResult run(const std::map<std::string, std::string>& raw = {}) {
-  auto r = try_run(raw);
-  REQUIRE(r.ok());
-  return r.value();
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  REQUIRE(v != nullptr);
-  return *v;
-}
+sl::RunResult run(const std::map<std::string, std::string>& raw = {}) { return cell_test::run(kCell, raw); }
 
 /// The GB/GiB table's value column for one item, as {decimal, binary, book} and their match flags.
 std::vector<double> column_for_item(const sl::RunResult& r, const std::string& column, int item) {

@@ -1,28 +1,19 @@
 #include <catch2/catch.hpp>
 
-#include "core/registry.h"
+#include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::out;
 
 namespace {
 
+const std::string kCell = "llm/prefix-caching";
 sl::Result<sl::RunResult> try_run(std::map<std::string, std::string> raw) {
-  sl::RunControl ctl;
-  return sl::run_cell("llm/prefix-caching", raw, "1", ctl);
+  return cell_test::try_run(kCell, std::move(raw));
 }
 
-sl::RunResult run(std::map<std::string, std::string> raw) {
-  auto r = try_run(std::move(raw));
-  REQUIRE(r.ok());
-  return r.value();
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  REQUIRE(v != nullptr);
-  return *v;
-}
+sl::RunResult run(std::map<std::string, std::string> raw) { return cell_test::run(kCell, std::move(raw)); }
 
 const sl::Table& table(const sl::RunResult& r, const std::string& name) {
   for (const auto& t : r.tables)

@@ -1,39 +1,22 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 
-#include "core/registry.h"
+#include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::out;
 
 namespace {
 
+const std::string kCell = "queues/burst-admission";
 sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  sl::RunControl ctl;
-  return sl::run_cell("queues/burst-admission", raw, seed, ctl);
+  return cell_test::try_run(kCell, std::move(raw), seed);
 }
 
 sl::RunResult run_ok(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  auto r = run(std::move(raw), seed);
-  REQUIRE(r.ok());
-  return r.value();
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  INFO("output " << name);
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
-const std::vector<double>& column(const sl::RunResult& r, const std::string& table, const std::string& name) {
-  for (const auto& t : r.tables)
-    if (t.name == table)
-      for (const auto& c : t.columns)
-        if (c.first == name) return c.second;
-  FAIL("no column " << table << "." << name);
-  static const std::vector<double> none;
-  return none;
+  return cell_test::run(kCell, std::move(raw), seed);
 }
 
 }  // namespace

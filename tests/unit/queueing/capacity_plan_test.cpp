@@ -1,26 +1,19 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "core/registry.h"
+#include "cell_runner.h"
 #include "queueing/capacity_plan.h"
 #include "queueing/closed_forms.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::out;
 using namespace sl::queueing;
 
 namespace {
 
 sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  sl::RunControl ctl;
-  return sl::run_cell("queues/capacity-plan", raw, seed, ctl);
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  INFO("output " << name);
-  REQUIRE(v != nullptr);
-  return *v;
+  return cell_test::try_run("queues/capacity-plan", std::move(raw), seed);
 }
 
 }  // namespace

@@ -3,32 +3,24 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/registry.h"
+#include "cell_runner.h"
 #include "queueing/confidence_intervals.h"
 #include "queueing/fan_out.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::out;
 using namespace sl::queueing;
 
 namespace {
 
+const std::string kCell = "queues/fan-out";
 sl::Result<sl::RunResult> try_run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  sl::RunControl ctl;
-  return sl::run_cell("queues/fan-out", raw, seed, ctl);
+  return cell_test::try_run(kCell, std::move(raw), seed);
 }
 
 sl::RunResult run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  auto r = try_run(std::move(raw), seed);
-  REQUIRE(r.ok());
-  return r.value();
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  INFO("output " << name);
-  REQUIRE(v != nullptr);
-  return *v;
+  return cell_test::run(kCell, std::move(raw), seed);
 }
 
 /// The closed form lies within twice the simulated 95 % interval's half-width (about 4 SE) of the estimate.

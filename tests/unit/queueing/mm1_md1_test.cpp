@@ -2,38 +2,20 @@
 
 #include <cmath>
 
-#include "core/registry.h"
+#include "cell_runner.h"
 #include "queueing/closed_forms.h"
 #include "queueing/confidence_intervals.h"
 #include "queueing/md1_tail.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::out;
 
 namespace {
 
 sl::RunResult run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  sl::RunControl ctl;
-  auto r = sl::run_cell("queues/mm1-md1", raw, seed, ctl);
-  REQUIRE(r.ok());
-  return r.value();
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  INFO("output " << name);
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
-const std::vector<double>& column(const sl::RunResult& r, const std::string& table, const std::string& name) {
-  for (const auto& t : r.tables)
-    if (t.name == table)
-      for (const auto& c : t.columns)
-        if (c.first == name) return c.second;
-  FAIL("no column " << table << "." << name);
-  static const std::vector<double> none;
-  return none;
+  return cell_test::run("queues/mm1-md1", std::move(raw), seed);
 }
 
 /// |simulated - closed| within 4 standard errors; the output's 95 % half-width is t(31) = 2.04 SEs.

@@ -1,33 +1,17 @@
 #include <catch2/catch.hpp>
 
-#include "core/registry.h"
+#include "cell_runner.h"
 #include "queueing/erlang_c.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::out;
 
 namespace {
 
 sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  sl::RunControl ctl;
-  return sl::run_cell("queues/routing", raw, seed, ctl);
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  INFO("output " << name);
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
-const std::vector<double>& column(const sl::RunResult& r, const std::string& table, const std::string& name) {
-  for (const auto& t : r.tables)
-    if (t.name == table)
-      for (const auto& c : t.columns)
-        if (c.first == name) return c.second;
-  FAIL("no column " << table << "." << name);
-  static const std::vector<double> none;
-  return none;
+  return cell_test::try_run("queues/routing", std::move(raw), seed);
 }
 
 }  // namespace

@@ -2,30 +2,23 @@
 
 #include <cmath>
 
-#include "core/registry.h"
+#include "cell_runner.h"
 #include "queueing/confidence_intervals.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::out;
 
 namespace {
 
+const std::string kCell = "queues/utilization-fallacies";
 sl::Result<sl::RunResult> try_run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  sl::RunControl ctl;
-  return sl::run_cell("queues/utilization-fallacies", raw, seed, ctl);
+  return cell_test::try_run(kCell, std::move(raw), seed);
 }
 
 sl::RunResult run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  auto r = try_run(std::move(raw), seed);
-  REQUIRE(r.ok());
-  return r.value();
-}
-
-double out(const sl::RunResult& r, const std::string& name) {
-  const double* v = r.find_output(name);
-  INFO("output " << name);
-  REQUIRE(v != nullptr);
-  return *v;
+  return cell_test::run(kCell, std::move(raw), seed);
 }
 
 }  // namespace
@@ -67,20 +60,10 @@ TEST_CASE("Every fallacy number is confirmed by simulation within 4 standard err
   // The checks table holds each exact M/M/1 value beside its simulated estimate and 95 % interval (batch
   // means, t(31) = 2.04 SEs; delta method for ratios). 4 SE = 2 / 2.04 of the interval's full width.
   const auto r = run({});
-  const sl::Table* checks = nullptr;
-  for (const auto& t : r.tables)
-    if (t.name == "checks") checks = &t;
-  REQUIRE(checks != nullptr);
-  const auto col = [&](const std::string& name) -> const std::vector<double>& {
-    for (const auto& c : checks->columns)
-      if (c.first == name) return c.second;
-    FAIL("no column " << name);
-    return checks->columns.front().second;
-  };
-  const auto& exact = col("exact");
-  const auto& sim = col("sim");
-  const auto& lo = col("sim_lo");
-  const auto& hi = col("sim_hi");
+  const auto& exact = column(r, "checks", "exact");
+  const auto& sim = column(r, "checks", "sim");
+  const auto& lo = column(r, "checks", "sim_lo");
+  const auto& hi = column(r, "checks", "sim_hi");
   REQUIRE(exact.size() == 12);
   for (std::size_t i = 0; i < exact.size(); ++i) {
     const double se = (hi[i] - lo[i]) / 2 / sl::queueing::kStudentT31;

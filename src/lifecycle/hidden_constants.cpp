@@ -3,13 +3,16 @@
 // bytes) or k (how many times activations are moved). Dividing through by k shows that only F/k and W/k
 // matter, so two rows give a 2x2 linear system for them; the other two rows then check the answer to the
 // printed digit. Eq. 1 is the same pixel-count scaling applied to throughput: 224 -> 448 is 4x the work,
-// and a measured 3.6x implies a fixed, resolution-independent share of the time.
+// and a measured 3.6x implies a fixed, resolution-independent share of the time. The solved pair is then
+// confirmed from ResNet-50's own layer table (resnet50.h, computed from the architecture): F/k is its
+// multiply-accumulate count and W/k its parameters at 2 bytes, so k = 2 reads as FLOPs and FP32 weights.
 #include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "lifecycle/cells.h"
+#include "lifecycle/resnet50.h"
 #include "lifecycle/table6.h"
 
 namespace sl::lifecycle {
@@ -69,6 +72,34 @@ void solve_outputs(const Inputs& in, RunResult& result, const HiddenConstants& h
   result.output("bytes_per_param", k * h.weights_mb / in.real("params_m"));
 }
 
+/// The solved constants against ResNet-50's layer table at 224 x 224: F/k against its MACs and W/k against its
+/// parameters at 2 bytes (both readings with k = 1), then F = k F/k against k MACs and W = k W/k against
+/// parameters at 2k bytes (k = 2: 2 FLOP per MAC and FP32 weights).
+void layer_table_outputs(const Inputs& in, RunResult& result, const HiddenConstants& h) {
+  const ResnetPlan net = resnet50_plan({});
+  const double macs_g = static_cast<double>(net.total_macs()) * 1e-9;
+  const double params = static_cast<double>(net.total_params());
+  const double fp16_mb = params * 2 * 1e-6;
+  const double k = static_cast<double>(in.count("act_rw_factor"));
+  result.output("resnet_macs_g", macs_g);
+  result.output("resnet_flop_g", 2 * macs_g);
+  result.output("resnet_params_m", params * 1e-6);
+  result.output("resnet_fp16_mb", fp16_mb);
+  result.output("resnet_fp32_mb", 2 * fp16_mb);
+  result.output("ops_minus_macs_g", h.ops_g - macs_g);
+  result.output("ops_over_macs_frac", h.ops_g / macs_g - 1);
+  result.output("weights_minus_fp16_mb", h.weights_mb - fp16_mb);
+  result.output("weights_over_fp16_frac", h.weights_mb / fp16_mb - 1);
+  // Does the exact count fit the printed digits? (The book's code uses the rounded 8.2e9 FLOP and 25.6 M.)
+  result.output("macs_in_box", macs_g >= h.ops_lo_g && macs_g <= h.ops_hi_g ? 1 : 0);
+  result.output("fp16_in_box", fp16_mb >= h.weights_lo_mb && fp16_mb <= h.weights_hi_mb ? 1 : 0);
+  result.output("table_ops_k_g", k * macs_g);
+  result.output("flop_minus_table_g", k * h.ops_g - k * macs_g);
+  result.output("table_weight_k_mb", k * fp16_mb);
+  result.output("weight_bytes_minus_table_mb", k * h.weights_mb - k * fp16_mb);
+  result.output("bytes_per_param_table", k * h.weights_mb * 1e6 / params);
+}
+
 /// Table 6 recomputed from candidate constants (the book's code: 4.1e9 and 51.2 MB per unit of k).
 void candidate_outputs(const Inputs& in, RunResult& result, const HiddenConstants& h) {
   const double ops = in.real("cand_ops_g"), weights = in.real("cand_weights_mb");
@@ -126,6 +157,7 @@ Result<RunResult> run_hidden_constants(const Inputs& in, std::uint64_t /*seed*/,
   const HiddenConstants h = solve_hidden_constants(row_index(in.choice("row_a")), row_index(in.choice("row_b")));
   RunResult result;
   solve_outputs(in, result, h);
+  layer_table_outputs(in, result, h);
   candidate_outputs(in, result, h);
   ridge_outputs(in, result, h);
   eq1_outputs(in, result);

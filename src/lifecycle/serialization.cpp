@@ -4,12 +4,19 @@
 // bytes), and the protobuf wire format of `repeated float values = 1` (packed: 4 bytes per value plus a
 // 3-byte header). Bytes are exact; times are measured on this machine: each sample runs enough back-to-back
 // calls to last at least 50 timer steps, and the result is the median of the samples. Napkin math 1.1 is
-// then redone with the measured decode times.
+// then redone with the measured decode times. In the browser, the page's own JSON.parse (probe json_parse)
+// parses the exact texts our encoder wrote, for N and every N of the sweep; its samples come back as inputs
+// and are summarised here beside our decoders. The message depends on N only, so the probe's text is the
+// one our decoders are timed on.
+#include <algorithm>
 #include <array>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/distributions.h"
 #include "core/rng.h"
+#include "core/stats.h"
 #include "kernels/timing.h"
 #include "lifecycle/cells.h"
 #include "lifecycle/protobuf_wire.h"
@@ -21,18 +28,22 @@ namespace {
 constexpr double kStepsPerSample = 50;      // a sample lasts >= 50 timer steps: <= 2 % quantization error
 constexpr double kMinSampleS = 0.25e-3;
 constexpr int kSweepSamples = 3;
+// JSON.parse is cheap next to our timed sweep, and a busy machine easily spoils a median of 3: take up to 9.
+constexpr int kBrowserSweepSamples = 9;
 constexpr std::int64_t kSweepStart = 10;
 constexpr std::int64_t kNumSampleValues = 8;
 constexpr double kBytesPerKb = 1e3;
+constexpr std::uint64_t kMessageSeed = 1;  // one fixed message per N: the browser parses the text we time
+const char* const kParseProbe = "json_parse";
 
 enum Format { kJsonFull, kJsonCompact, kBase64, kProtobuf, kNumFormats };
 const char* const kFormatNames[kNumFormats] = {"json_full", "json_compact", "base64", "protobuf"};
 
 volatile std::size_t g_sink = 0;  // results are added here so the compiler cannot drop the timed work
 
-/// N values of a unit-normal embedding, rounded to float32 (stream Sizes).
-std::vector<float> embedding(std::int64_t n, std::uint64_t seed) {
-  Rng rng = Rng::stream(seed, Stream::Sizes);
+/// N values of a unit-normal embedding, rounded to float32 (stream Sizes of a fixed seed).
+std::vector<float> embedding(std::int64_t n) {
+  Rng rng = Rng::stream(kMessageSeed, Stream::Sizes);
   std::vector<float> v(static_cast<std::size_t>(n));
   for (auto& x : v) x = static_cast<float>(normal_quantile(rng.uniform()));
   return v;
@@ -137,7 +148,73 @@ void sample_tables(RunResult& result, const std::vector<float>& v) {
   result.table("sample_values").column("value", std::vector<double>(first.begin(), first.end()));
 }
 
-Result<RunResult> run_serialization(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+/// The browser's JSON.parse of one text: median and 10th/90th percentiles of its samples, µs per call.
+struct BrowserParse {
+  double median_us = 0, p10_us = 0, p90_us = 0;
+};
+
+const FloatDigits kParseForms[] = {FloatDigits::Shortest, FloatDigits::Full};
+
+std::string form_name(FloatDigits mode) { return mode == FloatDigits::Shortest ? "compact" : "full"; }
+
+/// Probe key of the browser's parse of N values written in `mode`: "compact.1000", "full.1000".
+std::string parse_key(FloatDigits mode, std::int64_t n) { return form_name(mode) + "." + std::to_string(n); }
+
+/// The browser's samples for this text, or nothing when they were not measured (always so natively).
+std::optional<BrowserParse> browser_parse(const Inputs& in, FloatDigits mode, std::int64_t n) {
+  const std::vector<double>* s = in.measured(std::string(kParseProbe) + "." + parse_key(mode, n));
+  if (s == nullptr || s->empty()) return std::nullopt;
+  return BrowserParse{quantile(*s, 0.5) * 1e6, quantile(*s, 0.1) * 1e6, quantile(*s, 0.9) * 1e6};
+}
+
+/// Every N the cell times, each once: N itself, then the sweep's.
+std::vector<std::int64_t> timed_sizes(const Inputs& in) {
+  std::vector<std::int64_t> sizes{in.count("n")};
+  for (std::int64_t size : sweep_sizes(in.count("sweep_max")))
+    if (std::find(sizes.begin(), sizes.end(), size) == sizes.end()) sizes.push_back(size);
+  return sizes;
+}
+
+/// The browser's measurements: JSON.parse of the exact texts our encoder writes (shortest and 9 digits) for
+/// every N timed, `repeats` samples at N and at most kBrowserSweepSamples at the sweep's other sizes. arg = N,
+/// which the probe checks against the parsed array's length.
+std::vector<ProbeTask> plan_json_parse(const Inputs& in) {
+  std::vector<ProbeTask> tasks;
+  const int samples = static_cast<int>(in.count("repeats"));
+  for (std::int64_t size : timed_sizes(in)) {
+    const std::vector<float> v = embedding(size);
+    const int repeats = size == in.count("n") ? samples : std::min(samples, kBrowserSweepSamples);
+    for (FloatDigits mode : kParseForms)
+      tasks.push_back({kParseProbe, parse_key(mode, size), encode_json(v, mode), static_cast<double>(size), repeats});
+  }
+  return tasks;
+}
+
+/// The browser's JSON.parse at N beside our decoders, and napkin 1.1 redone with it against our protobuf
+/// decoder. Natively: a notice.
+void browser_outputs(RunResult& result, const Inputs& in, const std::array<FormatResult, kNumFormats>& m,
+                     std::int64_t n) {
+  const auto compact = browser_parse(in, FloatDigits::Shortest, n), full = browser_parse(in, FloatDigits::Full, n);
+  if (!compact || !full) {
+    result.notice("json_parse_not_measured",
+                  "the browser's own JSON.parse is measured only in the browser (the page's probe); natively only "
+                  "our C++ decoders are timed");
+    return;
+  }
+  for (const auto& [name, b] : {std::pair{std::string("compact"), *compact}, std::pair{std::string("full"), *full}}) {
+    result.output("browser_json_" + name + "_parse_us", b.median_us);
+    result.output("browser_json_" + name + "_parse_p10_us", b.p10_us);
+    result.output("browser_json_" + name + "_parse_p90_us", b.p90_us);
+  }
+  const double ours_us = m[kJsonCompact].decode_s * 1e6, pb_us = m[kProtobuf].decode_s * 1e6;
+  if (ours_us > 0) result.output("browser_over_ours_json", compact->median_us / ours_us);
+  const double qps = in.real("qps");
+  if (pb_us > 0) result.output("napkin_browser_gain", compact->median_us / pb_us);
+  result.output("napkin_browser_saved_us", compact->median_us - pb_us);
+  result.output("napkin_browser_core_frac", (compact->median_us - pb_us) * 1e-6 * qps);
+}
+
+Result<RunResult> run_serialization(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {
   const std::int64_t n = in.count("n");
   const std::vector<std::int64_t> sizes = sweep_sizes(in.count("sweep_max"));
   const double resolution_s = kernels::timer_resolution_s();
@@ -148,8 +225,10 @@ Result<RunResult> run_serialization(const Inputs& in, std::uint64_t seed, RunCon
   auto on_op = [&] { ctl.report(++ops, total_ops); };
 
   RunResult result;
-  const std::vector<float> v = embedding(n, seed);
-  main_outputs(result, measure(v, plan, true, on_op), n, in.real("qps"));
+  const std::vector<float> v = embedding(n);
+  const auto at_n = measure(v, plan, true, on_op);
+  main_outputs(result, at_n, n, in.real("qps"));
+  browser_outputs(result, in, at_n, n);
   result.output("timer_resolution_us", resolution_s * 1e6);
   result.output("sample_min_us", plan.min_sample_s * 1e6);
 
@@ -157,12 +236,20 @@ Result<RunResult> run_serialization(const Inputs& in, std::uint64_t seed, RunCon
   Table sweep{"sweep", {{"n", {}}}};
   for (int f = 0; f < kNumFormats; ++f) sweep.columns.push_back({std::string(kFormatNames[f]) + "_decode_us", {}});
   for (int f = 0; f < kNumFormats; ++f) sweep.columns.push_back({std::string(kFormatNames[f]) + "_bytes", {}});
+  // The browser's parse joins the sweep only if it was measured at every N (in the browser it always is).
+  bool browser = true;
+  for (std::int64_t size : sizes)
+    for (FloatDigits mode : kParseForms) browser = browser && browser_parse(in, mode, size).has_value();
+  if (browser)
+    for (FloatDigits mode : kParseForms) sweep.columns.push_back({"browser_json_" + form_name(mode) + "_parse_us", {}});
   for (std::int64_t size : sizes) {
-    const auto m = measure(embedding(size, seed), sweep_plan, false, on_op);
+    const auto m = measure(embedding(size), sweep_plan, false, on_op);
     std::size_t c = 0;
     sweep.columns[c++].second.push_back(static_cast<double>(size));
     for (int f = 0; f < kNumFormats; ++f) sweep.columns[c++].second.push_back(m[f].decode_s * 1e6);
     for (int f = 0; f < kNumFormats; ++f) sweep.columns[c++].second.push_back(static_cast<double>(m[f].bytes));
+    if (browser)
+      for (FloatDigits mode : kParseForms) sweep.columns[c++].second.push_back(browser_parse(in, mode, size)->median_us);
   }
   result.tables.push_back(std::move(sweep));
   sample_tables(result, v);
@@ -177,6 +264,9 @@ CellSpec serialization_cell() {
                  count("sweep_max", "values", 100'000, 10, 1'000'000), real("qps", "1/s", 10'000, 0, 1e9)},
                 &run_serialization};
   cell.deterministic = false;
+  cell.uses_seed = false;  // the message is fixed for each N, so the browser's probe parses the same text
+  cell.probes = {kParseProbe};
+  cell.plan_probes = &plan_json_parse;
   return cell;
 }
 

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "cell_runner.h"
 #include "lifecycle/table6.h"
 
@@ -144,4 +146,42 @@ TEST_CASE("Hidden-constants inputs are validated", "[lifecycle][table6]") {
   SECTION("equal resolutions") { CHECK(error_of(kCell, {{"r_to", "224"}}).param == "r_to"); }
   SECTION("a row that is not in the table") { CHECK(error_of(kCell, {{"row_a", "300"}}).code == "bad_choice"); }
   SECTION("k = 0") { CHECK(error_of(kCell, {{"act_rw_factor", "0"}}).code == "out_of_range"); }
+}
+
+TEST_CASE("ResNet-50's layer table confirms the solved constants: F/k is its MACs, W/k its parameters at 2 bytes",
+          "[lifecycle][table6]") {
+  const auto r = run();  // rows 224 and 640, k = 2
+  // The layer table (computed from the architecture): 4,089,184,256 MACs and 25,557,032 parameters.
+  CHECK_THAT(out(r, "resnet_macs_g"), WithinRel(4.089184256, 1e-12));
+  CHECK_THAT(out(r, "resnet_flop_g"), WithinRel(8.178368512, 1e-12));
+  CHECK_THAT(out(r, "resnet_params_m"), WithinRel(25.557032, 1e-12));
+  CHECK_THAT(out(r, "resnet_fp16_mb"), WithinRel(51.114064, 1e-12));
+  CHECK_THAT(out(r, "resnet_fp32_mb"), WithinRel(102.228128, 1e-12));
+  // The differences are exactly solved minus table...
+  CHECK_THAT(out(r, "ops_minus_macs_g"), WithinAbs(out(r, "ops_g") - 4.089184256, 1e-12));
+  CHECK_THAT(out(r, "weights_minus_fp16_mb"), WithinAbs(out(r, "weights_mb") - 51.114064, 1e-12));
+  // ...and small: the constants solved from the printed digits land within 0.5 % of the layer table.
+  CHECK(std::abs(out(r, "ops_over_macs_frac")) < 0.005);
+  CHECK(std::abs(out(r, "weights_over_fp16_frac")) < 0.005);
+  // The parameters at 2 bytes fit the printed digits; the exact MAC count does not (4.089 G is below the box
+  // 4.094..4.102 G): the book's code used the rounded 8.2e9 FLOP, whose half, 4.1 G, is inside.
+  CHECK(out(r, "fp16_in_box") == 1);
+  CHECK(out(r, "macs_in_box") == 0);
+  CHECK(out(r, "ops_lo_g") > 4.089184256);
+  CHECK(out(r, "ops_lo_g") <= 4.1);
+  CHECK(out(r, "ops_hi_g") >= 4.1);
+  // k = 2: F is 2 FLOP per MAC, W is FP32 (4 bytes a parameter).
+  CHECK_THAT(out(r, "table_ops_k_g"), WithinRel(8.178368512, 1e-12));
+  CHECK_THAT(out(r, "table_weight_k_mb"), WithinRel(102.228128, 1e-12));
+  CHECK_THAT(out(r, "flop_minus_table_g"), WithinAbs(out(r, "flop_per_image_g") - 8.178368512, 1e-12));
+  CHECK_THAT(out(r, "weight_bytes_minus_table_mb"), WithinAbs(out(r, "weight_bytes_mb") - 102.228128, 1e-12));
+  CHECK_THAT(out(r, "bytes_per_param_table"), WithinAbs(4.0, 0.02));
+}
+
+TEST_CASE("With k = 1 the layer table reads as MACs and FP16 weights (2 bytes a parameter)", "[lifecycle][table6]") {
+  const auto r = run({{"act_rw_factor", "1"}});
+  CHECK_THAT(out(r, "table_ops_k_g"), WithinRel(4.089184256, 1e-12));
+  CHECK_THAT(out(r, "table_weight_k_mb"), WithinRel(51.114064, 1e-12));
+  CHECK_THAT(out(r, "bytes_per_param_table"), WithinAbs(2.0, 0.01));
+  CHECK_THAT(out(r, "flop_minus_table_g"), WithinAbs(out(r, "ops_minus_macs_g"), 1e-12));
 }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "cell_runner.h"
+#include "core/registry.h"
 #include "lifecycle/protobuf_wire.h"
 #include "lifecycle/wire_formats.h"
 
@@ -97,14 +98,102 @@ TEST_CASE("Sweep rows cover 10 to the chosen maximum with exact byte counts", "[
   }
 }
 
-TEST_CASE("Byte counts depend on the seed's values, not on the clock", "[lifecycle][serialization]") {
+TEST_CASE("The message depends on N only, not on the seed or the clock", "[lifecycle][serialization]") {
   const auto a = run({}, "5");
-  const auto b = run({}, "5");
-  const auto c = run({}, "6");
+  const auto b = run({}, "6");
   CHECK(out(a, "json_compact_bytes") == out(b, "json_compact_bytes"));
   CHECK(column(a, "sample_values", "value") == column(b, "sample_values", "value"));
-  CHECK(column(a, "sample_values", "value") != column(c, "sample_values", "value"));
-  CHECK(out(a, "protobuf_bytes") == out(c, "protobuf_bytes"));  // 4 bytes a value whatever the value
+  const auto c = run({{"n", "2000"}});
+  CHECK(out(c, "protobuf_bytes") == protobuf_size(2000));
+}
+
+TEST_CASE("The browser's JSON.parse is planned for N and every sweep size, on the exact texts our encoder writes",
+          "[lifecycle][serialization][probe]") {
+  auto plan = sl::plan_probes(kCell, {{"n", "1000"}, {"repeats", "20"}, {"sweep_max", "2000"}});
+  REQUIRE(plan.ok());
+  const auto& tasks = plan.value();
+  auto few = sl::plan_probes(kCell, {{"repeats", "5"}});
+  REQUIRE(few.ok());
+  for (const auto& task : few.value()) CHECK(task.repeats == 5);
+  // N = 1000 first, then the sweep's sizes not already there; each in both JSON forms.
+  const std::vector<std::int64_t> sizes{1000, 10, 100, 2000};
+  REQUIRE(tasks.size() == 2 * sizes.size());
+  const auto r = run({{"n", "1000"}, {"sweep_max", "2000"}});
+  const auto& first_values = column(r, "sample_values", "value");
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const auto& task = tasks[i];
+    const std::int64_t n = sizes[i / 2];
+    const bool compact = i % 2 == 0;
+    INFO("task " << task.key);
+    CHECK(task.probe == "json_parse");
+    CHECK(task.key == (compact ? "compact." : "full.") + std::to_string(n));
+    CHECK(task.arg == static_cast<double>(n));
+    CHECK(task.repeats == (n == 1000 ? 20 : 9));  // `repeats` at N, at most 9 elsewhere
+    const auto values = lc::decode_json(task.payload);
+    REQUIRE(values.has_value());
+    REQUIRE(static_cast<std::int64_t>(values->size()) == n);
+    // The payload is our encoder's text for these values, in that form.
+    CHECK(lc::encode_json(*values, compact ? lc::FloatDigits::Shortest : lc::FloatDigits::Full) == task.payload);
+    if (n == 1000) {
+      // the very message the cell times at N: its first values are those of the run's sample table
+      for (std::size_t k = 0; k < first_values.size(); ++k) CHECK(static_cast<double>((*values)[k]) == first_values[k]);
+      if (compact) CHECK(static_cast<double>(task.payload.size()) == out(r, "json_compact_bytes"));
+      else CHECK(static_cast<double>(task.payload.size()) == out(r, "json_full_bytes"));
+    }
+  }
+}
+
+TEST_CASE("The browser's JSON.parse samples give medians, spread, sweep columns and napkin math in C++",
+          "[lifecycle][serialization][probe]") {
+  SECTION("natively nothing is measured: a notice, no browser outputs or columns") {
+    const auto r = run();
+    bool noticed = false;
+    for (const auto& n : r.notices) noticed = noticed || n.code == "json_parse_not_measured";
+    CHECK(noticed);
+    CHECK(r.find_output("browser_json_compact_parse_us") == nullptr);
+    CHECK(r.find_output("napkin_browser_gain") == nullptr);
+    for (const auto& t : r.tables)
+      if (t.name == "sweep")
+        for (const auto& c : t.columns) CHECK(c.first.rfind("browser_", 0) != 0);
+  }
+  SECTION("synthetic samples: exact medians and percentiles, and the arithmetic on them") {
+    // sweep_max 100: sizes 10, 100 (and N = 1000). Medians: compact 1000 -> 40 us, full 1000 -> 60 us.
+    const auto r = run({{"qps", "10000"},
+                        {"measured.json_parse.compact.1000", "50e-6 40e-6 30e-6 20e-6 60e-6"},
+                        {"measured.json_parse.full.1000", "60e-6 60e-6 70e-6"},
+                        {"measured.json_parse.compact.10", "1e-6 3e-6 2e-6"},
+                        {"measured.json_parse.full.10", "2e-6 2e-6 2e-6"},
+                        {"measured.json_parse.compact.100", "9e-6 5e-6 7e-6"},
+                        {"measured.json_parse.full.100", "8e-6"}});
+    CHECK_THAT(out(r, "browser_json_compact_parse_us"), WithinRel(40.0, 1e-12));
+    CHECK_THAT(out(r, "browser_json_compact_parse_p10_us"), WithinRel(24.0, 1e-12));  // type 7: 20 + 0.4 x 10
+    CHECK_THAT(out(r, "browser_json_compact_parse_p90_us"), WithinRel(56.0, 1e-12));  // 50 + 0.6 x 10
+    CHECK_THAT(out(r, "browser_json_full_parse_us"), WithinRel(60.0, 1e-12));
+    CHECK_THAT(out(r, "browser_json_full_parse_p90_us"), WithinRel(68.0, 1e-12));
+    const double ours = out(r, "json_compact_decode_us"), pb = out(r, "protobuf_decode_us");
+    CHECK_THAT(out(r, "browser_over_ours_json"), WithinRel(40.0 / ours, 1e-12));
+    CHECK_THAT(out(r, "napkin_browser_gain"), WithinRel(40.0 / pb, 1e-12));
+    CHECK_THAT(out(r, "napkin_browser_saved_us"), WithinRel(40.0 - pb, 1e-12));
+    CHECK_THAT(out(r, "napkin_browser_core_frac"), WithinRel((40.0 - pb) * 1e-6 * 10000, 1e-12));
+    CHECK(column(r, "sweep", "n") == std::vector<double>{10, 100});
+    const auto& compact = column(r, "sweep", "browser_json_compact_parse_us");
+    const auto& full = column(r, "sweep", "browser_json_full_parse_us");
+    REQUIRE(compact.size() == 2);
+    CHECK_THAT(compact[0], WithinRel(2.0, 1e-12));
+    CHECK_THAT(compact[1], WithinRel(7.0, 1e-12));
+    CHECK_THAT(full[0], WithinRel(2.0, 1e-12));
+    CHECK_THAT(full[1], WithinRel(8.0, 1e-12));
+  }
+  SECTION("samples for N only: outputs at N, but no partial sweep columns") {
+    const auto r = run({{"measured.json_parse.compact.1000", "4e-5"}, {"measured.json_parse.full.1000", "5e-5"}});
+    CHECK_THAT(out(r, "browser_json_compact_parse_us"), WithinRel(40.0, 1e-12));
+    for (const auto& t : r.tables)
+      if (t.name == "sweep")
+        for (const auto& c : t.columns) CHECK(c.first.rfind("browser_", 0) != 0);
+  }
+  SECTION("bad samples are an input error") {
+    CHECK(error_of(kCell, {{"measured.json_parse.compact.1000", "1e-5 -2"}}).code == "bad_measurement");
+  }
 }
 
 TEST_CASE("Serialization inputs are validated", "[lifecycle][serialization]") {

@@ -41,7 +41,7 @@ describe('a photo chosen in the file input', () => {
   });
   after(async () => { await browser?.close(); await server?.stop(); if (dir) await rm(dir, { recursive: true }); });
 
-  test('request/resnet-request decodes the built-in photo, then the chosen JPEG, and reports its size', async () => {
+  test('request/resnet-request decodes the built-in photo, then the chosen JPEG, reports its size, and rejects a non-JPEG', async () => {
     const page = await new_page(browser, { width: 900, height: 900 });
     await open(page, `${server.url}lab.html?lab=request&cell=resnet-request&embed=1`);
     await page.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 45_000 });
@@ -59,6 +59,12 @@ describe('a photo chosen in the file input', () => {
     assert.equal((await value_of(page, 'photo_height')).trim(), '200');
     assert.equal((await value_of(page, 'photo_builtin')).trim(), '0');
     await screenshot(page, 'photo-chosen');
+
+    const bad = join(dir, 'not-a-photo.jpg');
+    await writeFile(bad, 'this text is not a JPEG');
+    const runs = await runs_of(page, CELL);
+    await page.setInputFiles(`${CELL} [name="photo"]`, bad);
+    assert.equal(await next_run(page, runs, CELL), 'error');
     assert.deepEqual(page.problems, []);
   });
 });

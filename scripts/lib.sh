@@ -17,6 +17,7 @@ system_deps_missing() {
   command -v em++ >/dev/null || missing+=(emscripten)
   [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
   [ -f /usr/include/nlohmann/json.hpp ] || missing+=(nlohmann-json3-dev)
+  [ -f /usr/include/stb/stb_image.h ] || missing+=(libstb-dev)
   if [ "${1:-}" = "--browser" ]; then command -v chromium >/dev/null || missing+=(chromium); fi
   echo "${missing[@]:-}"
 }

@@ -4,13 +4,13 @@
 //   serving-lab check [--json]                        every cell at its defaults against the book; exit 1 on a miss
 // Bad input: one line `error: <message>` on stderr, exit 2.
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "cli/args.h"
+#include "cli/read_files.h"
 #include "cli/to_json.h"
 #include "core/registry.h"
 
@@ -89,32 +89,9 @@ void print_result(const sl::RunResult& r) {
               << (t.columns.empty() ? 0 : t.columns.front().second.size()) << " rows (--json for values)\n";
 }
 
-/// File parameters are given as --photo @path; the file's bytes become the value.
-sl::Result<std::map<std::string, std::string>> read_files(const std::string& cell_id, std::map<std::string, std::string> params) {
-  const sl::CellSpec* cell = sl::find_cell(cell_id);
-  if (cell == nullptr) return params;  // run_cell reports it
-  for (const auto& p : cell->params) {
-    const auto it = params.find(p.name);
-    if (p.kind != sl::ParamSpec::Kind::Bytes || it == params.end()) continue;
-    if (it->second.rfind('@', 0) != 0)
-      return sl::Error{"not_a_file", p.name, "--" + p.name + " takes a file: --" + p.name + " @path", {}};
-    const std::string path = it->second.substr(1);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return sl::Error{"no_file", p.name, "cannot read " + path, {{"path", path}}};
-    std::string data;
-    char buffer[1 << 16];
-    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-      data.append(buffer, static_cast<std::size_t>(in.gcount()));
-      if (static_cast<double>(data.size()) > p.max) break;  // parse_inputs reports too_large
-    }
-    it->second = std::move(data);
-  }
-  return params;
-}
-
 int run(const sl::cli::Args& args) {
   sl::RunControl ctl;
-  auto params = read_files(args.cell, args.params);
+  auto params = sl::cli::read_files(args.cell, args.params);
   if (!params.ok()) return fail(params.error());
   auto result = sl::run_cell(args.cell, params.value(), args.seed, ctl);
   if (!result.ok()) {

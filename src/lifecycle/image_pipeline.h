@@ -1,8 +1,9 @@
 #pragma once
 // The CPU steps around an image classifier's forward pass (Table 3): a source photo, resize to the
 // network's input, normalize with ImageNet's per-channel mean and standard deviation into the float tensor
-// the network reads, and after the network, softmax and top-5. The photo is synthesized here (smooth
-// gradients, seeded discs and a checkerboard, integer arithmetic only) rather than decoded from a JPEG.
+// the network reads, and after the network, softmax and top-5. The synthetic photo here (smooth gradients,
+// seeded discs and a checkerboard, integer arithmetic only) feeds bn-folding and the kernel tests;
+// request/resnet-request decodes a real JPEG instead (lifecycle/jpeg_decode.h).
 #include <cstdint>
 #include <vector>
 

@@ -1,22 +1,25 @@
 // Cell request/resnet-request. One image-classification request measured on this CPU, phase by phase, as
-// Table 3 budgets it on a GPU server: make the source photo (synthesized; it stands in for JPEG decoding),
+// Table 3 budgets it on a GPU server: decode the JPEG (the built-in photo or the user's file, stb_image),
 // resize it to the network's input (bilinear), normalize it into a float tensor, run ResNet-50 (true layer
 // shapes, seeded weights, BNs folded as a deployed engine does) and take softmax + top-5. The forward pass
 // is timed in NCHW and in NHWC layout on the same weights; their logits differ only by float rounding.
 // Amdahl: with preprocessing P and model M, the model must get k = M / P times faster before P is half
-// of the request.
+// of the request. In the browser the probe image_bitmap times createImageBitmap on the same JPEG.
 #include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/stats.h"
 #include "kernels/resize.h"
 #include "kernels/softmax.h"
 #include "kernels/timing.h"
 #include "lifecycle/bn_fold.h"
 #include "lifecycle/cells.h"
+#include "lifecycle/default_photo.h"
 #include "lifecycle/image_pipeline.h"
+#include "lifecycle/jpeg_decode.h"
 #include "lifecycle/resnet_forward.h"
 #include "lifecycle/resnet_timing.h"
 
@@ -32,12 +35,17 @@ constexpr int kTopK = 5;
 // Table 3 (book §23): JPEG decode, resize, normalize, CPU -> GPU copy, forward pass, softmax + top-5 (ms).
 constexpr double kTable3Ms[kNumPhases] = {3.0, 1.0, 0.5, 0.5, 5.0, 0.1};
 constexpr int kAmdahlPoints = 41;
-const kernels::TimingPlan kPhaseTiming{5e-3, 3};
+// Preprocessing phases last a few ms: many short samples, so one preemption on a busy machine moves no median.
+const kernels::TimingPlan kPhaseTiming{2e-3, 9};
+constexpr double kMaxPhotoBytes = 16.0 * 1048576.0;
+constexpr int kBitmapRepeats = 5;
 
 struct RequestParams {
   ResnetConfig net;
-  std::int64_t photo_height = 480;
-  std::int64_t photo_width = 640;
+  const std::string* jpeg = nullptr;  ///< the user's file or the built-in photo
+  bool builtin_photo = true;
+  std::int64_t photo_height = 0;      ///< from the JPEG's header
+  std::int64_t photo_width = 0;
   std::int64_t reps = 1;
   bool with_nhwc = true;
 };
@@ -48,17 +56,28 @@ std::int64_t peak_bytes_estimate(const RequestParams& p, const ResnetPlan& plan)
   const std::int64_t f = sizeof(float);
   const std::int64_t weights = (plan.conv_weight_params() + plan.fc_params() + 2 * plan.bn_params()) * f;
   const std::int64_t r = p.net.resolution;
-  const std::int64_t images = p.photo_height * p.photo_width * 3 + p.photo_height * r * 3 * f + r * r * 3 +
+  // The decoded photo twice (the one resized, and the one each timed decode makes and frees).
+  const std::int64_t images = 2 * p.photo_height * p.photo_width * 3 + p.photo_height * r * 3 * f + r * r * 3 +
                               2 * r * r * 3 * f + 2 * plan.fc_out * f;
   return weights * (p.with_nhwc ? 2 : 1) + forward_scratch_bytes(plan) + images;
+}
+
+/// The JPEG this run decodes: the user's file, or the built-in photo when none was given.
+const std::string& chosen_photo(const Inputs& in) {
+  const std::string& file = in.bytes("photo");
+  return file.empty() ? default_photo_jpeg() : file;
 }
 
 Result<RequestParams> validate(const Inputs& in) {
   RequestParams p;
   p.net.resolution = in.count("resolution");
   p.net.width = width_of(in.choice("width"));
-  p.photo_height = in.count("photo_h");
-  p.photo_width = in.count("photo_w");
+  p.jpeg = &chosen_photo(in);
+  p.builtin_photo = in.bytes("photo").empty();
+  const auto header = read_jpeg_header(*p.jpeg, "photo");
+  if (!header.ok()) return header.error();
+  p.photo_height = header.value().height;
+  p.photo_width = header.value().width;
   p.reps = in.count("reps");
   p.with_nhwc = in.choice("layouts") == "nchw+nhwc";
   const double peak = static_cast<double>(peak_bytes_estimate(p, resnet50_plan(p.net)));
@@ -78,21 +97,23 @@ Error out_of_memory_error(double bytes) {
 
 struct Measured {
   double phase_s[kNumPhases] = {};
+  double photo_megapixels = 0;
   ForwardTiming nchw;
   std::optional<ForwardTiming> nhwc;
   std::vector<std::int64_t> top5;
   std::vector<float> probs;
 };
 
-/// Times the preprocessing steps; leaves the normalized tensors in nchw_input / nhwc_input.
-void measure_preprocessing(const RequestParams& p, std::uint64_t seed, std::vector<float>& nchw_input,
+/// Times the preprocessing steps on the decoded photo; leaves the normalized tensors in nchw_input /
+/// nhwc_input. The photo decoded once already (decode errors are reported before any work).
+void measure_preprocessing(const RequestParams& p, const DecodedImage& photo, std::vector<float>& nchw_input,
                            std::vector<float>& nhwc_input, Measured& m) {
   const std::int64_t r = p.net.resolution;
-  std::vector<std::uint8_t> photo;
-  m.phase_s[kDecode] = kernels::time_per_call([&] { photo = synthetic_photo(p.photo_height, p.photo_width, seed); }, kPhaseTiming).median_s;
+  m.phase_s[kDecode] = kernels::time_per_call([&] { decode_jpeg(*p.jpeg, "photo"); }, kPhaseTiming).median_s;
+  m.photo_megapixels = static_cast<double>(photo.width * photo.height) * 1e-6;
   std::vector<std::uint8_t> resized(static_cast<std::size_t>(r * r * 3));
-  const kernels::ResizeShape rs{p.photo_height, p.photo_width, r, r, 3};
-  m.phase_s[kResize] = kernels::time_per_call([&] { kernels::resize_u8(rs, kernels::ResizeFilter::Bilinear, photo.data(), resized.data()); }, kPhaseTiming).median_s;
+  const kernels::ResizeShape rs{photo.height, photo.width, r, r, 3};
+  m.phase_s[kResize] = kernels::time_per_call([&] { kernels::resize_u8(rs, kernels::ResizeFilter::Bilinear, photo.rgb.get(), resized.data()); }, kPhaseTiming).median_s;
   nchw_input.resize(static_cast<std::size_t>(3 * r * r));
   m.phase_s[kNormalize] = kernels::time_per_call([&] { normalize_imagenet(resized.data(), r, r, Layout::Nchw, nchw_input.data()); }, kPhaseTiming).median_s;
   nhwc_input.resize(nchw_input.size());
@@ -146,6 +167,25 @@ void budget_outputs(const Measured& m, RunResult& result) {
   result.table("amdahl").column("k", ks).column("outside_frac", outside_frac);
 }
 
+/// The photo, our decoder's speed, and beside it the browser's own decoder (createImageBitmap, probe
+/// image_bitmap) on the same bytes; natively a notice.
+void photo_outputs(const RequestParams& p, const Measured& m, const Inputs& in, RunResult& result) {
+  result.output("photo_width", static_cast<double>(p.photo_width));
+  result.output("photo_height", static_cast<double>(p.photo_height));
+  result.output("photo_file_bytes", static_cast<double>(p.jpeg->size()));
+  result.output("photo_builtin", p.builtin_photo ? 1.0 : 0.0);
+  result.output("decode_mpix_per_s", m.photo_megapixels / m.phase_s[kDecode]);
+  const std::vector<double>* bitmap = in.measured("image_bitmap.decode");
+  if (bitmap == nullptr || bitmap->empty()) {
+    result.notice("image_bitmap_not_measured",
+                  "the browser's own JPEG decoder (createImageBitmap) is timed only in the browser");
+    return;
+  }
+  const double bitmap_s = quantile(*bitmap, 0.5);
+  result.output("bitmap_decode_ms", 1e3 * bitmap_s);
+  if (bitmap_s > 0) result.output("bitmap_vs_ours", m.phase_s[kDecode] / bitmap_s);
+}
+
 void forward_outputs(const ResnetPlan& plan, const Measured& m, std::int64_t peak_bytes, RunResult& result) {
   const double flop = 2.0 * static_cast<double>(plan.total_macs());
   const auto truth = resnet50_plan({});
@@ -181,6 +221,8 @@ Result<RunResult> run_resnet_request(const Inputs& in, std::uint64_t seed, RunCo
   auto checked = validate(in);
   if (!checked.ok()) return checked.error();
   const RequestParams& p = checked.value();
+  auto photo = decode_jpeg(*p.jpeg, "photo");  // corrupt data is reported before the network is built
+  if (!photo.ok()) return photo.error();
   const ResnetPlan plan = resnet50_plan(p.net);
   ResnetWeights w = make_resnet_weights(plan, seed);
   if (!w.ok()) return out_of_memory_error(static_cast<double>(peak_bytes_estimate(p, plan)));
@@ -195,7 +237,7 @@ Result<RunResult> run_resnet_request(const Inputs& in, std::uint64_t seed, RunCo
 
   Measured m;
   std::vector<float> nchw_input, nhwc_input;
-  measure_preprocessing(p, seed, nchw_input, nhwc_input, m);
+  measure_preprocessing(p, photo.value(), nchw_input, nhwc_input, m);
   const double passes = static_cast<double>((p.reps + 1) * (p.with_nhwc ? 2 : 1));
   PassProgress progress{ctl, passes * static_cast<double>(plan.conv_macs())};
   m.nchw = time_forward(plan, w, Layout::Nchw, nchw_input.data(), ws, p.reps, progress);
@@ -205,19 +247,28 @@ Result<RunResult> run_resnet_request(const Inputs& in, std::uint64_t seed, RunCo
 
   RunResult result;
   budget_outputs(m, result);
+  photo_outputs(p, m, in, result);
   forward_outputs(plan, m, peak_bytes_estimate(p, plan), result);
   return result;
+}
+
+/// In the browser: createImageBitmap on the same JPEG (nothing to measure when the file is rejected).
+std::vector<ProbeTask> plan_image_bitmap(const Inputs& in) {
+  const std::string& jpeg = chosen_photo(in);
+  if (!read_jpeg_header(jpeg, "photo").ok()) return {};
+  return {{"image_bitmap", "decode", jpeg, 0, kBitmapRepeats}};
 }
 
 }  // namespace
 
 CellSpec resnet_request_cell() {
   CellSpec cell{"request/resnet-request",
-                {count("resolution", "px", kDefaultResolution, 32, 448), choice("width", {"1", "0.5", "0.25"}, "0.25"),
-                 count("photo_w", "px", 640, 16, 4096), count("photo_h", "px", 480, 16, 4096),
-                 count("reps", "", 1, 1, 20), choice("layouts", {"nchw+nhwc", "nchw"}, "nchw+nhwc")},
+                {bytes("photo", "image/jpeg", kMaxPhotoBytes), count("resolution", "px", kDefaultResolution, 32, 448),
+                 choice("width", {"1", "0.5", "0.25"}, "0.25"), count("reps", "", 1, 1, 20), choice("layouts", {"nchw+nhwc", "nchw"}, "nchw+nhwc")},
                 &run_resnet_request};
   cell.deterministic = false;
+  cell.probes = {"image_bitmap"};
+  cell.plan_probes = &plan_image_bitmap;
   return cell;
 }
 

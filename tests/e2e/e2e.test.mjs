@@ -6,3 +6,4 @@ import './embed.spec.mjs';
 import './isolation.spec.mjs';
 import './cells.spec.mjs';
 import './probes.spec.mjs';
+import './photo.spec.mjs';

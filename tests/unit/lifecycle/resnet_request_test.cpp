@@ -13,7 +13,7 @@ using cell_test::out;
 namespace {
 const std::string kCell = "request/resnet-request";
 // A small, fast configuration: the phases and formulas are the same at any size.
-const std::map<std::string, std::string> kSmall = {{"resolution", "64"}, {"width", "0.25"}, {"photo_w", "160"}, {"photo_h", "120"}};
+const std::map<std::string, std::string> kSmall = {{"resolution", "64"}, {"width", "0.25"}};
 }  // namespace
 
 TEST_CASE("The request's phases add up to the total and their shares to 1", "[lifecycle-b][resnet]") {

@@ -1,0 +1,32 @@
+#include "cli/read_files.h"
+
+#include <fstream>
+#include <utility>
+
+#include "core/registry.h"
+
+namespace sl::cli {
+
+Result<std::map<std::string, std::string>> read_files(const std::string& cell_id, std::map<std::string, std::string> params) {
+  const CellSpec* cell = find_cell(cell_id);
+  if (cell == nullptr) return params;  // run_cell reports it
+  for (const auto& p : cell->params) {
+    const auto it = params.find(p.name);
+    if (p.kind != ParamSpec::Kind::Bytes || it == params.end()) continue;
+    if (it->second.rfind('@', 0) != 0)
+      return Error{"not_a_file", p.name, "--" + p.name + " takes a file: --" + p.name + " @path", {}};
+    const std::string path = it->second.substr(1);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error{"no_file", p.name, "cannot read " + path, {{"path", path}}};
+    std::string data;
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+      data.append(buffer, static_cast<std::size_t>(in.gcount()));
+      if (static_cast<double>(data.size()) > p.max) break;  // parse_inputs reports too_large
+    }
+    it->second = std::move(data);
+  }
+  return params;
+}
+
+}  // namespace sl::cli

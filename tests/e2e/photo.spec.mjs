@@ -1,0 +1,70 @@
+// The request lab's file parameter in a real browser: request/resnet-request decodes its built-in photo,
+// then a JPEG chosen in the file input (made here by Chromium's own encoder), and reports that image's size;
+// the browser's createImageBitmap is timed beside our decoder.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { start_server, launch_browser, new_page, open, screenshot, runs_of, next_run } from './helpers.mjs';
+
+const CELL = '#resnet-request';
+
+/** A 320 x 200 JPEG drawn and encoded by the page's canvas. */
+async function canvas_jpeg(page) {
+  const bytes = await page.evaluate(async () => {
+    const canvas = new OffscreenCanvas(320, 200);
+    const g = canvas.getContext('2d');
+    const sky = g.createLinearGradient(0, 0, 0, 200);
+    sky.addColorStop(0, '#3060b0');
+    sky.addColorStop(1, '#d0e0f0');
+    g.fillStyle = sky;
+    g.fillRect(0, 0, 320, 200);
+    g.fillStyle = '#c02020';
+    g.beginPath();
+    g.arc(120, 120, 50, 0, 2 * Math.PI);
+    g.fill();
+    const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.9 });
+    return Array.from(new Uint8Array(await blob.arrayBuffer()));
+  });
+  return Buffer.from(bytes);
+}
+
+const value_of = (page, key) => page.textContent(`${CELL} .sl-outputs tr[data-key="${key}"] td`);
+
+describe('a photo chosen in the file input', () => {
+  let server;
+  let browser;
+  let dir;
+  before(async () => {
+    [server, browser, dir] = await Promise.all([start_server(), launch_browser(), mkdtemp(join(tmpdir(), 'sl-photo-'))]);
+  });
+  after(async () => { await browser?.close(); await server?.stop(); if (dir) await rm(dir, { recursive: true }); });
+
+  test('request/resnet-request decodes the built-in photo, then the chosen JPEG, reports its size, and rejects a non-JPEG', async () => {
+    const page = await new_page(browser, { width: 900, height: 900 });
+    await open(page, `${server.url}lab.html?lab=request&cell=resnet-request&embed=1`);
+    await page.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 45_000 });
+    assert.equal((await value_of(page, 'photo_width')).trim(), '640');
+    assert.equal((await value_of(page, 'photo_height')).trim(), '480');
+    assert.equal((await value_of(page, 'photo_builtin')).trim(), '1');
+    assert.ok(Number.parseFloat(await value_of(page, 'bitmap_decode_ms')) > 0, 'createImageBitmap was timed');
+
+    const path = join(dir, 'chosen.jpg');
+    await writeFile(path, await canvas_jpeg(page));
+    const before_runs = await runs_of(page, CELL);
+    await page.setInputFiles(`${CELL} [name="photo"]`, path);
+    assert.equal(await next_run(page, before_runs, CELL), 'done');
+    assert.equal((await value_of(page, 'photo_width')).trim(), '320');
+    assert.equal((await value_of(page, 'photo_height')).trim(), '200');
+    assert.equal((await value_of(page, 'photo_builtin')).trim(), '0');
+    await screenshot(page, 'photo-chosen');
+
+    const bad = join(dir, 'not-a-photo.jpg');
+    await writeFile(bad, 'this text is not a JPEG');
+    const runs = await runs_of(page, CELL);
+    await page.setInputFiles(`${CELL} [name="photo"]`, bad);
+    assert.equal(await next_run(page, runs, CELL), 'error');
+    assert.deepEqual(page.problems, []);
+  });
+});

@@ -5,7 +5,8 @@
 // (web/probes/README.md) and passes them in as inputs "measured.<probe>.<key>".
 /* global createServingLab */
 'use strict';
-importScripts('serving_lab.js', 'probes/timing.js', 'probes/js_call.js');
+importScripts('serving_lab.js', 'probes/timing.js', 'probes/js_call.js', 'probes/model_fetch.js',
+  'probes/wasm_start.js');
 
 const PROBE_SHARE = 0.5;   // of the progress bar, while probes measure
 let serving_lab = null;

@@ -134,8 +134,8 @@ void PhaseRows::add(Phase p, double seconds, bool is_measured) {
 std::vector<ProbeTask> plan_cold_start_probes(const Inputs& in) {
   if (!measuring(in)) return {};
   const int repeats = static_cast<int>(in.count("repeats"));
-  // The model's bytes first (one fetch), then bypassed fetches (they leave the cache alone), then warm ones:
-  // the probe loads the model once before timing them, which fills the cache.
+  // The model's bytes first (one fetch), then bypassed fetches (they leave the cache alone), then warm ones
+  // (the probe's untimed first load fills the cache), then the network bytes of those warm loads.
   return {{"model_fetch", "bytes", "", 0, 1},
           {"model_fetch", "no_store", "", 0, repeats},
           {"model_fetch", "warm", "", 0, repeats},

@@ -168,6 +168,9 @@ void output_js_calls(RunResult& result, const Inputs& in, const Sweep& depth) {
   result.output("js_empty_call_us", js_empty[0]);
   result.output("js_boundary_us", js_layer[0] - inside_us);
   if (inside_us > 0) result.output("js_call_ratio", js_layer[0] / inside_us);
+  if (js_layer[0] < inside_us)
+    result.notice("js_call_within_noise", "a layer called from JavaScript measured faster than the slope inside wasm: "
+                                          "the boundary's cost is below this run's noise");
   // where: 0 = inside wasm (slope of the depth sweep, no spread), 1 = one layer per call from JS, 2 = empty call from JS
   result.table("calls")
       .column("where", {0, 1, 2})
@@ -280,6 +283,18 @@ Result<RunResult> run_cpu_batch_measure(const Inputs& in, std::uint64_t seed, Ru
 }
 
 }  // namespace
+
+CpuServiceFit measure_cpu_service_fit(std::int64_t max_batch, std::uint64_t seed) {
+  SL_ASSERT(max_batch >= 2);
+  const double resolution_s = kernels::timer_resolution_s();
+  const kernels::TimingPlan plan{std::max(1e-3, kMinStepsPerSample * resolution_s), 5};
+  const auto batches = batch_sizes(max_batch);
+  RunControl quiet;
+  SampleProgress progress{&quiet, 0, 1};
+  Rng rng = Rng::stream(seed, Stream::Misc);
+  const Sweep mlp = fitted(batches, time_mlp(rng, MlpShape{}, batches, plan, progress), 1e3, FitErrors::Relative);
+  return {mlp.fit.intercept, mlp.fit.slope, mlp.fit.r2};
+}
 
 CellSpec cpu_batch_measure_cell() {
   CellSpec cell{"batching/cpu-batch-measure",

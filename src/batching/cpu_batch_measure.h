@@ -78,6 +78,16 @@ std::vector<kernels::Timing> time_mlp(Rng& rng, const MlpShape& shape, const std
 std::vector<kernels::Timing> time_conv(Rng& rng, kernels::Conv2dShape shape, const std::vector<std::int64_t>& batches,
                                        const kernels::TimingPlan& plan, SampleProgress& progress);
 
+/// T(B) = a + b B of this CPU, measured now: the cell's MLP at its default shape timed at B = 1, 2, 4, ...,
+/// max_batch (medians of 5 samples of at least 1 ms, and 50 timer steps), fitted on relative errors as the
+/// cell does. What the batching simulators use as the service model "cpu_fit".
+struct CpuServiceFit {
+  double a_ms = 0;
+  double b_ms = 0;
+  double r2 = 0;
+};
+CpuServiceFit measure_cpu_service_fit(std::int64_t max_batch, std::uint64_t seed);
+
 /// Cell `batching/cpu-batch-measure` (Lab 2, cell 2).
 CellSpec cpu_batch_measure_cell();
 

@@ -213,8 +213,6 @@ void output_grid(RunResult& result, const BatcherParams& base, const Inputs& in,
 }
 
 Result<RunResult> run_pareto(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto service = service_model_from_inputs(in);
-  if (!service.ok()) return service.error();
   const double total = static_cast<double>(kTable13.size()) * static_cast<double>(in.count("n")) +
                        static_cast<double>(kGridWindowsMs.size() * kGridMaxBatches.size() * kGridRatesPerAccelerator.size()) *
                            static_cast<double>(in.count("grid_n"));
@@ -223,10 +221,14 @@ Result<RunResult> run_pareto(const Inputs& in, std::uint64_t seed, RunControl& c
                  "5 x n + 240 x grid_n must be at most " + format_number(kMaxSimulatedRequests) +
                      " simulated requests, got " + format_number(total),
                  {{"max", format_number(kMaxSimulatedRequests)}, {"got", format_number(total)}}};
+  std::vector<Notice> service_notes;  // after the size check: cpu_fit takes a measurement
+  auto service = service_model_from_inputs(in, seed, &service_notes);
+  if (!service.ok()) return service.error();
   BatcherParams base;
   base.num_accelerators = in.count("accelerators");
   base.service = service.value();
   RunResult result;
+  output_service_model(result, base.service, service_notes);
   output_table13(result, base, in, seed, ctl);
   output_grid(result, base, in, seed, ctl);
   return result;

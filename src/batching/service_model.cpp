@@ -3,7 +3,13 @@
 
 #include <cmath>
 
+#include "batching/cpu_batch_measure.h"
+
 namespace sl::batching {
+namespace {
+/// cpu_fit times batches up to Table 13's largest cap.
+constexpr std::int64_t kCpuFitMaxBatch = 128;
+}  // namespace
 
 ServiceModel ServiceModel::linear(double fixed_s, double per_item_s) {
   SL_ASSERT(fixed_s >= 0 && per_item_s >= 0 && fixed_s + per_item_s > 0);
@@ -44,13 +50,33 @@ std::vector<std::pair<std::int64_t, double>> table9_points_s() {
   return {{1, 5.0e-3}, {4, 7.2e-3}, {8, 9.1e-3}, {16, 14.0e-3}, {32, 25.0e-3}};
 }
 
+void output_service_model(RunResult& result, const ServiceModel& model, const std::vector<Notice>& notes) {
+  if (model.is_linear()) {
+    result.output("service_a_ms", model.fixed_s() * 1e3);
+    result.output("service_b_ms", model.per_item_s() * 1e3);
+  }
+  for (const auto& n : notes) result.notice(n.code, n.message);
+}
+
 std::vector<ParamSpec> service_model_params() {
-  return {choice("service", {"linear", "table9"}, "linear"), real("svc_fixed_ms", "ms", 5.0, 0, 1e4),
+  return {choice("service", {"linear", "table9", "cpu_fit"}, "linear"), real("svc_fixed_ms", "ms", 5.0, 0, 1e4),
           real("svc_per_item_ms", "ms", 0.6, 0, 1e4)};
 }
 
-Result<ServiceModel> service_model_from_inputs(const Inputs& in) {
+Result<ServiceModel> service_model_from_inputs(const Inputs& in, std::uint64_t seed, std::vector<Notice>* notes) {
   if (in.choice("service") == "table9") return ServiceModel::interpolated(table9_points_s());
+  if (in.choice("service") == "cpu_fit") {
+    const CpuServiceFit fit = measure_cpu_service_fit(kCpuFitMaxBatch, seed);
+    double a_ms = fit.a_ms;
+    if (a_ms < 0) {
+      if (notes != nullptr)
+        notes->push_back({"cpu_fit_negative_a", "the fitted fixed time a = " + format_number(a_ms) +
+                                                    " ms is negative (per-item time grows with the batch here); "
+                                                    "a = 0 is used"});
+      a_ms = 0;
+    }
+    return ServiceModel::linear(a_ms * 1e-3, fit.b_ms * 1e-3);  // b > 0: time grows with the batch
+  }
   const double fixed_ms = in.real("svc_fixed_ms");
   const double per_item_ms = in.real("svc_per_item_ms");
   if (fixed_ms + per_item_ms <= 0)

@@ -26,6 +26,9 @@ class ServiceModel {
   double throughput_per_s(std::int64_t batch_size) const;
   /// True for the linear law, false for interpolated points.
   bool is_linear() const { return points_s_.empty(); }
+  /// The linear law's coefficients (0 for interpolated points).
+  double fixed_s() const { return fixed_s_; }
+  double per_item_s() const { return per_item_s_; }
 
  private:
   ServiceModel() = default;
@@ -38,11 +41,18 @@ class ServiceModel {
 /// 14.0, 25.0 ms.
 std::vector<std::pair<std::int64_t, double>> table9_points_s();
 
-/// The parameters a cell adds to let the reader pick T_svc(B): `service` {linear, table9}, `svc_fixed_ms`
-/// (default 5) and `svc_per_item_ms` (default 0.6) for the linear law.
+/// The parameters a cell adds to let the reader pick T_svc(B): `service` {linear, table9, cpu_fit},
+/// `svc_fixed_ms` (default 5) and `svc_per_item_ms` (default 0.6) for the linear law. cpu_fit measures
+/// this CPU now (cell cpu-batch-measure's MLP, B = 1 ... 128) and uses its line a + b B.
 std::vector<ParamSpec> service_model_params();
 
-/// The model those parameters describe, or an error (both linear coefficients zero).
-Result<ServiceModel> service_model_from_inputs(const Inputs& in);
+/// The model those parameters describe, or an error (both linear coefficients zero). With cpu_fit the
+/// measurement runs here (about a second), and `notes` receives what the reader must know (a negative
+/// fitted a, set to 0).
+Result<ServiceModel> service_model_from_inputs(const Inputs& in, std::uint64_t seed, std::vector<Notice>* notes);
+
+/// Outputs describing the model used: service_a_ms and service_b_ms for a linear law (the measured
+/// ones for cpu_fit), and any notes as notices.
+void output_service_model(RunResult& result, const ServiceModel& model, const std::vector<Notice>& notes);
 
 }  // namespace sl::batching

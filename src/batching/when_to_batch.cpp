@@ -184,8 +184,6 @@ void output_burst(RunResult& result, const BatcherParams& dynamic, const Inputs&
 }
 
 Result<RunResult> run_when_to_batch(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto service = service_model_from_inputs(in);
-  if (!service.ok()) return service.error();
   if (in.real("rate_max") < in.real("rate_min"))
     return Error{"invalid", "rate_max",
                  "rate_max must be >= rate_min = " + format_number(in.real("rate_min")) + " 1/s, got " +
@@ -199,12 +197,16 @@ Result<RunResult> run_when_to_batch(const Inputs& in, std::uint64_t seed, RunCon
   if (in.real("burst_start_s") + in.real("burst_s") + in.real("burst_after_s") <= 0)
     return Error{"invalid", "burst_s", "the burst experiment needs time: burst_start_s + burst_s + burst_after_s must be > 0 s, got 0",
                  {{"got", "0"}}};
+  std::vector<Notice> service_notes;  // after the checks above: cpu_fit takes a measurement
+  auto service = service_model_from_inputs(in, seed, &service_notes);
+  if (!service.ok()) return service.error();
   BatcherParams dynamic;
   dynamic.max_batch_size = in.count("max_batch");
   dynamic.max_wait_s = in.real("window_ms") * 1e-3;
   dynamic.num_accelerators = in.count("accelerators");
   dynamic.service = service.value();
   RunResult result;
+  output_service_model(result, dynamic.service, service_notes);
   const double batch1_capacity = static_cast<double>(dynamic.num_accelerators) * dynamic.service.throughput_per_s(1);
   result.output("batch1_capacity_per_s", batch1_capacity);
   result.output("dynamic_capacity_per_s", static_cast<double>(dynamic.num_accelerators) *

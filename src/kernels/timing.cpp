@@ -39,10 +39,18 @@ double timer_resolution_s(int num_steps) {
 
 Timing time_per_call(const std::function<void()>& fn, const TimingPlan& plan,
                      const std::function<void(int)>& on_sample) {
+  // A first call can be far slower than the rest (cold caches, page faults, lazy set-up), and sizing the
+  // samples on it would leave them shorter than planned: warm up, then accept a call count only when two
+  // timings in a row reach the minimum.
+  fn();
   std::int64_t calls = 1;
-  for (;;) {
+  for (int long_enough = 0; long_enough < 2;) {
     const double t_s = time_calls(fn, calls);
-    if (t_s >= plan.min_sample_s) break;
+    if (t_s >= plan.min_sample_s) {
+      ++long_enough;
+      continue;
+    }
+    long_enough = 0;
     const double grow = t_s > 0 ? kCalibrationMargin * plan.min_sample_s / t_s : kMaxGrowth;
     calls = static_cast<std::int64_t>(std::ceil(static_cast<double>(calls) * std::min(grow, kMaxGrowth)));
   }

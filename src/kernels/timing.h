@@ -26,9 +26,9 @@ struct Timing {
   int num_samples = 0;
 };
 
-/// Times `fn`: a calibration run (which also warms caches) finds how many back-to-back calls last at least
-/// plan.min_sample_s, then plan.num_samples samples of that many calls are taken; on_sample(i) runs after
-/// sample i (for progress reports).
+/// Times `fn`: one warm-up call, then calibration finds how many back-to-back calls last at least
+/// plan.min_sample_s twice in a row (so a slow first call cannot size the samples), then plan.num_samples
+/// samples of that many calls are taken; on_sample(i) runs after sample i (for progress reports).
 Timing time_per_call(const std::function<void()>& fn, const TimingPlan& plan,
                      const std::function<void(int)>& on_sample = {});
 

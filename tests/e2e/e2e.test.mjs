@@ -5,3 +5,4 @@ import './lab.spec.mjs';
 import './embed.spec.mjs';
 import './isolation.spec.mjs';
 import './cells.spec.mjs';
+import './probes.spec.mjs';

@@ -39,6 +39,9 @@ export class ChartPanel {
   /** Draws the chart from datasets {name: rows} (the cell's tables plus "book"). */
   show(datasets) {
     this.#datasets = datasets;
+    // A chart of a table this result lacks (measured only in the browser, say) is hidden, not drawn empty.
+    this.element.hidden = !data_names(this.#chart.spec).some((name) => datasets[name]);
+    if (this.element.hidden) return this.#drawing;
     const title = pick(this.#chart.title, this.#chart.id);
     const spec = spec_with_data(this.#chart.spec, datasets, title);
     const canvas = this.#canvas;

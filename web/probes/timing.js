@@ -27,16 +27,24 @@ self.SL_TIMING = (function () {
   /** A repeat lasts at least this long: 100 timer steps, and 1 ms. */
   function min_repeat_s() { return Math.max(100 * timer_resolution_s(), 1e-3); }
 
+  /** The next batch size after `calls` calls took elapsed_s: the same when long enough (or at the cap). */
+  function grown(calls, elapsed_s, cap) {
+    if (elapsed_s >= min_repeat_s() || calls >= cap) return calls;
+    return Math.min(cap, calls * (elapsed_s > 0 ? Math.min(16, Math.ceil(1.5 * min_repeat_s() / elapsed_s)) : 16));
+  }
+
   /** Seconds per call of a synchronous fn: `repeats` samples, each over enough calls to exceed min_repeat_s(). */
   function time_sync(fn, repeats) {
     fn();  // warm-up (JIT, caches)
+    // Grow the batch until it is long enough to time, twice in a row (a slow first batch — JIT, GC —
+    // must not size the samples).
     let calls = 1;
-    for (;;) {   // grow the batch until it is long enough to time
+    for (let long_enough = 0; long_enough < 2;) {
       const t0 = performance.now();
       for (let i = 0; i < calls; ++i) fn();
-      const elapsed_s = (performance.now() - t0) / 1000;
-      if (elapsed_s >= min_repeat_s() || calls >= 1 << 24) break;
-      calls *= elapsed_s > 0 ? Math.min(16, Math.ceil(1.5 * min_repeat_s() / elapsed_s)) : 16;
+      const next = grown(calls, (performance.now() - t0) / 1000, 1 << 24);
+      long_enough = next === calls ? long_enough + 1 : 0;
+      calls = next;
     }
     const samples = [];
     for (let r = 0; r < repeats; ++r) {
@@ -51,12 +59,12 @@ self.SL_TIMING = (function () {
   async function time_async(fn, repeats) {
     await fn();
     let calls = 1;
-    for (;;) {
+    for (let long_enough = 0; long_enough < 2;) {
       const t0 = performance.now();
       for (let i = 0; i < calls; ++i) await fn();
-      const elapsed_s = (performance.now() - t0) / 1000;
-      if (elapsed_s >= min_repeat_s() || calls >= 1 << 16) break;
-      calls *= elapsed_s > 0 ? Math.min(16, Math.ceil(1.5 * min_repeat_s() / elapsed_s)) : 16;
+      const next = grown(calls, (performance.now() - t0) / 1000, 1 << 16);
+      long_enough = next === calls ? long_enough + 1 : 0;
+      calls = next;
     }
     const samples = [];
     for (let r = 0; r < repeats; ++r) {

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "core/registry.h"
 
 using Catch::Matchers::WithinAbs;
@@ -126,4 +128,31 @@ TEST_CASE("Pareto refuses a run that would simulate more than 2e7 requests", "[b
   REQUIRE_FALSE(big.ok());
   CHECK(big.error().code == "too_large");
   CHECK(big.error().param == "grid_n");
+}
+
+TEST_CASE("Pareto with the CPU fit: the service model is this CPU's measured line, and capacities follow it",
+          "[batching][pareto][measure]") {
+  const auto r = run({{"service", "cpu_fit"}, {"grid_n", "500"}, {"n", "2000"}});
+  REQUIRE(r.ok());
+  const double a_ms = out(r.value(), "service_a_ms");
+  const double b_ms = out(r.value(), "service_b_ms");
+  CHECK(a_ms >= 0);  // a negative fit is set to 0, with a notice
+  CHECK(b_ms > 0);
+  CHECK(std::isfinite(a_ms + b_ms));
+  // Capacity at B_max is k B / (a + b B) of the line reported, for every Table 13 setting.
+  const std::int64_t caps[] = {16, 32, 32, 64, 128};
+  for (int i = 0; i < 5; ++i) {
+    INFO(kTags[i]);
+    const double b = static_cast<double>(caps[i]);
+    CHECK_THAT(out(r.value(), std::string(kTags[i]) + "_capacity_per_s"), WithinRel(b / ((a_ms + b_ms * b) * 1e-3), 1e-9));
+  }
+}
+
+TEST_CASE("The book's linear model is reported as the service line it is", "[batching][pareto]") {
+  const auto r = run({{"grid_n", "500"}, {"n", "2000"}, {"svc_fixed_ms", "4"}, {"svc_per_item_ms", "0.5"}}).value();
+  CHECK_THAT(out(r, "service_a_ms"), WithinRel(4.0, 1e-15));
+  CHECK_THAT(out(r, "service_b_ms"), WithinRel(0.5, 1e-15));
+  CHECK(r.find_output("service_a_ms") != nullptr);
+  const auto t9 = run({{"grid_n", "500"}, {"n", "2000"}, {"service", "table9"}}).value();
+  CHECK(t9.find_output("service_a_ms") == nullptr);  // interpolated points have no single line
 }

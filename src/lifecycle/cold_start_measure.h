@@ -32,7 +32,7 @@ std::vector<ProbeTask> plan_cold_start_probes(const Inputs& in);
 enum class Phase {
   Ssd, S3, CudaContext, TensorRt, Warmup, Runtime,                 // Table 8
   FetchBypass, FetchWarm, WasmCompile, WasmInstantiate,            // browser probes
-  FirstPass, SteadyPass,                                           // C++, both hosts
+  FirstPass, FreshModelPass, SteadyPass,                           // C++, both hosts
   ColdRead, CachedRead                                             // C++, native only
 };
 

@@ -91,6 +91,7 @@ TEST_CASE("Browser samples become medians, rates and Table 8's rescaled load tim
   CHECK_THAT(out(r, "wasm_instantiate_ms"), WithinRel(11.0, 1e-12));
   CHECK_FALSE(has_notice(r, "browser_only"));
   CHECK_FALSE(has_notice(r, "not_cached"));
+  CHECK(r.find_output("infer_fresh_model_ms") == nullptr);  // one trial: no later model to compare
   const auto& phases = column(r, "phases", "phase");
   const auto& measured = column(r, "phases", "measured");
   REQUIRE(phases.size() == measured.size());
@@ -121,7 +122,7 @@ TEST_CASE("Natively at the defaults the cell times inference and the page cache,
   const auto r = cell_test::run(kCell);
   CHECK(has_notice(r, "browser_only"));
   CHECK(r.find_output("fetch_bypass_ms") == nullptr);
-  for (const char* name : {"infer_first_ms", "infer_steady_ms", "infer_first_over_steady", "read_cold_ms",
+  for (const char* name : {"infer_first_ms", "infer_fresh_model_ms", "infer_steady_ms", "infer_first_over_steady", "read_cold_ms",
                            "read_cold_mb_per_s", "read_cached_ms", "read_cached_mb_per_s", "read_weights_cold_s"})
     CHECK(positive_finite(out(r, name)));
   if (const double* evicted = r.find_output("evicted_frac")) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the static site: node scripts/build.mjs [--out dist] [--wasm-dir build/wasm] [--labs-dir labs]
 // Bundles web/js with esbuild (minified, es2020, code-split so Vega loads after the form), copies the
-// HTML, CSS, i18n, worker and the wasm module, copies labs/*.json and writes labs/index.json.
+// HTML, CSS, i18n, worker and the wasm module, copies labs/*.json and writes labs/index.json, and generates
+// the model file that request/cold-start fetches (assets/model-*.bin, deterministic noise, not in git).
 // Every URL is relative, so the output works from any static host under any sub-path.
 import { build } from 'esbuild';
 import { cp, mkdir, readdir, readFile, rm, writeFile, access } from 'node:fs/promises';
@@ -24,6 +25,10 @@ const labs_dir = resolve(options['labs-dir']);
 const web = join(root, 'web');
 const WASM_FILES = ['serving_lab.js', 'serving_lab.wasm'];
 const ENTRY_POINTS = ['main_index.js', 'main_lab.js'];
+// The cold-start model: 8 shards of 4 MiB (32 MiB), listed in assets/model.json like a sharded checkpoint's
+// index. Browsers cache no single entry above a share of their cache (Chromium: 1/8), hence the shards.
+const MODEL_SHARDS = 8;
+const MODEL_SHARD_BYTES = 4 * 1024 * 1024;
 
 async function main() {
   await check_wasm();
@@ -35,6 +40,7 @@ async function main() {
   }
   for (const name of WASM_FILES) await cp(join(wasm_dir, name), join(out, name));
   const labs = await copy_labs();
+  await write_model();
   console.log(`built ${out}: ${labs.length} labs (${labs.map((lab) => `${lab.id}:${lab.status}`).join(', ')})`);
 }
 
@@ -84,6 +90,28 @@ async function copy_labs() {
   labs.sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
   await writeFile(join(out, 'labs', 'index.json'), `${JSON.stringify({ labs }, null, 2)}\n`);
   return labs;
+}
+
+/** Writes the shards (xorshift32 noise seeded by the shard number: same bytes every build) and the index. */
+async function write_model() {
+  const dir = join(out, 'assets');
+  await mkdir(dir, { recursive: true });
+  const width = String(MODEL_SHARDS).length;
+  const shards = [];
+  for (let i = 1; i <= MODEL_SHARDS; ++i) {
+    const words = new Uint32Array(MODEL_SHARD_BYTES / 4);
+    let x = (0x9e3779b9 * i) >>> 0 || 1;
+    for (let j = 0; j < words.length; ++j) {
+      x ^= x << 13; x >>>= 0;
+      x ^= x >>> 17;
+      x ^= x << 5; x >>>= 0;
+      words[j] = x;
+    }
+    const name = `model-${String(i).padStart(width, '0')}-of-${MODEL_SHARDS}.bin`;
+    await writeFile(join(dir, name), new Uint8Array(words.buffer));
+    shards.push(name);
+  }
+  await writeFile(join(dir, 'model.json'), `${JSON.stringify({ shard_bytes: MODEL_SHARD_BYTES, shards }, null, 2)}\n`);
 }
 
 main().catch((error) => {

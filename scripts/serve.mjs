@@ -2,6 +2,8 @@
 // A tiny static server for the built site: node scripts/serve.mjs [--dir dist] [--port 8080] [--no-isolation]
 // Listens on 127.0.0.1 and sends COOP/COEP/CORP so the page is cross-origin isolated (finer timer);
 // --no-isolation leaves those headers out, to check that the page works without them.
+// Files under assets/ (the generated model request/cold-start fetches) may be cached for an hour, so a
+// warm fetch can come from the browser's HTTP cache; everything else is revalidated (no-cache).
 // --port 0 picks a free port. Prints "serving <dir> at <url>". Exits on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
@@ -52,17 +54,20 @@ function file_for(url_path) {
   return file === root || file.startsWith(root + sep) ? file : null;
 }
 
+const CACHEABLE_PREFIX = '/assets/';
+
 async function handle(request, response) {
+  const url_path = new URL(request.url, 'http://localhost').pathname;
   const headers = {
     'X-Content-Type-Options': 'nosniff',
-    'Cache-Control': 'no-cache',
+    'Cache-Control': url_path.startsWith(CACHEABLE_PREFIX) ? 'public, max-age=3600' : 'no-cache',
     ...(options['no-isolation'] ? {} : ISOLATION_HEADERS),
   };
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response.writeHead(405, { ...headers, Allow: 'GET, HEAD' }).end();
     return;
   }
-  const file = file_for(new URL(request.url, 'http://localhost').pathname);
+  const file = file_for(url_path);
   const info = file && (await stat(file).catch(() => null));
   if (!info || !info.isFile()) {
     response.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');

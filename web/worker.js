@@ -6,7 +6,7 @@
 /* global createServingLab */
 'use strict';
 importScripts('serving_lab.js', 'probes/timing.js', 'probes/js_call.js', 'probes/json_parse.js',
-  'probes/image_bitmap.js');
+  'probes/image_bitmap.js', 'probes/model_fetch.js', 'probes/wasm_start.js');
 
 const PROBE_SHARE = 0.5;   // of the progress bar, while probes measure
 let serving_lab = null;

@@ -3,7 +3,9 @@
 // a 32 GB/s link, and Example 1.12's checkpoint formats (pickle vs Safetensors against the NVMe floor).
 // Then the cold start in motion: a burst arrives while new replicas come up, and the share of requests
 // served within the SLO is simulated for a cloud cold start, a precompiled engine, the same without
-// warm-up (lazy initialization lands on the first requests), and a warm pool.
+// warm-up (lazy initialization lands on the first requests), and a warm pool. Beside the book's phases, this
+// host's own (cold_start_measure.h): a model fetch with the HTTP cache bypassed vs warm, wasm compile and
+// instantiate, first vs steady inference, and natively a read after page-cache eviction vs cached.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -13,6 +15,7 @@
 #include "core/stats.h"
 #include "lifecycle/burst_scale_out.h"
 #include "lifecycle/cells.h"
+#include "lifecycle/cold_start_measure.h"
 
 namespace sl::lifecycle {
 namespace {
@@ -26,7 +29,7 @@ struct Table8 {
   double local_s, cloud_s;
 };
 
-Table8 table8(const Inputs& in, RunResult& result) {
+Table8 table8(const Inputs& in, RunResult& result, PhaseRows& rows) {
   const double local_s = in.real("ssd_s") + in.real("cuda_s") + in.real("warmup_s") + in.real("runtime_s");
   const double cloud_s = in.real("s3_s") + in.real("cuda_s") + in.real("trt_s") + in.real("warmup_s") + in.real("runtime_s");
   result.output("local_total_s", local_s);
@@ -35,6 +38,12 @@ Table8 table8(const Inputs& in, RunResult& result) {
   result.table("table8").column("phase", {0, 1, 2, 3, 4, 5})
       .column("local_s", {in.real("ssd_s"), 0.0, in.real("cuda_s"), 0.0, in.real("warmup_s"), in.real("runtime_s")})
       .column("cloud_s", {0.0, in.real("s3_s"), in.real("cuda_s"), in.real("trt_s"), in.real("warmup_s"), in.real("runtime_s")});
+  rows.add(Phase::Ssd, in.real("ssd_s"), false);
+  rows.add(Phase::S3, in.real("s3_s"), false);
+  rows.add(Phase::CudaContext, in.real("cuda_s"), false);
+  rows.add(Phase::TensorRt, in.real("trt_s"), false);
+  rows.add(Phase::Warmup, in.real("warmup_s"), false);
+  rows.add(Phase::Runtime, in.real("runtime_s"), false);
   return {local_s, cloud_s};
 }
 
@@ -112,8 +121,11 @@ Result<RunResult> run_cold_start(const Inputs& in, std::uint64_t seed, RunContro
   const BurstParams p = burst_params(in);
   if (auto e = validate(in, p)) return *e;
   RunResult result;
-  const Table8 t8 = table8(in, result);
+  PhaseRows rows;
+  const Table8 t8 = table8(in, result, rows);
   loading_outputs(in, result);
+  if (auto e = add_measurements(in, seed, result, rows)) return *e;
+  result.table("phases").column("phase", rows.phase).column("s", rows.s).column("measured", rows.measured);
 
   Rng rng = Rng::stream(seed, Stream::Arrivals);
   const std::vector<double> arrivals = burst_arrivals(p, rng);
@@ -152,7 +164,7 @@ Result<RunResult> run_cold_start(const Inputs& in, std::uint64_t seed, RunContro
 }  // namespace
 
 CellSpec cold_start_cell() {
-  return {"request/cold-start",
+  CellSpec cell{"request/cold-start",
           {real("ssd_s", "s", 0.5, 0, 1e4), real("s3_s", "s", 4.0, 0, 1e4), real("cuda_s", "s", 0.4, 0, 1e4),
            real("trt_s", "s", 30, 0, 1e4), real("warmup_s", "s", 0.2, 0, 1e4), real("runtime_s", "s", 0.4, 0, 1e4),
            real("swap_gb", "GB", 10, 1e-6, 1e6), real("link_gb_per_s", "GB/s", 32, 1e-6, 1e6),
@@ -162,8 +174,14 @@ CellSpec cold_start_cell() {
            real("burst_rps", "1/s", 1500, 1, 1e5), real("burst_at_s", "s", 60, 0, 3600),
            real("burst_s", "s", 120, 1, 3600), real("after_s", "s", 120, 0, 3600), real("detect_s", "s", 0, 0, 3600),
            real("service_ms", "ms", 5, 0.01, 1e4), real("slo_ms", "ms", 50, 0.01, 1e5),
-           count("warmup_n", "requests", 10, 0, 1e6), real("cold_request_ms", "ms", 500, 0.01, 1e6)},
+           count("warmup_n", "requests", 10, 0, 1e6), real("cold_request_ms", "ms", 500, 0.01, 1e6),
+           choice("measure", {"on", "off"}, "on"), count("repeats", "", 3, 1, 20),
+           count("read_mib", "MiB", 64, 1, 1024), real("weights_mib", "MiB", 98, 0.001, 1e6)},
           &run_cold_start};
+  cell.deterministic = false;  // the measured phases differ run to run (measure = off is deterministic)
+  cell.probes = {"model_fetch", "wasm_start"};
+  cell.plan_probes = plan_cold_start_probes;
+  return cell;
 }
 
 }  // namespace sl::lifecycle

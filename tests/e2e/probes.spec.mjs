@@ -28,6 +28,23 @@ describe('browser probes', () => {
     assert.deepEqual(page.problems, []);
   });
 
+  test('the cold-start phases are measured in the page: model fetch bypassed and warm, wasm compile and instantiate', async () => {
+    const cell = '#cold-start';
+    const page = await new_page(browser);
+    await open(page, `${server.url}lab.html?lab=request&cell=cold-start&embed=1&repeats=2`);
+    await page.waitForSelector(`${cell}[data-state="done"]`, { timeout: 120_000 });
+    const value = async (key) => Number((await output_text(page, key, cell)).replace(/[,\s]/g, ''));
+    assert.equal(await value('model_mib'), 32);   // the generated model, as received
+    for (const key of ['fetch_bypass_ms', 'fetch_warm_ms', 'wasm_compile_ms', 'wasm_instantiate_ms', 'infer_first_ms']) {
+      assert.ok(await value(key) > 0, `${key} is shown and positive`);
+    }
+    // serve.mjs lets assets/ be cached, and the shards fit the cache: every warm load came from it.
+    assert.equal(await value('warm_from_cache_frac'), 1);
+    assert.notEqual(await page.$(`${cell} .sl-notice[data-code="native_only"]`), null);
+    assert.equal(await page.$(`${cell} .sl-notice[data-code="browser_only"]`), null);
+    assert.deepEqual(page.problems, []);
+  });
+
   test('bad input is reported before any probe runs', async () => {
     const page = await new_page(browser);
     await open(page, `${server.url}lab.html?lab=batching&cell=cpu-batch-measure&embed=1&${QUICK}&width=0`);

@@ -24,6 +24,8 @@ self.SL_TIMING = (function () {
     return resolution_s;
   }
 
+  const WARM_UP_S = 0.02;
+
   /** A repeat lasts at least this long: 100 timer steps, and 1 ms. */
   function min_repeat_s() { return Math.max(100 * timer_resolution_s(), 1e-3); }
 
@@ -35,7 +37,9 @@ self.SL_TIMING = (function () {
 
   /** Seconds per call of a synchronous fn: `repeats` samples, each over enough calls to exceed min_repeat_s(). */
   function time_sync(fn, repeats) {
-    fn();  // warm-up (JIT, caches)
+    // Warm-up: call for WARM_UP_S, so the JIT's optimising tier has compiled the loop and fn (a few
+    // thousand calls; with one call, samples mixed baseline- and optimised-code timings, 2-7x apart).
+    for (const t0 = performance.now(); performance.now() - t0 < 1000 * WARM_UP_S;) fn();
     // Grow the batch until it is long enough to time, twice in a row (a slow first batch — JIT, GC —
     // must not size the samples).
     let calls = 1;

@@ -50,6 +50,13 @@ inline const std::vector<double>& column(const sl::RunResult& r, const std::stri
   return none;
 }
 
+/// True when the run carries a notice with this code.
+inline bool has_notice(const sl::RunResult& r, const std::string& code) {
+  for (const auto& n : r.notices)
+    if (n.code == code) return true;
+  return false;
+}
+
 /// The error of a run that must fail.
 inline sl::Error error_of(const std::string& cell, std::map<std::string, std::string> raw) {
   auto r = try_run(cell, std::move(raw));

@@ -175,9 +175,7 @@ TEST_CASE("The JS -> wasm call cost comes from the browser's samples; natively t
     const auto r = run({});
     REQUIRE(r.ok());
     CHECK(r.value().find_output("js_layer_call_us") == nullptr);
-    bool noticed = false;
-    for (const auto& n : r.value().notices) noticed = noticed || n.code == "js_call_not_measured";
-    CHECK(noticed);
+    CHECK(cell_test::has_notice(r.value(), "js_call_not_measured"));
   }
   SECTION("browser: medians of the samples, and the boundary is a JS call minus the slope inside wasm") {
     const auto r = run({{"measured.js_call.layer", "4e-6 2e-6 3e-6"}, {"measured.js_call.empty", "1e-6 1e-6 5e-6"}});

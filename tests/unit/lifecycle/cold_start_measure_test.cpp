@@ -16,6 +16,7 @@
 using Catch::Matchers::WithinRel;
 using cell_test::column;
 using cell_test::error_of;
+using cell_test::has_notice;
 using cell_test::out;
 using namespace sl::lifecycle;
 
@@ -24,11 +25,6 @@ namespace {
 const std::string kCell = "request/cold-start";
 constexpr double kModelBytes = 33554432;  // 32 MiB
 
-bool has_notice(const sl::RunResult& r, const std::string& code) {
-  for (const auto& n : r.notices)
-    if (n.code == code) return true;
-  return false;
-}
 
 bool positive_finite(double x) { return std::isfinite(x) && x > 0; }
 

@@ -180,9 +180,7 @@ TEST_CASE("createImageBitmap: the probe gets the chosen JPEG; C++ takes the medi
   SECTION("natively: a notice and no browser outputs") {
     const auto r = cell_test::run(kCell, kSmall);
     CHECK(r.find_output("bitmap_decode_ms") == nullptr);
-    bool noticed = false;
-    for (const auto& n : r.notices) noticed = noticed || n.code == "image_bitmap_not_measured";
-    CHECK(noticed);
+    CHECK(cell_test::has_notice(r, "image_bitmap_not_measured"));
   }
   SECTION("with samples: median in ms, and our decode time over it") {
     auto raw = kSmall;

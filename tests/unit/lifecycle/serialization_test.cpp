@@ -147,9 +147,7 @@ TEST_CASE("The browser's JSON.parse samples give medians, spread, sweep columns 
           "[lifecycle][serialization][probe]") {
   SECTION("natively nothing is measured: a notice, no browser outputs or columns") {
     const auto r = run();
-    bool noticed = false;
-    for (const auto& n : r.notices) noticed = noticed || n.code == "json_parse_not_measured";
-    CHECK(noticed);
+    CHECK(cell_test::has_notice(r, "json_parse_not_measured"));
     CHECK(r.find_output("browser_json_compact_parse_us") == nullptr);
     CHECK(r.find_output("napkin_browser_gain") == nullptr);
     for (const auto& t : r.tables)

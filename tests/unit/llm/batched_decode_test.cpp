@@ -5,6 +5,7 @@
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::has_notice;
 using cell_test::out;
 
 namespace {
@@ -21,11 +22,6 @@ const std::vector<double>& column(const sl::RunResult& r, const std::string& nam
   return cell_test::column(r, r.tables.at(0).name, name);
 }
 
-bool has_notice(const sl::RunResult& r, const std::string& code) {
-  for (const auto& n : r.notices)
-    if (n.code == code) return true;
-  return false;
-}
 
 }  // namespace
 

@@ -38,6 +38,9 @@ export class CellView {
     this.#write_url();
   }
 
+  /** True for a cell that times this machine (its numbers change run to run). */
+  get measures_machine() { return this.#spec.deterministic === false; }
+
   get #id_prefix() { return `sl-${short_id(this.#spec.id)}`; }
 
   #key(name) { return param_key(this.#spec.id, name, this.#embed); }

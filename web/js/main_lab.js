@@ -42,9 +42,27 @@ async function start_cells(docs) {
     return new CellView({ lab_id: page.lab.id, doc, spec, worker: workers[i], embed: state.embed, query: state.query });
   });
   render();
-  await Promise.all(page.views.map((view) => view.run_now?.()));
+  await first_runs(page.views.filter((view) => view.run_now));
   document.body.dataset.ready = 'true';
   if (window.location.hash) document.getElementById(window.location.hash.slice(1))?.scrollIntoView();
+}
+
+/**
+ * The first run of every cell, in page order: as many at once as the machine has cores, so the top cells
+ * answer first instead of all sharing the cores; and a cell that times this machine runs alone, so the
+ * other cells' work does not slow what it measures.
+ */
+async function first_runs(views) {
+  const slots = Math.max(1, navigator.hardwareConcurrency || 2);
+  const running = new Map();   // view → its run's promise
+  for (const view of views) {
+    const alone = view.measures_machine;
+    while (running.size > 0 && (alone || running.size >= slots || [...running.keys()].some((v) => v.measures_machine))) {
+      await Promise.race(running.values());
+    }
+    running.set(view, view.run_now().finally(() => running.delete(view)));
+  }
+  await Promise.all(running.values());
 }
 
 function fail(key, args, class_name = 'sl-error') {

@@ -49,16 +49,6 @@ std::vector<float> embedding(std::int64_t n) {
   return v;
 }
 
-/// Median time per call of fn (already called once: measure() checks every round trip before timing).
-/// kernels::time_per_call sizes its samples from a first timed call; if that one call is slow by accident (a
-/// pause of the browser's worker, a first run of freshly compiled wasm code) the samples come out far shorter
-/// than planned, even below the timer's step. Then measure once more.
-double seconds_per_call(const std::function<void()>& fn, const kernels::TimingPlan& plan) {
-  kernels::Timing t = kernels::time_per_call(fn, plan);
-  if (t.median_s * static_cast<double>(t.calls_per_sample) < 0.5 * plan.min_sample_s) t = kernels::time_per_call(fn, plan);
-  return t.median_s;
-}
-
 struct FormatResult {
   std::int64_t bytes = 0;
   double encode_s = 0;
@@ -91,10 +81,10 @@ std::array<FormatResult, kNumFormats> measure(const std::vector<float>& v, const
   out[kProtobuf] = {static_cast<std::int64_t>(protobuf.size()), 0, 0, decode_packed_floats(protobuf) == v};
   for (int f = 0; f < kNumFormats; ++f) {
     if (time_encode) {
-      out[f].encode_s = seconds_per_call(encoders[f], plan);
+      out[f].encode_s = kernels::time_per_call(encoders[f], plan).median_s;
       on_op();
     }
-    out[f].decode_s = seconds_per_call(decoders[f], plan);
+    out[f].decode_s = kernels::time_per_call(decoders[f], plan).median_s;
     on_op();
   }
   return out;

@@ -16,7 +16,6 @@
 #include "batching/cpu_batch_measure.h"
 #include "batching/linear_fit.h"
 #include "core/rng.h"
-#include "core/stats.h"
 #include "kernels/timing.h"
 
 namespace sl::batching {
@@ -159,24 +158,22 @@ void output_js_calls(RunResult& result, const Inputs& in, const Sweep& depth) {
                   "the cost of one call from JavaScript into wasm is measured only in the browser (the page's probe)");
     return;
   }
-  const auto summary = [](const std::vector<double>& s) {
-    return std::vector<double>{quantile(s, 0.5) * 1e6, quantile(s, 0.1) * 1e6, quantile(s, 0.9) * 1e6};
-  };
-  const std::vector<double> js_layer = summary(*layer), js_empty = summary(*empty);
+  const Timing js_layer = kernels::summarize_per_call(*layer), js_empty = kernels::summarize_per_call(*empty);
+  const double layer_us = js_layer.median_s * 1e6, empty_us = js_empty.median_s * 1e6;
   const double inside_us = depth.fit.slope;  // one layer inside wasm: the depth sweep's slope
-  result.output("js_layer_call_us", js_layer[0]);
-  result.output("js_empty_call_us", js_empty[0]);
-  result.output("js_boundary_us", js_layer[0] - inside_us);
-  if (inside_us > 0) result.output("js_call_ratio", js_layer[0] / inside_us);
-  if (js_layer[0] < inside_us)
+  result.output("js_layer_call_us", layer_us);
+  result.output("js_empty_call_us", empty_us);
+  result.output("js_boundary_us", layer_us - inside_us);
+  if (inside_us > 0) result.output("js_call_ratio", layer_us / inside_us);
+  if (layer_us < inside_us)
     result.notice("js_call_within_noise", "a layer called from JavaScript measured faster than the slope inside wasm: "
                                           "the boundary's cost is below this run's noise");
   // where: 0 = inside wasm (slope of the depth sweep, no spread), 1 = one layer per call from JS, 2 = empty call from JS
   result.table("calls")
       .column("where", {0, 1, 2})
-      .column("median_us", {inside_us, js_layer[0], js_empty[0]})
-      .column("p10_us", {inside_us, js_layer[1], js_empty[1]})
-      .column("p90_us", {inside_us, js_layer[2], js_empty[2]});
+      .column("median_us", {inside_us, layer_us, empty_us})
+      .column("p10_us", {inside_us, js_layer.p10_s * 1e6, js_empty.p10_s * 1e6})
+      .column("p90_us", {inside_us, js_layer.p90_s * 1e6, js_empty.p90_s * 1e6});
 }
 
 /// The browser measurements for (a): a call of one layer and an empty call from JS, `samples` each.

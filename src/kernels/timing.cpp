@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "core/error.h"
 #include "core/stats.h"
 
 namespace sl::kernels {
@@ -61,13 +62,19 @@ Timing time_per_call(const std::function<void()>& fn, const TimingPlan& plan,
     per_call_s.push_back(std::max(time_calls(fn, calls), 1e-12) / static_cast<double>(calls));
     if (on_sample) on_sample(i);
   }
+  Timing t = summarize_per_call(std::move(per_call_s));
+  t.calls_per_sample = calls;
+  return t;
+}
+
+Timing summarize_per_call(std::vector<double> per_call_s) {
+  SL_ASSERT(!per_call_s.empty());
   std::sort(per_call_s.begin(), per_call_s.end());
   Timing t;
   t.median_s = quantile_sorted(per_call_s, 0.5);
   t.p10_s = quantile_sorted(per_call_s, 0.1);
   t.p90_s = quantile_sorted(per_call_s, 0.9);
-  t.calls_per_sample = calls;
-  t.num_samples = plan.num_samples;
+  t.num_samples = static_cast<int>(per_call_s.size());
   return t;
 }
 

@@ -5,6 +5,7 @@
 // with the 10th and 90th percentiles as spread. Never used by simulations.
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace sl::kernels {
 
@@ -25,6 +26,10 @@ struct Timing {
   std::int64_t calls_per_sample = 0;
   int num_samples = 0;
 };
+
+/// The summary time_per_call gives its own samples, for per-call times measured elsewhere (the browser's
+/// probes): median and 10th/90th percentiles of a non-empty list; calls_per_sample 0 (unknown).
+Timing summarize_per_call(std::vector<double> per_call_s);
 
 /// Times `fn`: one warm-up call, then calibration finds how many back-to-back calls last at least
 /// plan.min_sample_s twice in a row (so a slow first call cannot size the samples), then plan.num_samples

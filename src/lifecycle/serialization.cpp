@@ -16,7 +16,6 @@
 
 #include "core/distributions.h"
 #include "core/rng.h"
-#include "core/stats.h"
 #include "kernels/timing.h"
 #include "lifecycle/cells.h"
 #include "lifecycle/protobuf_wire.h"
@@ -138,11 +137,6 @@ void sample_tables(RunResult& result, const std::vector<float>& v) {
   result.table("sample_values").column("value", std::vector<double>(first.begin(), first.end()));
 }
 
-/// The browser's JSON.parse of one text: median and 10th/90th percentiles of its samples, µs per call.
-struct BrowserParse {
-  double median_us = 0, p10_us = 0, p90_us = 0;
-};
-
 const FloatDigits kParseForms[] = {FloatDigits::Shortest, FloatDigits::Full};
 
 std::string form_name(FloatDigits mode) { return mode == FloatDigits::Shortest ? "compact" : "full"; }
@@ -150,11 +144,12 @@ std::string form_name(FloatDigits mode) { return mode == FloatDigits::Shortest ?
 /// Probe key of the browser's parse of N values written in `mode`: "compact.1000", "full.1000".
 std::string parse_key(FloatDigits mode, std::int64_t n) { return form_name(mode) + "." + std::to_string(n); }
 
-/// The browser's samples for this text, or nothing when they were not measured (always so natively).
-std::optional<BrowserParse> browser_parse(const Inputs& in, FloatDigits mode, std::int64_t n) {
+/// The browser's JSON.parse of this text (median and 10th/90th percentiles of its samples), or nothing when
+/// it was not measured (always so natively).
+std::optional<kernels::Timing> browser_parse(const Inputs& in, FloatDigits mode, std::int64_t n) {
   const std::vector<double>* s = in.measured(std::string(kParseProbe) + "." + parse_key(mode, n));
   if (s == nullptr || s->empty()) return std::nullopt;
-  return BrowserParse{quantile(*s, 0.5) * 1e6, quantile(*s, 0.1) * 1e6, quantile(*s, 0.9) * 1e6};
+  return kernels::summarize_per_call(*s);
 }
 
 /// Every N the cell times, each once: N itself, then the sweep's.
@@ -192,16 +187,17 @@ void browser_outputs(RunResult& result, const Inputs& in, const std::array<Forma
     return;
   }
   for (const auto& [name, b] : {std::pair{std::string("compact"), *compact}, std::pair{std::string("full"), *full}}) {
-    result.output("browser_json_" + name + "_parse_us", b.median_us);
-    result.output("browser_json_" + name + "_parse_p10_us", b.p10_us);
-    result.output("browser_json_" + name + "_parse_p90_us", b.p90_us);
+    result.output("browser_json_" + name + "_parse_us", b.median_s * 1e6);
+    result.output("browser_json_" + name + "_parse_p10_us", b.p10_s * 1e6);
+    result.output("browser_json_" + name + "_parse_p90_us", b.p90_s * 1e6);
   }
+  const double parse_us = compact->median_s * 1e6;
   const double ours_us = m[kJsonCompact].decode_s * 1e6, pb_us = m[kProtobuf].decode_s * 1e6;
-  if (ours_us > 0) result.output("browser_over_ours_json", compact->median_us / ours_us);
+  if (ours_us > 0) result.output("browser_over_ours_json", parse_us / ours_us);
   const double qps = in.real("qps");
-  if (pb_us > 0) result.output("napkin_browser_gain", compact->median_us / pb_us);
-  result.output("napkin_browser_saved_us", compact->median_us - pb_us);
-  result.output("napkin_browser_core_frac", (compact->median_us - pb_us) * 1e-6 * qps);
+  if (pb_us > 0) result.output("napkin_browser_gain", parse_us / pb_us);
+  result.output("napkin_browser_saved_us", parse_us - pb_us);
+  result.output("napkin_browser_core_frac", (parse_us - pb_us) * 1e-6 * qps);
 }
 
 Result<RunResult> run_serialization(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {
@@ -239,7 +235,7 @@ Result<RunResult> run_serialization(const Inputs& in, std::uint64_t /*seed*/, Ru
     for (int f = 0; f < kNumFormats; ++f) sweep.columns[c++].second.push_back(m[f].decode_s * 1e6);
     for (int f = 0; f < kNumFormats; ++f) sweep.columns[c++].second.push_back(static_cast<double>(m[f].bytes));
     if (browser)
-      for (FloatDigits mode : kParseForms) sweep.columns[c++].second.push_back(browser_parse(in, mode, size)->median_us);
+      for (FloatDigits mode : kParseForms) sweep.columns[c++].second.push_back(browser_parse(in, mode, size)->median_s * 1e6);
   }
   result.tables.push_back(std::move(sweep));
   sample_tables(result, v);

@@ -5,7 +5,7 @@ set(default_photo_cpp "${CMAKE_BINARY_DIR}/generated/default_photo.generated.cpp
 add_custom_command(
   OUTPUT "${default_photo_cpp}"
   COMMAND "${CMAKE_COMMAND}" "-DINPUT=${default_photo_jpg}" "-DOUTPUT=${default_photo_cpp}"
-          "-DHEADER=lifecycle/default_photo.h" "-DFUNCTION=sl::lifecycle::default_photo_jpeg"
+          "-DHEADER=request/resnet/default_photo.h" "-DFUNCTION=sl::request::default_photo_jpeg"
           -P "${PROJECT_SOURCE_DIR}/cmake/EmbedBytes.cmake"
   DEPENDS "${default_photo_jpg}" "${PROJECT_SOURCE_DIR}/cmake/EmbedBytes.cmake"
   COMMENT "Embedding the default photo"

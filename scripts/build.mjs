@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Builds the static site: node scripts/build.mjs [--out dist] [--wasm-dir build/wasm] [--labs-dir labs]
 // Bundles web/js with esbuild (minified, es2020, code-split so Vega loads after the form), copies the
-// HTML, CSS, i18n, worker and the wasm module, copies labs/*.json and writes labs/index.json, and generates
+// HTML, CSS, i18n, worker and the wasm module, writes each lab in each language (labs/<lab>.<lang>.json: the
+// lab's cells with only that language's text) and the manifest labs/index.json, and generates
 // the model file that request/cold-start fetches (assets/model-*.bin, deterministic noise, not in git).
 // Every URL is relative, so the output works from any static host under any sub-path.
 import { build } from 'esbuild';
-import { cp, mkdir, readdir, readFile, rm, writeFile, access } from 'node:fs/promises';
+import { cp, mkdir, rm, writeFile, access } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { load_labs, localize, LANGS } from './labs/load.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Defaults are inside the repository; paths given on the command line are relative to the current directory.
@@ -73,22 +75,20 @@ async function bundle() {
   });
 }
 
-/** Copies labs/*.json to <out>/labs/ and writes the manifest index.json (id, order, status, title, summary). */
+/**
+ * Writes labs/<lab>.<lang>.json for every lab and language (a page fetches its lab in the reader's language
+ * only) and the manifest labs/index.json (id, order, status, title, summary, in both languages).
+ */
 async function copy_labs() {
-  const names = (await readdir(labs_dir)).filter((name) => name.endsWith('.json') && name !== 'index.json');
+  const labs = await load_labs(labs_dir);
   await mkdir(join(out, 'labs'), { recursive: true });
-  const labs = [];
-  for (const name of names) {
-    const text = await readFile(join(labs_dir, name), 'utf8');
-    let lab;
-    try { lab = JSON.parse(text); } catch (error) { throw new Error(`${join(labs_dir, name)}: ${error.message}`); }
-    if (`${lab.id}.json` !== name) throw new Error(`${name}: its "id" is "${lab.id}"; the file must be named <id>.json`);
-    await writeFile(join(out, 'labs', name), text);
-    const { id, order, status, title, summary } = lab;
-    labs.push({ id, order, status, title, summary });
+  for (const lab of labs) {
+    for (const lang of LANGS) {
+      await writeFile(join(out, 'labs', `${lab.id}.${lang}.json`), JSON.stringify(localize(lab, lang)));
+    }
   }
-  labs.sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
-  await writeFile(join(out, 'labs', 'index.json'), `${JSON.stringify({ labs }, null, 2)}\n`);
+  const index = labs.map(({ id, order, status, title, summary }) => ({ id, order, status, title, summary }));
+  await writeFile(join(out, 'labs', 'index.json'), `${JSON.stringify({ labs: index }, null, 2)}\n`);
   return labs;
 }
 

@@ -23,6 +23,8 @@ stage() {  # stage NAME COMMAND...: run, tee the log, remember failure
   failed_stages+=("$name"); return 1
 }
 
+stage lab-files node --test --test-reporter=tap tests/labs/ || true   # schema (ajv), canonical layout, file:line errors
+count_node "$LOGS/lab-files.log"
 stage native-build build_native || true
 if [ -x build/native/unit_tests ]; then
   stage unit-tests build/native/unit_tests || true   # Catch2: "All tests passed (… in N test cases)"

@@ -12,7 +12,7 @@
 #include <queue>
 
 #include "core/stats.h"
-#include "queueing/event_queue.h"
+#include "queues/event_queue.h"
 
 namespace sl::batching {
 namespace {
@@ -100,7 +100,7 @@ class Engine {
   const BatcherParams& p_;
   const std::vector<double>& arrivals_s_;
   RunControl& ctl_;
-  queueing::EventQueue<Event> events_;
+  queues::EventQueue<Event> events_;
   std::deque<std::int64_t> waiting_;
   std::priority_queue<std::int64_t, std::vector<std::int64_t>, std::greater<>> free_;  // lowest id first
   BatchingRun out_;

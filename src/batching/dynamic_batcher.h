@@ -56,7 +56,7 @@ struct BatchingRun {
 };
 
 /// Runs the batcher over the given arrival instants (sorted, non-decreasing) with a discrete-event engine
-/// (queueing/event_queue.h: ties in time break by insertion order). Progress is reported per arrival.
+/// (queues/event_queue.h: ties in time break by insertion order). Progress is reported per arrival.
 BatchingRun simulate_dynamic_batching(const BatcherParams& params, const std::vector<double>& arrivals_s,
                                       RunControl& ctl);
 

@@ -7,7 +7,7 @@
 
 namespace sl {
 
-/// Every cell of every lab, in lab order. Built once by explicit register_* calls (no static
+/// Every cell of every lab, in page order (cell_order()). Built once by explicit register_* calls (no static
 /// self-registration: the linker drops unreferenced objects from static libraries).
 const std::vector<CellSpec>& all_cells();
 
@@ -23,7 +23,11 @@ Result<RunResult> run_cell(const std::string& id, const std::map<std::string, st
 /// and passes the samples to run_cell as "measured.<probe>.<key>" inputs.
 Result<std::vector<ProbeTask>> plan_probes(const std::string& id, const std::map<std::string, std::string>& raw_inputs);
 
-/// A book number a lab reproduces: generated at build time from labs/*.json (book_refs.generated.cpp).
+/// Cell ids in page order: the labs in their order, each lab's cells as its labs/<lab>/lab.json lists them.
+/// The one source of the order; generated at build time (book_refs.generated.cpp).
+const std::vector<std::string>& cell_order();
+
+/// A book number a lab reproduces: generated at build time from labs/<lab>/*.json (book_refs.generated.cpp).
 struct BookRef {
   std::string cell;
   std::string ref;

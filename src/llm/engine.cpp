@@ -72,7 +72,7 @@ EngineRun run_continuous(const EngineConfig& config, Workload& workload, RunCont
   EngineRun run;
   run.num_blocks = config.kv_cache.num_blocks;
   run.block_size = config.kv_cache.block_size;
-  run.running = run.waiting = run.kv_usage = queueing::StepSeries(config.series_bucket_s);
+  run.running = run.waiting = run.kv_usage = queues::StepSeries(config.series_bucket_s);
   const auto num_requests = static_cast<double>(workload.requests.size());
   double now_s = 0;
 

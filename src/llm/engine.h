@@ -19,7 +19,7 @@
 #include "llm/scheduler.h"
 #include "llm/step_time.h"
 #include "llm/workload.h"
-#include "queueing/time_series.h"
+#include "queues/time_series.h"
 
 namespace sl::llm {
 
@@ -48,9 +48,9 @@ struct EngineRun {
   double slot_token_s = 0;    ///< KV token slots the running requests hold (blocks x block size, or reservations)
   double stored_token_s = 0;  ///< tokens whose KV those slots actually hold
   double seq_step_s = 0;      ///< sequences in the step (batch occupancy)
-  queueing::StepSeries running{1.0};   ///< sequences in the step
-  queueing::StepSeries waiting{1.0};   ///< requests waiting (including preempted)
-  queueing::StepSeries kv_usage{1.0};  ///< fraction of KV blocks in use
+  queues::StepSeries running{1.0};   ///< sequences in the step
+  queues::StepSeries waiting{1.0};   ///< requests waiting (including preempted)
+  queues::StepSeries kv_usage{1.0};  ///< fraction of KV blocks in use
 };
 
 /// Called after every step with the engine's state, for tests of the allocator's invariants.

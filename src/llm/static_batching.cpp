@@ -42,7 +42,7 @@ EngineRun run_static(const StaticBatchingConfig& config, Workload& workload, Run
   EngineRun run;
   run.num_blocks = config.num_blocks;
   run.block_size = config.block_size;
-  run.running = run.waiting = run.kv_usage = queueing::StepSeries(config.series_bucket_s);
+  run.running = run.waiting = run.kv_usage = queues::StepSeries(config.series_bucket_s);
   ArrivalQueue arrivals(workload);
   std::deque<Request*> waiting;
   const auto num_requests = static_cast<double>(workload.requests.size());

@@ -1,20 +1,17 @@
 // Every cell of every lab, in a real browser: it renders its numbers (and its charts, with marks), it
 // reacts to a parameter change, and a bad value shows an error while the cell keeps working. The cells
-// and their parameters come from the native CLI (`serving-lab list --json`), the texts from labs/*.json,
+// and their parameters come from the native CLI (`serving-lab list --json`), the texts from labs/<lab>/,
 // so a new cell is covered without writing a test for it. A lab-file cell may name the parameter to
 // change: "e2e": {"param": "lambda", "value": "120"}.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { load_labs } from '../../scripts/labs/load.mjs';
 import { ROOT, start_server, launch_browser, new_page, open, screenshot, runs_of, next_run } from './helpers.mjs';
 
 const specs = JSON.parse(execFileSync(join(ROOT, 'build/native/serving-lab'), ['list', '--json'], { encoding: 'utf8' }));
-const docs = new Map();
-for (const file of readdirSync(join(ROOT, 'labs')).filter((f) => f.endsWith('.json'))) {
-  for (const cell of JSON.parse(readFileSync(join(ROOT, 'labs', file), 'utf8')).cells) docs.set(cell.id, cell);
-}
+const docs = new Map((await load_labs()).flatMap((lab) => lab.cells.map((cell) => [cell.id, cell])));
 
 /** A value inside the range that differs from the default: +10 % (or the midpoint towards min), +1 for counts. */
 function changed_value(param) {
@@ -48,7 +45,7 @@ describe('every cell in the browser', () => {
     const [lab, short] = spec.id.split('/');
     const cell = `#${short}`;
     test(`${spec.id} renders, reacts to a parameter change and reports a bad value`, async () => {
-      assert.ok(docs.has(spec.id), `${spec.id} is registered in C++ but missing from labs/${lab}.json`);
+      assert.ok(docs.has(spec.id), `${spec.id} is registered in C++ but missing from labs/${lab}/lab.json`);
       const page = await new_page(browser, { width: 900, height: 900 });
       await open(page, `${server.url}lab.html?lab=${lab}&cell=${short}&embed=1`);
       await page.waitForSelector(`${cell}[data-state="done"]`, { timeout: 45_000 });

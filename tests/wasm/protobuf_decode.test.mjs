@@ -1,4 +1,4 @@
-// Our protobuf encoder (src/lifecycle/protobuf_wire.cpp) must write what real protobuf readers read. The
+// Our protobuf encoder (src/request/wire/protobuf_wire.cpp) must write what real protobuf readers read. The
 // serialization cell outputs the protobuf bytes of the first 8 values of its seeded message and those values;
 // here protobufjs decodes the bytes, and the floats must come back exactly. The cell times this machine, so
 // the generic native-vs-wasm test skips it: its byte counts and sample values are compared here instead.

@@ -38,8 +38,16 @@ export class CellView {
     this.#write_url();
   }
 
+  /** The same cell's lab-file entry in another language; build() then shows it. */
+  set_doc(doc) {
+    this.#doc = doc;
+    (doc.charts || []).forEach((chart, i) => this.#charts[i]?.set_chart(chart));
+  }
+
   /** True for a cell that times this machine (its numbers change run to run). */
   get measures_machine() { return this.#spec.deterministic === false; }
+
+  get cell_id() { return this.#spec.id; }
 
   get #id_prefix() { return `sl-${short_id(this.#spec.id)}`; }
 

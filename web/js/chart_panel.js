@@ -17,6 +17,9 @@ export class ChartPanel {
     this.id = `${id_prefix}-chart-${chart.id}`;
   }
 
+  /** The same chart's entry in another language (its spec's axis titles and its title); build() then redraws. */
+  set_chart(chart) { this.#chart = chart; }
+
   /** (Re)builds the DOM in the current language; the cell then calls show() with its last data. */
   build() {
     const title = pick(this.#chart.title, this.#chart.id);

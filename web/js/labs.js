@@ -1,4 +1,4 @@
-// Reading the lab manifest (labs/index.json, written by scripts/build.mjs) and one lab file.
+// Reading the lab manifest (labs/index.json, written by scripts/build.mjs) and one lab in one language.
 
 const LAB_ID = /^[a-z0-9][a-z0-9-]*$/;
 
@@ -14,11 +14,12 @@ export async function fetch_lab_index() {
   return [...index.labs].sort((a, b) => a.order - b.order);
 }
 
-/** The lab file labs/<id>.json, or null when there is no such lab. */
-export async function fetch_lab(id) {
+/** The lab in one language (labs/<id>.<lang>.json: its cells, text in that language only), or null. */
+export async function fetch_lab(id, lang) {
   if (!LAB_ID.test(id)) return null;
-  const response = await fetch(`labs/${id}.json`);
+  const url = `labs/${id}.${lang}.json`;
+  const response = await fetch(url);
   if (response.status === 404) return null;
-  if (!response.ok) throw new Error(`labs/${id}.json: HTTP ${response.status}`);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return response.json();
 }

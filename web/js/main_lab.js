@@ -1,6 +1,6 @@
 // lab.html?lab=<id>[&cell=<short id>&embed=1][&lang=vi]: one generic page for every lab.
 import { el, replace_children } from './dom.js';
-import { t, pick, set_lang } from './i18n.js';
+import { t, pick, set_lang, current_lang } from './i18n.js';
 import { read_page_state, short_id } from './url_state.js';
 import { fetch_lab } from './labs.js';
 import { CellWorker } from './worker_pool.js';
@@ -15,7 +15,7 @@ async function main() {
   document.body.classList.toggle('sl-embed', state.embed);
   render();
   try {
-    page.lab = await fetch_lab(state.lab);
+    page.lab = await fetch_lab(state.lab, current_lang());
   } catch (error) {
     return fail('lab.load_failed', { lab: state.lab, message: error.message });
   }
@@ -71,6 +71,25 @@ function fail(key, args, class_name = 'sl-error') {
   document.body.dataset.ready = 'true';
 }
 
+/** After a language switch: the lab in the new language, handed to each cell view, then a render. */
+async function change_language() {
+  if (page.lab) {
+    try {
+      const lab = await fetch_lab(state.lab, current_lang());
+      if (lab) {
+        page.lab = lab;
+        for (const view of page.views) {
+          const doc = lab.cells.find((cell) => cell.id === view.cell_id);
+          if (doc) view.set_doc?.(doc);
+        }
+      }
+    } catch (error) {
+      page.message = { key: 'lab.load_failed', args: { lab: state.lab, message: error.message }, class_name: 'sl-error' };
+    }
+  }
+  render();
+}
+
 /** Renders the whole page in the current language; cell views keep their inputs and results. */
 function render() {
   const main_element = el('main', { id: 'sl-main', class: 'sl-main' });
@@ -94,7 +113,7 @@ function render() {
   }
   if (state.embed) return replace_children(document.body, main_element);
   replace_children(document.body,
-    site_header({ home_link: true, on_lang_change: render }), main_element, site_footer());
+    site_header({ home_link: true, on_lang_change: change_language }), main_element, site_footer());
 }
 
 main();

@@ -6,7 +6,7 @@ using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using sl::batching::fit_line;
 
-TEST_CASE("A line through exact points of the book's model 5 + 0.6 B is recovered exactly", "[measure][fit]") {
+TEST_CASE("A line through exact points of the book's model 5 + 0.6 B is recovered exactly", "[batching][fit]") {
   // Table 11's service-time model at B = 1 ... 256: every point on the line, so a = 5 ms, b = 0.6 ms, r2 = 1.
   std::vector<double> b, t_ms;
   for (int batch = 1; batch <= 256; batch *= 2) {
@@ -20,7 +20,7 @@ TEST_CASE("A line through exact points of the book's model 5 + 0.6 B is recovere
   CHECK_THAT(fit->r2, WithinAbs(1.0, 1e-12));
 }
 
-TEST_CASE("The least-squares line of scattered points matches the hand computation", "[measure][fit]") {
+TEST_CASE("The least-squares line of scattered points matches the hand computation", "[batching][fit]") {
   // x = 0..3, y = 1, 3, 2, 5: mean x 1.5, mean y 2.75, S_xx = 5, S_xy = 5.5 -> slope 1.1, intercept 1.1;
   // residuals -0.1, 0.8, -1.3, 0.6 -> SS_res 2.7; S_yy 8.75 -> r2 = 1 - 2.7 / 8.75 = 0.691428...
   const auto fit = fit_line({0, 1, 2, 3}, {1, 3, 2, 5});
@@ -30,7 +30,7 @@ TEST_CASE("The least-squares line of scattered points matches the hand computati
   CHECK_THAT(fit->r2, WithinRel(1.0 - 2.7 / 8.75, 1e-12));
 }
 
-TEST_CASE("A flat series fits with slope 0 and r2 1; too few or identical x give no fit", "[measure][fit]") {
+TEST_CASE("A flat series fits with slope 0 and r2 1; too few or identical x give no fit", "[batching][fit]") {
   const auto flat = fit_line({1, 2, 3}, {4, 4, 4});
   REQUIRE(flat);
   CHECK(flat->slope == 0.0);
@@ -42,7 +42,7 @@ TEST_CASE("A flat series fits with slope 0 and r2 1; too few or identical x give
 }
 
 TEST_CASE("Weighted least squares: exact on a line, and matching a hand computation with weights",
-          "[measure][fit]") {
+          "[batching][fit]") {
   // Exact points: any positive weights recover the line (here 1 / y^2, as the cell uses).
   std::vector<double> b = {1, 2, 4, 8, 16}, t, w;
   for (double x : b) {

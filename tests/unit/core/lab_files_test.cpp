@@ -1,6 +1,7 @@
-// The lab files (labs/*.json) hold only what C++ lacks: text, chart specs and book references. This test
-// fails when a lab file names a cell, parameter, output or table that the registry does not have, or when
-// a registered cell is missing from its lab file.
+// The lab files (labs/<lab>/lab.json and one labs/<lab>/<cell>.json per cell) hold only what C++ lacks:
+// text, chart specs and book references (their form is checked against labs/schema/ by the generator and
+// tests/labs/). This test fails when a lab file names a cell, parameter, output or table that the registry
+// does not have, or when a registered cell is missing from its lab.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -12,17 +13,42 @@
 
 namespace {
 
-nlohmann::json read_lab(const std::filesystem::path& path) {
+namespace fs = std::filesystem;
+
+nlohmann::json read_json(const fs::path& path) {
   std::ifstream in(path);
   return nlohmann::json::parse(in);
 }
 
-std::vector<std::filesystem::path> lab_files() {
-  std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(SERVING_LAB_SOURCE_DIR) / "labs"))
-    if (e.path().extension() == ".json") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  return files;
+fs::path labs_dir() { return fs::path(SERVING_LAB_SOURCE_DIR) / "labs"; }
+
+/// Every lab folder (labs/<lab>/lab.json), sorted.
+std::vector<fs::path> lab_folders() {
+  std::vector<fs::path> folders;
+  for (const auto& e : fs::directory_iterator(labs_dir()))
+    if (e.is_directory() && fs::exists(e.path() / "lab.json")) folders.push_back(e.path());
+  std::sort(folders.begin(), folders.end());
+  return folders;
+}
+
+struct CellFile {
+  std::string id;  ///< "<lab>/<cell>"
+  std::string lab;
+  nlohmann::json doc;
+};
+
+/// Every cell file, in page order within each lab.
+std::vector<CellFile> cell_files() {
+  std::vector<CellFile> cells;
+  for (const auto& folder : lab_folders()) {
+    const auto lab = read_json(folder / "lab.json");
+    const std::string lab_id = folder.filename().string();
+    for (const auto& name : lab["cells"]) {
+      const std::string cell = name.get<std::string>();
+      cells.push_back({lab_id + "/" + cell, lab_id, read_json(folder / (cell + ".json"))});
+    }
+  }
+  return cells;
 }
 
 void check_text(const nlohmann::json& text, const std::string& where) {
@@ -39,31 +65,45 @@ void check_text(const nlohmann::json& text, const std::string& where) {
 
 }  // namespace
 
-TEST_CASE("Four lab files exist, each with English and Vietnamese titles", "[labs]") {
-  const auto files = lab_files();
-  CHECK(files.size() == 4);
+TEST_CASE("Four labs exist, each with English and Vietnamese titles and its own order", "[labs]") {
+  const auto folders = lab_folders();
+  CHECK(folders.size() == 4);
   std::set<int> orders;
-  for (const auto& f : files) {
-    const auto lab = read_lab(f);
+  for (const auto& f : folders) {
+    const auto lab = read_json(f / "lab.json");
     check_text(lab["title"], f.string() + " title");
     check_text(lab["summary"], f.string() + " summary");
     orders.insert(lab["order"].get<int>());
-    CHECK(lab["id"] == f.stem().string());
   }
   CHECK(orders == std::set<int>{1, 2, 3, 4});
 }
 
+TEST_CASE("The registry's cells are exactly the lab files' cells, in the lab files' order", "[labs]") {
+  std::vector<std::string> listed;
+  std::vector<std::pair<int, std::string>> labs;
+  for (const auto& f : lab_folders()) labs.emplace_back(read_json(f / "lab.json")["order"].get<int>(), f.filename().string());
+  std::sort(labs.begin(), labs.end());
+  for (const auto& [order, lab] : labs) {
+    const auto doc = read_json(labs_dir() / lab / "lab.json");
+    for (const auto& name : doc["cells"]) listed.push_back(lab + "/" + name.get<std::string>());
+  }
+  std::vector<std::string> registered;
+  for (const auto& cell : sl::all_cells()) registered.push_back(cell.id);
+  CHECK(registered == listed);
+  CHECK(sl::cell_order() == listed);
+}
+
 TEST_CASE("Lab files name only cells, parameters, outputs and tables the registry has", "[labs]") {
   std::set<std::string> described;
-  for (const auto& f : lab_files()) {
-    const auto lab = read_lab(f);
-    for (const auto& c : lab["cells"]) {
-      const std::string id = c["id"];
-      INFO(f.string() << ": " << id);
+  for (const auto& file : cell_files()) {
+    {
+      const auto& c = file.doc;
+      const std::string& id = file.id;
+      INFO(id);
       described.insert(id);
       const sl::CellSpec* spec = sl::find_cell(id);
       REQUIRE(spec != nullptr);
-      CHECK(spec->lab() == lab["id"]);
+      CHECK(spec->lab() == file.lab);
       check_text(c["title"], id + " title");
       check_text(c["text"], id + " text");
       for (const auto& p : spec->params) {

@@ -23,7 +23,7 @@ BatchNorm random_bn(std::uint64_t seed, std::int64_t channels) {
 }  // namespace
 
 TEST_CASE("Batch norm as scale and shift matches gamma (x - mean) / sigma + beta within float rounding",
-          "[kernels][batch-norm][lifecycle-b]") {
+          "[kernels][batch-norm]") {
   const bool relu = GENERATE(false, true);
   const std::int64_t batch = 2, channels = 5, plane = 13;
   const BatchNorm bn = random_bn(21, channels);
@@ -38,7 +38,7 @@ TEST_CASE("Batch norm as scale and shift matches gamma (x - mean) / sigma + beta
     for (float v : got) CHECK(v >= 0.0f);
 }
 
-TEST_CASE("Batch norm gives the same bits in NCHW and NHWC", "[kernels][batch-norm][lifecycle-b]") {
+TEST_CASE("Batch norm gives the same bits in NCHW and NHWC", "[kernels][batch-norm]") {
   const std::int64_t channels = 6, plane = 10;
   const BatchNorm bn = random_bn(31, channels);
   const auto x = test::random_floats(35, channels * plane, 2.0f);
@@ -52,7 +52,7 @@ TEST_CASE("Batch norm gives the same bits in NCHW and NHWC", "[kernels][batch-no
     for (std::int64_t q = 0; q < plane; ++q) CHECK(nhwc[q * channels + c] == nchw[c * plane + q]);
 }
 
-TEST_CASE("A batch norm with gamma = sigma and beta = mean is the identity", "[kernels][batch-norm][lifecycle-b]") {
+TEST_CASE("A batch norm with gamma = sigma and beta = mean is the identity", "[kernels][batch-norm]") {
   BatchNorm bn;
   bn.var = {3.0f, 0.25f};
   bn.eps = 1.0f;  // sigma = 2 and 1.118

@@ -36,7 +36,7 @@ void check_nhwc_against_naive(const Conv2dShape& s, bool relu) {
 }  // namespace
 
 TEST_CASE("NHWC convolution equals the direct NCHW loop, transposed, on odd shapes, strides and padding",
-          "[kernels][conv2d][lifecycle-b]") {
+          "[kernels][conv2d]") {
   check_nhwc_against_naive({1, 1, 5, 5, 1, 3, 3, 1, 0}, false);
   check_nhwc_against_naive({2, 3, 7, 9, 5, 3, 3, 1, 1}, true);
   check_nhwc_against_naive({3, 4, 11, 10, 7, 3, 3, 2, 1}, true);   // stride 2
@@ -48,7 +48,7 @@ TEST_CASE("NHWC convolution equals the direct NCHW loop, transposed, on odd shap
 }
 
 TEST_CASE("NHWC im2col puts each pixel's channels side by side, with zeros in the padding",
-          "[kernels][conv2d][lifecycle-b]") {
+          "[kernels][conv2d]") {
   // A 2-channel 2x2 image (values 10 y + x + 100 c), 2x2 kernel, padding 1, stride 2: 2x2 outputs. Output
   // (0, 0) sees the top-left pixel at (u, v) = (1, 1) and padding elsewhere.
   const Conv2dShape s{1, 2, 2, 2, 1, 2, 2, 2, 1};

@@ -9,7 +9,7 @@ using Catch::Matchers::WithinAbs;
 using namespace sl::kernels;
 
 TEST_CASE("3x3 stride-2 max pooling with padding 1 takes each window's maximum, ignoring padding",
-          "[kernels][pooling][lifecycle-b]") {
+          "[kernels][pooling]") {
   // One 4x4 channel holding -16..-1 (all negative, so a zero from the padding would win if counted).
   const Pool2dShape s{1, 4, 4, 3, 2, 1};
   REQUIRE(s.is_valid());
@@ -23,7 +23,7 @@ TEST_CASE("3x3 stride-2 max pooling with padding 1 takes each window's maximum, 
   CHECK(y == std::vector<float>{x[1 * 4 + 1], x[1 * 4 + 3], x[3 * 4 + 1], x[3 * 4 + 3]});
 }
 
-TEST_CASE("Max pooling gives the same values in NCHW and NHWC", "[kernels][pooling][lifecycle-b]") {
+TEST_CASE("Max pooling gives the same values in NCHW and NHWC", "[kernels][pooling]") {
   const Pool2dShape s{3, 9, 7, 3, 2, 1};
   const auto x = test::random_floats(41, s.channels * s.height * s.width);
   std::vector<float> x_nhwc(x.size());
@@ -37,7 +37,7 @@ TEST_CASE("Max pooling gives the same values in NCHW and NHWC", "[kernels][pooli
     for (std::int64_t q = 0; q < out_plane; ++q) CHECK(b[q * s.channels + c] == a[c * out_plane + q]);
 }
 
-TEST_CASE("Global average pooling returns each channel's mean in both layouts", "[kernels][pooling][lifecycle-b]") {
+TEST_CASE("Global average pooling returns each channel's mean in both layouts", "[kernels][pooling]") {
   // Channel c holds c + q for q = 0..4: mean c + 2.
   const std::int64_t channels = 3, plane = 5;
   std::vector<float> nchw(channels * plane), nhwc(channels * plane);
@@ -50,7 +50,7 @@ TEST_CASE("Global average pooling returns each channel's mean in both layouts", 
   CHECK(b == a);
 }
 
-TEST_CASE("The residual join is max(a + b, 0) and may write in place", "[kernels][pooling][lifecycle-b]") {
+TEST_CASE("The residual join is max(a + b, 0) and may write in place", "[kernels][pooling]") {
   std::vector<float> a = {1, -2, 0.5f, -0.25f}, b = {-3, 1, 0.25f, 0.5f};
   add_relu(4, a.data(), b.data(), a.data());
   CHECK(a == std::vector<float>{0, 0, 0.75f, 0.25f});

@@ -8,7 +8,7 @@
 using Catch::Matchers::WithinAbs;
 using namespace sl::kernels;
 
-TEST_CASE("Every filter keeps a constant image constant", "[kernels][resize][lifecycle-b]") {
+TEST_CASE("Every filter keeps a constant image constant", "[kernels][resize]") {
   const auto filter = GENERATE(ResizeFilter::Nearest, ResizeFilter::Bilinear, ResizeFilter::BilinearAntialias);
   const ResizeShape s{13, 17, GENERATE(as<std::int64_t>{}, 5, 13, 40), 7, 2};
   std::vector<float> src(static_cast<std::size_t>(s.src_height * s.src_width * s.channels), 0.75f);
@@ -17,7 +17,7 @@ TEST_CASE("Every filter keeps a constant image constant", "[kernels][resize][lif
   for (float v : dst) CHECK_THAT(v, WithinAbs(0.75, 1e-6));
 }
 
-TEST_CASE("Bilinear resizing reproduces a linear ramp inside the image", "[kernels][resize][lifecycle-b]") {
+TEST_CASE("Bilinear resizing reproduces a linear ramp inside the image", "[kernels][resize]") {
   // src x = 0..15, one row; 16 -> 8: output i samples at (i + 0.5) 2 - 0.5 = 2i + 0.5, between pixels 2i
   // and 2i + 1, so the value is 2i + 0.5 exactly (both filters: antialias averages 4 pixels symmetrically).
   const ResizeShape s{1, 16, 1, 8, 1};
@@ -31,7 +31,7 @@ TEST_CASE("Bilinear resizing reproduces a linear ramp inside the image", "[kerne
 }
 
 TEST_CASE("Shrinking 4x: plain bilinear skips pixels, antialiased bilinear averages them",
-          "[kernels][resize][lifecycle-b]") {
+          "[kernels][resize]") {
   // A 1-pixel-wide line at x = 0 (mod 4) over 16 columns, shrunk to 4: plain bilinear samples at
   // 4i + 1.5, between columns 4i + 1 and 4i + 2, and never sees the line; the antialiased filter
   // (triangle of radius 4 around 4i + 2) weighs column 4i by (1 - 1.5/4) over the total weight 4.
@@ -50,7 +50,7 @@ TEST_CASE("Shrinking 4x: plain bilinear skips pixels, antialiased bilinear avera
   CHECK_THAT(aa[2], WithinAbs(0.25, 1e-6));
 }
 
-TEST_CASE("8-bit resizing rounds to nearest and matches the float path", "[kernels][resize][lifecycle-b]") {
+TEST_CASE("8-bit resizing rounds to nearest and matches the float path", "[kernels][resize]") {
   const ResizeShape s{9, 11, 4, 5, 3};
   std::vector<std::uint8_t> src(static_cast<std::size_t>(s.src_height * s.src_width * s.channels));
   sl::Rng rng(5);

@@ -7,7 +7,7 @@ using Catch::Matchers::WithinRel;
 using namespace sl::llm;
 
 TEST_CASE("Preset sizes: Llama-3-8B INT4 weighs 4.015e9 B and keeps 131,072 B of FP16 KV per token",
-          "[llm][llm-model][book]") {
+          "[llm][model][book]") {
   CHECK(llama3_8b().weight_bytes() == 4'015'000'000);
   CHECK(llama3_8b().kv_bytes_per_token() == 131'072);  // 2 x 32 x 8 x 128 x 2 B (§21)
   CHECK(llama31_70b().kv_bytes_per_token() == 327'680);  // 2 x 80 x 8 x 128 x 2 B (§20)
@@ -15,7 +15,7 @@ TEST_CASE("Preset sizes: Llama-3-8B INT4 weighs 4.015e9 B and keeps 131,072 B of
   CHECK(h100().memory_bytes == 85'899'345'920);
 }
 
-TEST_CASE("Decode at batch 1 reproduces the case study's TPOT of 1.57 ms on an H100", "[llm][llm-model][book]") {
+TEST_CASE("Decode at batch 1 reproduces the case study's TPOT of 1.57 ms on an H100", "[llm][model][book]") {
   // (4.015e9 + 131,072 x 1,256) / 3.35e12 + 32 x 0.01 ms = 1.5676 ms, printed "1.57 ms" (abs 0.005).
   const StepTime t = [] {
     StepWork w;
@@ -29,19 +29,19 @@ TEST_CASE("Decode at batch 1 reproduces the case study's TPOT of 1.57 ms on an H
   CHECK(decode_step_s(llama3_8b(), h100(), 1, 1256) == t.total_s);
 }
 
-TEST_CASE("Prefill of 1,000 tokens reproduces the case study's TTFT of 41.9 ms", "[llm][llm-model][book]") {
+TEST_CASE("Prefill of 1,000 tokens reproduces the case study's TTFT of 41.9 ms", "[llm][model][book]") {
   // (2 x 8.03e9 x 1000 + 4 x 32 x 32 x 128 x 1000^2) / (989e12 x 0.4) + 0.01 ms = 41.93 ms ("41.9", abs 0.05).
   CHECK_THAT(prefill_s(llama3_8b(), h100(), 1000) * 1e3, WithinAbs(41.9, 0.05));
   // The cost calculation's TTFT(1,256) = 53.09 ms (§21), printed to 0.01 ms.
   CHECK_THAT(prefill_s(llama3_8b(), h100(), 1256) * 1e3, WithinAbs(53.09, 0.005));
 }
 
-TEST_CASE("Chunked prefill attention pairs add up to the whole prompt's S^2", "[llm][llm-model]") {
+TEST_CASE("Chunked prefill attention pairs add up to the whole prompt's S^2", "[llm][model]") {
   CHECK(prefill_attention_pairs(0, 512) + prefill_attention_pairs(512, 488) == 1000 * 1000);
   CHECK(prefill_attention_pairs(100, 0) == 0);
 }
 
-TEST_CASE("Step time is the larger roof plus the tax, and grows with batch and context", "[llm][llm-model]") {
+TEST_CASE("Step time is the larger roof plus the tax, and grows with batch and context", "[llm][model]") {
   const ModelSpec m = llama3_8b();
   const GpuSpec g = h100();
   StepWork empty;

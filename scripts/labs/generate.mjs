@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// node scripts/labs/generate.mjs --cpp OUT.cpp: checks the lab files (scripts/labs/load.mjs) and writes
+// the C++ table the core compiles in: the cells' page order (lab order, then each lab.json's "cells") and
+// the book references, so that "within tolerance" is decided in C++ for the CLI and the wasm module alike.
+// Run by the CMake build whenever a lab file or this script changes.
+import { writeFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { load_labs } from './load.mjs';
+
+/** A C++ string literal for any text (raw literal; the delimiter is not in our texts). */
+function cpp_string(text) {
+  if (text.includes(')sl"')) throw new Error(`text contains the raw-literal delimiter: ${text}`);
+  return `R"sl(${text})sl"`;
+}
+
+function cpp_number(value) {
+  if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+  return Number.isInteger(value) && Math.abs(value) < 2 ** 53 ? `${value}.0` : String(value);
+}
+
+export function book_refs_cpp(labs) {
+  const order = labs.flatMap((lab) => lab.cells.map((cell) => `      ${cpp_string(cell.id)},`));
+  const rows = [];
+  for (const lab of labs) {
+    for (const cell of lab.cells) {
+      for (const b of cell.book) {
+        const when = Object.entries(b.when ?? {}).map(([name, v]) => `{${cpp_string(name)}, ${cpp_string(String(v))}}`);
+        rows.push(`      {${cpp_string(cell.id)}, ${cpp_string(b.ref)}, ${cpp_string(b.output)}, ${cpp_string(b.label.en)}, ` +
+          `${cpp_string(b.unit)}, ${cpp_number(b.value)}, ${cpp_number(b.tolerance)}, ${b.tol_kind === 'rel'}, {${when.join(', ')}}},`);
+      }
+    }
+  }
+  return `// Generated from labs/ by scripts/labs/generate.mjs. Do not edit.
+#include "core/registry.h"
+
+namespace sl {
+
+const std::vector<std::string>& cell_order() {
+  static const std::vector<std::string> order = {
+${order.join('\n')}
+  };
+  return order;
+}
+
+const std::vector<BookRef>& book_refs() {
+  static const std::vector<BookRef> refs = {
+${rows.join('\n')}
+  };
+  return refs;
+}
+
+}  // namespace sl
+`;
+}
+
+async function write(path, text) {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, text);
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { cpp: { type: 'string' } } });
+  const labs = await load_labs();
+  if (values.cpp) await write(values.cpp, book_refs_cpp(labs));
+  else console.log(`${labs.length} labs, ${labs.reduce((n, lab) => n + lab.cells.length, 0)} cells: the lab files are valid`);
+}
+
+main().catch((error) => { console.error(`error: ${error.message}`); process.exit(1); });

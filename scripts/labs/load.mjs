@@ -1,0 +1,92 @@
+// Reads and checks the lab files: each against its JSON Schema (labs/schema/, validated with ajv), and
+// across files (every cell named in a lab's "cells" has its file, every cell file is named there). Every
+// error names the file and the line, e.g. "labs/queues/mm1-md1.json:41: /book/3/tol_kind must be ...".
+import { readFile, readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import Ajv from 'ajv';
+import { parseTree, findNodeAtLocation } from 'jsonc-parser';
+import { LABS_DIR, ROOT, SCHEMA_DIR_NAME, lab_ids } from './paths.mjs';
+
+export const LANGS = ['en', 'vi'];
+
+async function schemas() {
+  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+  for (const name of ['localized', 'lab', 'cell']) {
+    ajv.addSchema(JSON.parse(await readFile(join(LABS_DIR, SCHEMA_DIR_NAME, `${name}.schema.json`), 'utf8')));
+  }
+  return { lab: ajv.getSchema('lab.schema.json'), cell: ajv.getSchema('cell.schema.json') };
+}
+
+/** Line (1-based) of the JSON value at an ajv instancePath ("/book/3/tol_kind") in text. */
+function line_of(text, instance_path) {
+  const tree = parseTree(text);
+  const path = instance_path.split('/').slice(1).map((part) => {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    return /^\d+$/.test(key) ? Number(key) : key;
+  });
+  let node = tree ? findNodeAtLocation(tree, path) : undefined;
+  while (!node && path.length) node = findNodeAtLocation(tree, path.splice(-1, 1) && path);
+  const offset = node ? node.offset : 0;
+  return text.slice(0, offset).split('\n').length;
+}
+
+async function read_checked(path, validate, errors) {
+  const where = relative(ROOT, path);
+  let text;
+  try { text = await readFile(path, 'utf8'); } catch (error) { errors.push(`${where}: ${error.code === 'ENOENT' ? 'missing' : error.message}`); return null; }
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const at = /position (\d+)/.exec(error.message);
+    errors.push(`${where}:${at ? text.slice(0, Number(at[1])).split('\n').length : 1}: ${error.message}`);
+    return null;
+  }
+  if (!validate(value)) {
+    for (const e of validate.errors) {
+      const detail = e.keyword === 'additionalProperties' ? `${e.message}: "${e.params.additionalProperty}"` : e.message;
+      errors.push(`${where}:${line_of(text, e.instancePath)}: ${e.instancePath || '/'} ${detail}`);
+    }
+    return null;
+  }
+  return value;
+}
+
+/**
+ * All labs, checked: [{id, order, status, title, summary, cells: [{id: "<lab>/<cell>", ...cell file}]}]
+ * sorted by order. Throws an Error listing every problem found.
+ */
+export async function load_labs(labs_dir = LABS_DIR) {
+  const validate = await schemas();
+  const errors = [];
+  const labs = [];
+  for (const lab_id of await lab_ids(labs_dir)) {
+    const lab = await read_checked(join(labs_dir, lab_id, 'lab.json'), validate.lab, errors);
+    if (!lab) continue;
+    const cells = [];
+    for (const cell_name of lab.cells) {
+      const cell = await read_checked(join(labs_dir, lab_id, `${cell_name}.json`), validate.cell, errors);
+      if (cell) cells.push({ id: `${lab_id}/${cell_name}`, ...cell });
+    }
+    const files = (await readdir(join(labs_dir, lab_id))).filter((name) => name.endsWith('.json') && name !== 'lab.json');
+    for (const name of files) {
+      if (!lab.cells.includes(name.slice(0, -'.json'.length))) {
+        errors.push(`${relative(ROOT, join(labs_dir, lab_id, name))}: not listed in ${lab_id}/lab.json "cells"`);
+      }
+    }
+    labs.push({ id: lab_id, ...lab, cells });
+  }
+  const orders = labs.map((lab) => lab.order);
+  if (new Set(orders).size !== orders.length) errors.push(`labs/*/lab.json: two labs share an "order" (${orders.join(', ')})`);
+  if (errors.length) throw new Error(`the lab files have ${errors.length} problem(s):\n  ${errors.join('\n  ')}`);
+  return labs.sort((a, b) => a.order - b.order);
+}
+
+/** A copy of value with every {en, vi} text object replaced by its `lang` member (the page's bundle). */
+export function localize(value, lang) {
+  if (Array.isArray(value)) return value.map((item) => localize(item, lang));
+  if (value === null || typeof value !== 'object') return value;
+  const keys = Object.keys(value);
+  if (keys.length === LANGS.length && LANGS.every((l) => keys.includes(l))) return value[lang];
+  return Object.fromEntries(keys.map((key) => [key, key === 'spec' ? value[key] : localize(value[key], lang)]));
+}

@@ -1,0 +1,242 @@
+// Cell batching/when-to-batch. One arrival stream, two servers: batch-1 serving (a FIFO queue, B_max = 1)
+// and dynamic batching (window T, B_max, same accelerator and T_svc(B)).
+//   (a) Steady Poisson traffic swept over a range of rates: mean and p99 latency of both, and the first
+//       rate at which batching wins on each. Batch 1 never waits for a window, so it keeps the lower mean
+//       until its queue builds near 1/T_svc(1); its p99 loses much earlier.
+//   (b) A burst above batch-1 capacity: queue length and p99 per interval. Batch 1's queue grows for the
+//       whole burst and drains slowly; the batcher raises its batch size and absorbs it.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "batching/arrivals.h"
+#include "batching/cells.h"
+#include "batching/dynamic_batcher.h"
+#include "core/stats.h"
+#include "queues/time_series.h"
+
+namespace sl::batching {
+namespace {
+
+constexpr double kWarmupFrac = 0.05;
+constexpr double kMaxSimulatedRequests = 2e7;  ///< about 10 s in the browser
+
+std::optional<Error> too_large(const std::string& param, const std::string& what, double total) {
+  if (total <= kMaxSimulatedRequests) return std::nullopt;
+  return Error{"too_large", param,
+               what + " must be at most " + format_number(kMaxSimulatedRequests) + " simulated requests, got " +
+                   format_number(total),
+               {{"max", format_number(kMaxSimulatedRequests)}, {"got", format_number(total)}}};
+}
+
+BatcherParams batch1_params(const BatcherParams& dynamic) {
+  BatcherParams p = dynamic;
+  p.max_batch_size = 1;
+  p.max_wait_s = 0;
+  return p;
+}
+
+struct SweepRow {
+  double rate;
+  BatchingSummary batch1;
+  BatchingSummary dynamic;
+};
+
+std::vector<SweepRow> sweep(const BatcherParams& dynamic, const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  const double lo = in.real("rate_min");
+  const double hi = in.real("rate_max");
+  const std::int64_t steps = in.count("num_rates");
+  std::vector<SweepRow> rows;
+  for (std::int64_t i = 0; i < steps; ++i) {
+    const double rate = steps == 1 ? lo : lo + (hi - lo) * static_cast<double>(i) / static_cast<double>(steps - 1);
+    Rng rng = Rng::stream(seed, Stream::Arrivals);
+    const auto arrivals_s = poisson_arrivals_s(rate, in.count("n"), rng);
+    const double warmup_s = kWarmupFrac * arrivals_s.back();
+    RunControl quiet;
+    const BatcherParams b1 = batch1_params(dynamic);
+    rows.push_back({rate, summarize(simulate_dynamic_batching(b1, arrivals_s, quiet), b1, warmup_s),
+                    summarize(simulate_dynamic_batching(dynamic, arrivals_s, quiet), dynamic, warmup_s)});
+    ctl.report(static_cast<double>(i + 1), static_cast<double>(steps) + 2);
+  }
+  return rows;
+}
+
+/// First swept rate from which batching stays ahead (lower value) to the end of the sweep, or 0 if never.
+double first_lasting_win(const std::vector<SweepRow>& rows, double (*metric)(const BatchingSummary&)) {
+  double win = 0;
+  for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
+    if (metric(it->dynamic) < metric(it->batch1)) win = it->rate;
+    else break;
+  }
+  return win;
+}
+
+double mean_of(const BatchingSummary& s) { return s.mean_latency_s; }
+double p99_of(const BatchingSummary& s) { return s.p99_latency_s; }
+
+void output_sweep(RunResult& result, const std::vector<SweepRow>& rows) {
+  std::vector<double> rate, b1_mean, b1_p99, dyn_mean, dyn_p99, dyn_batch;
+  for (const auto& r : rows) {
+    rate.push_back(r.rate);
+    b1_mean.push_back(r.batch1.mean_latency_s * 1e3);
+    b1_p99.push_back(r.batch1.p99_latency_s * 1e3);
+    dyn_mean.push_back(r.dynamic.mean_latency_s * 1e3);
+    dyn_p99.push_back(r.dynamic.p99_latency_s * 1e3);
+    dyn_batch.push_back(r.dynamic.mean_batch_size);
+  }
+  result.output("batching_wins_mean_from_per_s", first_lasting_win(rows, &mean_of));
+  result.output("batching_wins_p99_from_per_s", first_lasting_win(rows, &p99_of));
+  const SweepRow& top = rows.back();
+  result.output("top_rate_per_s", top.rate);
+  result.output("top_batch1_mean_ms", top.batch1.mean_latency_s * 1e3);
+  result.output("top_batch1_p99_ms", top.batch1.p99_latency_s * 1e3);
+  result.output("top_dynamic_mean_ms", top.dynamic.mean_latency_s * 1e3);
+  result.output("top_dynamic_p99_ms", top.dynamic.p99_latency_s * 1e3);
+  result.output("top_dynamic_mean_batch", top.dynamic.mean_batch_size);
+  result.table("sweep")
+      .column("rate_per_s", rate)
+      .column("batch1_mean_ms", b1_mean)
+      .column("batch1_p99_ms", b1_p99)
+      .column("dynamic_mean_ms", dyn_mean)
+      .column("dynamic_p99_ms", dyn_p99)
+      .column("dynamic_mean_batch", dyn_batch);
+}
+
+/// Requests waiting (arrived, not yet started) over time, bucket-averaged exactly.
+std::vector<double> queue_series(const BatchingRun& run, double bucket_s, double end_s) {
+  std::vector<std::pair<double, int>> steps;  // (time, +1 arrival / -1 start); starts first on ties
+  steps.reserve(2 * run.requests.size());
+  for (const auto& r : run.requests) {
+    steps.emplace_back(r.arrival_at_s, +1);
+    steps.emplace_back(r.start_at_s, -1);
+  }
+  std::sort(steps.begin(), steps.end());
+  queues::StepSeries series(bucket_s);
+  double level = 0;
+  for (const auto& [t, delta] : steps) {
+    if (t > end_s) break;
+    series.advance(t, level);
+    level += delta;
+  }
+  series.advance(end_s, level);
+  return series.bucket_means();
+}
+
+/// p99 latency of the requests arriving in each bucket (0 where none arrived).
+std::vector<double> p99_series_ms(const BatchingRun& run, double bucket_s, std::size_t num_buckets) {
+  std::vector<std::vector<double>> by_bucket(num_buckets);
+  for (const auto& r : run.requests) {
+    const auto k = static_cast<std::size_t>(r.arrival_at_s / bucket_s);
+    if (k < num_buckets) by_bucket[k].push_back(r.latency_s() * 1e3);
+  }
+  std::vector<double> p99(num_buckets, 0.0);
+  for (std::size_t k = 0; k < num_buckets; ++k)
+    if (!by_bucket[k].empty()) p99[k] = quantile(by_bucket[k], 0.99);
+  return p99;
+}
+
+/// Largest value, or 0 for an empty series (no arrival at all).
+double max_or_zero(const std::vector<double>& xs) { return xs.empty() ? 0.0 : *std::max_element(xs.begin(), xs.end()); }
+
+/// Time from `until_s` to the completion of the last request that arrived before it (0 if all were done).
+double backlog_after_s(const BatchingRun& run, double until_s) {
+  double last_end_s = until_s;
+  for (const auto& r : run.requests)
+    if (r.arrival_at_s < until_s) last_end_s = std::max(last_end_s, r.end_at_s);
+  return last_end_s - until_s;
+}
+
+void output_burst(RunResult& result, const BatcherParams& dynamic, const Inputs& in, std::uint64_t seed) {
+  const double base = in.real("burst_base_rate");
+  const double before_s = in.real("burst_start_s");
+  const double burst_s = in.real("burst_s");
+  const double after_s = in.real("burst_after_s");
+  Rng rng = Rng::stream(seed, Stream::Misc);
+  const auto arrivals_s =
+      piecewise_poisson_arrivals_s({{before_s, base}, {burst_s, in.real("burst_rate")}, {after_s, base}}, rng);
+  const double end_s = before_s + burst_s + after_s;
+  const double bucket_s = end_s / 60;
+  RunControl quiet;
+  const BatcherParams b1 = batch1_params(dynamic);
+  const BatchingRun run1 = simulate_dynamic_batching(b1, arrivals_s, quiet);
+  const BatchingRun rund = simulate_dynamic_batching(dynamic, arrivals_s, quiet);
+  const auto q1 = queue_series(run1, bucket_s, end_s);
+  const auto qd = queue_series(rund, bucket_s, end_s);
+  const auto p1 = p99_series_ms(run1, bucket_s, q1.size());
+  const auto pd = p99_series_ms(rund, bucket_s, qd.size());
+  std::vector<double> t;
+  for (std::size_t k = 0; k < q1.size(); ++k) t.push_back(static_cast<double>(k) * bucket_s);
+  result.output("burst_batch1_max_queue", max_or_zero(q1));
+  result.output("burst_dynamic_max_queue", max_or_zero(qd));
+  result.output("burst_batch1_max_p99_ms", max_or_zero(p1));
+  result.output("burst_dynamic_max_p99_ms", max_or_zero(pd));
+  // How long after the burst ends the requests that arrived before its end are all done.
+  const double burst_end_s = before_s + burst_s;
+  result.output("burst_batch1_backlog_s", backlog_after_s(run1, burst_end_s));
+  result.output("burst_dynamic_backlog_s", backlog_after_s(rund, burst_end_s));
+  result.table("burst")
+      .column("t_s", t)
+      .column("batch1_queue", q1)
+      .column("dynamic_queue", qd)
+      .column("batch1_p99_ms", p1)
+      .column("dynamic_p99_ms", pd);
+}
+
+Result<RunResult> run_when_to_batch(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  if (in.real("rate_max") < in.real("rate_min"))
+    return Error{"invalid", "rate_max",
+                 "rate_max must be >= rate_min = " + format_number(in.real("rate_min")) + " 1/s, got " +
+                     format_number(in.real("rate_max")),
+                 {{"min", format_number(in.real("rate_min"))}, {"unit", "1/s"}, {"got", format_number(in.real("rate_max"))}}};
+  const double sweep_total = 2.0 * static_cast<double>(in.count("num_rates")) * static_cast<double>(in.count("n"));
+  if (auto e = too_large("n", "2 x num_rates x n", sweep_total)) return *e;
+  const double burst_total = 2 * (in.real("burst_base_rate") * (in.real("burst_start_s") + in.real("burst_after_s")) +
+                                  in.real("burst_rate") * in.real("burst_s"));
+  if (auto e = too_large("burst_rate", "the burst experiment's expected arrivals (x 2 servers)", burst_total)) return *e;
+  if (in.real("burst_start_s") + in.real("burst_s") + in.real("burst_after_s") <= 0)
+    return Error{"invalid", "burst_s", "the burst experiment needs time: burst_start_s + burst_s + burst_after_s must be > 0 s, got 0",
+                 {{"got", "0"}}};
+  std::vector<Notice> service_notes;  // after the checks above: cpu_fit takes a measurement
+  auto service = service_model_from_inputs(in, seed, &service_notes);
+  if (!service.ok()) return service.error();
+  BatcherParams dynamic;
+  dynamic.max_batch_size = in.count("max_batch");
+  dynamic.max_wait_s = in.real("window_ms") * 1e-3;
+  dynamic.num_accelerators = in.count("accelerators");
+  dynamic.service = service.value();
+  RunResult result;
+  output_service_model(result, dynamic.service, service_notes);
+  const double batch1_capacity = static_cast<double>(dynamic.num_accelerators) * dynamic.service.throughput_per_s(1);
+  result.output("batch1_capacity_per_s", batch1_capacity);
+  result.output("dynamic_capacity_per_s", static_cast<double>(dynamic.num_accelerators) *
+                                              dynamic.service.throughput_per_s(dynamic.max_batch_size));
+  const std::vector<SweepRow> rows = sweep(dynamic, in, seed, ctl);
+  output_sweep(result, rows);
+  if (in.real("rate_max") >= batch1_capacity)
+    result.notice("batch1_overloaded", "the sweep reaches batch-1 capacity (" + format_number(batch1_capacity) +
+                                           " req/s): there batch 1's queue grows with the run length");
+  output_burst(result, dynamic, in, seed);
+  return result;
+}
+
+}  // namespace
+
+CellSpec when_to_batch_cell() {
+  std::vector<ParamSpec> params = service_model_params();
+  params.push_back(real("window_ms", "ms", 5, 0, 1e4));
+  params.push_back(count("max_batch", "requests", 32, 1, 4096));
+  params.push_back(count("accelerators", "accelerators", 1, 1, 64));
+  params.push_back(real("rate_min", "1/s", 10, 1e-3, 1e6));
+  params.push_back(real("rate_max", "1/s", 170, 1e-3, 1e6));
+  params.push_back(count("num_rates", "rates", 17, 1, 100));
+  params.push_back(count("n", "requests", 20'000, 1'000, 1'000'000));
+  params.push_back(real("burst_base_rate", "1/s", 100, 0, 1e5));
+  params.push_back(real("burst_rate", "1/s", 300, 0, 1e5));
+  params.push_back(real("burst_start_s", "s", 2, 0, 1e3));
+  params.push_back(real("burst_s", "s", 1, 0, 1e3));
+  params.push_back(real("burst_after_s", "s", 3, 0, 1e3));
+  return {"batching/when-to-batch", std::move(params), &run_when_to_batch};
+}
+
+}  // namespace sl::batching

@@ -1,0 +1,252 @@
+// Cell llm/continuous-batching. One workload (Poisson or burstier arrivals, lognormal prompt and answer lengths)
+// served three ways on the same step-time model (step_time.h, Llama-3-8B on an H100 by default):
+//   continuous — vLLM's iteration-level scheduler over paged KV blocks (scheduler.h, kv_cache_manager.h);
+//   naive      — the same scheduler, each request reserving max_model_len tokens of KV at admission;
+//   static     — static batches of up to B requests run until their longest finishes (static_batching.h).
+// Beside them, three experiments without timing (batching_waste.h): the book's 8-sequence example (a slot done
+// at 10 of 100 tokens is 90 % idle), slot-step utilisation static vs continuous, and the KV a contiguous
+// max-length reservation wastes against 16-token blocks at a random point of each generation (§28).
+#include <algorithm>
+#include <cmath>
+
+#include "core/rng.h"
+#include "llm/batching_waste.h"
+#include "llm/simulator_cells.h"
+#include "llm/engine.h"
+#include "llm/serving_metrics.h"
+#include "llm/serving_setup.h"
+#include "llm/static_batching.h"
+
+namespace sl::llm {
+namespace {
+
+constexpr std::int64_t kReservationSamples = 100'000;  // sequences in the reservation-waste experiment
+constexpr std::int64_t kSlotAnswers = 4'000;           // answers in the slot-step experiment
+constexpr int kNumPolicies = 3;
+constexpr double kSaturatedFrac = 0.9;  // delivered / offered tokens per second below this: cannot keep up
+
+struct ContinuousBatchingParams {
+  ServingHardware hw;
+  OpenLoopParams workload;
+  SchedulerConfig scheduler;
+  bool prefix_caching = true;
+  std::int64_t static_batch = 32;
+  std::int64_t example_batch = 8, example_short = 10, example_long = 100;
+};
+
+Result<ContinuousBatchingParams> read_params(const Inputs& in) {
+  ContinuousBatchingParams p;
+  OpenLoopParams& w = p.workload;
+  w.num_requests = in.count("n");
+  w.rate_per_s = in.real("lambda");
+  w.arrival_cv = in.real("arrival_cv");
+  w.prompt_tokens = Distribution::lognormal_mean_cv(in.real("prompt_mean"), in.real("prompt_cv"));
+  w.output_tokens = Distribution::lognormal_mean_cv(in.real("output_mean"), in.real("output_cv"));
+  w.max_model_len = in.count("max_model_len");
+  auto hw = serving_hardware(in, w.max_model_len, "max_model_len");
+  if (!hw.ok()) return hw.error();
+  p.hw = hw.value();
+  p.scheduler.max_num_seqs = in.count("max_num_seqs");
+  p.scheduler.max_num_batched_tokens = in.count("max_batched_tokens");
+  p.scheduler.enable_chunked_prefill = in.choice("chunked_prefill") == "on";
+  p.prefix_caching = in.choice("prefix_caching") == "on";
+  p.static_batch = in.count("static_batch");
+  p.example_batch = in.count("ex_batch");
+  p.example_short = in.count("ex_short");
+  p.example_long = in.count("ex_long");
+
+  const std::int64_t budget = p.scheduler.max_num_batched_tokens;
+  if (!p.scheduler.enable_chunked_prefill && budget < w.max_model_len)
+    return Error{"invalid", "max_batched_tokens",
+                 "without chunked prefill a whole prompt must fit one step: max_batched_tokens must be at least "
+                 "max_model_len = " + std::to_string(w.max_model_len) + " tokens, got " + std::to_string(budget),
+                 {{"min", std::to_string(w.max_model_len)}, {"unit", "tokens"}, {"got", std::to_string(budget)}}};
+  if (budget < p.scheduler.max_num_seqs)
+    return Error{"invalid", "max_batched_tokens",
+                 "max_batched_tokens must be at least max_num_seqs = " + std::to_string(p.scheduler.max_num_seqs) +
+                     " (one token per running sequence), got " + std::to_string(budget),
+                 {{"min", std::to_string(p.scheduler.max_num_seqs)}, {"unit", "tokens"}, {"got", std::to_string(budget)}}};
+  const std::int64_t slot_blocks = (w.max_model_len + p.hw.block_size - 1) / p.hw.block_size;
+  const std::int64_t max_static = p.hw.num_blocks / slot_blocks;
+  if (p.static_batch > max_static)
+    return Error{"too_large", "static_batch",
+                 "static_batch = " + std::to_string(p.static_batch) + " slots of max_model_len = " +
+                     std::to_string(w.max_model_len) + " tokens do not fit the KV pool of " +
+                     std::to_string(p.hw.num_blocks * p.hw.block_size) + " tokens; at most " + std::to_string(max_static),
+                 {{"max", std::to_string(max_static)}, {"got", std::to_string(p.static_batch)}}};
+  if (p.example_short > p.example_long)
+    return Error{"invalid", "ex_short",
+                 "the short sequence must end no later than the long ones: ex_short = " +
+                     std::to_string(p.example_short) + " > ex_long = " + std::to_string(p.example_long) + " tokens",
+                 {{"max", std::to_string(p.example_long)}, {"unit", "tokens"}, {"got", std::to_string(p.example_short)}}};
+  return p;
+}
+
+void output_policy(RunResult& result, const std::string& prefix, const ServingSummary& s) {
+  result.output(prefix + "ttft_p50_ms", s.ttft_p50_s * 1e3);
+  result.output(prefix + "ttft_p99_ms", s.ttft_p99_s * 1e3);
+  result.output(prefix + "tpot_p50_ms", s.tpot_p50_s * 1e3);
+  result.output(prefix + "tpot_p99_ms", s.tpot_p99_s * 1e3);
+  result.output(prefix + "e2e_p50_s", s.e2e_p50_s);
+  result.output(prefix + "e2e_p99_s", s.e2e_p99_s);
+  result.output(prefix + "tok_per_s", s.output_tok_per_s);
+  result.output(prefix + "mean_batch", s.mean_batch);
+  result.output(prefix + "kv_usage_frac", s.kv_usage_frac);
+  result.output(prefix + "kv_waste_frac", s.kv_waste_frac);
+}
+
+/// Runs one policy on a fresh copy of the workload, reporting progress as part `index` of kNumPolicies.
+EngineRun run_policy(int index, const ContinuousBatchingParams& p, std::uint64_t seed, double bucket_s, RunControl& ctl) {
+  RunControl part([&ctl, index](double f) { ctl.report(index + f, kNumPolicies); });
+  Workload workload = make_open_loop(p.workload, seed);
+  if (index == 2) {
+    StaticBatchingConfig c{p.hw.model, p.hw.gpu, p.static_batch, p.workload.max_model_len, p.hw.num_blocks,
+                           p.hw.block_size, bucket_s};
+    return run_static(c, workload, part);
+  }
+  EngineConfig c;
+  c.model = p.hw.model;
+  c.gpu = p.hw.gpu;
+  c.scheduler = p.scheduler;
+  c.kv_cache.num_blocks = p.hw.num_blocks;
+  c.kv_cache.block_size = p.hw.block_size;
+  c.kv_cache.enable_caching = index == 0 && p.prefix_caching;
+  c.kv_cache.reserve_tokens_per_request = index == 1 ? p.workload.max_model_len : 0;
+  c.series_bucket_s = bucket_s;
+  return run_continuous(c, workload, part);
+}
+
+/// One table of the three policies' occupancy and KV usage over time, padded with zeros (an empty engine)
+/// to the longest run, then downsampled to at most max_points rows.
+void timeline_table(RunResult& result, const EngineRun (&runs)[kNumPolicies], int max_points) {
+  std::size_t n = 0;
+  for (const EngineRun& r : runs) n = std::max(n, r.running.bucket_means().size());
+  std::vector<double> t_s = runs[0].running.bucket_starts_s();
+  const double bucket_s = t_s.size() > 1 ? t_s[1] - t_s[0] : 0.0;
+  t_s.resize(n);
+  for (std::size_t i = 0; i < n; ++i) t_s[i] = static_cast<double>(i) * bucket_s;
+  Table& table = result.table("timeline");
+  const char* names[kNumPolicies] = {"", "naive_", "static_"};
+  std::vector<double> t_out;
+  for (int k = 0; k < kNumPolicies; ++k) {
+    const std::pair<const queues::StepSeries*, const char*> series[] = {
+        {&runs[k].running, "running"}, {&runs[k].waiting, "waiting"}, {&runs[k].kv_usage, "kv_usage_frac"}};
+    for (const auto& [s, name] : series) {
+      std::vector<double> means = s->bucket_means();
+      means.resize(n, 0.0);
+      std::vector<double> starts = t_s;
+      downsample_series(starts, means, max_points);
+      if (t_out.empty()) table.column("t_s", t_out = starts);
+      table.column(std::string(names[k]) + name, std::move(means));
+    }
+  }
+}
+
+void slot_util_table(RunResult& result, const std::vector<std::int64_t>& answers) {
+  std::vector<double> batch, static_frac, continuous_frac;
+  for (std::int64_t b = 1; b <= 256; b *= 2) {
+    const SlotStepUtil u = slot_step_utilisation(answers, b);
+    batch.push_back(static_cast<double>(b));
+    static_frac.push_back(u.static_frac);
+    continuous_frac.push_back(u.continuous_frac);
+  }
+  result.table("slot_util").column("batch", std::move(batch)).column("static_frac", std::move(static_frac))
+      .column("continuous_frac", std::move(continuous_frac));
+}
+
+void block_size_table(RunResult& result, const ContinuousBatchingParams& p, std::uint64_t seed) {
+  std::vector<double> block, waste, fit;
+  for (std::int64_t b = 1; b <= 512; b *= 2) {
+    const ReservationWaste w = reservation_waste(p.workload, b, p.hw.pool_tokens, kReservationSamples / 10, seed);
+    block.push_back(static_cast<double>(b));
+    waste.push_back(w.paged_waste_frac);
+    fit.push_back(static_cast<double>(w.paged_fit_seqs));
+  }
+  result.table("block_waste").column("block_tokens", std::move(block)).column("waste_frac", std::move(waste))
+      .column("fit_seqs", std::move(fit));
+}
+
+void batching_experiments(RunResult& result, const ContinuousBatchingParams& p, std::uint64_t seed) {
+  result.output("example_slot_waste_frac", static_slot_waste_frac(p.example_short, p.example_long));
+  result.output("example_batch_util_frac", static_batch_util_frac(p.example_batch, p.example_short, p.example_long));
+
+  Rng sizes = Rng::stream(seed, Stream::Service);
+  std::vector<std::int64_t> answers;
+  for (std::int64_t i = 0; i < kSlotAnswers; ++i) answers.push_back(sample_request_lengths(p.workload, sizes).output_tokens);
+  const SlotStepUtil u = slot_step_utilisation(answers, p.static_batch);
+  result.output("static_slot_util_frac", u.static_frac);
+  result.output("continuous_slot_util_frac", u.continuous_frac);
+  slot_util_table(result, answers);
+
+  const ReservationWaste w = reservation_waste(p.workload, p.hw.block_size, p.hw.pool_tokens, kReservationSamples, seed);
+  result.output("reserve_mean_tokens", w.mean_tokens);
+  result.output("naive_reserve_waste_frac", w.naive_waste_frac);
+  result.output("paged_reserve_waste_frac", w.paged_waste_frac);
+  result.output("naive_fit_seqs", static_cast<double>(w.naive_fit_seqs));
+  result.output("paged_fit_seqs", static_cast<double>(w.paged_fit_seqs));
+  block_size_table(result, p, seed);
+}
+
+Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  const auto params = read_params(in);
+  if (!params.ok()) return params.error();
+  const ContinuousBatchingParams& p = params.value();
+  const double bucket_s = static_cast<double>(p.workload.num_requests) / p.workload.rate_per_s / ctl.max_points;
+
+  RunResult result;
+  result.output("kv_pool_tokens", static_cast<double>(p.hw.pool_tokens));
+  result.output("kv_pool_blocks", static_cast<double>(p.hw.num_blocks));
+  EngineRun runs[kNumPolicies];
+  ServingSummary summaries[kNumPolicies];
+  const char* prefixes[kNumPolicies] = {"", "naive_", "static_"};
+  for (int k = 0; k < kNumPolicies; ++k) {
+    runs[k] = run_policy(k, p, seed, bucket_s, ctl);
+    summaries[k] = summarize(runs[k]);
+    output_policy(result, prefixes[k], summaries[k]);
+  }
+  result.output("preemptions", static_cast<double>(summaries[0].num_preemptions));
+  result.output("preempted_frac", summaries[0].preempted_request_frac);
+  result.output("naive_preemptions", static_cast<double>(summaries[1].num_preemptions));
+  result.output("speedup_vs_static", summaries[0].output_tok_per_s / summaries[2].output_tok_per_s);
+  result.output("speedup_vs_naive", summaries[0].output_tok_per_s / summaries[1].output_tok_per_s);
+  timeline_table(result, runs, ctl.max_points);
+  batching_experiments(result, p, seed);
+
+  // Saturation: a policy that cannot keep up delivers fewer tokens per second than arrive. The offered rate is
+  // lambda x mean answer length; the drain at the end costs a stable run only a little (n large).
+  double num_output = 0;
+  for (const RequestRecord& r : runs[0].records) num_output += static_cast<double>(r.num_output_tokens);
+  const double offered_tok_per_s = p.workload.rate_per_s * num_output / static_cast<double>(runs[0].records.size());
+  result.output("offered_tok_per_s", offered_tok_per_s);
+  const char* names[kNumPolicies] = {"continuous", "naive-reservation", "static"};
+  for (int k = 0; k < kNumPolicies; ++k) {
+    const double frac = summaries[k].output_tok_per_s / offered_tok_per_s;
+    if (frac < kSaturatedFrac)
+      result.notice(std::string(prefixes[k]) + "saturated",
+                    std::string(names[k]) + " batching delivers " + format_number(std::round(frac * 1000) / 10) +
+                        " % of the offered " + format_number(std::round(offered_tok_per_s)) +
+                        " tokens/s: it cannot keep up with lambda, so its queue and latencies grow with n.");
+  }
+  return result;
+}
+
+}  // namespace
+
+CellSpec continuous_batching_cell() {
+  std::vector<ParamSpec> params = serving_hardware_params();
+  const std::vector<ParamSpec> rest = {
+      real("lambda", "1/s", 18, 0.001, 10000), count("n", "requests", 2000, 1, 50000),
+      real("arrival_cv", "", 1, 0, 20),
+      real("prompt_mean", "tokens", 1000, 1, 1e6), real("prompt_cv", "", 0.5, 0, 10),
+      real("output_mean", "tokens", 256, 1, 1e6), real("output_cv", "", 1, 0, 10),
+      count("max_model_len", "tokens", 2048, 2, 131072),
+      count("max_num_seqs", "requests", 256, 1, 4096), count("max_batched_tokens", "tokens", 8192, 1, 1 << 20),
+      choice("chunked_prefill", {"on", "off"}, "on"), choice("prefix_caching", {"on", "off"}, "on"),
+      count("static_batch", "requests", 32, 1, 4096),
+      count("ex_batch", "sequences", 8, 1, 4096), count("ex_short", "tokens", 10, 1, 1e6),
+      count("ex_long", "tokens", 100, 1, 1e6)};
+  params.insert(params.end(), rest.begin(), rest.end());
+  return {"llm/continuous-batching", std::move(params), &run_continuous_batching};
+}
+
+}  // namespace sl::llm

@@ -1,0 +1,235 @@
+// Cell queues/burst-admission. A traffic spike (the book's Black Friday: 1,000 -> 10,000 QPS at 50 ms per
+// request) goes through c workers behind one FCFS queue, twice on the same arrivals: with no limit on the
+// queue, and with admission control that rejects an arrival when limit = k x workers requests already wait
+// (the book suggests k = 2-3). Clients give up after a timeout. Per interval of arrival time we count
+// goodput (served within the timeout), late answers (served after the client left: wasted work), drops and
+// rejections, the exact time-average queue and the p99 latency of served requests. Beside them a fluid
+// model: the spike leaves (spike - capacity) x duration requests behind, which take backlog / capacity to
+// serve, so the last spike request waits about that long.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/stats.h"
+#include "queues/admission.h"
+#include "queues/capacity_plan.h"
+#include "queues/cells.h"
+#include "queues/erlang_c.h"
+
+namespace sl::queues {
+namespace {
+
+constexpr double kMaxArrivals = 2e6;  // expected arrivals per policy
+
+struct BurstInputs {
+  AdmissionParams sim;
+  double service_s;
+  bool exponential;
+  std::int64_t queue_limit;
+  double bucket_s;
+  std::int64_t num_buckets;
+};
+
+/// Counts per interval of arrival time, and the totals, for one admission policy.
+struct PolicyTally {
+  AdmissionRun run;
+  std::vector<double> good, late, rejected, dropped;  // counts per bucket
+  std::vector<std::vector<double>> served_s;           // time in system of served requests, per bucket
+  std::int64_t num_offered = 0, num_good = 0, num_late = 0, num_rejected = 0, num_dropped = 0;
+};
+
+Result<BurstInputs> read_inputs(const Inputs& in, int max_points) {
+  BurstInputs p;
+  p.service_s = in.real("service_ms") * 1e-3;
+  p.exponential = in.choice("service") == "exp";
+  p.sim.arrivals = SpikeProfile{in.real("base_qps"), in.real("spike_qps"), in.real("spike_at_s"), in.real("spike_s"),
+                                in.real("after_s")};
+  p.sim.num_workers = in.count("workers");
+  p.sim.service = p.exponential ? Distribution::exponential(1 / p.service_s) : Distribution::deterministic(p.service_s);
+  p.sim.timeout_s = in.real("timeout_ms") * 1e-3;
+  p.sim.drop_expired = in.choice("on_timeout") == "drop";
+  p.queue_limit = static_cast<std::int64_t>(std::floor(in.real("queue_per_worker") * static_cast<double>(p.sim.num_workers) + 1e-9));
+  const SpikeProfile& a = p.sim.arrivals;
+  if (!(a.expected_arrivals() > 0))
+    return Error{"invalid", "base_qps", "no requests arrive: base_qps and spike_qps are both 0, or the spike and the time around it have zero length",
+                 {{"got", format_number(a.base_per_s)}}};
+  if (a.expected_arrivals() > kMaxArrivals) {
+    const bool spike_dominates = a.spike_per_s * a.spike_s >= a.base_per_s * (a.spike_at_s + a.after_s);
+    return Error{"too_large", spike_dominates ? "spike_qps" : "base_qps",
+                 "about " + format_number(a.expected_arrivals()) + " requests would arrive, above the limit of " +
+                     format_number(kMaxArrivals) + "; lower the rates or shorten the time",
+                 {{"max", format_number(kMaxArrivals)}, {"got", format_number(a.expected_arrivals())}}};
+  }
+  // At most max_points / 2 intervals (the p99 table has a row per interval and policy): widen them if
+  // the run is long.
+  p.bucket_s = std::max(in.real("interval_ms") * 1e-3, a.end_at_s() / std::max(1, max_points / 2));
+  p.num_buckets = std::max<std::int64_t>(1, ceil_count(a.end_at_s() / p.bucket_s));
+  return p;
+}
+
+PolicyTally simulate_policy(const BurstInputs& p, std::int64_t max_waiting, std::uint64_t seed, RunProgress& progress) {
+  AdmissionParams sim = p.sim;
+  sim.max_waiting = max_waiting;
+  PolicyTally t;
+  const auto n = static_cast<std::size_t>(p.num_buckets);
+  t.good.assign(n, 0);
+  t.late.assign(n, 0);
+  t.rejected.assign(n, 0);
+  t.dropped.assign(n, 0);
+  t.served_s.assign(n, {});
+  t.run = simulate_admission(sim, seed, p.bucket_s, progress, [&](const AdmissionRecord& r) {
+    const auto b = std::min(n - 1, static_cast<std::size_t>(r.arrival_at_s / p.bucket_s));
+    ++t.num_offered;
+    switch (r.outcome) {
+      case Outcome::Good: ++t.num_good, ++t.good[b], t.served_s[b].push_back(r.time_in_system_s()); break;
+      case Outcome::Late: ++t.num_late, ++t.late[b], t.served_s[b].push_back(r.time_in_system_s()); break;
+      case Outcome::Rejected: ++t.num_rejected, ++t.rejected[b]; break;
+      case Outcome::Dropped: ++t.num_dropped, ++t.dropped[b]; break;
+    }
+  });
+  return t;
+}
+
+/// Per-second rates of per-bucket counts (the last bucket may be shorter).
+std::vector<double> per_s(const std::vector<double>& counts, const BurstInputs& p) {
+  std::vector<double> rates(counts.size());
+  const double end_s = p.sim.arrivals.end_at_s();
+  for (std::size_t b = 0; b < counts.size(); ++b) {
+    const double width_s = std::min(p.bucket_s, end_s - static_cast<double>(b) * p.bucket_s);
+    rates[b] = width_s > 0 ? counts[b] / width_s : 0.0;
+  }
+  return rates;
+}
+
+/// The queue series resized to the interval grid (the step series ends at the same time).
+std::vector<double> queue_series(const PolicyTally& t, const BurstInputs& p) {
+  std::vector<double> q = t.run.waiting.bucket_means();
+  q.resize(static_cast<std::size_t>(p.num_buckets), 0.0);
+  return q;
+}
+
+void output_closed_forms(const Inputs& in, const BurstInputs& p, RunResult& result) {
+  const SpikeProfile& a = p.sim.arrivals;
+  const double capacity = static_cast<double>(p.sim.num_workers) / p.service_s;
+  if (a.base_per_s > 0) result.output("spike_factor", a.spike_per_s / a.base_per_s);
+  result.output("capacity_per_s", capacity);
+  result.output("base_rho", a.base_per_s / capacity);
+  result.output("spike_rho", a.spike_per_s / capacity);
+  if (p.exponential && a.base_per_s > 0 && a.base_per_s < capacity)
+    result.output("normal_latency_ms", 1e3 * mmc_mean_time_in_system_s(p.sim.num_workers, a.base_per_s, 1 / p.service_s));
+  if (a.base_per_s < capacity) {
+    const double backlog = std::max(0.0, (a.spike_per_s - capacity) * a.spike_s);
+    result.output("fluid_backlog", backlog);
+    result.output("fluid_peak_latency_s", backlog / capacity + p.service_s);
+    result.output("fluid_drain_s", backlog / (capacity - a.base_per_s));
+  }
+  result.output("queue_limit", static_cast<double>(p.queue_limit));
+  const double example = static_cast<double>(in.count("example_workers"));
+  result.output("example_limit_low", 2 * example);
+  result.output("example_limit_high", 3 * example);
+}
+
+/// Totals of one policy; `key` is "none" or "limit".
+void output_totals(const PolicyTally& t, const BurstInputs& p, const std::string& key, RunResult& result) {
+  const auto n = static_cast<double>(t.num_offered);
+  result.output("good_" + key + "_frac", static_cast<double>(t.num_good) / n);
+  result.output("late_" + key + "_frac", static_cast<double>(t.num_late) / n);
+  result.output("rejected_" + key + "_frac", static_cast<double>(t.num_rejected) / n);
+  if (p.sim.drop_expired) result.output("dropped_" + key + "_frac", static_cast<double>(t.num_dropped) / n);
+  double peak_p99_s = 0;
+  bool any_served = false;
+  for (const auto& bucket : t.served_s)
+    if (!bucket.empty()) peak_p99_s = std::max(peak_p99_s, quantile(bucket, 0.99)), any_served = true;
+  if (any_served) result.output("peak_p99_" + key + "_s", peak_p99_s);
+  result.output("max_queue_" + key, static_cast<double>(t.run.max_waiting_seen));
+  const SpikeProfile& a = p.sim.arrivals;
+  if (a.spike_s > 0)
+    result.output("busy_spike_" + key + "_frac", t.run.busy_in_spike_s / (static_cast<double>(p.sim.num_workers) * a.spike_s));
+}
+
+void output_tables(const PolicyTally& none, const PolicyTally& limit, const BurstInputs& p, RunResult& result) {
+  std::vector<double> t_s(static_cast<std::size_t>(p.num_buckets));
+  for (std::size_t b = 0; b < t_s.size(); ++b) t_s[b] = static_cast<double>(b) * p.bucket_s;
+  std::vector<double> offered(t_s.size());
+  for (std::size_t b = 0; b < t_s.size(); ++b) offered[b] = none.good[b] + none.late[b] + none.rejected[b] + none.dropped[b];
+  result.table("timeline")
+      .column("t_s", t_s)
+      .column("offered_per_s", per_s(offered, p))
+      .column("queue_none", queue_series(none, p))
+      .column("queue_limit", queue_series(limit, p))
+      .column("good_none_per_s", per_s(none.good, p))
+      .column("good_limit_per_s", per_s(limit.good, p))
+      .column("late_none_per_s", per_s(none.late, p))
+      .column("late_limit_per_s", per_s(limit.late, p))
+      .column("dropped_none_per_s", per_s(none.dropped, p))
+      .column("dropped_limit_per_s", per_s(limit.dropped, p))
+      .column("rejected_limit_per_s", per_s(limit.rejected, p));
+  // p99 per interval in long form (interval, policy 0 = no limit / 1 = limit): only where requests were served.
+  std::vector<double> at_s, policy, p99_ms;
+  const PolicyTally* tallies[] = {&none, &limit};
+  for (int k = 0; k < 2; ++k)
+    for (std::size_t b = 0; b < t_s.size(); ++b) {
+      if (tallies[k]->served_s[b].empty()) continue;
+      at_s.push_back(t_s[b]);
+      policy.push_back(k);
+      p99_ms.push_back(1e3 * quantile(tallies[k]->served_s[b], 0.99));
+    }
+  std::vector<double> timeout_ms(at_s.size(), p.sim.timeout_s * 1e3);  // drawn as a rule beside the curves
+  result.table("p99")
+      .column("t_s", std::move(at_s))
+      .column("policy", std::move(policy))
+      .column("p99_ms", std::move(p99_ms))
+      .column("timeout_ms", std::move(timeout_ms));
+  std::vector<double> good, late, dropped, rejected;
+  for (const PolicyTally* t : tallies) {
+    const auto n = static_cast<double>(t->num_offered);
+    good.push_back(static_cast<double>(t->num_good) / n);
+    late.push_back(static_cast<double>(t->num_late) / n);
+    dropped.push_back(static_cast<double>(t->num_dropped) / n);
+    rejected.push_back(static_cast<double>(t->num_rejected) / n);
+  }
+  result.table("totals")
+      .column("policy", {0, 1})
+      .column("good_frac", std::move(good))
+      .column("late_frac", std::move(late))
+      .column("dropped_frac", std::move(dropped))
+      .column("rejected_frac", std::move(rejected));
+}
+
+Result<RunResult> run_burst_admission(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  auto checked = read_inputs(in, ctl.max_points);
+  if (!checked.ok()) return checked.error();
+  const BurstInputs& p = checked.value();
+  RunProgress progress(ctl, 2 * p.sim.arrivals.expected_arrivals());
+  const PolicyTally none = simulate_policy(p, -1, seed, progress);
+  const PolicyTally limit = simulate_policy(p, p.queue_limit, seed, progress);
+
+  RunResult result;
+  output_closed_forms(in, p, result);
+  if (none.num_offered == 0) {
+    result.notice("no_arrivals", "no request arrived in this run: raise the rates or the durations.");
+    return result;
+  }
+  output_totals(none, p, "none", result);
+  output_totals(limit, p, "limit", result);
+  output_tables(none, limit, p, result);
+  result.output("interval_s", p.bucket_s);
+  return result;
+}
+
+}  // namespace
+
+CellSpec burst_admission_cell() {
+  return {"queues/burst-admission",
+          {real("base_qps", "1/s", 1000, 0, 1e6), real("spike_qps", "1/s", 10000, 0, 1e7),
+           real("service_ms", "ms", 50, 1e-3, 1e6), choice("service", {"exp", "det"}, "exp"),
+           count("workers", "workers", 100, 1, 100'000), real("spike_at_s", "s", 5, 0, 86400),
+           real("spike_s", "s", 2.5, 0, 86400), real("after_s", "s", 25, 0, 86400),
+           real("timeout_ms", "ms", 1000, 1e-3, 1e8), real("queue_per_worker", "", 3, 0, 1000),
+           choice("on_timeout", {"serve", "drop"}, "serve"), real("interval_ms", "ms", 250, 1, 1e8),
+           count("example_workers", "workers", 4, 1, 1e6)},
+          &run_burst_admission};
+}
+
+}  // namespace sl::queues

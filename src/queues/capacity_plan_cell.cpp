@@ -1,0 +1,189 @@
+// Cell queues/capacity-plan. Napkin math 1.3 sizes a GPU fleet for a p99 SLO: eq. 6 (p99 = 4.6 S / (1 - rho))
+// solved for the highest safe utilization, then GPUs = peak / (rho_safe x per-GPU rate), rounded up, times
+// a headroom factor, with spares for failures. The book treats each GPU as its own M/M/1 queue, which is
+// exact when a balancer routes each request to a random GPU. We then check the plan by simulation: the
+// chosen fleet with 0, 1 and 2 GPUs failed, under random routing (independent M/M/1 queues, beside the exact
+// M/M/1 p99 and eq. 6) and under one shared queue (M/M/c, beside its exact p99 from Erlang C).
+#include "queues/capacity_plan.h"
+
+#include <cmath>
+#include <string>
+
+#include "queues/cells.h"
+#include "queues/closed_forms.h"
+#include "queues/erlang_c.h"
+#include "queues/multi_server.h"
+
+namespace sl::queues {
+
+std::int64_t ceil_count(double x) { return static_cast<std::int64_t>(std::ceil(x - 1e-9 * std::fabs(x))); }
+
+CapacityPlan plan_capacity(const CapacityPlanInputs& in) {
+  CapacityPlan p;
+  p.rho_safe = 1 - in.p99_factor * in.service_s / in.slo_p99_s;
+  p.gpu_rate_per_s = 1 / in.service_s;
+  p.mu_required_per_s = in.peak_qps / p.rho_safe;
+  p.gpus_exact = p.mu_required_per_s / p.gpu_rate_per_s;
+  p.gpus_min = ceil_count(p.gpus_exact);
+  p.gpus_headroom_exact = static_cast<double>(p.gpus_min) * in.headroom;
+  p.gpus_planned = ceil_count(p.gpus_headroom_exact);
+  if (p.gpus_planned > 1) p.util_one_failure_frac = in.peak_qps / (p.gpu_rate_per_s * static_cast<double>(p.gpus_planned - 1));
+  p.gpus_n_plus_2_min = p.gpus_min + 2;
+  p.gpus_n_plus_2_headroom = p.gpus_planned + 2;
+  return p;
+}
+
+namespace {
+
+constexpr std::int64_t kMaxFleet = 5000;     // servers the simulation accepts
+constexpr double kMaxGpus = 1e12;            // a plan larger than this is not a plan
+constexpr int kMaxFailed = 2;
+
+/// p99 of one failure scenario, simulated and closed form, for both routings.
+struct Scenario {
+  std::int64_t failed = 0;
+  std::int64_t servers = 0;
+  double rho = 0;
+  FleetSummary random, shared;
+  double p99_random_closed_s = 0, p99_eq6_s = 0, p99_shared_closed_s = 0;
+};
+
+std::int64_t chosen_fleet(const CapacityPlan& plan, const std::string& fleet) {
+  if (fleet == "minimum") return plan.gpus_min;
+  if (fleet == "n_plus_2") return plan.gpus_n_plus_2_min;
+  if (fleet == "n_plus_2_headroom") return plan.gpus_n_plus_2_headroom;
+  return plan.gpus_planned;
+}
+
+Result<CapacityPlanInputs> read_inputs(const Inputs& in) {
+  CapacityPlanInputs p{in.real("peak_qps"), in.real("service_ms") * 1e-3, in.real("slo_ms") * 1e-3,
+                       in.real("headroom"), in.real("p99_factor")};
+  const double floor_ms = p.p99_factor * in.real("service_ms");
+  if (p.slo_p99_s * 1e3 <= floor_ms)
+    return Error{"invalid", "slo_ms",
+                 "the p99 SLO must exceed p99_factor x service time = " + format_number(floor_ms) +
+                     " ms (no utilization meets it), got " + format_number(in.real("slo_ms")) + " ms",
+                 {{"min", format_number(floor_ms)}, {"unit", "ms"}, {"got", format_number(in.real("slo_ms"))}}};
+  const double gpus = p.peak_qps * p.service_s / (1 - p.p99_factor * p.service_s / p.slo_p99_s) * p.headroom;
+  if (!(gpus <= kMaxGpus))
+    return Error{"too_large", "peak_qps",
+                 "the plan needs about " + format_number(gpus) + " GPUs, more than the calculator's limit of " +
+                     format_number(kMaxGpus) + "; lower peak_qps or service_ms",
+                 {{"max", format_number(kMaxGpus)}, {"got", format_number(gpus)}}};
+  return p;
+}
+
+Scenario simulate_scenario(const CapacityPlanInputs& in, std::int64_t servers, std::int64_t failed, std::int64_t n,
+                           std::uint64_t seed, RunProgress& progress) {
+  Scenario s;
+  s.failed = failed;
+  s.servers = servers;
+  const double mu = 1 / in.service_s;
+  s.rho = in.peak_qps / (mu * static_cast<double>(servers));
+  FleetParams fleet{servers, in.peak_qps, Distribution::exponential(mu), Routing::Random, n};
+  s.random = measure_fleet(fleet, seed, n / 10, progress);
+  fleet.routing = Routing::SharedQueue;
+  s.shared = measure_fleet(fleet, seed, n / 10, progress);
+  const double lambda_per_server = in.peak_qps / static_cast<double>(servers);
+  s.p99_random_closed_s = mm1_time_in_system_quantile_s(lambda_per_server, mu, 0.99);
+  s.p99_eq6_s = eq6_p99_s(in.service_s, s.rho);
+  s.p99_shared_closed_s = mmc_time_in_system_quantile_s(servers, in.peak_qps, mu, 0.99);
+  return s;
+}
+
+void output_plan(const CapacityPlan& plan, RunResult& result) {
+  result.output("rho_safe", plan.rho_safe);
+  result.output("gpu_rate_per_s", plan.gpu_rate_per_s);
+  result.output("mu_required_per_s", plan.mu_required_per_s);
+  result.output("gpus_exact", plan.gpus_exact);
+  result.output("gpus_min", static_cast<double>(plan.gpus_min));
+  result.output("gpus_headroom_exact", plan.gpus_headroom_exact);
+  result.output("gpus_planned", static_cast<double>(plan.gpus_planned));
+  if (plan.gpus_planned > 1) result.output("util_one_failure_frac", plan.util_one_failure_frac);
+  result.output("gpus_n_plus_2_min", static_cast<double>(plan.gpus_n_plus_2_min));
+  result.output("gpus_n_plus_2_headroom", static_cast<double>(plan.gpus_n_plus_2_headroom));
+}
+
+void output_scenarios(const std::vector<Scenario>& scenarios, double slo_s, RunResult& result) {
+  std::vector<double> failed, servers, rho, random_ms, random_closed_ms, eq6_ms, shared_ms, shared_closed_ms, slo_ms;
+  std::string missed;  // failure counts whose simulated p99 exceeds the SLO under either routing
+  for (const Scenario& s : scenarios) {
+    const std::string f = "_f" + std::to_string(s.failed);
+    result.output("rho" + f, s.rho);
+    result.output("p99_random" + f + "_ms", s.random.p99_s * 1e3);
+    result.output("p99_random_closed" + f + "_ms", s.p99_random_closed_s * 1e3);
+    result.output("p99_eq6" + f + "_ms", s.p99_eq6_s * 1e3);
+    result.output("p99_shared" + f + "_ms", s.shared.p99_s * 1e3);
+    result.output("p99_shared_closed" + f + "_ms", s.p99_shared_closed_s * 1e3);
+    failed.push_back(static_cast<double>(s.failed));
+    servers.push_back(static_cast<double>(s.servers));
+    rho.push_back(s.rho);
+    random_ms.push_back(s.random.p99_s * 1e3);
+    random_closed_ms.push_back(s.p99_random_closed_s * 1e3);
+    eq6_ms.push_back(s.p99_eq6_s * 1e3);
+    shared_ms.push_back(s.shared.p99_s * 1e3);
+    shared_closed_ms.push_back(s.p99_shared_closed_s * 1e3);
+    slo_ms.push_back(slo_s * 1e3);
+    if (s.random.p99_s > slo_s || s.shared.p99_s > slo_s) missed += (missed.empty() ? "" : ", ") + std::to_string(s.failed);
+  }
+  result.table("scenarios")
+      .column("failed", std::move(failed))
+      .column("servers", std::move(servers))
+      .column("rho", std::move(rho))
+      .column("p99_random_ms", std::move(random_ms))
+      .column("p99_random_closed_ms", std::move(random_closed_ms))
+      .column("p99_eq6_ms", std::move(eq6_ms))
+      .column("p99_shared_ms", std::move(shared_ms))
+      .column("p99_shared_closed_ms", std::move(shared_closed_ms))
+      .column("slo_ms", std::move(slo_ms));
+  if (!missed.empty())
+    result.notice("slo_missed", "the simulated p99 exceeds the " + format_number(slo_s * 1e3) +
+                                    " ms SLO with " + missed + " GPU(s) failed (see the table).");
+}
+
+Result<RunResult> run_capacity_plan(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  auto checked = read_inputs(in);
+  if (!checked.ok()) return checked.error();
+  const CapacityPlanInputs& p = checked.value();
+  const CapacityPlan plan = plan_capacity(p);
+  const std::int64_t fleet = chosen_fleet(plan, in.choice("fleet"));
+  if (fleet > kMaxFleet)
+    return Error{"too_large", "peak_qps",
+                 "the chosen fleet has " + std::to_string(fleet) + " GPUs; the simulation handles at most " +
+                     std::to_string(kMaxFleet) + "; lower peak_qps or service_ms",
+                 {{"max", std::to_string(kMaxFleet)}, {"got", std::to_string(fleet)}}};
+  const std::int64_t n = in.count("n");
+
+  RunResult result;
+  output_plan(plan, result);
+  result.output("fleet_gpus", static_cast<double>(fleet));
+  RunProgress progress(ctl, static_cast<double>(2 * (kMaxFailed + 1) * n));
+  std::vector<Scenario> scenarios;
+  std::string unstable;  // failure counts the remaining GPUs cannot carry
+  for (std::int64_t failed = 0; failed <= kMaxFailed; ++failed) {
+    const std::int64_t servers = fleet - failed;
+    if (servers < 1 || p.peak_qps * p.service_s >= static_cast<double>(servers)) {
+      unstable += (unstable.empty() ? "" : ", ") + std::to_string(failed);
+      continue;
+    }
+    scenarios.push_back(simulate_scenario(p, servers, failed, n, seed, progress));
+  }
+  if (!unstable.empty())
+    result.notice("unstable", "with " + unstable + " GPU(s) failed the remaining GPUs cannot carry " +
+                                  format_number(p.peak_qps) + " req/s: the queues grow without bound, so those cases are not simulated.");
+  output_scenarios(scenarios, p.slo_p99_s, result);
+  return result;
+}
+
+}  // namespace
+
+CellSpec capacity_plan_cell() {
+  return {"queues/capacity-plan",
+          {real("peak_qps", "1/s", 5000, 1e-3, 1e9), real("service_ms", "ms", 5, 1e-3, 1e6),
+           real("slo_ms", "ms", 50, 1e-3, 1e7), real("headroom", "", 1.3, 1, 10), real("p99_factor", "", 4.6, 0.1, 50),
+           choice("fleet", {"planned", "minimum", "n_plus_2", "n_plus_2_headroom"}, "planned"),
+           count("n", "requests", 100'000, 1000, 2'000'000)},
+          &run_capacity_plan};
+}
+
+}  // namespace sl::queues

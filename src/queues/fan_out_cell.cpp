@@ -1,0 +1,224 @@
+// Cell queues/fan-out. A request fans out to n leaves and waits for the slowest. If each leaf is slower
+// than its own p-quantile with probability 1 - p, at least one of n is with probability 1 - p^n, and the
+// request's quantiles are the leaf's at p^(1/n). We simulate the max of n leaf latencies for n = 1, 2, 5,
+// ... up to the chosen n, with leaves drawn from an exponential or lognormal law or resampled from a
+// simulated M/M/1 queue's times in system, and then the mitigation: hedging, where a leaf still silent at
+// its un-hedged q-quantile (default p95) gets a backup and the earlier reply wins. For M/M/1 leaves the
+// backups are extra load on the replicas, and the leaf load rises to rho (1 + h) (see mm1_hedge_share).
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "queues/cells.h"
+#include "queues/confidence_intervals.h"
+#include "queues/fan_out.h"
+#include "queues/rounding.h"
+#include "queues/sojourn_runs.h"
+#include "queues/table_columns.h"
+
+namespace sl::queues {
+namespace {
+
+/// Most leaf latencies one run may draw (requests x the sum of the n's), about 2 s natively.
+constexpr double kMaxLeafDraws = 2e8;
+/// Measured M/M/1 leaves: times in system kept from the simulated queue, scaled like the mm1-md1 budget
+/// (666,000 at rho = 0.7). Deep quantiles of a measured sample stay noisy: at n = 100 the request p99 is the
+/// leaf's 99.99th percentile, which such a run pins down to about +-8 % (1 sd, over seeds).
+constexpr double kPoolPerWeight = 200'000;
+/// ... capped at 2 million (rho = 0.9 and above), 16 MB of measured latencies.
+constexpr double kMaxPoolWeight = 10;
+constexpr int kCurvePoints = 100;
+
+struct FanOutParams {
+  std::int64_t leaves;
+  double p;        // percentile as a fraction
+  std::string leaf;
+  double leaf_mean_s, cv, service_s, rho;
+  double q;        // hedge after this leaf quantile
+  std::int64_t requests;
+};
+
+/// Fan-out degrees simulated: 1, 2, 5, 10, ... below `leaves`, and `leaves` itself.
+std::vector<std::int64_t> sweep_ns(std::int64_t leaves) {
+  std::vector<std::int64_t> ns;
+  for (std::int64_t decade = 1; decade < leaves; decade *= 10)
+    for (std::int64_t m : {1, 2, 5})
+      if (m * decade < leaves) ns.push_back(m * decade);
+  ns.push_back(leaves);
+  return ns;
+}
+
+Result<FanOutParams> validate(const Inputs& in) {
+  FanOutParams p{in.count("leaves"), in.real("percentile") / 100, in.choice("leaf"), in.real("leaf_mean_ms") * 1e-3,
+                 in.real("cv"), in.real("service_ms") * 1e-3, in.real("rho"), in.real("hedge_pct") / 100,
+                 in.count("requests")};
+  double leaf_sum = 0;
+  for (std::int64_t n : sweep_ns(p.leaves)) leaf_sum += static_cast<double>(n);
+  const double draws = 2 * leaf_sum * static_cast<double>(p.requests);  // un-hedged and hedged runs
+  if (draws > kMaxLeafDraws)
+    return Error{"too_large", "requests",
+                 format_number(static_cast<double>(p.requests)) + " requests per point over fan-outs up to " +
+                     format_number(static_cast<double>(p.leaves)) + " leaves would draw " + format_number(draws) +
+                     " leaf latencies; the limit is " + format_number(kMaxLeafDraws) + ": use at most " +
+                     format_number(std::floor(kMaxLeafDraws / (2 * leaf_sum))) + " requests",
+                 {{"got", format_number(static_cast<double>(p.requests))},
+                  {"max", format_number(std::floor(kMaxLeafDraws / (2 * leaf_sum)))}}};
+  return p;
+}
+
+/// The leaf model of a run: the law behind the closed forms and the sampler the simulation draws from,
+/// without and with hedging.
+struct LeafModel {
+  LeafLaw law;
+  LeafSampler sampler;
+  double slow_after_s;                // the leaf's p-quantile
+  double hedge_after_s;               // the leaf's un-hedged q-quantile
+  std::optional<LeafLaw> hedged_law;  // none: hedging has no steady state (M/M/1 leaves only)
+  std::optional<LeafSampler> hedged_sampler;
+  double hedge_share;                 // closed-form share of leaf requests that get a backup
+};
+
+std::vector<double> measured_mm1_s(double rho, double service_s, std::uint64_t seed, RunControl& ctl) {
+  const auto kept = static_cast<std::int64_t>(kPoolPerWeight * std::fmin(kMaxPoolWeight, std::fmax(2.0, 1 / (1 - rho))));
+  auto times = simulate_fifo_times(rho / service_s, Distribution::exponential(1 / service_s), kept, seed, ctl).time_in_system_s;
+  std::sort(times.begin(), times.end());
+  return times;
+}
+
+LeafModel make_leaf_model(const FanOutParams& p, const std::vector<std::uint64_t>& seeds, ProgressSplitter& progress) {
+  if (p.leaf != "mm1") {
+    const LeafLaw law = p.leaf == "exp" ? LeafLaw::exponential(p.leaf_mean_s) : LeafLaw::lognormal(p.leaf_mean_s, p.cv);
+    // A latency law that does not depend on load: backups come from the same law.
+    return {law, LeafSampler(law), law.quantile(p.p), law.quantile(p.q), law, LeafSampler(law), 1 - p.q};
+  }
+  const LeafLaw law = LeafLaw::exponential(p.service_s / (1 - p.rho));  // M/M/1 FCFS time in system
+  RunControl pool_ctl = progress.next(0);
+  LeafSampler sampler(law, measured_mm1_s(p.rho, p.service_s, seeds[0], pool_ctl));
+  LeafModel m{law, sampler, sampler.quantile(p.p), sampler.quantile(p.q), std::nullopt, std::nullopt, 0};
+  const auto share = mm1_hedge_share(p.rho, p.q);
+  if (!share) return m;
+  const double rho_hedged = p.rho * (1 + *share);
+  m.hedged_law = LeafLaw::exponential(p.service_s / (1 - rho_hedged));
+  m.hedged_sampler = LeafSampler(*m.hedged_law, measured_mm1_s(rho_hedged, p.service_s, seeds[1], pool_ctl));
+  m.hedge_share = *share;
+  return m;
+}
+
+/// Simulated and closed-form numbers at one fan-out degree.
+struct Point {
+  std::int64_t n;
+  FanOutSample plain;
+  std::optional<FanOutSample> hedged;
+};
+
+void add_sweep_table(RunResult& r, const FanOutParams& p, const LeafModel& m, const std::vector<Point>& points) {
+  TableColumns c;
+  for (const Point& pt : points) {
+    c.put("n", static_cast<double>(pt.n));
+    c.put("p_any_slow_frac", fan_out_slow_share(p.p, pt.n));
+    c.put("sim_p_any_slow", "_frac", binomial_share(pt.plain.num_any_slow, p.requests), 1.0);
+    c.put("req_p50_ms", 1e3 * request_quantile_s(m.law, pt.n, 0.5));
+    c.put("sim_req_p50", "_ms", iid_quantile_sorted(pt.plain.request_s, 0.5), 1e3);
+    c.put("req_p99_ms", 1e3 * request_quantile_s(m.law, pt.n, 0.99));
+    c.put("sim_req_p99", "_ms", iid_quantile_sorted(pt.plain.request_s, 0.99), 1e3);
+    if (!pt.hedged) continue;
+    c.put("hedged_p50_ms", 1e3 * hedged_request_quantile_s(*m.hedged_law, m.hedge_after_s, pt.n, 0.5));
+    c.put("sim_hedged_p50", "_ms", iid_quantile_sorted(pt.hedged->request_s, 0.5), 1e3);
+    c.put("hedged_p99_ms", 1e3 * hedged_request_quantile_s(*m.hedged_law, m.hedge_after_s, pt.n, 0.99));
+    c.put("sim_hedged_p99", "_ms", iid_quantile_sorted(pt.hedged->request_s, 0.99), 1e3);
+    c.put("sim_hedge_share_frac", static_cast<double>(pt.hedged->num_backups) / static_cast<double>(pt.hedged->num_leaf_requests));
+  }
+  c.into(r.table("sweep"));
+}
+
+void add_focus_outputs(RunResult& r, const FanOutParams& p, const LeafModel& m, const Point& pt) {
+  const auto put = [&](const std::string& name, const std::string& unit, const Estimate& e, double scale) {
+    r.output(name + unit, scale * e.value);
+    r.output(name + "_lo" + unit, scale * e.lo);
+    r.output(name + "_hi" + unit, scale * e.hi);
+  };
+  r.output("p_any_slow_frac", fan_out_slow_share(p.p, p.leaves));
+  put("sim_p_any_slow", "_frac", binomial_share(pt.plain.num_any_slow, p.requests), 1.0);
+  r.output("leaf_mean_ms", 1e3 * m.law.mean_s());
+  r.output("leaf_pctl_ms", 1e3 * m.law.quantile(p.p));
+  r.output("req_p50_ms", 1e3 * request_quantile_s(m.law, p.leaves, 0.5));
+  put("sim_req_p50", "_ms", iid_quantile_sorted(pt.plain.request_s, 0.5), 1e3);
+  r.output("req_p99_ms", 1e3 * request_quantile_s(m.law, p.leaves, 0.99));
+  const Estimate plain_p99 = iid_quantile_sorted(pt.plain.request_s, 0.99);
+  put("sim_req_p99", "_ms", plain_p99, 1e3);
+  if (!pt.hedged) return;
+  r.output("hedge_after_ms", 1e3 * m.hedge_after_s);
+  r.output("hedged_p99_ms", 1e3 * hedged_request_quantile_s(*m.hedged_law, m.hedge_after_s, p.leaves, 0.99));
+  const Estimate hedged_p99 = iid_quantile_sorted(pt.hedged->request_s, 0.99);
+  put("sim_hedged_p99", "_ms", hedged_p99, 1e3);
+  r.output("hedge_share_frac", m.hedge_share);
+  put("sim_hedge_share", "_frac", binomial_share(pt.hedged->num_backups, pt.hedged->num_leaf_requests), 1.0);
+  r.output("p99_cut_x", plain_p99.value / hedged_p99.value);
+}
+
+void add_slow_share_curve(RunResult& r, const FanOutParams& p) {
+  std::vector<double> n, share;
+  const double top = static_cast<double>(std::max<std::int64_t>(p.leaves, 2));
+  for (int i = 0; i < kCurvePoints; ++i) {
+    const double x = std::round(std::exp(std::log(top) * i / (kCurvePoints - 1)));
+    if (!n.empty() && x <= n.back()) continue;
+    n.push_back(x);
+    share.push_back(fan_out_slow_share(p.p, static_cast<std::int64_t>(x)));
+  }
+  r.table("slow_share").column("n", std::move(n)).column("p_any_slow_frac", std::move(share));
+}
+
+Result<RunResult> run_fan_out(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  auto params = validate(in);
+  if (!params.ok()) return params.error();
+  const FanOutParams& p = params.value();
+  const auto ns = sweep_ns(p.leaves);
+  double total = 0;
+  for (std::int64_t n : ns) total += 2.0 * static_cast<double>(n * p.requests);
+  ProgressSplitter progress(ctl, total);
+  const auto seeds = scenario_seeds(seed, 2 + 2 * static_cast<int>(ns.size()));
+  const LeafModel m = make_leaf_model(p, seeds, progress);
+
+  std::vector<Point> points;
+  for (std::size_t i = 0; i < ns.size(); ++i) {
+    Rng plain_rng = Rng::stream(seeds[2 + 2 * i], Stream::Service);
+    Point pt{ns[i], simulate_fan_out(m.sampler, ns[i], p.requests, m.slow_after_s, std::nullopt, plain_rng), std::nullopt};
+    progress.next(static_cast<double>(ns[i] * p.requests)).report(1, 1);
+    if (m.hedged_sampler) {
+      Rng hedged_rng = Rng::stream(seeds[3 + 2 * i], Stream::Service);
+      pt.hedged = simulate_fan_out(*m.hedged_sampler, ns[i], p.requests, m.slow_after_s, m.hedge_after_s, hedged_rng);
+    }
+    progress.next(static_cast<double>(ns[i] * p.requests)).report(1, 1);
+    points.push_back(std::move(pt));
+  }
+
+  RunResult result;
+  add_focus_outputs(result, p, m, points.back());
+  if (!m.hedged_sampler)
+    result.notice("hedge_unstable", "With M/M/1 leaves at rho = " + format_number(p.rho) + ", hedging after the leaf p" +
+                                        format_number(100 * p.q) +
+                                        " has no steady state: backups add load, which slows the leaves and triggers "
+                                        "more backups. Lower rho or hedge later.");
+  else if (p.leaf == "mm1")
+    result.notice("hedge_load", "Backups raise each M/M/1 leaf's load from rho = " + format_number(p.rho) + " to " +
+                                    format_number(round_significant(p.rho * (1 + m.hedge_share), 3)) + ", so " +
+                                    format_number(round_significant(100 * m.hedge_share, 3)) + " % of leaf requests get a backup, not " +
+                                    format_number(round_significant(100 * (1 - p.q), 3)) + " %.");
+  add_sweep_table(result, p, m, points);
+  add_slow_share_curve(result, p);
+  return result;
+}
+
+}  // namespace
+
+CellSpec fan_out_cell() {
+  return {"queues/fan-out",
+          {count("leaves", "leaves", 100, 1, 10'000), real("percentile", "%", 99, 50, 99.99),
+           choice("leaf", {"exp", "lognormal", "mm1"}, "exp"), real("leaf_mean_ms", "ms", 10, 1e-3, 1e5),
+           real("cv", "", 1.5, 0.05, 10), real("service_ms", "ms", 5, 1e-3, 1e5), real("rho", "", 0.7, 0.01, 0.95),
+           real("hedge_pct", "%", 95, 50, 99.99), count("requests", "requests", 10'000, 1'000, 1'000'000)},
+          &run_fan_out};
+}
+
+}  // namespace sl::queues

@@ -1,0 +1,99 @@
+// Cell queues/littles-law. Little's law, L = lambda W, holds for any queue in the long run. We simulate one
+// FIFO server and measure the three quantities independently:
+//   L      — the number in system integrated over the observation window [0, last arrival], divided by it;
+//   lambda — arrivals counted in the window, divided by its length;
+//   W      — the mean of each request's own time in system.
+// Their gap comes only from the window's edges and shrinks as N grows. Beside them, napkin math 1.2 reads
+// the law as a sizing rule: requests in flight = QPS x latency, and its inverse.
+#include <cmath>
+
+#include "core/stats.h"
+#include "queues/cells.h"
+#include "queues/closed_forms.h"
+#include "queues/fifo_queue.h"
+
+namespace sl::queues {
+namespace {
+
+constexpr int kHistogramBins = 60;
+
+/// Upper edge of the time-in-system histogram: 8 M/M/1 means when stable (P(W > 8 mean) = e^-8 for
+/// exponential service, less for deterministic); for an unstable queue, where the last request waits about
+/// N (1/mu - 1/lambda), that plus a diffusion margin.
+double histogram_top_s(double lambda, double mu, std::int64_t n) {
+  if (lambda < mu) return 8.0 / (mu - lambda);
+  const double drift_s = static_cast<double>(n) * (1.0 / mu - 1.0 / lambda);
+  return 1.2 * drift_s + 10.0 * std::sqrt(static_cast<double>(n)) / mu + 20.0 / mu;
+}
+
+Result<RunResult> run_littles_law(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  const double lambda = in.real("lambda");
+  const double mu = in.real("mu");
+  const bool exponential = in.choice("service") == "exp";
+  const std::int64_t n = in.count("n");
+  const double rho = lambda / mu;
+
+  SingleServerParams params{lambda, exponential ? Distribution::exponential(mu) : Distribution::deterministic(1 / mu), n};
+  const double expected_window_s = static_cast<double>(n) / lambda;
+  RunningStats time_in_system_s;
+  P2Quantile p99_s(0.99);
+  Histogram histogram(0.0, histogram_top_s(lambda, mu, n), kHistogramBins);
+  const SingleServerRun run =
+      simulate_single_server(params, seed, expected_window_s / ctl.max_points, ctl, [&](const RequestRecord& r) {
+        time_in_system_s.add(r.time_in_system_s());
+        p99_s.add(r.time_in_system_s());
+        histogram.add(r.time_in_system_s());
+      });
+
+  RunResult result;
+  const double L = run.area_in_system / run.window_s;
+  const double lambda_eff = static_cast<double>(n) / run.window_s;
+  const double W = time_in_system_s.mean();
+  result.output("rho", rho);
+  result.output("L", L);
+  result.output("lambda_eff_per_s", lambda_eff);
+  result.output("W_ms", W * 1e3);
+  result.output("lambda_eff_W", lambda_eff * W);
+  result.output("littles_rel_diff", std::fabs(L - lambda_eff * W) / (lambda_eff * W));
+  result.output("W_p99_ms", p99_s.value() * 1e3);
+  if (rho < 1) {
+    const double closed_s = exponential ? mm1_mean_time_in_system_s(lambda, mu) : md1_mean_time_in_system_s(lambda, mu);
+    result.output("W_closed_form_ms", closed_s * 1e3);
+  } else {
+    result.notice("unstable", "rho = " + format_number(rho) +
+                                  " >= 1: the queue grows without bound, so L and W keep rising with N; "
+                                  "Little's law still holds on this finite run.");
+  }
+  result.output("window_s", run.window_s);
+  // Napkin math 1.2: in flight = arrival rate x time in system, and the rate a fixed number of slots sustains.
+  result.output("in_flight", in.real("qps") * in.real("latency_ms") * 1e-3);
+  result.output("qps_supported_per_s", in.real("slots") / (in.real("fast_latency_ms") * 1e-3));
+
+  std::vector<double> t_s = run.in_system.bucket_starts_s();
+  result.table("in_system").column("t_s", std::move(t_s)).column("n", run.in_system.bucket_means());
+
+  std::vector<double> w_ms, density, theory;
+  for (int i = 0; i < histogram.num_bins(); ++i) {
+    w_ms.push_back(histogram.bin_center(i) * 1e3);
+    density.push_back(histogram.density(i) * 1e-3);  // per ms
+    // M/M/1 FCFS time in system is exponential with rate mu - lambda (the basis of eq. 6).
+    const double rate = mu - lambda;
+    theory.push_back(exponential && rho < 1 ? rate * std::exp(-rate * histogram.bin_center(i)) * 1e-3 : 0.0);
+  }
+  auto& hist = result.table("sojourn_hist").column("w_ms", std::move(w_ms)).column("density", std::move(density));
+  if (exponential && rho < 1) hist.column("theory_density", std::move(theory));
+  return result;
+}
+
+}  // namespace
+
+CellSpec littles_law_cell() {
+  return {"queues/littles-law",
+          {real("lambda", "1/s", 160, 1e-6, 1e7), real("mu", "1/s", 200, 1e-6, 1e7),
+           choice("service", {"exp", "det"}, "exp"), count("n", "requests", 100'000, 1, 10'000'000),
+           real("qps", "1/s", 1000, 0, 1e9), real("latency_ms", "ms", 50, 0, 1e6),
+           count("slots", "requests", 50, 1, 1e9), real("fast_latency_ms", "ms", 10, 1e-6, 1e6)},
+          &run_littles_law};
+}
+
+}  // namespace sl::queues

@@ -1,0 +1,133 @@
+// Cell request/pipelining. Eq. 2: system efficiency = total compute time / (wall-clock time x resources).
+// A request needs CPU preprocessing, then the accelerator. Served one at a time (figure 5A), each resource
+// idles while the other works: 5 ms + 5 ms gives 50 %. Pipelined (figure 5B), CPU workers preprocess the
+// next requests while the accelerator runs, so the slower stage sets the pace: throughput
+// min(workers / pre, 1 / gpu), and the speedup over serial is at most (pre + gpu) / max(pre / workers, gpu),
+// 2x when preprocessing is half the time. We simulate both schedules on the same requests, event by event.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/stats.h"
+#include "request/cells.h"
+#include "request/budget/pipeline.h"
+
+namespace sl::request {
+namespace {
+
+constexpr std::int64_t kTimelineRequests = 8;
+constexpr int kCurvePoints = 49;  // preprocessing shares 0.02, 0.04, ..., 0.98
+
+Distribution stage_law(const Inputs& in, double mean_s) {
+  const std::string& law = in.choice("law");
+  if (law == "exp") return Distribution::exponential(1.0 / mean_s);
+  if (law == "lognormal") return Distribution::lognormal_mean_cv(mean_s, in.real("cv"));
+  return Distribution::deterministic(mean_s);
+}
+
+/// Throughput of two exponential stages (rates mu1 = 1/pre, mu2 = 1/gpu) with `buffer` places between
+/// them, first stage never starved, blocking after service: a birth-death chain on 0..buffer+2 requests past
+/// the first stage, pi_i ~ (mu1/mu2)^i, and throughput mu2 (1 - pi_0).
+double exponential_tandem_per_s(double pre_s, double gpu_s, std::int64_t buffer) {
+  const double ratio = gpu_s / pre_s;  // mu1 / mu2
+  double sum = 0, term = 1;
+  for (std::int64_t i = 0; i <= buffer + 2; ++i, term *= ratio) sum += term;
+  return (1.0 - 1.0 / sum) / gpu_s;
+}
+
+struct Collected {
+  RunningStats latency_s;
+  std::vector<PipelineRecord> first;
+};
+
+OnRequestDone collect_into(Collected& c) {
+  return [&c](const PipelineRecord& r) {
+    c.latency_s.add(r.gpu_end_s - r.pre_start_s);
+    if (r.id < kTimelineRequests) c.first.push_back(r);
+  };
+}
+
+void timeline_table(RunResult& result, const std::string& name, std::vector<PipelineRecord> first) {
+  std::sort(first.begin(), first.end(), [](const PipelineRecord& a, const PipelineRecord& b) { return a.id < b.id; });
+  std::vector<double> request, stage, worker, start_ms, end_ms;
+  for (const auto& r : first) {
+    for (int s = 0; s < 2; ++s) {
+      request.push_back(static_cast<double>(r.id));
+      stage.push_back(s);
+      worker.push_back(r.worker);
+      start_ms.push_back((s == 0 ? r.pre_start_s : r.gpu_start_s) * 1e3);
+      end_ms.push_back((s == 0 ? r.pre_end_s : r.gpu_end_s) * 1e3);
+    }
+  }
+  result.table(name).column("request", std::move(request)).column("stage", std::move(stage))
+      .column("worker", std::move(worker)).column("start_ms", std::move(start_ms)).column("end_ms", std::move(end_ms));
+}
+
+struct Mode {
+  const char* name;
+  PipelineRun run;
+  Collected seen;
+};
+
+void mode_outputs(RunResult& result, const Mode& m, std::int64_t n) {
+  const std::string p = m.name;
+  const double compute_s = m.run.cpu_busy_s + m.run.gpu_busy_s;
+  result.output(p + "_per_s", static_cast<double>(n) / m.run.wall_s);
+  result.output(p + "_cpu_util_frac", m.run.cpu_busy_s / (m.run.wall_s * m.run.num_workers));
+  result.output(p + "_gpu_util_frac", m.run.gpu_busy_s / m.run.wall_s);
+  result.output(p + "_efficiency_frac", compute_s / (m.run.wall_s * (m.run.num_workers + 1)));  // eq. 2
+  result.output(p + "_latency_ms", m.seen.latency_s.mean() * 1e3);
+}
+
+Result<RunResult> run_pipelining(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  const double pre_s = in.real("pre_ms") * 1e-3, gpu_s = in.real("gpu_ms") * 1e-3;
+  const int workers = static_cast<int>(in.count("workers"));
+  const std::int64_t buffer = in.count("buffer"), n = in.count("n");
+  const StageTimes work = draw_stage_times(n, stage_law(in, pre_s), stage_law(in, gpu_s), seed);
+
+  Mode serial{"serial", {}, {}}, piped{"pipelined", {}, {}};
+  serial.run = run_serial(work, collect_into(serial.seen));
+  piped.run = run_pipelined(work, workers, buffer, ctl, collect_into(piped.seen));
+
+  RunResult result;
+  result.output("pre_frac", pre_s / (pre_s + gpu_s));
+  mode_outputs(result, serial, n);
+  mode_outputs(result, piped, n);
+  const double speedup = serial.run.wall_s / piped.run.wall_s;
+  result.output("speedup", speedup);
+  result.output("bound_per_s", std::min(workers / pre_s, 1.0 / gpu_s));
+  result.output("max_speedup", (pre_s + gpu_s) / std::max(pre_s / workers, gpu_s));
+  if (in.choice("law") == "exp" && workers == 1)
+    result.output("tandem_closed_form_per_s", exponential_tandem_per_s(pre_s, gpu_s, buffer));
+
+  result.table("utilization")
+      .column("mode", {0, 0, 1, 1})
+      .column("resource", {0, 1, 0, 1})
+      .column("util_frac", {*result.find_output("serial_cpu_util_frac"), *result.find_output("serial_gpu_util_frac"),
+                            *result.find_output("pipelined_cpu_util_frac"), *result.find_output("pipelined_gpu_util_frac")});
+  timeline_table(result, "timeline_serial", serial.seen.first);
+  timeline_table(result, "timeline_pipelined", piped.seen.first);
+
+  // Best speedup for each preprocessing share f of a fixed request time: 1 / max(f / workers, 1 - f).
+  std::vector<double> share, best;
+  for (int i = 1; i <= kCurvePoints; ++i) {
+    share.push_back(i / (kCurvePoints + 1.0));
+    best.push_back(1.0 / std::max(share.back() / workers, 1.0 - share.back()));
+  }
+  result.table("speedup_curve").column("pre_frac", std::move(share)).column("max_speedup", std::move(best));
+  result.table("speedup_point").column("pre_frac", {pre_s / (pre_s + gpu_s)}).column("speedup", {speedup});
+  return result;
+}
+
+}  // namespace
+
+CellSpec pipelining_cell() {
+  return {"request/pipelining",
+          {real("pre_ms", "ms", 5, 1e-6, 1e6), real("gpu_ms", "ms", 5, 1e-6, 1e6),
+           count("workers", "workers", 1, 1, 256), count("buffer", "requests", 2, 0, 1'000'000),
+           choice("law", {"det", "exp", "lognormal"}, "det"), real("cv", "", 0.5, 0.01, 10),
+           count("n", "requests", 10'000, 1, 1'000'000)},
+          &run_pipelining};
+}
+
+}  // namespace sl::request

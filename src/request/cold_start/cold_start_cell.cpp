@@ -1,0 +1,187 @@
+// Cell request/cold-start. Table 8's cold start of a ResNet-50 replica summed from its phases (local with a
+// precompiled engine vs a first cloud deploy that downloads weights and compiles), the 10 GB model swap over
+// a 32 GB/s link, and Example 1.12's checkpoint formats (pickle vs Safetensors against the NVMe floor).
+// Then the cold start in motion: a burst arrives while new replicas come up, and the share of requests
+// served within the SLO is simulated for a cloud cold start, a precompiled engine, the same without
+// warm-up (lazy initialization lands on the first requests), and a warm pool. Beside the book's phases, this
+// host's own (cold_start_measure.h): a model fetch with the HTTP cache bypassed vs warm, wasm compile and
+// instantiate, first vs steady inference, and natively a read after page-cache eviction vs cached.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/stats.h"
+#include "request/cold_start/burst_scale_out.h"
+#include "request/cells.h"
+#include "request/cold_start/cold_start_measure.h"
+
+namespace sl::request {
+namespace {
+
+enum Scenario { kCloud, kEngine, kNoWarmup, kWarmPool, kNumScenarios };
+const char* const kScenarioName[kNumScenarios] = {"cloud", "engine", "no_warmup", "warm_pool"};
+constexpr double kMaxRequests = 2e6;
+constexpr int kLatencyBuckets = 90;
+
+struct Table8 {
+  double local_s, cloud_s;
+};
+
+Table8 table8(const Inputs& in, RunResult& result, PhaseRows& rows) {
+  const double local_s = in.real("ssd_s") + in.real("cuda_s") + in.real("warmup_s") + in.real("runtime_s");
+  const double cloud_s = in.real("s3_s") + in.real("cuda_s") + in.real("trt_s") + in.real("warmup_s") + in.real("runtime_s");
+  result.output("local_total_s", local_s);
+  result.output("cloud_total_s", cloud_s);
+  result.output("cloud_over_local", cloud_s / local_s);
+  result.table("table8").column("phase", {0, 1, 2, 3, 4, 5})
+      .column("local_s", {in.real("ssd_s"), 0.0, in.real("cuda_s"), 0.0, in.real("warmup_s"), in.real("runtime_s")})
+      .column("cloud_s", {0.0, in.real("s3_s"), in.real("cuda_s"), in.real("trt_s"), in.real("warmup_s"), in.real("runtime_s")});
+  rows.add(Phase::Ssd, in.real("ssd_s"), false);
+  rows.add(Phase::S3, in.real("s3_s"), false);
+  rows.add(Phase::CudaContext, in.real("cuda_s"), false);
+  rows.add(Phase::TensorRt, in.real("trt_s"), false);
+  rows.add(Phase::Warmup, in.real("warmup_s"), false);
+  rows.add(Phase::Runtime, in.real("runtime_s"), false);
+  return {local_s, cloud_s};
+}
+
+void loading_outputs(const Inputs& in, RunResult& result) {
+  result.output("swap_ms", 1e3 * in.real("swap_gb") / in.real("link_gb_per_s"));
+  const double ckpt_gb = in.real("ckpt_gb");
+  const double floor_s = ckpt_gb / in.real("nvme_gb_per_s");
+  result.output("pickle_gb_per_s", ckpt_gb / in.real("pickle_s"));
+  result.output("safetensors_gb_per_s", ckpt_gb / in.real("safetensors_s"));
+  result.output("format_speedup", in.real("pickle_s") / in.real("safetensors_s"));
+  result.output("nvme_floor_s", floor_s);
+  result.output("safetensors_of_floor_frac", floor_s / in.real("safetensors_s"));
+  result.output("cold_request_ratio", in.real("cold_request_ms") / in.real("service_ms"));
+}
+
+BurstParams burst_params(const Inputs& in) {
+  BurstParams p;
+  p.base_replicas = in.count("replicas");
+  p.added_replicas = in.count("added");
+  p.base_rate_per_s = in.real("base_rps");
+  p.burst_rate_per_s = in.real("burst_rps");
+  p.burst_start_s = in.real("burst_at_s");
+  p.burst_end_s = p.burst_start_s + in.real("burst_s");
+  p.end_s = p.burst_end_s + in.real("after_s");
+  p.detect_s = in.real("detect_s");
+  p.service_s = in.real("service_ms") * 1e-3;
+  return p;
+}
+
+std::optional<Error> validate(const Inputs& in, const BurstParams& p) {
+  const double base_capacity = static_cast<double>(p.base_replicas) / p.service_s;
+  if (p.base_rate_per_s >= base_capacity)
+    return Error{"unstable", "base_rps",
+                 "the base load of " + format_number(p.base_rate_per_s) + " req/s must stay below the " +
+                     format_number(p.base_replicas) + " replicas' capacity of " + format_number(base_capacity) + " req/s",
+                 {{"got", format_number(p.base_rate_per_s)}, {"max", format_number(base_capacity)}}};
+  if (p.expected_requests() > kMaxRequests)
+    return Error{"too_large", "burst_rps",
+                 "the run would simulate about " + format_number(p.expected_requests()) + " requests per scenario, over " +
+                     format_number(kMaxRequests),
+                 {{"got", format_number(p.expected_requests())}, {"max", format_number(kMaxRequests)}}};
+  (void)in;
+  return std::nullopt;
+}
+
+ColdStart scenario_cold_start(Scenario s, const Inputs& in, const Table8& t8) {
+  switch (s) {
+    case kCloud: return {t8.cloud_s, 0, 0};
+    case kEngine: return {t8.local_s, 0, 0};
+    case kNoWarmup: return {t8.local_s - in.real("warmup_s"), in.count("warmup_n"), in.real("cold_request_ms") * 1e-3};
+    case kWarmPool:
+    case kNumScenarios: break;
+  }
+  return {0, 0, 0};
+}
+
+/// Latency over time: per bucket of arrival time, the mean and the 99th percentile.
+void add_latency_series(Scenario s, const BurstParams& p, const std::vector<BurstRecord>& records, Table& t) {
+  const double width_s = p.end_s / kLatencyBuckets;
+  std::vector<std::vector<double>> buckets(kLatencyBuckets);
+  for (const auto& r : records)
+    buckets[static_cast<std::size_t>(std::min<double>(r.arrival_at_s / width_s, kLatencyBuckets - 1))].push_back(r.latency_s);
+  for (int b = 0; b < kLatencyBuckets; ++b) {
+    if (buckets[b].empty()) continue;
+    double sum = 0;
+    for (double x : buckets[b]) sum += x;
+    t.columns[0].second.push_back(s);
+    t.columns[1].second.push_back((b + 0.5) * width_s);
+    t.columns[2].second.push_back(1e3 * sum / static_cast<double>(buckets[b].size()));
+    t.columns[3].second.push_back(1e3 * quantile(buckets[b], 0.99));
+  }
+}
+
+Result<RunResult> run_cold_start(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  const BurstParams p = burst_params(in);
+  if (auto e = validate(in, p)) return *e;
+  RunResult result;
+  PhaseRows rows;
+  const Table8 t8 = table8(in, result, rows);
+  loading_outputs(in, result);
+  if (auto e = add_measurements(in, seed, result, rows)) return *e;
+  result.table("phases").column("phase", rows.phase).column("s", rows.s).column("measured", rows.measured);
+
+  Rng rng = Rng::stream(seed, Stream::Arrivals);
+  const std::vector<double> arrivals = burst_arrivals(p, rng);
+  const double slo_s = in.real("slo_ms") * 1e-3;
+  Table series{"latency", {{"scenario", {}}, {"t_s", {}}, {"mean_ms", {}}, {"p99_ms", {}}}};
+  std::vector<double> ids, burst_frac, all_frac, burst_p99;
+  for (int s = 0; s < kNumScenarios; ++s) {
+    const auto scenario = static_cast<Scenario>(s);
+    const auto records = simulate_scale_out(p, scenario_cold_start(scenario, in, t8), arrivals);
+    const double in_burst = on_time_frac(records, p.burst_start_s, p.burst_end_s, slo_s);
+    std::vector<double> lat;
+    for (const auto& r : records)
+      if (r.arrival_at_s >= p.burst_start_s && r.arrival_at_s < p.burst_end_s) lat.push_back(r.latency_s);
+    const double p99_ms = lat.empty() ? 0.0 : 1e3 * quantile(lat, 0.99);
+    result.output(std::string("ontime_") + kScenarioName[s] + "_frac", in_burst);
+    result.output(std::string("p99_") + kScenarioName[s] + "_ms", p99_ms);
+    ids.push_back(s);
+    burst_frac.push_back(in_burst);
+    all_frac.push_back(on_time_frac(records, 0, p.end_s, slo_s));
+    burst_p99.push_back(p99_ms);
+    add_latency_series(scenario, p, records, series);
+    ctl.report(s + 1, kNumScenarios);
+  }
+  result.output("num_requests", static_cast<double>(arrivals.size()));
+  result.table("scenarios").column("scenario", ids).column("ontime_burst_frac", burst_frac)
+      .column("ontime_all_frac", all_frac).column("p99_burst_ms", burst_p99);
+  result.tables.push_back(std::move(series));
+  const double full_capacity = static_cast<double>(p.base_replicas + p.added_replicas) / p.service_s;
+  if (p.burst_rate_per_s >= full_capacity)
+    result.notice("overloaded", "Even with all " + format_number(p.base_replicas + p.added_replicas) +
+                                    " replicas the burst of " + format_number(p.burst_rate_per_s) +
+                                    " req/s exceeds their capacity of " + format_number(full_capacity) + " req/s.");
+  return result;
+}
+
+}  // namespace
+
+CellSpec cold_start_cell() {
+  CellSpec cell{"request/cold-start",
+          {real("ssd_s", "s", 0.5, 0, 1e4), real("s3_s", "s", 4.0, 0, 1e4), real("cuda_s", "s", 0.4, 0, 1e4),
+           real("trt_s", "s", 30, 0, 1e4), real("warmup_s", "s", 0.2, 0, 1e4), real("runtime_s", "s", 0.4, 0, 1e4),
+           real("swap_gb", "GB", 10, 1e-6, 1e6), real("link_gb_per_s", "GB/s", 32, 1e-6, 1e6),
+           real("ckpt_gb", "GB", 5, 1e-6, 1e6), real("pickle_s", "s", 15, 1e-6, 1e6),
+           real("safetensors_s", "s", 1.5, 1e-6, 1e6), real("nvme_gb_per_s", "GB/s", 3.5, 1e-6, 1e6),
+           count("replicas", "", 4, 1, 1000), count("added", "", 8, 0, 1000), real("base_rps", "1/s", 500, 1, 1e5),
+           real("burst_rps", "1/s", 1500, 1, 1e5), real("burst_at_s", "s", 60, 0, 3600),
+           real("burst_s", "s", 120, 1, 3600), real("after_s", "s", 120, 0, 3600), real("detect_s", "s", 0, 0, 3600),
+           real("service_ms", "ms", 5, 0.01, 1e4), real("slo_ms", "ms", 50, 0.01, 1e5),
+           count("warmup_n", "requests", 10, 0, 1e6), real("cold_request_ms", "ms", 500, 0.01, 1e6),
+           choice("measure", {"on", "off"}, "on"), count("repeats", "", 3, 1, 20),
+           count("read_mib", "MiB", 64, 1, 1024), real("weights_mib", "MiB", 98, 0.001, 1e6)},
+          &run_cold_start};
+  cell.deterministic = false;  // the measured phases differ run to run (measure = off is deterministic)
+  cell.probes = {"model_fetch", "wasm_start"};
+  cell.plan_probes = plan_cold_start_probes;
+  return cell;
+}
+
+}  // namespace sl::request

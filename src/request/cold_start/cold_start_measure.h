@@ -1,0 +1,50 @@
+#pragma once
+// The measured half of request/cold-start: Table 8's phases timed on this host. In the browser, probes
+// (web/probes/model_fetch.js, wasm_start.js) time fetching a generated 32 MiB model with the HTTP cache
+// bypassed and warm, and compiling and instantiating this lab's own wasm module; C++ times the first and
+// later forward passes of a freshly built model (both hosts) and, natively, reading a file evicted from
+// the page cache vs cached. Every median, rate and ratio is computed here from the samples.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/cell.h"
+
+namespace sl::request {
+
+/// Median of samples (type-7 quantile 0.5); xs must not be empty.
+double median_of(const std::vector<double>& xs);
+
+/// Decimal megabytes per second: bytes / 10^6 / seconds (0 when seconds <= 0).
+double mb_per_s(double bytes, double seconds);
+
+/// A warm fetch came from the HTTP cache when less than this share of the model crossed the network
+/// (the response headers alone are a few hundred bytes).
+constexpr double kFromCacheMaxFrac = 0.01;
+
+/// Share of warm fetches whose network bytes stayed below kFromCacheMaxFrac of the model.
+double from_cache_frac(const std::vector<double>& network_bytes, double model_bytes);
+
+/// The browser measurements to take for these inputs (none when measure = off).
+std::vector<ProbeTask> plan_cold_start_probes(const Inputs& in);
+
+/// The rows of the phase chart (the lab file names them in this order): Table 8's, then this host's.
+enum class Phase {
+  Ssd, S3, CudaContext, TensorRt, Warmup, Runtime,                 // Table 8
+  FetchBypass, FetchWarm, WasmCompile, WasmInstantiate,            // browser probes
+  FirstPass, FreshModelPass, SteadyPass,                           // C++, both hosts
+  ColdRead, CachedRead                                             // C++, native only
+};
+
+/// Phases of Table 8 and of this host, one row each, for the comparison chart.
+struct PhaseRows {
+  std::vector<double> phase, s, measured;
+  /// Adds a row when seconds > 0 (the chart's axis is logarithmic).
+  void add(Phase p, double seconds, bool is_measured);
+};
+
+/// Measures what this host can (see above), adds outputs, rows and notices; an Error when the native file
+/// measurement cannot run (no writable temporary directory).
+std::optional<Error> add_measurements(const Inputs& in, std::uint64_t seed, RunResult& result, PhaseRows& rows);
+
+}  // namespace sl::request

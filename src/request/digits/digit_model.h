@@ -1,0 +1,44 @@
+#pragma once
+// The digit classifier shared by the skew-parity and calibration cells: 784 -> hidden -> 10 trained by SGD
+// on the first train_n compiled-in MNIST digits, as the client sends them (64 x 64) after the training
+// transform; the last 1,000 digits are the test set. Training is deterministic, so a model is kept after
+// it is trained and reused by a later run with the same parameters and seed.
+#include <cstdint>
+#include <vector>
+
+#include "core/cell.h"
+#include "request/digits/mlp.h"
+
+namespace sl::request {
+
+constexpr std::int64_t kNumTestDigits = 1000;
+constexpr std::int64_t kMaxTrainDigits = 5000;
+
+struct DigitTrainingParams {
+  std::int64_t train_n = 5000;
+  std::int64_t hidden = 256;
+  SgdConfig sgd;
+  bool operator==(const DigitTrainingParams& o) const {
+    return train_n == o.train_n && hidden == o.hidden && sgd.epochs == o.sgd.epochs && sgd.batch == o.sgd.batch &&
+           sgd.learning_rate == o.sgd.learning_rate;
+  }
+};
+
+struct TrainedDigits {
+  DigitTrainingParams params;
+  std::uint64_t seed = 0;
+  Mlp mlp;
+  std::vector<std::uint8_t> train_raw, test_raw;        ///< 64 x 64 client images
+  std::vector<float> train_x, test_x;                   ///< after the training transform
+  std::vector<std::uint8_t> train_labels, test_labels;
+  double test_accuracy = 0;                             ///< FP32, training transform
+};
+
+/// The training parameters as cell parameters (train_n, hidden, epochs, batch, lr), declared once for both cells.
+std::vector<ParamSpec> digit_training_param_specs();
+DigitTrainingParams digit_training_params(const Inputs& in);
+
+/// The model trained with these parameters and seed (progress reported while training).
+const TrainedDigits& trained_digits(const DigitTrainingParams& p, std::uint64_t seed, RunControl& ctl);
+
+}  // namespace sl::request

@@ -1,0 +1,36 @@
+#pragma once
+// Timing of whole ResNet-50 forward passes on this CPU, for the measurement cells: one warm-up pass (first
+// touch of the buffers, caches), then `reps` timed passes; the median is the result. The time between one
+// convolution's end and the next gives a per-layer profile. Progress is reported per layer.
+#include <cstdint>
+#include <vector>
+
+#include "core/cell.h"
+#include "request/resnet/resnet_forward.h"
+
+namespace sl::request {
+
+/// Progress over every forward pass of a run, counted in conv multiply-accumulates.
+struct PassProgress {
+  RunControl& ctl;
+  double total_macs;
+  double done_macs = 0;
+};
+
+struct ForwardTiming {
+  double median_s = 0;
+  std::vector<float> logits;    ///< of the last pass
+  std::vector<double> layer_ms; ///< per conv, of the last pass: time since the previous conv ended
+};
+
+ForwardTiming time_forward(const ResnetPlan& plan, const ResnetWeights& w, Layout layout, const float* image,
+                           ResnetWorkspace& ws, std::int64_t reps, PassProgress& progress);
+
+/// max |a - b| and that over max |a| (0 when a is all zeros).
+struct OutputDifference {
+  double max_abs = 0;
+  double max_rel = 0;
+};
+OutputDifference output_difference(const std::vector<float>& a, const std::vector<float>& b);
+
+}  // namespace sl::request

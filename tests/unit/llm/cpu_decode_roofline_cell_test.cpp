@@ -1,0 +1,146 @@
+// The cell times this machine, so no test asserts a time: they check that it runs with positive, finite
+// results, that FLOP and byte counts follow their formulas (and the tables use them), that the roof and
+// knee are computed from the measured peaks, and that bad inputs are refused.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "cell_runner.h"
+#include "llm/cpu_decode_roofline.h"
+
+using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::find_column;
+using cell_test::out;
+using sl::llm::DecodeShape;
+
+namespace {
+
+// 1 MiB of FP32 weights as four 256 x 256 matrices, batches 1, 2, 4: a few milliseconds.
+const std::map<std::string, std::string> kQuick = {
+    {"weights_mib", "1"}, {"hidden", "256"}, {"max_batch", "4"}, {"min_sample_ms", "0.05"}, {"samples", "3"}};
+
+sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw) {
+  for (const auto& [k, v] : kQuick) raw.emplace(k, v);
+  return cell_test::try_run("llm/cpu-decode-roofline", std::move(raw), "5");
+}
+
+}  // namespace
+
+TEST_CASE("Decode FLOPs and bytes follow the formulas", "[llm][measure]") {
+  const DecodeShape s{1024, 16};
+  // 2 x B x 1024^2 x 16 layers.
+  CHECK(sl::llm::decode_step_flop(s, 1) == 33'554'432.0);
+  CHECK(sl::llm::decode_step_flop(s, 8) == 8 * 33'554'432.0);
+  // FP32, B = 1: 16 x (4 x 1024^2 + 1 x 1024 x (4 + 4)) = 16 x 4,202,496 = 67,239,936 B.
+  CHECK(sl::llm::decode_step_bytes(s, sl::llm::kFp32, 1) == 67'239'936.0);
+  // INT8, B = 4: 16 x (1024^2 + 4 x 1024 x (1 + 4)) = 16 x 1,069,056 = 17,104,896 B.
+  CHECK(sl::llm::decode_step_bytes(s, sl::llm::kInt8, 4) == 17'104'896.0);
+  // Batch-1 intensity: 2 FLOP per weight over 4 B, less a little for the activations: 0.499 FLOP/B.
+  CHECK_THAT(sl::llm::decode_step_flop(s, 1) / sl::llm::decode_step_bytes(s, sl::llm::kFp32, 1),
+             WithinRel(2.0 / (4.0 + 8.0 / 1024), 1e-12));
+}
+
+TEST_CASE("The knee batch is where the step's intensity meets the ridge", "[llm][measure]") {
+  const DecodeShape s{1024, 16};
+  for (const auto& prec : {sl::llm::kFp32, sl::llm::kInt8}) {
+    for (double ridge : {0.5, 1.3, 7.0, 40.0}) {
+      const double b = sl::llm::knee_batch(s, prec, ridge);
+      REQUIRE(b > 0);
+      // Intensity 2 B h / (w h + B (in + out)) at the knee equals the ridge.
+      const double h = 1024, w = static_cast<double>(prec.weight_bytes), io = static_cast<double>(prec.input_bytes + prec.output_bytes);
+      CHECK_THAT(2 * b * h / (w * h + b * io), WithinRel(ridge, 1e-12));
+    }
+  }
+  // Intensity never exceeds 2 h / (in + out) = 256 FLOP/B in FP32 at h = 1024: no knee beyond it.
+  CHECK(sl::llm::knee_batch(s, sl::llm::kFp32, 300.0) == 0.0);
+}
+
+TEST_CASE("CPU decode roofline runs and returns positive, finite times and rates", "[llm][measure]") {
+  const auto r = run({});
+  REQUIRE(r.ok());
+  const auto& res = r.value();
+  CHECK(out(res, "num_layers") == 4);  // 1 MiB / (4 B x 256^2)
+  CHECK(out(res, "fp32_weight_bytes") == 1'048'576);
+  CHECK(out(res, "int8_weight_bytes") == 262'144);
+  for (const auto& [name, value] : res.outputs) CHECK(std::isfinite(value));
+  for (const char* roof : {"copy_gb_per_s", "read_gb_per_s", "peak_fp32_gflop_per_s", "peak_int8_gop_per_s"})
+    CHECK(out(res, roof) > 0);
+  CHECK(out(res, "roof_gb_per_s") == std::max(out(res, "copy_gb_per_s"), out(res, "read_gb_per_s")));
+  const DecodeShape s{256, 4};
+  for (const auto& [table, prec] : {std::pair{"fp32", sl::llm::kFp32}, std::pair{"int8", sl::llm::kInt8}}) {
+    CHECK(column(res, table, "batch") == std::vector<double>{1, 2, 4});
+    const auto& step_ms = column(res, table, "step_ms");
+    for (std::size_t i = 0; i < step_ms.size(); ++i) {
+      const auto b = static_cast<std::int64_t>(column(res, table, "batch")[i]);
+      CHECK(column(res, table, "p10_ms")[i] > 0);
+      CHECK(column(res, table, "p10_ms")[i] <= step_ms[i]);
+      CHECK(step_ms[i] <= column(res, table, "p90_ms")[i]);
+      // Every rate in the table is a formula count over the measured median.
+      CHECK_THAT(column(res, table, "ai_flop_per_byte")[i],
+                 WithinRel(sl::llm::decode_step_flop(s, b) / sl::llm::decode_step_bytes(s, prec, b), 1e-12));
+      CHECK_THAT(column(res, table, "gflop_per_s")[i], WithinRel(sl::llm::decode_step_flop(s, b) / step_ms[i] * 1e-6, 1e-12));
+      CHECK_THAT(column(res, table, "tok_per_s")[i], WithinRel(static_cast<double>(b) / step_ms[i] * 1e3, 1e-12));
+      CHECK(column(res, table, "roof_gflop_per_s")[i] > 0);
+    }
+  }
+}
+
+TEST_CASE("The roof is min(peak, bandwidth x intensity) and the ridge is peak / bandwidth", "[llm][measure]") {
+  const auto r = run({{"precision", "fp32"}});
+  REQUIRE(r.ok());
+  const auto& res = r.value();
+  const double bw = out(res, "roof_gb_per_s"), peak = out(res, "peak_fp32_gflop_per_s");
+  CHECK_THAT(out(res, "ridge_fp32_flop_per_byte"), WithinRel(peak / bw, 1e-12));
+  const auto& ai = column(res, "roof", "ai_flop_per_byte");
+  const auto& roof = column(res, "roof", "fp32_gflop_per_s");
+  for (std::size_t i = 0; i < ai.size(); ++i) CHECK_THAT(roof[i], WithinRel(std::min(peak, bw * ai[i]), 1e-12));
+  // eq. 18 on this CPU: weight bytes / measured bandwidth.
+  CHECK_THAT(out(res, "fp32_eq18_step_ms"), WithinRel(1'048'576 / (bw * 1e9) * 1e3, 1e-12));
+  // Only the precision asked for is measured.
+  CHECK(res.find_output("int8_b1_step_ms") == nullptr);
+  CHECK(find_column(res, "int8", "batch") == nullptr);
+}
+
+TEST_CASE("Book GPU points beside the CPU: H100 ridge 295 FLOP/B, V100 15.6, INT4 batch-1 decode 4 FLOP/B",
+          "[llm][measure][book]") {
+  const auto r = run({{"precision", "int8"}});
+  REQUIRE(r.ok());
+  // 989e12 / 3.35e12 = 295.2; 14.0e12 / 900e9 = 15.56 (printed 15.6); 2 FLOP / 0.5 B = 4 (eq. 18 text).
+  CHECK_THAT(out(r.value(), "h100_ridge_flop_per_byte"), WithinRel(989.0 / 3.35, 1e-12));
+  CHECK_THAT(out(r.value(), "v100_ridge_flop_per_byte"), WithinRel(14.0e12 / 900e9, 1e-12));
+  CHECK(out(r.value(), "int4_b1_ai_flop_per_byte") == 4.0);
+}
+
+TEST_CASE("CPU decode roofline refuses impossible or oversized inputs", "[llm][measure]") {
+  SECTION("weights smaller than one matrix") {
+    const auto r = run({{"weights_mib", "1"}, {"hidden", "1024"}});  // one 1024^2 FP32 matrix is 4 MiB
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == "invalid");
+    CHECK(r.error().param == "weights_mib");
+  }
+  SECTION("weights the wasm heap cannot hold") {
+    const auto r = run({{"weights_mib", "2048"}, {"hidden", "1024"}, {"precision", "fp32"}});
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == "too_large");
+    CHECK(r.error().param == "weights_mib");
+  }
+  SECTION("FP32 plus INT8 copies over the limit, though FP32 alone (1,300 MiB) would fit") {
+    // 1,300 MiB FP32 + 325 MiB INT8 = 1,625 MiB > 1,536 MiB (the FP32-only run is not made: too slow here).
+    const auto r = run({{"weights_mib", "1300"}, {"hidden", "1024"}, {"max_batch", "2"}});
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == "too_large");
+    CHECK(r.error().param == "weights_mib");
+  }
+  SECTION("a sweep with too much arithmetic names the batch") {
+    const auto r = run({{"weights_mib", "64"}, {"hidden", "1024"}, {"max_batch", "1024"}});
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == "too_large");
+    CHECK(r.error().param == "max_batch");
+  }
+  SECTION("an unknown precision") {
+    const auto r = run({{"precision", "fp16"}});
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == "bad_choice");
+  }
+}

@@ -1,0 +1,118 @@
+#include <catch2/catch.hpp>
+
+#include "cell_runner.h"
+
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::out;
+
+namespace {
+
+const std::string kCell = "llm/energy";
+sl::Result<sl::RunResult> try_run(const std::map<std::string, std::string>& raw) {
+  return cell_test::try_run(kCell, raw);
+}
+
+sl::RunResult run(const std::map<std::string, std::string>& raw = {}) { return cell_test::run(kCell, raw); }
+
+}  // namespace
+
+TEST_CASE("Napkin math 1.5: 912 tokens/s at 1,000 W is 1.0965 J/token and 548.2 J per 500-token reply",
+          "[llm][model][book]") {
+  const auto r = run();
+  CHECK(out(r, "tok_per_s") == 912);  // the book's own guard
+  CHECK(out(r, "power_w") == 1000);
+  CHECK_THAT(out(r, "j_per_token"), WithinAbs(1.0965, 0.00005));  // printed to 4 decimals
+  CHECK_THAT(out(r, "response_j"), WithinAbs(548.2, 0.05));        // printed to 1 decimal
+  CHECK_THAT(out(r, "responses_per_phone"), WithinAbs(73, 0.5));    // 40,000 / 548.2 = 72.96
+  CHECK_THAT(out(r, "responses_per_cup"), WithinAbs(182, 0.5));     // 100,000 / 548.2 = 182.4
+}
+
+TEST_CASE("Napkin math 1.5: at 10 % utilisation 600 W over 91.2 tokens/s is 6.6 J/token, 6x", "[llm][model][book]") {
+  const auto r = run();
+  CHECK_THAT(out(r, "low_util_tok_per_s"), WithinRel(91.2, 1e-12));
+  CHECK(out(r, "low_util_power_w") == 600);
+  CHECK_THAT(out(r, "low_util_j_per_token"), WithinAbs(6.6, 0.05));  // 6.579, printed "6.6"
+  CHECK_THAT(out(r, "low_util_ratio"), WithinRel(6.0, 1e-12));      // (600 / 0.1) / 1000
+}
+
+TEST_CASE("Energy curves: the book's two points lie on the curves, and the three assumptions are ordered",
+          "[llm][model]") {
+  const auto r = run();
+  const auto& util = column(r, "utilisation", "util_frac");
+  const auto& tdp = column(r, "utilisation", "j_at_tdp");
+  const auto& linear = column(r, "utilisation", "j_linear");
+  const auto& idle = column(r, "utilisation", "j_at_idle");
+  REQUIRE(util.back() == 1.0);
+  // At full utilisation the TDP and linear assumptions both give the busy point.
+  CHECK_THAT(tdp.back(), WithinRel(out(r, "j_per_token"), 1e-12));
+  CHECK_THAT(linear.back(), WithinRel(out(r, "j_per_token"), 1e-12));
+  for (std::size_t i = 0; i < util.size(); ++i) {
+    CHECK(idle[i] <= linear[i]);
+    CHECK(linear[i] <= tdp[i]);
+    // The idle curve is the book's low-utilisation assumption: 600 W over 912 u tokens/s.
+    CHECK_THAT(idle[i], WithinRel(600.0 / (912.0 * util[i]), 1e-12));
+  }
+  CHECK(column(r, "book_points", "j_per_token")[1] == out(r, "low_util_j_per_token"));
+}
+
+TEST_CASE("Energy: the step model's J/token falls with batch and beats the book's reading-pace scenario",
+          "[llm][model]") {
+  const auto r = run();
+  const auto& j = column(r, "batch", "j_per_token");
+  for (std::size_t i = 1; i < j.size(); ++i) CHECK(j[i] < j[i - 1]);
+  // Batch 1: 1,000 W x 1.5676 ms = 1.5676 J/token (the case study's TPOT at full power).
+  CHECK_THAT(j.front(), WithinAbs(1.5676, 0.00005));
+  // 114 sequences: TPOT = 1.5185 ms + 114 x 49.144 us = 7.121 ms -> 16,010 tokens/s, 0.0625 J/token.
+  CHECK_THAT(out(r, "model_tok_per_s"), WithinRel(114 / 7.1208e-3, 1e-4));
+  CHECK(out(r, "model_j_per_token") < out(r, "j_per_token") / 10);
+  CHECK(r.notices.empty());
+  const auto capped = run({{"concurrent", "1000"}});
+  CHECK(out(capped, "model_batch") == 497);
+  REQUIRE(capped.notices.size() == 1);
+  CHECK(capped.notices[0].code == "batch_capped");
+}
+
+TEST_CASE("Energy: idle power above busy power and oversized contexts are errors", "[llm][model]") {
+  auto r = try_run({{"idle_w", "800"}});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().param == "idle_w");
+  r = try_run({{"context", "10000000"}});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().param == "context");
+  CHECK_FALSE(try_run({{"low_util_pct", "0"}}).ok());
+}
+
+TEST_CASE("Energy per conversation turn: the prefix cache cuts prefill and energy on multi-turn chats",
+          "[llm][model]") {
+  const auto r = run();
+  // Without the cache every turn recomputes its whole prompt: turn k (0-based) holds S + k (U + A) + U tokens,
+  // so the mean over 4 turns is 2,000 + 100 + 1.5 x 300 = 2,550, exactly.
+  CHECK(out(r, "turn_prefill_tok_nocache") == 2550);
+  // With it, only what is new since the last turn (plus the partial last block) is computed.
+  CHECK(out(r, "turn_prefill_tok_cached") < 0.1 * 2550);
+  CHECK(out(r, "turn_j_cached") < out(r, "turn_j_nocache"));
+  CHECK_THAT(out(r, "turn_saving_frac"), WithinRel(1 - out(r, "turn_j_cached") / out(r, "turn_j_nocache"), 1e-12));
+  // Energy is charged only for busy time, which prefill tokens can shrink but not below the decode part:
+  // the saving is well below the share of prefill tokens saved.
+  CHECK(out(r, "turn_saving_frac") < 1 - out(r, "turn_prefill_tok_cached") / 2550);
+  // Same seed, same numbers.
+  CHECK(run().outputs == r.outputs);
+}
+
+TEST_CASE("Energy per turn: with nothing shared between requests the prefix cache changes nothing",
+          "[llm][model]") {
+  const auto r = run({{"turns", "1"}, {"system_tokens", "0"}});
+  CHECK(out(r, "turn_prefill_tok_cached") == 100);
+  CHECK(out(r, "turn_prefill_tok_nocache") == 100);
+  CHECK(out(r, "turn_j_cached") == out(r, "turn_j_nocache"));
+}
+
+TEST_CASE("Energy per turn: a conversation longer than the KV pool is an error", "[llm][model]") {
+  // 2,000 + 100 x (100 + 10,000) tokens > 589,824 tokens in 72 GiB.
+  const auto r = try_run({{"turns", "100"}, {"answer_tokens", "10000"}});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == "too_large");
+  CHECK(r.error().param == "turns");
+}

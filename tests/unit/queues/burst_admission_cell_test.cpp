@@ -1,0 +1,161 @@
+#include <catch2/catch.hpp>
+#include <algorithm>
+
+#include "cell_runner.h"
+
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::out;
+
+namespace {
+
+const std::string kCell = "queues/burst-admission";
+sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
+  return cell_test::try_run(kCell, std::move(raw), seed);
+}
+
+sl::RunResult run_ok(std::map<std::string, std::string> raw, const std::string& seed = "7") {
+  return cell_test::run(kCell, std::move(raw), seed);
+}
+
+}  // namespace
+
+TEST_CASE("Admission control bounds the queue at limit = k x workers; without it the queue grows",
+          "[queues][multiserver][admission]") {
+  SECTION("the default spike: 100 workers, 3 per worker") {
+    const auto v = run_ok({});
+    CHECK(out(v, "queue_limit") == 300);
+    CHECK(out(v, "max_queue_limit") <= 300);
+    CHECK(out(v, "max_queue_limit") >= 290);  // the spike does fill it
+    CHECK(out(v, "max_queue_none") > 10'000);
+    const auto& q = column(v, "timeline", "queue_limit");
+    CHECK(*std::max_element(q.begin(), q.end()) <= 300);
+  }
+  SECTION("the book's 4 workers: 8 or 12 waiting at most") {
+    const std::string k = GENERATE(as<std::string>{}, "2", "3");
+    // 4 workers of 50 ms serve 80 req/s; a spike of 400 req/s against a normal 40.
+    const auto v = run_ok({{"workers", "4"}, {"base_qps", "40"}, {"spike_qps", "400"}, {"queue_per_worker", k}});
+    const double limit = 4 * std::stod(k);
+    CHECK(out(v, "queue_limit") == limit);
+    CHECK(out(v, "max_queue_limit") <= limit);
+    CHECK(out(v, "rejected_limit_frac") > 0);
+  }
+  SECTION("a limit of 0 turns away every arrival that finds all workers busy (Erlang loss)") {
+    const auto v = run_ok({{"queue_per_worker", "0"}});
+    CHECK(out(v, "max_queue_limit") == 0);
+    CHECK(out(v, "late_limit_frac") == 0);
+  }
+}
+
+TEST_CASE("Without admission control the spike follows the fluid model: backlog and latency",
+          "[queues][multiserver][admission]") {
+  // Fluid model at the defaults: (10,000 - 2,000) req/s x 2.5 s = 20,000 requests behind, served at
+  // 2,000 req/s: the last spike request waits 10 s. The random backlog has a standard deviation of about
+  // sqrt(25,000 arrivals + 5,000 departures) = 173 requests (0.9%), so 5% is over 5 of them; the p99 of an
+  // interval adds the service time's own tail (p99 of Exp(50 ms) = 0.23 s), hence -0.3 s / +0.5 s.
+  const auto v = run_ok({});
+  CHECK_THAT(out(v, "fluid_backlog"), WithinRel(20'000.0, 1e-12));
+  CHECK_THAT(out(v, "fluid_peak_latency_s"), WithinRel(10.05, 1e-12));
+  CHECK_THAT(out(v, "fluid_drain_s"), WithinRel(20.0, 1e-12));
+  CHECK_THAT(out(v, "max_queue_none"), WithinRel(out(v, "fluid_backlog"), 0.05));
+  CHECK(out(v, "peak_p99_none_s") > out(v, "fluid_peak_latency_s") - 0.3);
+  CHECK(out(v, "peak_p99_none_s") < out(v, "fluid_peak_latency_s") + 0.5);
+  // The workers are saturated through the spike (the book's "100 % load"), with and without the limit.
+  CHECK(out(v, "busy_spike_none_frac") > 0.995);
+  CHECK(out(v, "busy_spike_limit_frac") > 0.995);
+  CHECK(out(v, "busy_spike_none_frac") <= 1.0);
+}
+
+TEST_CASE("Goodput collapses without admission control and holds with it", "[queues][multiserver][admission]") {
+  const auto v = run_ok({});
+  CHECK(out(v, "good_limit_frac") > out(v, "good_none_frac") + 0.2);
+  CHECK(out(v, "late_limit_frac") == 0);  // a wait of at most ~0.15 s never reaches the 1 s timeout
+  CHECK(out(v, "peak_p99_limit_s") < 1.0);
+  // Between 10 s and 20 s traffic is back to normal, but without a limit every answer is late (the
+  // backlog still needs until ~27.5 s to drain); with the limit every request is served in time.
+  const auto& t = column(v, "timeline", "t_s");
+  const auto& good_none = column(v, "timeline", "good_none_per_s");
+  const auto& good_limit = column(v, "timeline", "good_limit_per_s");
+  const auto& offered = column(v, "timeline", "offered_per_s");
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i] < 10 || t[i] >= 20) continue;
+    INFO("interval at " << t[i] << " s");
+    CHECK(good_none[i] == 0);
+    CHECK(good_limit[i] == offered[i]);
+  }
+}
+
+TEST_CASE("Every request ends in exactly one outcome", "[queues][multiserver][admission]") {
+  const std::string mode = GENERATE(as<std::string>{}, "serve", "drop");
+  const auto v = run_ok({{"on_timeout", mode}});
+  for (const std::string key : {"none", "limit"}) {
+    double sum = out(v, "good_" + key + "_frac") + out(v, "late_" + key + "_frac") + out(v, "rejected_" + key + "_frac");
+    if (mode == "drop") sum += out(v, "dropped_" + key + "_frac");
+    CHECK_THAT(sum, WithinAbs(1.0, 1e-12));
+  }
+  CHECK(out(v, "rejected_none_frac") == 0);
+}
+
+TEST_CASE("Skipping timed-out requests bounds the latency of the served ones by timeout + service",
+          "[queues][multiserver][admission]") {
+  // Fixed 50 ms service: a request starts within 1 s of arriving or is skipped, so it ends within 1.05 s.
+  const auto v = run_ok({{"on_timeout", "drop"}, {"service", "det"}});
+  CHECK(out(v, "peak_p99_none_s") <= 1.05 + 1e-9);
+  CHECK(out(v, "dropped_none_frac") > 0.1);
+  CHECK(out(v, "max_queue_none") > 1000);  // the queue still grows; its clients just give up
+}
+
+TEST_CASE("The Black Friday numbers at the defaults: 10x, 50 ms, 8-12 queued for 4 workers",
+          "[queues][multiserver][admission][book]") {
+  const auto v = run_ok({});
+  CHECK_THAT(out(v, "spike_factor"), WithinRel(10.0, 1e-12));
+  // M/M/c at 1,000 req/s on 100 workers of 50 ms (rho 0.5): Erlang C is tiny, so the mean is 50 ms.
+  CHECK_THAT(out(v, "normal_latency_ms"), WithinAbs(50.0, 0.5));
+  CHECK(out(v, "example_limit_low") == 8);
+  CHECK(out(v, "example_limit_high") == 12);
+  CHECK_THAT(out(v, "peak_p99_none_s"), WithinAbs(10.0, 0.5));
+}
+
+TEST_CASE("Burst admission: bad inputs give errors that name the parameter", "[queues][multiserver][admission]") {
+  SECTION("no arrivals at all") {
+    const auto r = run({{"base_qps", "0"}, {"spike_qps", "0"}});
+    REQUIRE(!r.ok());
+    CHECK(r.error().code == "invalid");
+  }
+  SECTION("too many arrivals to simulate") {
+    const auto r = run({{"spike_qps", "1e7"}, {"spike_s", "60"}});
+    REQUIRE(!r.ok());
+    CHECK(r.error().code == "too_large");
+    CHECK(r.error().param == "spike_qps");
+  }
+  SECTION("a negative rate") {
+    const auto r = run({{"base_qps", "-1"}});
+    REQUIRE(!r.ok());
+    CHECK(r.error().param == "base_qps");
+  }
+}
+
+TEST_CASE("Burst admission: the same seed gives the same run, both policies see the same arrivals",
+          "[queues][multiserver][admission]") {
+  const auto a = run_ok({{"after_s", "5"}}, "3");
+  const auto b = run_ok({{"after_s", "5"}}, "3");
+  CHECK(out(a, "good_none_frac") == out(b, "good_none_frac"));
+  CHECK(out(a, "peak_p99_limit_s") == out(b, "peak_p99_limit_s"));
+  // Offered per interval is counted once; both policies' outcomes add up to it.
+  const auto& offered = column(a, "timeline", "offered_per_s");
+  const auto& good = column(a, "timeline", "good_limit_per_s");
+  const auto& late = column(a, "timeline", "late_limit_per_s");
+  const auto& rejected = column(a, "timeline", "rejected_limit_per_s");
+  for (std::size_t i = 0; i < offered.size(); ++i) CHECK_THAT(good[i] + late[i] + rejected[i], WithinRel(offered[i], 1e-12));
+}
+
+TEST_CASE("Burst admission: a long run is downsampled to at most RunControl::max_points rows per table",
+          "[queues][multiserver][admission]") {
+  const auto v = run_ok({{"base_qps", "100"}, {"spike_qps", "1000"}, {"after_s", "3600"}, {"interval_ms", "10"}});
+  for (const auto& t : v.tables) {
+    INFO("table " << t.name);
+    CHECK(static_cast<int>(t.columns.front().second.size()) <= sl::RunControl().max_points);
+  }
+  CHECK(out(v, "interval_s") > 0.01);
+}

@@ -1,0 +1,94 @@
+#include <catch2/catch.hpp>
+
+#include "cell_runner.h"
+#include "queues/erlang_c.h"
+
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::out;
+
+namespace {
+
+sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
+  return cell_test::try_run("queues/routing", std::move(raw), seed);
+}
+
+}  // namespace
+
+TEST_CASE("Routing cell: the shared queue's mean wait agrees with Erlang C within 4 batch-means SE",
+          "[queues][multiserver][routing]") {
+  const auto r = run({{"rho_min", "0.9"}, {"rho_max", "0.9"}, {"points", "1"}, {"n", "1000000"}});
+  REQUIRE(r.ok());
+  const auto& v = r.value();
+  // 8 servers of 5 ms at rho 0.9: lambda = 1,440/s, Erlang C wait = C / (1,600 - 1,440).
+  CHECK_THAT(out(v, "wait_shared_closed_ms"), WithinRel(1e3 * sl::queues::mmc_mean_wait_s(8, 1440, 200), 1e-12));
+  CHECK_THAT(out(v, "wait_shared_ms"), WithinAbs(out(v, "wait_shared_closed_ms"), 4 * out(v, "wait_shared_se_ms")));
+  CHECK_THAT(out(v, "mean_random_closed_ms"), WithinRel(50.0, 1e-12));  // eq. 5: 5 ms / (1 - 0.9)
+  // Load-aware routing recovers most of the pooling gain, JSQ more than two choices.
+  CHECK(out(v, "recovered_p2_frac") > 0.5);
+  CHECK(out(v, "recovered_jsq_frac") > out(v, "recovered_p2_frac"));
+  CHECK(out(v, "recovered_jsq_frac") < 1);
+}
+
+TEST_CASE("Routing cell: one row per load point, ordered policies at every load", "[queues][multiserver][routing]") {
+  const auto r = run({{"points", "4"}, {"n", "100000"}});
+  REQUIRE(r.ok());
+  const auto& v = r.value();
+  const auto& rho = column(v, "sweep", "rho");
+  REQUIRE(rho.size() == 4);
+  CHECK_THAT(rho.front(), WithinRel(0.5, 1e-12));
+  CHECK_THAT(rho.back(), WithinRel(0.9, 1e-12));
+  CHECK(out(v, "rho") == rho.back());
+  const auto& shared = column(v, "sweep", "mean_shared_ms");
+  const auto& random = column(v, "sweep", "mean_random_ms");
+  const auto& closed = column(v, "sweep", "mean_shared_closed_ms");
+  for (std::size_t i = 0; i < rho.size(); ++i) {
+    CHECK(shared[i] < random[i]);
+    CHECK(closed[i] > 5.0);  // the time in system is at least the 5 ms service
+  }
+}
+
+TEST_CASE("Routing cell with fixed service: no M/M/c closed form, the M/D/1 mean for random routing",
+          "[queues][multiserver][routing]") {
+  const auto r = run({{"service", "det"}, {"points", "2"}, {"n", "20000"}});
+  REQUIRE(r.ok());
+  const auto& v = r.value();
+  CHECK(v.find_output("mean_shared_closed_ms") == nullptr);
+  CHECK(v.find_output("p99_random_closed_ms") == nullptr);
+  // M/D/1 at 0.9: 5 + 0.9 x 5 / (2 x 0.1) = 27.5 ms.
+  CHECK_THAT(out(v, "mean_random_closed_ms"), WithinRel(27.5, 1e-12));
+}
+
+TEST_CASE("Routing cell: bad inputs give errors that name the parameter", "[queues][multiserver][routing]") {
+  SECTION("rho_min above rho_max") {
+    const auto r = run({{"rho_min", "0.9"}, {"rho_max", "0.5"}});
+    REQUIRE(!r.ok());
+    CHECK(r.error().code == "invalid");
+    CHECK(r.error().param == "rho_min");
+  }
+  SECTION("a load at or above 1 has no steady state and is out of range") {
+    const auto r = run({{"rho_max", "1"}});
+    REQUIRE(!r.ok());
+    CHECK(r.error().param == "rho_max");
+  }
+  SECTION("too many requests in all") {
+    const auto r = run({{"points", "40"}, {"n", "2000000"}});
+    REQUIRE(!r.ok());
+    CHECK(r.error().code == "too_large");
+    CHECK(r.error().param == "n");
+  }
+  SECTION("zero servers") {
+    const auto r = run({{"servers", "0"}});
+    REQUIRE(!r.ok());
+    CHECK(r.error().param == "servers");
+  }
+}
+
+TEST_CASE("Routing cell: the same seed gives the same curves", "[queues][multiserver][routing]") {
+  const auto a = run({{"points", "2"}, {"n", "10000"}}, "5");
+  const auto b = run({{"points", "2"}, {"n", "10000"}}, "5");
+  REQUIRE((a.ok() && b.ok()));
+  CHECK(out(a.value(), "p99_jsq_ms") == out(b.value(), "p99_jsq_ms"));
+  CHECK(out(a.value(), "mean_p2_ms") == out(b.value(), "mean_p2_ms"));
+}

@@ -1,0 +1,81 @@
+#include <catch2/catch.hpp>
+
+#include "cell_runner.h"
+
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::error_of;
+using cell_test::out;
+
+namespace {
+const std::string kCell = "request/runtimes-precision";
+sl::RunResult run(std::map<std::string, std::string> raw = {}) { return cell_test::run(kCell, std::move(raw)); }
+}  // namespace
+
+TEST_CASE("Table 19: speedups over PyTorch eager are 8.5 ms / latency, TensorRT INT8 9.4x",
+          "[request][precision][book]") {
+  const auto r = run();
+  CHECK_THAT(out(r, "speedup_torchscript"), WithinRel(8.5 / 6.2, 1e-12));
+  // Printed to one decimal (half a unit: 0.05), except TensorRT FP32, printed "3x" (0.5).
+  CHECK_THAT(out(r, "speedup_torchscript"), WithinAbs(1.4, 0.05));
+  CHECK_THAT(out(r, "speedup_onnx"), WithinAbs(1.7, 0.05));
+  CHECK_THAT(out(r, "speedup_trt_fp32"), WithinAbs(3.0, 0.5));
+  CHECK_THAT(out(r, "speedup_trt_fp16"), WithinAbs(6.1, 0.05));
+  CHECK_THAT(out(r, "speedup_trt_int8"), WithinAbs(9.4, 0.05));
+  const auto& speedup = column(r, "runtimes", "speedup");
+  REQUIRE(speedup.size() == 6);
+  CHECK(speedup[0] == 1.0);
+  for (std::size_t i = 1; i < speedup.size(); ++i) CHECK(speedup[i] > speedup[i - 1]);
+}
+
+TEST_CASE("Table 20: INT8 is 3.1x FP32, FP16 2x, INT8 1.6x FP16; PTQ loses 0.33 points, QAT 0.08",
+          "[request][precision][book]") {
+  const auto r = run();
+  CHECK_THAT(out(r, "int8_vs_fp32"), WithinAbs(3.1, 0.05));
+  CHECK_THAT(out(r, "fp16_vs_fp32"), WithinRel(2.0, 1e-12));
+  CHECK_THAT(out(r, "int8_vs_fp16"), WithinAbs(1.6, 0.05));
+  // Differences of two-decimal percentages: exact to rounding of the decimal inputs (1e-12).
+  CHECK_THAT(out(r, "ptq_loss_pp"), WithinAbs(0.33, 1e-12));
+  CHECK_THAT(out(r, "qat_loss_pp"), WithinAbs(0.08, 1e-12));
+  CHECK_THAT(out(r, "qat_recovered_frac"), WithinRel(0.25 / 0.33, 1e-9));
+  const auto& loss = column(r, "precision", "loss_pp");
+  CHECK(loss[0] == 0);
+  CHECK(loss[1] == 0);  // FP16 keeps 76.13 %
+}
+
+TEST_CASE("\"98 MB\" of FP32 ResNet-50 weights closes only in MiB: 102.4 MB = 97.66 MiB",
+          "[request][precision][book]") {
+  const auto r = run();
+  CHECK_THAT(out(r, "fp32_weights_mb"), WithinRel(102.4, 1e-12));
+  CHECK_THAT(out(r, "fp32_weights_mib"), WithinRel(102.4e6 / 1048576.0, 1e-12));
+  CHECK_THAT(out(r, "fp32_weights_mib"), WithinAbs(98, 0.5));   // printed "98": half a unit
+  CHECK_FALSE(std::fabs(out(r, "fp32_weights_mb") - 98) <= 0.5);  // the decimal reading does not close
+  CHECK_THAT(out(r, "fp16_weights_mib"), WithinAbs(49, 0.5));
+  // "25 MB" for INT8 closes in neither unit: 24.41 MiB and 25.6 MB are both more than half a unit away.
+  CHECK(std::fabs(out(r, "int8_weights_mib") - 25) > 0.5);
+  CHECK(std::fabs(out(r, "int8_weights_mb") - 25) > 0.5);
+}
+
+TEST_CASE("Eq. 16: the bit ratio bounds the gain at 4x; the measured 3.1x is 78 % of it; 30 GPUs become 10",
+          "[request][precision][book]") {
+  const auto r = run();
+  CHECK_THAT(out(r, "theoretical_speedup"), WithinRel(4.0, 1e-12));
+  CHECK_THAT(out(r, "measured_share_of_theoretical_frac"), WithinRel(2.8 / 0.9 / 4, 1e-12));
+  CHECK(out(r, "low_bit_gpus") == 10);
+  CHECK(out(run({{"low_bits", "4"}}), "theoretical_speedup") == 8);
+  CHECK(out(run({{"fp32_gpus", "31"}}), "low_bit_gpus") == 11);  // whole GPUs: ceil(31 / 3)
+  CHECK(r.notices.empty());
+}
+
+TEST_CASE("An INT8 latency that beats the bit-ratio bound is flagged", "[request][precision]") {
+  const auto r = run({{"trt_int8_ms", "0.5"}});
+  REQUIRE(r.notices.size() == 1);
+  CHECK(r.notices[0].code == "above_bound");
+}
+
+TEST_CASE("Runtime inputs are validated", "[request][precision]") {
+  CHECK(error_of(kCell, {{"trt_int8_ms", "0"}}).code == "out_of_range");
+  CHECK(error_of(kCell, {{"ptq_acc", "101"}}).param == "ptq_acc");
+  CHECK(error_of(kCell, {{"low_bits", "2.5"}}).code == "not_integer");
+}

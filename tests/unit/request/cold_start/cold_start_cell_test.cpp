@@ -1,0 +1,80 @@
+#include <catch2/catch.hpp>
+
+#include "core/stats.h"
+#include "request/cold_start/burst_scale_out.h"
+#include "cell_runner.h"
+
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::error_of;
+using cell_test::out;
+using namespace sl::request;
+
+namespace {
+const std::string kCell = "request/cold-start";
+}
+
+TEST_CASE("Table 8, the model swap and Example 1.12 recomputed", "[request][cold-start][book]") {
+  const auto r = cell_test::run(kCell);
+  CHECK_THAT(out(r, "local_total_s"), WithinRel(0.5 + 0.4 + 0.2 + 0.4, 1e-12));       // "~1.5 s"
+  CHECK_THAT(out(r, "cloud_total_s"), WithinRel(4.0 + 0.4 + 30 + 0.2 + 0.4, 1e-12));  // "~35 s"
+  CHECK_THAT(out(r, "swap_ms"), WithinRel(312.5, 1e-12));                            // 10 GB / 32 GB/s
+  CHECK_THAT(out(r, "format_speedup"), WithinRel(10.0, 1e-12));                      // 15 s / 1.5 s
+  CHECK_THAT(out(r, "nvme_floor_s"), WithinAbs(1.43, 0.005));                       // 5 / 3.5 = 1.4286, printed 1.43
+  CHECK(out(r, "safetensors_of_floor_frac") >= 0.9);                                 // the book's guard: >= 0.9x the floor
+  CHECK_THAT(out(r, "cold_request_ratio"), WithinRel(100.0, 1e-12));                 // 500 ms vs 5 ms
+}
+
+TEST_CASE("One replica without a burst is an M/D/1 queue: mean latency within 4 SE of Pollaczek-Khinchine",
+          "[request][cold-start]") {
+  BurstParams p;
+  p.base_replicas = 1;
+  p.added_replicas = 0;
+  p.base_rate_per_s = p.burst_rate_per_s = 100;  // rho = 100 x 5 ms = 0.5
+  p.burst_start_s = 0;
+  p.burst_end_s = p.end_s = 2000;
+  sl::Rng rng(17);
+  const auto arrivals = burst_arrivals(p, rng);
+  const auto records = simulate_scale_out(p, {}, arrivals);
+  std::vector<double> latency;
+  for (const auto& r : records) latency.push_back(r.latency_s);
+  // M/D/1: W = s + rho s / (2 (1 - rho)) = 5 + 2.5 = 7.5 ms. Successive latencies are correlated, so the
+  // standard error comes from batch means (32 batches of ~6,000 requests).
+  double mean = 0;
+  for (double x : latency) mean += x;
+  mean /= static_cast<double>(latency.size());
+  CHECK_THAT(mean, WithinAbs(0.0075, 4 * sl::batch_means_se(latency)));
+  CHECK_THAT(static_cast<double>(arrivals.size()), WithinAbs(200'000, 4 * std::sqrt(200'000.0)));  // Poisson count
+}
+
+TEST_CASE("The late share of a burst follows the fluid backlog: (C + D) / T with D = excess x C / spare",
+          "[request][cold-start]") {
+  const auto r = cell_test::run(kCell);
+  // Cloud: for C = 35 s the backlog grows at 1,500 - 800 = 700 req/s to 24,500, then drains at
+  // 2,400 - 1,500 = 900 req/s in D = 27.2 s; requests arriving in those 62.2 s of the 120 s burst are late
+  // (the first 0.06 s, before the queue passes 50 ms of work, are not): on time 1 - 62.2 / 120 = 48.1 %.
+  // Poisson noise in the 93,000 late arrivals is 0.3 %; edge effects of the 50 ms target add ~0.1 s / 120 s.
+  const double c = 35.0, d = 700.0 * c / 900.0;
+  CHECK_THAT(out(r, "ontime_cloud_frac"), WithinAbs(1.0 - (c + d) / 120.0, 0.01));
+  const double ce = 1.5, de = 700.0 * ce / 900.0;
+  CHECK_THAT(out(r, "ontime_engine_frac"), WithinAbs(1.0 - (ce + de) / 120.0, 0.01));
+  // A warm pool joins at once: 12 replicas at rho = 1,500 / 2,400 with 5 ms deterministic service.
+  CHECK(out(r, "ontime_warm_pool_frac") > 0.999);
+  CHECK(out(r, "ontime_no_warmup_frac") < out(r, "ontime_engine_frac"));  // lazy init costs more than 0.2 s saves
+  CHECK(column(r, "latency", "t_s").size() <= 400);
+}
+
+TEST_CASE("A detection delay adds to every scenario, the warm pool included", "[request][cold-start]") {
+  const auto r = cell_test::run(kCell, {{"detect_s", "10"}});
+  // 10 s at 700 req/s excess: 7,000 queued, drained at 900 req/s in 7.8 s -> about 17.8 s of 120 late.
+  CHECK_THAT(out(r, "ontime_warm_pool_frac"), WithinAbs(1.0 - (10.0 + 7000.0 / 900.0) / 120.0, 0.01));
+}
+
+TEST_CASE("Bad cold-start inputs: an unstable base load and a run too large", "[request][cold-start]") {
+  const auto e = error_of(kCell, {{"base_rps", "900"}});  // 4 x 200 = 800 req/s capacity
+  CHECK(e.code == "unstable");
+  CHECK(e.param == "base_rps");
+  CHECK(error_of(kCell, {{"burst_rps", "90000"}, {"burst_s", "3600"}}).code == "too_large");
+  CHECK(error_of(kCell, {{"replicas", "0"}}).code == "out_of_range");
+}

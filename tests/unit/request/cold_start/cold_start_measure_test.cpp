@@ -1,0 +1,186 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <dirent.h>
+#include <unistd.h>
+
+#include "core/registry.h"
+#include "request/cold_start/cold_start_measure.h"
+#include "request/cold_start/first_inference.h"
+#include "request/cold_start/page_cache_read.h"
+#include "cell_runner.h"
+
+using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::error_of;
+using cell_test::has_notice;
+using cell_test::out;
+using namespace sl::request;
+
+namespace {
+
+const std::string kCell = "request/cold-start";
+constexpr double kModelBytes = 33554432;  // 32 MiB
+
+
+bool positive_finite(double x) { return std::isfinite(x) && x > 0; }
+
+/// Browser samples as the worker passes them, for a quick native run (1 MiB file, one repeat).
+std::map<std::string, std::string> browser_inputs(const std::string& warm_network_bytes) {
+  return {{"read_mib", "1"},
+          {"repeats", "1"},
+          {"measured.model_fetch.bytes", "33554432"},
+          {"measured.model_fetch.no_store", "0.2 0.1 0.3"},
+          {"measured.model_fetch.warm", "0.05 0.04 0.06"},
+          {"measured.model_fetch.warm_network_bytes", warm_network_bytes},
+          {"measured.wasm_start.bytes", "4194304"},
+          {"measured.wasm_start.compile", "0.03 0.02 0.04"},
+          {"measured.wasm_start.instantiate", "0.011 0.01 0.012"}};
+}
+
+}  // namespace
+
+TEST_CASE("Probe arithmetic: medians, decimal MB/s and the share of warm loads the cache answered",
+          "[request][cold-start-measure]") {
+  CHECK(median_of({3, 1, 2}) == 2);
+  CHECK(median_of({4, 1, 3, 2}) == 2.5);
+  CHECK_THAT(mb_per_s(kModelBytes, 0.1), WithinRel(335.54432, 1e-12));  // 33,554,432 B / 10^6 / 0.1 s
+  CHECK(mb_per_s(kModelBytes, 0) == 0);
+  // Headers alone (~300 B per shard) stay far below 1 % of the model; a refetch of the whole model does not.
+  CHECK(from_cache_frac({2400, 0, kModelBytes + 2400}, kModelBytes) == Approx(2.0 / 3).epsilon(1e-12));
+  CHECK(from_cache_frac({}, kModelBytes) == 0);
+}
+
+TEST_CASE("The plan asks the browser for the model fetch and the wasm start-up, nothing when measure is off",
+          "[request][cold-start-measure]") {
+  auto plan = sl::plan_probes(kCell, {{"repeats", "4"}});
+  REQUIRE(plan.ok());
+  std::vector<std::string> keys;
+  for (const auto& task : plan.value()) {
+    keys.push_back(task.probe + "." + task.key);
+    CHECK(task.repeats == (task.key == "bytes" ? 1 : 4));
+  }
+  CHECK(keys == std::vector<std::string>{"model_fetch.bytes", "model_fetch.no_store", "model_fetch.warm",
+                                         "model_fetch.warm_network_bytes", "wasm_start.bytes", "wasm_start.compile",
+                                         "wasm_start.instantiate"});
+  auto off = sl::plan_probes(kCell, {{"measure", "off"}});
+  REQUIRE(off.ok());
+  CHECK(off.value().empty());
+}
+
+TEST_CASE("Browser samples become medians, rates and Table 8's rescaled load time",
+          "[request][cold-start-measure]") {
+  const auto r = cell_test::run(kCell, browser_inputs("300 0 0"));
+  CHECK(out(r, "model_mib") == 32);
+  CHECK_THAT(out(r, "fetch_bypass_ms"), WithinRel(200.0, 1e-12));
+  CHECK_THAT(out(r, "fetch_bypass_mb_per_s"), WithinRel(167.77216, 1e-12));
+  CHECK_THAT(out(r, "fetch_warm_ms"), WithinRel(50.0, 1e-12));
+  CHECK_THAT(out(r, "fetch_warm_mb_per_s"), WithinRel(671.08864, 1e-12));
+  CHECK_THAT(out(r, "fetch_bypass_over_warm"), WithinRel(4.0, 1e-12));
+  CHECK(out(r, "warm_from_cache_frac") == 1);
+  CHECK_THAT(out(r, "fetch_weights_s"), WithinRel(98.0 / 32 * 0.2, 1e-12));  // 98 MiB at 32 MiB per 0.2 s
+  CHECK_THAT(out(r, "wasm_compile_ms"), WithinRel(30.0, 1e-12));
+  CHECK_THAT(out(r, "wasm_compile_mb_per_s"), WithinRel(4.194304 / 0.03, 1e-12));
+  CHECK_THAT(out(r, "wasm_instantiate_ms"), WithinRel(11.0, 1e-12));
+  CHECK_FALSE(has_notice(r, "browser_only"));
+  CHECK_FALSE(has_notice(r, "not_cached"));
+  CHECK(r.find_output("infer_fresh_model_ms") == nullptr);  // one trial: no later model to compare
+  const auto& phases = column(r, "phases", "phase");
+  const auto& measured = column(r, "phases", "measured");
+  REQUIRE(phases.size() == measured.size());
+  for (auto p : {Phase::FetchBypass, Phase::FetchWarm, Phase::WasmCompile, Phase::WasmInstantiate, Phase::FirstPass})
+    CHECK(std::count(phases.begin(), phases.end(), static_cast<double>(p)) == 1);
+  for (double s : column(r, "phases", "s")) CHECK(positive_finite(s));
+}
+
+TEST_CASE("Warm loads that crossed the network again are counted and flagged", "[request][cold-start-measure]") {
+  const auto r = cell_test::run(kCell, browser_inputs("33554732 0 0"));
+  CHECK(out(r, "warm_from_cache_frac") == Approx(2.0 / 3).epsilon(1e-12));  // one of three refetched
+  CHECK(has_notice(r, "not_cached"));
+}
+
+TEST_CASE("A site without the model file gives a notice, not fetch outputs", "[request][cold-start-measure]") {
+  auto raw = browser_inputs("");
+  raw["measured.model_fetch.bytes"] = "";
+  raw["measured.model_fetch.no_store"] = "";
+  raw["measured.model_fetch.warm"] = "";
+  const auto r = cell_test::run(kCell, raw);
+  CHECK(has_notice(r, "model_missing"));
+  CHECK(r.find_output("fetch_bypass_ms") == nullptr);
+  CHECK(r.find_output("wasm_compile_ms") != nullptr);
+}
+
+TEST_CASE("Natively at the defaults the cell times inference and the page cache, and says what only a browser "
+          "measures", "[request][cold-start-measure]") {
+  const auto r = cell_test::run(kCell);
+  CHECK(has_notice(r, "browser_only"));
+  CHECK(r.find_output("fetch_bypass_ms") == nullptr);
+  for (const char* name : {"infer_first_ms", "infer_fresh_model_ms", "infer_steady_ms", "infer_first_over_steady", "read_cold_ms",
+                           "read_cold_mb_per_s", "read_cached_ms", "read_cached_mb_per_s", "read_weights_cold_s"})
+    CHECK(positive_finite(out(r, name)));
+  if (const double* evicted = r.find_output("evicted_frac")) {
+    CHECK(*evicted >= 0);
+    CHECK(*evicted <= 1);
+    CHECK(has_notice(r, "not_evicted") == (*evicted < 0.9));
+  }
+}
+
+TEST_CASE("measure = off leaves the book's numbers and the simulation, and measures nothing",
+          "[request][cold-start-measure]") {
+  const auto r = cell_test::run(kCell, {{"measure", "off"}});
+  CHECK(r.find_output("infer_first_ms") == nullptr);
+  CHECK(r.find_output("read_cold_ms") == nullptr);
+  CHECK(r.notices.empty());
+  CHECK(column(r, "phases", "phase").size() == 6);  // Table 8's rows only
+  CHECK_THAT(out(r, "local_total_s"), WithinRel(1.5, 1e-12));
+}
+
+TEST_CASE("First vs steady inference: one first pass per trial, every later pass timed, all positive",
+          "[request][cold-start-measure]") {
+  const auto r = time_first_inference(2, 3, 7);
+  CHECK(r.first_s.size() == 2);
+  CHECK(r.steady_s.size() == 6);
+  for (double s : r.first_s) CHECK(positive_finite(s));
+  for (double s : r.steady_s) CHECK(positive_finite(s));
+}
+
+TEST_CASE("The page-cache read returns positive finite times and leaves no file behind",
+          "[request][cold-start-measure]") {
+  REQUIRE(page_cache_reachable());
+  char dir_template[] = "/tmp/sl-page-cache-test-XXXXXX";
+  REQUIRE(::mkdtemp(dir_template) != nullptr);
+  const std::string dir = dir_template;
+  const auto r = measure_page_cache_read(4 << 20, 2, dir);
+  REQUIRE(r.ok());
+  CHECK(r.value().bytes == 4 << 20);
+  CHECK(positive_finite(r.value().cold_read_s));
+  REQUIRE(r.value().cached_read_s.size() == 2);
+  for (double s : r.value().cached_read_s) CHECK(positive_finite(s));
+  const double resident = r.value().resident_after_evict_frac;
+  CHECK((resident == -1 || (resident >= 0 && resident <= 1)));
+  int entries = 0;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (const dirent* e = ::readdir(d)) entries += std::string(e->d_name) != "." && std::string(e->d_name) != "..";
+    ::closedir(d);
+  }
+  CHECK(entries == 0);
+  ::rmdir(dir.c_str());
+}
+
+TEST_CASE("Bad sizes and an unwritable directory are refused with clear errors", "[request][cold-start-measure]") {
+  CHECK(measure_page_cache_read(1000, 1).error().code == "out_of_range");
+  CHECK(measure_page_cache_read(std::int64_t{2} << 30, 1).error().code == "out_of_range");
+  const auto missing = measure_page_cache_read(1 << 20, 1, "/nonexistent-serving-lab-dir");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code == "io");
+  CHECK(missing.error().message.find("/nonexistent-serving-lab-dir") != std::string::npos);
+  for (const char* size : {"0", "1025", "1.5"}) {
+    const auto e = error_of(kCell, {{"read_mib", size}});
+    CHECK(e.param == "read_mib");
+  }
+  CHECK(error_of(kCell, {{"repeats", "0"}}).code == "out_of_range");
+  CHECK(error_of(kCell, {{"measure", "maybe"}}).code == "bad_choice");
+}

@@ -1,0 +1,140 @@
+#include <catch2/catch.hpp>
+
+#include "cell_runner.h"
+#include "request/cost/fleet_cost.h"
+
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+using cell_test::column;
+using cell_test::error_of;
+using cell_test::out;
+namespace lc = sl::request;
+
+namespace {
+const std::string kCell = "request/cost";
+sl::RunResult run(std::map<std::string, std::string> raw = {}) { return cell_test::run(kCell, std::move(raw)); }
+const lc::Machine kCpu{0.17, 50}, kT4{0.53, 400}, kV100{3.06, 1200};
+
+/// Brute force: the last integer-spaced load (step 0.01 req/s) at which the CPU fleet is strictly cheaper.
+double brute_force_crossover(const lc::Machine& cpu, const std::vector<lc::Machine>& gpus, double rho, double q_max) {
+  double last = 0;
+  for (double q = 0.01; q <= q_max; q += 0.01) {
+    double gpu = 1e300;
+    for (const auto& g : gpus) gpu = std::min(gpu, lc::fleet_usd_per_h(g, q, rho));
+    if (lc::fleet_usd_per_h(cpu, q, rho) < gpu) last = q;
+  }
+  return last;
+}
+}  // namespace
+
+TEST_CASE("Example 1.3: $4/h at 200 req/s is $5.56 per million, at 800 req/s $1.39: 4x, 300 % more",
+          "[request][cost][book]") {
+  const auto r = run();
+  CHECK_THAT(out(r, "a_per_s"), WithinRel(200.0, 1e-12));
+  CHECK_THAT(out(r, "b_per_s"), WithinRel(800.0, 1e-12));
+  // 4 / (200 x 3600 / 1e6) = 5.5556 and 4 / 2.88 = 1.3889: printed to the cent (half a cent: 0.005).
+  CHECK_THAT(out(r, "a_usd_per_m"), WithinRel(4.0 / 0.72, 1e-12));
+  CHECK_THAT(out(r, "a_usd_per_m"), WithinAbs(5.56, 0.005));
+  CHECK_THAT(out(r, "b_usd_per_m"), WithinAbs(1.39, 0.005));
+  CHECK_THAT(out(r, "a_over_b"), WithinRel(4.0, 1e-12));
+  CHECK_THAT(out(r, "a_extra_frac"), WithinRel(3.0, 1e-12));
+}
+
+TEST_CASE("Table 22: $0.94, $0.37 and $0.71 per million images for CPU, T4 and V100", "[request][cost][book]") {
+  const auto r = run();
+  CHECK_THAT(out(r, "cpu_usd_per_m"), WithinAbs(0.94, 0.005));
+  CHECK_THAT(out(r, "t4_usd_per_m"), WithinAbs(0.37, 0.005));
+  CHECK_THAT(out(r, "v100_usd_per_m"), WithinAbs(0.71, 0.005));
+  CHECK_THAT(out(r, "v100_over_t4_price"), WithinRel(3.06 / 0.53, 1e-12));
+  CHECK_THAT(out(r, "v100_over_t4_throughput"), WithinRel(3.0, 1e-12));
+}
+
+TEST_CASE("5,000 req/s at rho 0.54 takes 8 V100s or 24 T4s, as the book says", "[request][cost][book]") {
+  const auto r = run();
+  CHECK(out(r, "v100_machines") == 8);   // ceil(5000 / 648) = ceil(7.72)
+  CHECK(out(r, "t4_machines") == 24);    // ceil(5000 / 216) = ceil(23.1)
+  CHECK(out(r, "cpu_machines") == 186);  // ceil(5000 / 27) = ceil(185.2)
+  CHECK_THAT(out(r, "t4_fleet_usd_per_h"), WithinRel(24 * 0.53, 1e-12));
+  CHECK_THAT(out(r, "v100_fleet_usd_per_h"), WithinRel(8 * 3.06, 1e-12));
+}
+
+TEST_CASE("Each fleet has enough machines and one fewer would break the utilization cap", "[request][cost]") {
+  const double rho = GENERATE(0.3, 0.54, 0.9);
+  for (double q : {1.0, 27.0, 80.0, 999.0, 5000.0, 123456.0}) {
+    for (const auto& m : {kCpu, kT4, kV100}) {
+      const auto n = static_cast<double>(lc::machines_needed(m, q, rho));
+      CHECK(q / (n * m.saturated_per_s) <= rho * (1 + 1e-12));
+      if (n > 1) CHECK(q / ((n - 1) * m.saturated_per_s) > rho);
+    }
+  }
+}
+
+TEST_CASE("The CPU/GPU crossover is 3 x 50 x rho: 81 req/s at 0.54, 120 at 0.8, 150 at 1.0",
+          "[request][cost]") {
+  // Three CPUs ($0.51/h) undercut one T4 ($0.53/h), four ($0.68/h) do not; V100 never wins.
+  for (double rho : {0.54, 0.8, 1.0}) {
+    const auto x = lc::cpu_cheaper_up_to_qps(kCpu, {kT4, kV100}, rho);
+    REQUIRE(x.has_value());
+    CHECK_THAT(*x, WithinRel(3 * 50 * rho, 1e-12));
+  }
+  CHECK_THAT(out(run(), "crossover_qps"), WithinRel(81.0, 1e-12));
+  const auto r = run();
+  const auto& rho = column(r, "crossover", "rho");
+  const auto& q = column(r, "crossover", "crossover_qps");
+  for (std::size_t i = 0; i < rho.size(); ++i) CHECK_THAT(q[i], WithinRel(150 * rho[i], 1e-9));
+}
+
+TEST_CASE("The breakpoint walk agrees with a brute-force scan of the fleet costs", "[request][cost]") {
+  // Prices where the answer is not a simple multiple: CPU $0.30/h at 70 req/s vs a $1.00/h GPU at 500 req/s
+  // and a $1.70/h one at 900 req/s. The scan steps 0.01 req/s, so it may stop up to 0.01 short.
+  const lc::Machine cpu{0.30, 70}, g1{1.00, 500}, g2{1.70, 900};
+  const double rho = GENERATE(0.37, 0.54, 0.91);
+  const auto x = lc::cpu_cheaper_up_to_qps(cpu, {g1, g2}, rho);
+  REQUIRE(x.has_value());
+  CHECK_THAT(brute_force_crossover(cpu, {g1, g2}, rho, 4 * *x + 10), WithinAbs(*x, 0.011));
+}
+
+TEST_CASE("A CPU no dearer per request than any GPU has no crossover, and the cell says so", "[request][cost]") {
+  CHECK_FALSE(lc::cpu_cheaper_up_to_qps({0.04, 50}, {kT4, kV100}, 0.54).has_value());
+  const auto r = run({{"cpu_usd_per_h", "0.04"}});
+  CHECK(r.find_output("crossover_qps") == nullptr);
+  REQUIRE(r.notices.size() == 1);
+  CHECK(r.notices[0].code == "no_crossover");
+  // A CPU dearer than a whole T4 is never cheaper: the crossover is at 0.
+  CHECK(out(run({{"cpu_usd_per_h", "0.6"}}), "crossover_qps") == 0);
+}
+
+TEST_CASE("Cost per image scales as 1 / utilization", "[request][cost]") {
+  const auto r = run();
+  const auto& u = column(r, "cost_vs_util", "util_frac");
+  const auto& t4 = column(r, "cost_vs_util", "t4_usd_per_m");
+  REQUIRE(u.back() == Approx(1.0).epsilon(1e-12));
+  CHECK_THAT(t4.back(), WithinRel(out(r, "t4_usd_per_m"), 1e-9));
+  for (std::size_t i = 0; i < u.size(); ++i) CHECK_THAT(t4[i] * u[i], WithinRel(out(r, "t4_usd_per_m"), 1e-9));
+}
+
+TEST_CASE("The fleet-cost series is the step function of whole machines", "[request][cost]") {
+  const auto r = run();
+  const auto& q = column(r, "fleet_cost", "qps");
+  const auto& cpu = column(r, "fleet_cost", "cpu_usd_per_h");
+  REQUIRE(q.size() == 257);
+  CHECK(q.front() == 1.0);
+  CHECK(q.back() == 10000.0);
+  for (std::size_t i = 0; i < q.size(); ++i) CHECK_THAT(cpu[i], WithinRel(0.17 * std::ceil(q[i] / 27.0 - 1e-9), 1e-9));
+}
+
+TEST_CASE("Cost inputs are validated", "[request][cost]") {
+  CHECK(error_of(kCell, {{"rho", "0"}}).code == "out_of_range");
+  CHECK(error_of(kCell, {{"rho", "1.2"}}).param == "rho");
+  CHECK(error_of(kCell, {{"t4_per_s", "-5"}}).param == "t4_per_s");
+  CHECK(error_of(kCell, {{"a_batch", "0"}}).code == "out_of_range");
+}
+
+TEST_CASE("The load grid is geometric and ends exactly at its limits", "[request][cost]") {
+  const auto r = run({{"sweep_max_qps", "5000"}});
+  const auto& q = column(r, "fleet_cost", "qps");
+  CHECK(q.front() == 1.0);
+  CHECK(q.back() == 5000.0);
+  const double ratio = std::pow(5000.0, 1.0 / static_cast<double>(q.size() - 1));
+  for (std::size_t i = 1; i < q.size(); ++i) CHECK_THAT(q[i] / q[i - 1], WithinRel(ratio, 1e-12));
+}

@@ -114,11 +114,17 @@ Result<RunResult> run_batching_tax(const Inputs& in, std::uint64_t seed, RunCont
 }  // namespace
 
 CellSpec batching_tax_cell() {
-  return {"batching/batching-tax",
-          {real("lambda", "1/s", 500, 1e-3, 1e6), count("batch", "requests", 32, 1, 4096),
-           real("t_inf_b1_ms", "ms", 2.0, 1e-3, 1e5), real("t_inf_ms", "ms", 15.0, 1e-3, 1e5),
-           count("n", "requests", 100'000, 2, 2'000'000)},
-          &run_batching_tax};
+  CellSpec cell{"batching/batching-tax",
+                {real("lambda", "1/s", 500, 1e-3, 1e6), count("batch", "requests", 32, 1, 4096),
+                 real("t_inf_b1_ms", "ms", 2.0, 1e-3, 1e5), real("t_inf_ms", "ms", 15.0, 1e-3, 1e5),
+                 count("n", "requests", 100'000, 2, 2'000'000)},
+                &run_batching_tax};
+  cell.outputs = {out("formation_b1_ms", "ms"), out("total_b1_ms", "ms"), out("formation_closed_ms", "ms"),
+                  out("total_closed_ms", "ms"), out("penalty_x", "×"), out("first_request_wait_ms", "ms"),
+                  out("formation_sim_ms", "ms"), out("formation_sim_se_ms", "ms"), out("formation_sim_p99_ms", "ms"),
+                  out("total_sim_ms", "ms"), out("num_batches", "")};
+  cell.tables = {table("formation")};
+  return cell;
 }
 
 }  // namespace sl::batching

@@ -239,13 +239,30 @@ Result<RunResult> run_fixed_window(const Inputs& in, std::uint64_t seed, RunCont
 }  // namespace
 
 CellSpec fixed_window_cell() {
-  return {"batching/fixed-window",
-          {real("lambda", "1/s", 500, 1e-3, 1e5), real("window_ms", "ms", 10, 0.01, 1e4),
-           real("svc_fixed_ms", "ms", 5, 0, 1e4), real("svc_per_item_ms", "ms", 0.6, 0, 1e4),
-           choice("accelerators", {"unlimited", "one"}, "unlimited"), real("duration_s", "s", 200, 0.01, 1e6),
-           real("t14_window_ms", "ms", 12, 0.01, 1e4), real("budget_window_ms", "ms", 20, 0.01, 1e4),
-           real("slo_ms", "ms", 50, 1e-3, 1e6)},
-          &run_fixed_window};
+  CellSpec cell{"batching/fixed-window",
+                {real("lambda", "1/s", 500, 1e-3, 1e5), real("window_ms", "ms", 10, 0.01, 1e4),
+                 real("svc_fixed_ms", "ms", 5, 0, 1e4), real("svc_per_item_ms", "ms", 0.6, 0, 1e4),
+                 choice("accelerators", {"unlimited", "one"}, "unlimited"), real("duration_s", "s", 200, 0.01, 1e6),
+                 real("t14_window_ms", "ms", 12, 0.01, 1e4), real("budget_window_ms", "ms", 20, 0.01, 1e4),
+                 real("slo_ms", "ms", 50, 1e-3, 1e6)},
+                &run_fixed_window};
+  cell.outputs = {out("wait_closed_ms", "ms"), out("wait_sim_ms", "ms"), out("wait_sim_se_ms", "ms"),
+                  out("wait_max_sim_ms", "ms"), out("batch_mean_closed", ""), out("batch_mean_sim", ""),
+                  out("batch_var_sim", ""), out("p_empty_closed_frac", ""), out("p_empty_sim_frac", ""),
+                  out("seen_batch_mean_closed", ""), out("seen_batch_mean_sim", ""), out("seen_batch_p99", ""),
+                  out("latency_mean_closed_ms", "ms"), out("latency_mean_sim_ms", "ms"), out("envelope_ms", "ms"),
+                  out("envelope_over_mean", "×"), out("latency_p99_sim_ms", "ms"), out("envelope_over_p99_sim", "×"),
+                  out("t14_seen_batch_mean", ""), out("t14_seen_batch_p99", ""),
+                  out("t14_latency_mean_closed_ms", "ms"), out("t14_envelope_ms", "ms"),
+                  out("t14_latency_p99_sim_ms", "ms"), out("budget_wait_ms", "ms"), out("budget_wait_max_ms", "ms"),
+                  out("budget_wait_share_frac", ""), out("budget_wait_sim_ms", "ms"), out("t10_mean_50", ""),
+                  out("t10_std_50", ""), out("t10_p_empty_50_frac", ""), out("t10_p_double_50_frac", ""),
+                  out("t10_mean_200", ""), out("t10_std_200", ""), out("t10_p_empty_200_frac", ""),
+                  out("t10_p_double_200_frac", ""), out("t10_mean_500", ""), out("t10_std_500", ""),
+                  out("t10_p_empty_500_frac", ""), out("t10_p_double_500_frac", ""), out("t10_mean_1000", ""),
+                  out("t10_std_1000", ""), out("t10_p_empty_1000_frac", ""), out("t10_p_double_1000_frac", "")};
+  cell.tables = {table("table10"), table("batch_pmf"), table("by_window")};
+  return cell;
 }
 
 }  // namespace sl::batching

@@ -126,12 +126,19 @@ Result<RunResult> run_multi_camera(const Inputs& in, std::uint64_t seed, RunCont
 }  // namespace
 
 CellSpec multi_camera_cell() {
-  return {"batching/multi-camera",
-          {real("fps", "1/s", 30, 0.1, 1000), real("deadline_ms", "ms", 33, 0.01, 1e5), real("cam1_ms", "ms", 8, 0, 1e4),
-           real("cam2to5_ms", "ms", 10, 0, 1e4), real("cam6_ms", "ms", 15, 0, 1e4), real("jitter_ms", "ms", 1, 0, 1e3),
-           real("timeout_ms", "ms", 20, 0, 1e5), real("inference_ms", "ms", 10, 0, 1e4), real("post_ms", "ms", 7, 0, 1e4),
-           real("sync_budget_ms", "ms", 12, 0, 1e5), count("frames", "frame sets", 20'000, 100, 1'000'000)},
-          &run_multi_camera};
+  CellSpec cell{"batching/multi-camera",
+                {real("fps", "1/s", 30, 0.1, 1000), real("deadline_ms", "ms", 33, 0.01, 1e5), real("cam1_ms", "ms", 8, 0, 1e4),
+                 real("cam2to5_ms", "ms", 10, 0, 1e4), real("cam6_ms", "ms", 15, 0, 1e4), real("jitter_ms", "ms", 1, 0, 1e3),
+                 real("timeout_ms", "ms", 20, 0, 1e5), real("inference_ms", "ms", 10, 0, 1e4), real("post_ms", "ms", 7, 0, 1e4),
+                 real("sync_budget_ms", "ms", 12, 0, 1e5), count("frames", "frame sets", 20'000, 100, 1'000'000)},
+                &run_multi_camera};
+  cell.outputs = {out("period_ms", "ms"), out("arrival_spread_ms", "ms"), out("nominal_start_ms", "ms"),
+                  out("nominal_inference_done_ms", "ms"), out("nominal_result_ms", "ms"),
+                  out("nominal_slack_ms", "ms"), out("sync_budget_frac", ""), out("latest_start_ms", "ms"),
+                  out("miss_frac", ""), out("stale_frac", ""), out("sets_with_stale_frac", ""),
+                  out("max_consecutive_stale", ""), out("result_mean_ms", "ms"), out("result_p99_ms", "ms")};
+  cell.tables = {table("timeline"), table("by_timeout"), table("by_jitter")};
+  return cell;
 }
 
 }  // namespace sl::batching

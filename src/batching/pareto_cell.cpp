@@ -243,7 +243,26 @@ CellSpec pareto_cell() {
   params.push_back(real("lambda", "1/s", 1000, 1, 1e6));
   params.push_back(count("n", "requests", 20'000, 1'000, 1'000'000));
   params.push_back(count("grid_n", "requests", 4'000, 500, 200'000));
-  return {"batching/pareto", std::move(params), &run_pareto};
+  CellSpec cell{"batching/pareto", std::move(params), &run_pareto};
+  cell.outputs = {sometimes(out("service_a_ms", "ms")), sometimes(out("service_b_ms", "ms")),
+                  out("w2_b16_offered_per_s", "req/s"), out("w2_b16_capacity_per_s", "req/s"),
+                  out("w2_b16_floor_ms", "ms"), out("w2_b16_throughput_per_s", "req/s"), out("w2_b16_avg_ms", "ms"),
+                  out("w2_b16_p99_ms", "ms"), out("w2_b16_mean_batch", ""), out("w5_b32_offered_per_s", "req/s"),
+                  out("w5_b32_capacity_per_s", "req/s"), out("w5_b32_floor_ms", "ms"),
+                  out("w5_b32_throughput_per_s", "req/s"), out("w5_b32_avg_ms", "ms"), out("w5_b32_p99_ms", "ms"),
+                  out("w5_b32_mean_batch", ""), out("w10_b32_offered_per_s", "req/s"),
+                  out("w10_b32_capacity_per_s", "req/s"), out("w10_b32_floor_ms", "ms"),
+                  out("w10_b32_throughput_per_s", "req/s"), out("w10_b32_avg_ms", "ms"), out("w10_b32_p99_ms", "ms"),
+                  out("w10_b32_mean_batch", ""), out("w20_b64_offered_per_s", "req/s"),
+                  out("w20_b64_capacity_per_s", "req/s"), out("w20_b64_floor_ms", "ms"),
+                  out("w20_b64_throughput_per_s", "req/s"), out("w20_b64_avg_ms", "ms"), out("w20_b64_p99_ms", "ms"),
+                  out("w20_b64_mean_batch", ""), out("w50_b128_offered_per_s", "req/s"),
+                  out("w50_b128_capacity_per_s", "req/s"), out("w50_b128_floor_ms", "ms"),
+                  out("w50_b128_throughput_per_s", "req/s"), out("w50_b128_avg_ms", "ms"),
+                  out("w50_b128_p99_ms", "ms"), out("w50_b128_mean_batch", ""), out("throughput_gain_frac", ""),
+                  out("p99_ratio", "×"), out("grid_points", ""), out("grid_skipped_unstable", "")};
+  cell.tables = {table("table13"), table("grid"), table("frontier")};
+  return cell;
 }
 
 }  // namespace sl::batching

@@ -112,6 +112,12 @@ CellSpec phone_pipeline_cell() {
                  real("battery_wh", "Wh", 10, 1e-3, 1e4)},
                 &run_phone_pipeline};
   cell.uses_seed = false;
+  cell.outputs = {out("total_ms", "ms"), out("total_mj", "mJ"), out("fps", ""), out("inferences_per_charge", ""),
+                  out("power_mw", ""), out("overlapped_fps", ""), out("cpu_total_ms", "ms"),
+                  out("cpu_total_mj", "mJ"), out("cpu_fps", ""), out("cpu_inferences_per_charge", ""),
+                  out("cpu_power_mw", ""), out("cpu_overlapped_fps", ""), out("npu_time_frac", ""),
+                  out("decode_energy_frac", ""), out("battery_j", "J")};
+  cell.tables = {table("timeline")};
   return cell;
 }
 

@@ -236,7 +236,18 @@ CellSpec when_to_batch_cell() {
   params.push_back(real("burst_start_s", "s", 2, 0, 1e3));
   params.push_back(real("burst_s", "s", 1, 0, 1e3));
   params.push_back(real("burst_after_s", "s", 3, 0, 1e3));
-  return {"batching/when-to-batch", std::move(params), &run_when_to_batch};
+  CellSpec cell{"batching/when-to-batch", std::move(params), &run_when_to_batch};
+  cell.outputs = {sometimes(out("service_a_ms", "ms")), sometimes(out("service_b_ms", "ms")),
+                  out("batch1_capacity_per_s", "req/s"), out("dynamic_capacity_per_s", "req/s"),
+                  out("batching_wins_mean_from_per_s", "1/s"), out("batching_wins_p99_from_per_s", "1/s"),
+                  out("top_rate_per_s", "req/s"), out("top_batch1_mean_ms", "ms"), out("top_batch1_p99_ms", "ms"),
+                  out("top_dynamic_mean_ms", "ms"), out("top_dynamic_p99_ms", "ms"),
+                  out("top_dynamic_mean_batch", ""), out("burst_batch1_max_queue", ""),
+                  out("burst_dynamic_max_queue", ""), out("burst_batch1_max_p99_ms", "ms"),
+                  out("burst_dynamic_max_p99_ms", "ms"), out("burst_batch1_backlog_s", "s"),
+                  out("burst_dynamic_backlog_s", "s")};
+  cell.tables = {table("sweep"), table("burst")};
+  return cell;
 }
 
 }  // namespace sl::batching

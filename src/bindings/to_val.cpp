@@ -101,7 +101,23 @@ val to_val(const CellSpec& cell) {
       when.set("values", string_array(p.used_when_values));
       q.set("used_when", when);
     }
+    if (!p.aliases.empty()) q.set("aliases", string_array(p.aliases));
     params.call<void>("push", q);
+  }
+  val outputs = val::array();
+  for (const auto& o : cell.outputs) {
+    val v = val::object();
+    v.set("name", o.name);
+    v.set("unit", o.unit);
+    v.set("presence", std::string(presence_name(o.presence)));
+    outputs.call<void>("push", v);
+  }
+  val tables = val::array();
+  for (const auto& t : cell.tables) {
+    val v = val::object();
+    v.set("name", t.name);
+    v.set("presence", std::string(presence_name(t.presence)));
+    tables.call<void>("push", v);
   }
   val out = val::object();
   out.set("id", cell.id);
@@ -110,6 +126,8 @@ val to_val(const CellSpec& cell) {
   out.set("deterministic", cell.deterministic);
   out.set("probes", string_array(cell.probes));
   out.set("params", params);
+  out.set("outputs", outputs);
+  out.set("tables", tables);
   return out;
 }
 

@@ -67,10 +67,15 @@ ordered_json to_json(const CellSpec& cell) {
         break;
     }
     if (!p.used_when_param.empty()) q["used_when"] = {{"param", p.used_when_param}, {"values", p.used_when_values}};
+    if (!p.aliases.empty()) q["aliases"] = p.aliases;
     params.push_back(q);
   }
-  return {{"id", cell.id}, {"lab", cell.lab()}, {"uses_seed", cell.uses_seed}, {"deterministic", cell.deterministic},
-          {"probes", cell.probes}, {"params", params}};
+  ordered_json outputs = ordered_json::array();
+  for (const auto& o : cell.outputs) outputs.push_back({{"name", o.name}, {"unit", o.unit}, {"presence", presence_name(o.presence)}});
+  ordered_json tables = ordered_json::array();
+  for (const auto& t : cell.tables) tables.push_back({{"name", t.name}, {"presence", presence_name(t.presence)}});
+  return {{"id", cell.id},         {"lab", cell.lab()},   {"uses_seed", cell.uses_seed}, {"deterministic", cell.deterministic},
+          {"probes", cell.probes}, {"params", params}, {"outputs", outputs},         {"tables", tables}};
 }
 
 ordered_json to_json(const Error& e) {

@@ -1,5 +1,6 @@
 #include "core/cell.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -29,6 +30,46 @@ ParamSpec used_when(ParamSpec spec, std::string choice_param, std::vector<std::s
   spec.used_when_param = std::move(choice_param);
   spec.used_when_values = std::move(values);
   return spec;
+}
+
+ParamSpec aliased(ParamSpec spec, std::vector<std::string> old_names) {
+  spec.aliases = std::move(old_names);
+  return spec;
+}
+
+const char* presence_name(Presence presence) {
+  switch (presence) {
+    case Presence::Always: return "always";
+    case Presence::SomeInputs: return "some_inputs";
+    case Presence::BrowserOnly: return "browser_only";
+  }
+  return "always";
+}
+
+OutputSpec out(std::string name, std::string unit) { return {std::move(name), std::move(unit), Presence::Always}; }
+
+OutputSpec sometimes(OutputSpec spec) {
+  spec.presence = Presence::SomeInputs;
+  return spec;
+}
+
+OutputSpec browser_only(OutputSpec spec) {
+  spec.presence = Presence::BrowserOnly;
+  return spec;
+}
+
+TableSpec table(std::string name, Presence presence) { return {std::move(name), presence}; }
+
+const OutputSpec* CellSpec::find_output(const std::string& name) const {
+  for (const auto& o : outputs)
+    if (o.name == name) return &o;
+  return nullptr;
+}
+
+const TableSpec* CellSpec::find_table(const std::string& name) const {
+  for (const auto& t : tables)
+    if (t.name == name) return &t;
+  return nullptr;
 }
 
 void Inputs::set_bytes(const ParamSpec& spec, std::string data) {
@@ -159,9 +200,33 @@ bool declares_probe(const CellSpec& cell, const std::string& key) {
   return false;
 }
 
+/// The raw inputs with every parameter under its current name (an alias replaced by the name it stands for).
+Result<std::map<std::string, std::string>> canonical_names(const CellSpec& cell, const std::map<std::string, std::string>& raw) {
+  std::map<std::string, std::string> named;
+  for (const auto& [key, text] : raw) {
+    if (key.rfind(kMeasuredPrefix, 0) == 0) {
+      named[key] = text;
+      continue;
+    }
+    const ParamSpec* param = nullptr;
+    for (const auto& p : cell.params) {
+      if (p.name == key || std::find(p.aliases.begin(), p.aliases.end(), key) != p.aliases.end()) param = &p;
+    }
+    if (param == nullptr)
+      return Error{"unknown_param", key, cell.id + " has no parameter '" + key + "'", {{"cell", cell.id}}};
+    if (!named.emplace(param->name, text).second)
+      return Error{"invalid", param->name,
+                   param->name + " is given twice (as " + param->name + " and under its old name)", {}};
+  }
+  return named;
+}
+
 }  // namespace
 
-Result<Inputs> parse_inputs(const CellSpec& cell, const std::map<std::string, std::string>& raw) {
+Result<Inputs> parse_inputs(const CellSpec& cell, const std::map<std::string, std::string>& raw_inputs) {
+  auto named = canonical_names(cell, raw_inputs);
+  if (!named.ok()) return named.error();
+  const std::map<std::string, std::string>& raw = named.value();
   Inputs inputs;
   for (const auto& [name, text] : raw) {
     if (name.rfind(kMeasuredPrefix, 0) != 0) continue;
@@ -170,13 +235,6 @@ Result<Inputs> parse_inputs(const CellSpec& cell, const std::map<std::string, st
     auto samples = parse_samples(name, text);
     if (!samples.ok()) return samples.error();
     inputs.set_measured(name.substr(kMeasuredPrefix.size()), std::move(samples.value()));
-  }
-  for (const auto& [name, text] : raw) {
-    if (name.rfind(kMeasuredPrefix, 0) == 0) continue;
-    bool known = false;
-    for (const auto& p : cell.params) known = known || p.name == name;
-    if (!known)
-      return Error{"unknown_param", name, cell.id + " has no parameter '" + name + "'", {{"cell", cell.id}}};
   }
   for (const auto& p : cell.params) {
     const auto it = raw.find(p.name);

@@ -26,6 +26,9 @@ struct ParamSpec {
   /// (a custom model's fields); the page hides it otherwise, the CLI says so.
   std::string used_when_param;
   std::vector<std::string> used_when_values;
+  /// Earlier names of this parameter, still accepted as CLI flags and URL keys so that old links keep
+  /// working (`qps` for `lambda_per_s`); parse_inputs maps them to `name`.
+  std::vector<std::string> aliases;
 };
 
 ParamSpec real(std::string name, std::string unit, double default_value, double min, double max);
@@ -35,6 +38,39 @@ ParamSpec choice(std::string name, std::vector<std::string> choices, std::string
 ParamSpec bytes(std::string name, std::string accept, double max_bytes);
 /// `spec`, used only while the choice parameter `choice_param` is one of `values`.
 ParamSpec used_when(ParamSpec spec, std::string choice_param, std::vector<std::string> values);
+/// `spec`, also accepted under its earlier names (old URL keys and CLI flags).
+ParamSpec aliased(ParamSpec spec, std::vector<std::string> old_names);
+
+/// Which runs have an output or a table.
+enum class Presence {
+  Always,       ///< every run (a test checks it at the defaults)
+  SomeInputs,   ///< only at some inputs (a closed form only while the queue is stable)
+  BrowserOnly,  ///< only where the browser measured it (a probe's samples); never natively
+};
+
+/// One scalar output of a cell: declared once here, beside the parameters. The page shows its label (from
+/// the lab file) with this unit; the name is the one grep finds.
+struct OutputSpec {
+  std::string name;  ///< carries the unit too: "W_ms"
+  std::string unit;  ///< "ms", "1/s", "" for a pure number
+  Presence presence = Presence::Always;
+};
+
+/// One table of a cell (a chart's data, a sweep): its name, and which runs have it.
+struct TableSpec {
+  std::string name;
+  Presence presence = Presence::Always;
+};
+
+/// "always", "some_inputs", "browser_only": the name the CLI and the page use.
+const char* presence_name(Presence presence);
+
+OutputSpec out(std::string name, std::string unit);
+/// An output only some inputs have.
+OutputSpec sometimes(OutputSpec spec);
+/// An output only the browser can measure.
+OutputSpec browser_only(OutputSpec spec);
+TableSpec table(std::string name, Presence presence = Presence::Always);
 
 /// Checked parameter values of one run, in declaration order.
 class Inputs {
@@ -157,11 +193,17 @@ struct CellSpec {
   /// Host measurements this cell can use, by probe name; with plan_probes, which to take for given inputs.
   std::vector<std::string> probes;
   std::function<std::vector<ProbeTask>(const Inputs&)> plan_probes;
+  /// Every scalar output and every table a run may return (tests check runs against these).
+  std::vector<OutputSpec> outputs;
+  std::vector<TableSpec> tables;
   std::string lab() const { return id.substr(0, id.find('/')); }
+  const OutputSpec* find_output(const std::string& name) const;
+  const TableSpec* find_table(const std::string& name) const;
 };
 
 /// Turns raw text values (from CLI flags, URL keys or page inputs) into checked Inputs. Missing parameters
-/// take their defaults; unknown names, non-numbers, NaN, out-of-range values and bad choices are errors that
+/// take their defaults; a parameter's earlier name (ParamSpec::aliases) counts as its name, and giving both
+/// is an error; unknown names, non-numbers, NaN, out-of-range values and bad choices are errors that
 /// name the parameter. Keys "measured.<probe>.<key>" carry host samples (finite, >= 0, at most 100,000) for
 /// a probe the cell declares.
 Result<Inputs> parse_inputs(const CellSpec& cell, const std::map<std::string, std::string>& raw);

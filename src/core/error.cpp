@@ -21,4 +21,19 @@ Error invalid(std::string param, std::string message) {
   return Error{"invalid", std::move(param), std::move(message), {}};
 }
 
+Error too_large(std::string param, double got, double max, std::string unit, std::string what) {
+  const std::string unit_text = unit.empty() ? "" : " " + unit;
+  std::string message = (what.empty() ? param : what) + " must be at most " + format_number(max) + unit_text + ", got " +
+                        format_number(got) + unit_text;
+  if (!what.empty() && what != param) message += "; lower " + param;
+  return Error{"too_large", param, std::move(message),
+               {{"max", format_number(max)}, {"got", format_number(got)}, {"unit", std::move(unit)}}};
+}
+
+Error out_of_memory(std::string param, double bytes) {
+  const std::string mib = format_number(std::round(bytes / (1024.0 * 1024.0) * 10) / 10);
+  return Error{"too_large", param, "could not allocate the " + mib + " MiB this run needs; lower " + param,
+               {{"got", mib}, {"unit", "MiB"}}};
+}
+
 }  // namespace sl

@@ -38,6 +38,13 @@ std::string format_number(double x);
 
 Error invalid(std::string param, std::string message);
 
+/// A parameter asks for more work or memory than a run may have (code "too_large"): "<what> must be at most
+/// <max> <unit>, got <got>; lower <param>". `what` defaults to the parameter's name.
+Error too_large(std::string param, double got, double max, std::string unit, std::string what = "");
+
+/// An allocation of `bytes` failed (code "too_large"), naming the parameter that sized it.
+Error out_of_memory(std::string param, double bytes);
+
 }  // namespace sl
 
 /// Internal invariant check: on in tests and debug builds; a broken invariant is a bug, never user input.

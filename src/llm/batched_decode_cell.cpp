@@ -182,6 +182,12 @@ CellSpec batched_decode_cell() {
   params.push_back(real("target_tok_s", "tokens/s", 1000, 1, 1e9));
   CellSpec cell{"llm/batched-decode", std::move(params), &run_batched_decode};
   cell.uses_seed = false;
+  cell.outputs = {out("tpot_b1_ms", "ms"), out("tok_per_s_b1", "tokens/s"), out("ceiling_tok_per_s", "tokens/s"),
+                  out("knee_batch", ""), sometimes(out("compute_bound_batch", "")), out("max_batch_memory", ""),
+                  out("max_batch_slo", ""), sometimes(out("tpot_at_max_ms", "ms")),
+                  sometimes(out("tok_per_s_at_max", "tokens/s")), sometimes(out("min_batch_target", "")),
+                  out("ttft_ms", "ms")};
+  cell.tables = {table("sweep"), table("limits")};
   return cell;
 }
 

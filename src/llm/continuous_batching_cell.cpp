@@ -246,7 +246,26 @@ CellSpec continuous_batching_cell() {
       count("ex_batch", "sequences", 8, 1, 4096), count("ex_short", "tokens", 10, 1, 1e6),
       count("ex_long", "tokens", 100, 1, 1e6)};
   params.insert(params.end(), rest.begin(), rest.end());
-  return {"llm/continuous-batching", std::move(params), &run_continuous_batching};
+  CellSpec cell{"llm/continuous-batching", std::move(params), &run_continuous_batching};
+  cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("ttft_p50_ms", "ms"),
+                  out("ttft_p99_ms", "ms"), out("tpot_p50_ms", "ms"), out("tpot_p99_ms", "ms"), out("e2e_p50_s", "s"),
+                  out("e2e_p99_s", "s"), out("tok_per_s", "tokens/s"), out("mean_batch", ""),
+                  out("kv_usage_frac", ""), out("kv_waste_frac", ""), out("naive_ttft_p50_ms", "ms"),
+                  out("naive_ttft_p99_ms", "ms"), out("naive_tpot_p50_ms", "ms"), out("naive_tpot_p99_ms", "ms"),
+                  out("naive_e2e_p50_s", "s"), out("naive_e2e_p99_s", "s"), out("naive_tok_per_s", "tokens/s"),
+                  out("naive_mean_batch", ""), out("naive_kv_usage_frac", ""), out("naive_kv_waste_frac", ""),
+                  out("static_ttft_p50_ms", "ms"), out("static_ttft_p99_ms", "ms"), out("static_tpot_p50_ms", "ms"),
+                  out("static_tpot_p99_ms", "ms"), out("static_e2e_p50_s", "s"), out("static_e2e_p99_s", "s"),
+                  out("static_tok_per_s", "tokens/s"), out("static_mean_batch", ""), out("static_kv_usage_frac", ""),
+                  out("static_kv_waste_frac", ""), out("preemptions", ""), out("preempted_frac", ""),
+                  out("naive_preemptions", ""), out("speedup_vs_static", ""), out("speedup_vs_naive", ""),
+                  out("offered_tok_per_s", "tokens/s"), out("example_slot_waste_frac", ""),
+                  out("example_batch_util_frac", ""), out("static_slot_util_frac", ""),
+                  out("continuous_slot_util_frac", ""), out("reserve_mean_tokens", ""),
+                  out("naive_reserve_waste_frac", ""), out("paged_reserve_waste_frac", ""), out("naive_fit_seqs", ""),
+                  out("paged_fit_seqs", "")};
+  cell.tables = {table("timeline"), table("slot_util"), table("block_waste")};
+  return cell;
 }
 
 }  // namespace sl::llm

@@ -232,6 +232,25 @@ CellSpec cpu_decode_roofline_cell() {
                  real("min_sample_ms", "ms", 1, 0.01, 1000), count("samples", "samples", 3, 3, 51)},
                 &run_cpu_decode_roofline};
   cell.deterministic = false;  // timings of this machine differ run to run
+  cell.outputs = {out("timer_resolution_us", "µs"), out("sample_min_ms", "ms"), out("num_layers", ""),
+                  out("copy_gb_per_s", "GB/s"), out("read_gb_per_s", "GB/s"), out("roof_gb_per_s", "GB/s"),
+                  out("peak_fp32_gflop_per_s", "GFLOP/s"), out("peak_int8_gop_per_s", "1/s"),
+                  out("ridge_fp32_flop_per_byte", "FLOP/B"), out("ridge_int8_op_per_byte", ""),
+                  out("h100_ridge_flop_per_byte", "FLOP/B"), out("v100_ridge_flop_per_byte", "FLOP/B"),
+                  out("int4_b1_ai_flop_per_byte", ""), sometimes(out("fp32_weight_bytes", "B")),
+                  sometimes(out("fp32_b1_step_ms", "ms")), sometimes(out("fp32_eq18_step_ms", "ms")),
+                  sometimes(out("fp32_b1_gb_per_s", "GB/s")), sometimes(out("fp32_b1_ai_flop_per_byte", "FLOP/B")),
+                  sometimes(out("fp32_b1_ai_over_ridge", "")), sometimes(out("fp32_b1_roof_frac", "")),
+                  sometimes(out("fp32_max_batch_gflop_per_s", "GFLOP/s")),
+                  sometimes(out("fp32_max_batch_peak_frac", "")), sometimes(out("fp32_tok_per_s_gain", "")),
+                  sometimes(out("fp32_knee_batch", "")), sometimes(out("int8_weight_bytes", "B")),
+                  sometimes(out("int8_b1_step_ms", "ms")), sometimes(out("int8_eq18_step_ms", "ms")),
+                  sometimes(out("int8_b1_gb_per_s", "GB/s")), sometimes(out("int8_b1_ai_flop_per_byte", "")),
+                  sometimes(out("int8_b1_ai_over_ridge", "")), sometimes(out("int8_b1_roof_frac", "")),
+                  sometimes(out("int8_max_batch_gflop_per_s", "GFLOP/s")),
+                  sometimes(out("int8_max_batch_peak_frac", "")), sometimes(out("int8_tok_per_s_gain", "")),
+                  sometimes(out("int8_knee_batch", ""))};
+  cell.tables = {table("roof"), table("fp32"), table("int8")};
   return cell;
 }
 

@@ -116,6 +116,11 @@ CellSpec kv_growth_cell() {
   params.push_back(choice("units", {"gb", "gib"}, "gb"));
   CellSpec cell{"llm/kv-growth", std::move(params), &run_kv_growth};
   cell.uses_seed = false;
+  cell.outputs = {out("kv_per_token_bytes", "B"), out("kv_per_token_mb", "MB"), out("kv_per_token_mib", "MiB"),
+                  out("model_weight_gb", "GB"), out("budget_gb", "GB"), out("budget_gib", "GiB"),
+                  out("cross_b1_tok", "tokens"), out("cross_b2_tok", "tokens"), out("cross_b3_tok", "tokens"),
+                  out("cross_b4_tok", "tokens"), out("kv_32x8k_gb", "GB"), out("kv_32x8k_gib", "GiB")};
+  cell.tables = {table("kv"), table("budget"), table("crossings")};
   return cell;
 }
 

@@ -202,7 +202,18 @@ CellSpec prefix_caching_cell() {
       count("request_tokens", "tokens", 1256, 1, 10000000), count("long_tokens", "tokens", 32000, 1, 10000000),
       real("pcie_gb_per_s", "GB/s", 32, 0.001, 10000)};
   params.insert(params.end(), rest.begin(), rest.end());
-  return {"llm/prefix-caching", std::move(params), &run_prefix_caching};
+  CellSpec cell{"llm/prefix-caching", std::move(params), &run_prefix_caching};
+  cell.outputs = {out("saved_prefill_tokens", ""), out("saved_formula_tokens", ""),
+                  out("saved_block_formula_tokens", ""), out("saved_prefill_frac", ""), out("shared_hit_frac", ""),
+                  out("shared_ttft_mean_ms", "ms"), out("shared_ttft_mean_nocache_ms", "ms"),
+                  out("shared_ttft_p99_ms", "ms"), out("shared_ttft_p99_nocache_ms", "ms"),
+                  out("alone_ttft_cold_ms", "ms"), out("alone_ttft_warm_ms", "ms"), out("chat_hit_frac", ""),
+                  out("chat_saved_prefill_tokens", ""), out("chat_saved_prefill_frac", ""),
+                  out("chat_ttft_mean_ms", "ms"), out("chat_ttft_mean_nocache_ms", "ms"),
+                  out("kv_bytes_per_token", "bytes"), out("reload_request_ms", "ms"), out("reload_prefix_ms", "ms"),
+                  out("reload_long_ms", "ms"), out("reload_request_gb", "GB"), out("recompute_prefix_ms", "ms")};
+  cell.tables = {table("cache_size"), table("reload")};
+  return cell;
 }
 
 }  // namespace sl::llm

@@ -221,15 +221,29 @@ Result<RunResult> run_burst_admission(const Inputs& in, std::uint64_t seed, RunC
 }  // namespace
 
 CellSpec burst_admission_cell() {
-  return {"queues/burst-admission",
-          {real("base_qps", "1/s", 1000, 0, 1e6), real("spike_qps", "1/s", 10000, 0, 1e7),
-           real("service_ms", "ms", 50, 1e-3, 1e6), choice("service", {"exp", "det"}, "exp"),
-           count("workers", "workers", 100, 1, 100'000), real("spike_at_s", "s", 5, 0, 86400),
-           real("spike_s", "s", 2.5, 0, 86400), real("after_s", "s", 25, 0, 86400),
-           real("timeout_ms", "ms", 1000, 1e-3, 1e8), real("queue_per_worker", "", 3, 0, 1000),
-           choice("on_timeout", {"serve", "drop"}, "serve"), real("interval_ms", "ms", 250, 1, 1e8),
-           count("example_workers", "workers", 4, 1, 1e6)},
-          &run_burst_admission};
+  CellSpec cell{"queues/burst-admission",
+                {real("base_qps", "1/s", 1000, 0, 1e6), real("spike_qps", "1/s", 10000, 0, 1e7),
+                 real("service_ms", "ms", 50, 1e-3, 1e6), choice("service", {"exp", "det"}, "exp"),
+                 count("workers", "workers", 100, 1, 100'000), real("spike_at_s", "s", 5, 0, 86400),
+                 real("spike_s", "s", 2.5, 0, 86400), real("after_s", "s", 25, 0, 86400),
+                 real("timeout_ms", "ms", 1000, 1e-3, 1e8), real("queue_per_worker", "", 3, 0, 1000),
+                 choice("on_timeout", {"serve", "drop"}, "serve"), real("interval_ms", "ms", 250, 1, 1e8),
+                 count("example_workers", "workers", 4, 1, 1e6)},
+                &run_burst_admission};
+  cell.outputs = {sometimes(out("spike_factor", "")), out("capacity_per_s", "req/s"), out("base_rho", ""),
+                  out("spike_rho", ""), sometimes(out("normal_latency_ms", "ms")),
+                  sometimes(out("fluid_backlog", "requests")), sometimes(out("fluid_peak_latency_s", "s")),
+                  sometimes(out("fluid_drain_s", "s")), out("queue_limit", ""), out("example_limit_low", ""),
+                  out("example_limit_high", ""), sometimes(out("good_none_frac", "")),
+                  sometimes(out("late_none_frac", "")), sometimes(out("rejected_none_frac", "")),
+                  sometimes(out("dropped_none_frac", "")), sometimes(out("peak_p99_none_s", "s")),
+                  sometimes(out("max_queue_none", "")), sometimes(out("busy_spike_none_frac", "")),
+                  sometimes(out("good_limit_frac", "")), sometimes(out("late_limit_frac", "")),
+                  sometimes(out("rejected_limit_frac", "")), sometimes(out("dropped_limit_frac", "")),
+                  sometimes(out("peak_p99_limit_s", "s")), sometimes(out("max_queue_limit", "")),
+                  sometimes(out("busy_spike_limit_frac", "")), sometimes(out("interval_s", "s"))};
+  cell.tables = {table("timeline"), table("p99"), table("totals")};
+  return cell;
 }
 
 }  // namespace sl::queues

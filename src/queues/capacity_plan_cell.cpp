@@ -178,12 +178,26 @@ Result<RunResult> run_capacity_plan(const Inputs& in, std::uint64_t seed, RunCon
 }  // namespace
 
 CellSpec capacity_plan_cell() {
-  return {"queues/capacity-plan",
-          {real("peak_qps", "1/s", 5000, 1e-3, 1e9), real("service_ms", "ms", 5, 1e-3, 1e6),
-           real("slo_ms", "ms", 50, 1e-3, 1e7), real("headroom", "", 1.3, 1, 10), real("p99_factor", "", 4.6, 0.1, 50),
-           choice("fleet", {"planned", "minimum", "n_plus_2", "n_plus_2_headroom"}, "planned"),
-           count("n", "requests", 100'000, 1000, 2'000'000)},
-          &run_capacity_plan};
+  CellSpec cell{"queues/capacity-plan",
+                {real("peak_qps", "1/s", 5000, 1e-3, 1e9), real("service_ms", "ms", 5, 1e-3, 1e6),
+                 real("slo_ms", "ms", 50, 1e-3, 1e7), real("headroom", "", 1.3, 1, 10), real("p99_factor", "", 4.6, 0.1, 50),
+                 choice("fleet", {"planned", "minimum", "n_plus_2", "n_plus_2_headroom"}, "planned"),
+                 count("n", "requests", 100'000, 1000, 2'000'000)},
+                &run_capacity_plan};
+  cell.outputs = {out("rho_safe", ""), out("gpu_rate_per_s", "req/s"), out("mu_required_per_s", "req/s"),
+                  out("gpus_exact", ""), out("gpus_min", ""), out("gpus_headroom_exact", ""), out("gpus_planned", ""),
+                  sometimes(out("util_one_failure_frac", "")), out("gpus_n_plus_2_min", ""),
+                  out("gpus_n_plus_2_headroom", ""), out("fleet_gpus", ""), out("rho_f0", ""),
+                  out("p99_random_f0_ms", "ms"), out("p99_random_closed_f0_ms", "ms"), out("p99_eq6_f0_ms", "ms"),
+                  out("p99_shared_f0_ms", "ms"), out("p99_shared_closed_f0_ms", "ms"), sometimes(out("rho_f1", "")),
+                  sometimes(out("p99_random_f1_ms", "ms")), sometimes(out("p99_random_closed_f1_ms", "ms")),
+                  sometimes(out("p99_eq6_f1_ms", "ms")), sometimes(out("p99_shared_f1_ms", "ms")),
+                  sometimes(out("p99_shared_closed_f1_ms", "ms")), sometimes(out("rho_f2", "")),
+                  sometimes(out("p99_random_f2_ms", "ms")), sometimes(out("p99_random_closed_f2_ms", "ms")),
+                  sometimes(out("p99_eq6_f2_ms", "ms")), sometimes(out("p99_shared_f2_ms", "ms")),
+                  sometimes(out("p99_shared_closed_f2_ms", "ms"))};
+  cell.tables = {table("scenarios")};
+  return cell;
 }
 
 }  // namespace sl::queues

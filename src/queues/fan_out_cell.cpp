@@ -213,12 +213,22 @@ Result<RunResult> run_fan_out(const Inputs& in, std::uint64_t seed, RunControl& 
 }  // namespace
 
 CellSpec fan_out_cell() {
-  return {"queues/fan-out",
-          {count("leaves", "leaves", 100, 1, 10'000), real("percentile", "%", 99, 50, 99.99),
-           choice("leaf", {"exp", "lognormal", "mm1"}, "exp"), real("leaf_mean_ms", "ms", 10, 1e-3, 1e5),
-           real("cv", "", 1.5, 0.05, 10), real("service_ms", "ms", 5, 1e-3, 1e5), real("rho", "", 0.7, 0.01, 0.95),
-           real("hedge_pct", "%", 95, 50, 99.99), count("requests", "requests", 10'000, 1'000, 1'000'000)},
-          &run_fan_out};
+  CellSpec cell{"queues/fan-out",
+                {count("leaves", "leaves", 100, 1, 10'000), real("percentile", "%", 99, 50, 99.99),
+                 choice("leaf", {"exp", "lognormal", "mm1"}, "exp"), real("leaf_mean_ms", "ms", 10, 1e-3, 1e5),
+                 real("cv", "", 1.5, 0.05, 10), real("service_ms", "ms", 5, 1e-3, 1e5), real("rho", "", 0.7, 0.01, 0.95),
+                 real("hedge_pct", "%", 95, 50, 99.99), count("requests", "requests", 10'000, 1'000, 1'000'000)},
+                &run_fan_out};
+  cell.outputs = {out("p_any_slow_frac", ""), out("sim_p_any_slow_frac", ""), out("sim_p_any_slow_lo_frac", ""),
+                  out("sim_p_any_slow_hi_frac", ""), out("leaf_mean_ms", "ms"), out("leaf_pctl_ms", "ms"),
+                  out("req_p50_ms", "ms"), out("sim_req_p50_ms", "ms"), out("sim_req_p50_lo_ms", "ms"),
+                  out("sim_req_p50_hi_ms", "ms"), out("req_p99_ms", "ms"), out("sim_req_p99_ms", "ms"),
+                  out("sim_req_p99_lo_ms", "ms"), out("sim_req_p99_hi_ms", "ms"), out("hedge_after_ms", "ms"),
+                  out("hedged_p99_ms", "ms"), out("sim_hedged_p99_ms", "ms"), out("sim_hedged_p99_lo_ms", "ms"),
+                  out("sim_hedged_p99_hi_ms", "ms"), out("hedge_share_frac", ""), out("sim_hedge_share_frac", ""),
+                  out("sim_hedge_share_lo_frac", ""), out("sim_hedge_share_hi_frac", ""), out("p99_cut_x", "×")};
+  cell.tables = {table("sweep"), table("slow_share")};
+  return cell;
 }
 
 }  // namespace sl::queues

@@ -88,12 +88,18 @@ Result<RunResult> run_littles_law(const Inputs& in, std::uint64_t seed, RunContr
 }  // namespace
 
 CellSpec littles_law_cell() {
-  return {"queues/littles-law",
-          {real("lambda", "1/s", 160, 1e-6, 1e7), real("mu", "1/s", 200, 1e-6, 1e7),
-           choice("service", {"exp", "det"}, "exp"), count("n", "requests", 100'000, 1, 10'000'000),
-           real("qps", "1/s", 1000, 0, 1e9), real("latency_ms", "ms", 50, 0, 1e6),
-           count("slots", "requests", 50, 1, 1e9), real("fast_latency_ms", "ms", 10, 1e-6, 1e6)},
-          &run_littles_law};
+  CellSpec cell{"queues/littles-law",
+                {real("lambda", "1/s", 160, 1e-6, 1e7), real("mu", "1/s", 200, 1e-6, 1e7),
+                 choice("service", {"exp", "det"}, "exp"), count("n", "requests", 100'000, 1, 10'000'000),
+                 real("qps", "1/s", 1000, 0, 1e9), real("latency_ms", "ms", 50, 0, 1e6),
+                 count("slots", "requests", 50, 1, 1e9), real("fast_latency_ms", "ms", 10, 1e-6, 1e6)},
+                &run_littles_law};
+  cell.outputs = {out("rho", ""), out("L", ""), out("lambda_eff_per_s", "1/s"), out("W_ms", "ms"),
+                  out("lambda_eff_W", ""), out("littles_rel_diff", ""), out("W_p99_ms", "ms"),
+                  sometimes(out("W_closed_form_ms", "ms")), out("window_s", "s"), out("in_flight", ""),
+                  out("qps_supported_per_s", "1/s")};
+  cell.tables = {table("in_system"), table("sojourn_hist")};
+  return cell;
 }
 
 }  // namespace sl::queues

@@ -218,9 +218,26 @@ Result<RunResult> run_mm1_md1(const Inputs& in, std::uint64_t seed, RunControl& 
 }  // namespace
 
 CellSpec mm1_md1_cell() {
-  return {"queues/mm1-md1",
-          {real("service_ms", "ms", 5, 1e-3, 1e5), count("n", "requests", 1'000'000, 500'000, 20'000'000)},
-          &run_mm1_md1};
+  CellSpec cell{"queues/mm1-md1",
+                {real("service_ms", "ms", 5, 1e-3, 1e5), count("n", "requests", 1'000'000, 500'000, 20'000'000)},
+                &run_mm1_md1};
+  cell.outputs = {out("eq5_multiple_50", ""), out("eq5_W_50_ms", "ms"), out("eq5_multiple_70", ""),
+                  out("eq5_W_70_ms", "ms"), out("eq5_multiple_80", ""), out("eq5_W_80_ms", "ms"),
+                  out("eq5_multiple_90", ""), out("eq5_W_90_ms", "ms"), out("eq5_multiple_95", ""),
+                  out("eq5_W_95_ms", "ms"), out("ln_100", ""), out("eq6_multiple_70", ""), out("mm1_W_50_ms", "ms"),
+                  out("mm1_W_50_ci_ms", "ms"), out("mm1_p99_50_ms", "ms"), out("mm1_p99_50_ci_ms", "ms"),
+                  out("md1_W_50_ms", "ms"), out("md1_W_50_ci_ms", "ms"), out("md1_p99_50_ms", "ms"),
+                  out("md1_p99_50_ci_ms", "ms"), out("md1_p99_to_eq6_50", ""), out("mm1_W_80_ms", "ms"),
+                  out("mm1_W_80_ci_ms", "ms"), out("mm1_p99_80_ms", "ms"), out("mm1_p99_80_ci_ms", "ms"),
+                  out("md1_W_80_ms", "ms"), out("md1_W_80_ci_ms", "ms"), out("md1_p99_80_ms", "ms"),
+                  out("md1_p99_80_ci_ms", "ms"), out("md1_p99_to_eq6_80", ""), out("mm1_W_95_ms", "ms"),
+                  out("mm1_W_95_ci_ms", "ms"), out("mm1_p99_95_ms", "ms"), out("mm1_p99_95_ci_ms", "ms"),
+                  out("md1_W_95_ms", "ms"), out("md1_W_95_ci_ms", "ms"), out("md1_p99_95_ms", "ms"),
+                  out("md1_p99_95_ci_ms", "ms"), out("md1_p99_to_eq6_95", ""), out("md1_p99_exact_50_ms", "ms"),
+                  out("md1_p99_exact_80_ms", "ms"), out("closed_forms_checked", ""),
+                  out("closed_forms_inside_ci", ""), out("requests_simulated", "")};
+  cell.tables = {table("figure1"), table("sweep"), table("table7"), table("md1_exact")};
+  return cell;
 }
 
 }  // namespace sl::queues

@@ -158,12 +158,22 @@ Result<RunResult> run_routing(const Inputs& in, std::uint64_t seed, RunControl& 
 }  // namespace
 
 CellSpec routing_cell() {
-  return {"queues/routing",
-          {count("servers", "servers", 8, 1, 256), real("service_ms", "ms", 5, 1e-3, 1e6),
-           choice("service", {"exp", "det"}, "exp"), real("rho_min", "", 0.5, 0.01, 0.99),
-           real("rho_max", "", 0.9, 0.01, 0.99), count("points", "", 9, 1, 40),
-           count("n", "requests", 40'000, 1000, 2'000'000)},
-          &run_routing};
+  CellSpec cell{"queues/routing",
+                {count("servers", "servers", 8, 1, 256), real("service_ms", "ms", 5, 1e-3, 1e6),
+                 choice("service", {"exp", "det"}, "exp"), real("rho_min", "", 0.5, 0.01, 0.99),
+                 real("rho_max", "", 0.9, 0.01, 0.99), count("points", "", 9, 1, 40),
+                 count("n", "requests", 40'000, 1000, 2'000'000)},
+                &run_routing};
+  cell.outputs = {out("rho", ""), out("mean_random_ms", "ms"), out("p99_random_ms", "ms"), out("mean_p2_ms", "ms"),
+                  out("p99_p2_ms", "ms"), out("mean_jsq_ms", "ms"), out("p99_jsq_ms", "ms"),
+                  out("mean_shared_ms", "ms"), out("p99_shared_ms", "ms"), out("mean_random_se_ms", "ms"),
+                  out("mean_shared_se_ms", "ms"), out("wait_shared_ms", "ms"), out("wait_shared_se_ms", "ms"),
+                  out("mean_random_closed_ms", "ms"), sometimes(out("p99_random_closed_ms", "ms")),
+                  sometimes(out("mean_shared_closed_ms", "ms")), sometimes(out("wait_shared_closed_ms", "ms")),
+                  sometimes(out("p99_shared_closed_ms", "ms")), sometimes(out("recovered_p2_frac", "")),
+                  sometimes(out("recovered_jsq_frac", ""))};
+  cell.tables = {table("sweep")};
+  return cell;
 }
 
 }  // namespace sl::queues

@@ -205,11 +205,26 @@ Result<RunResult> run_utilization_fallacies(const Inputs& in, std::uint64_t seed
 }  // namespace
 
 CellSpec utilization_fallacies_cell() {
-  return {"queues/utilization-fallacies",
-          {real("service_ms", "ms", 5, 1e-3, 1e5), real("rho", "", 0.8, 0.01, 0.99),
-           real("new_service_ms", "ms", 2, 1e-3, 1e5), real("rho_low", "", 0.7, 0.01, 0.99),
-           real("rho_high", "", 0.9, 0.01, 0.99), count("n", "requests", 1'000'000, 400'000, 10'000'000)},
-          &run_utilization_fallacies};
+  CellSpec cell{"queues/utilization-fallacies",
+                {real("service_ms", "ms", 5, 1e-3, 1e5), real("rho", "", 0.8, 0.01, 0.99),
+                 real("new_service_ms", "ms", 2, 1e-3, 1e5), real("rho_low", "", 0.7, 0.01, 0.99),
+                 real("rho_high", "", 0.9, 0.01, 0.99), count("n", "requests", 1'000'000, 400'000, 10'000'000)},
+                &run_utilization_fallacies};
+  cell.outputs = {out("W_at_rho_ms", "ms"), out("wait_at_rho_ms", "ms"), out("rho_after", ""),
+                  out("wait_after_ms", "ms"), out("W_after_ms", "ms"), out("queue_gain_x", "×"),
+                  out("system_speedup_x", "×"), out("model_speedup_x", "×"), out("W_low_ms", "ms"),
+                  out("W_high_ms", "ms"), out("W_multiple_high", ""), out("wait_multiple_high", ""),
+                  out("cost_saving_frac", ""), out("latency_ratio_x", "×"), out("p99_low_ms", "ms"),
+                  out("p99_high_ms", "ms"), out("p99_to_mean_x", "×"), out("sim_W_at_rho_ms", "ms"),
+                  out("sim_W_at_rho_ci_ms", "ms"), out("sim_W_after_ms", "ms"), out("sim_W_after_ci_ms", "ms"),
+                  out("sim_queue_gain_x", "×"), out("sim_queue_gain_ci_x", "×"), out("sim_system_speedup_x", "×"),
+                  out("sim_system_speedup_ci_x", "×"), out("sim_W_low_ms", "ms"), out("sim_W_low_ci_ms", "ms"),
+                  out("sim_W_high_ms", "ms"), out("sim_W_high_ci_ms", "ms"), out("sim_latency_ratio_x", "×"),
+                  out("sim_latency_ratio_ci_x", "×"), out("sim_p99_low_ms", "ms"), out("sim_p99_low_ci_ms", "ms"),
+                  out("sim_p99_high_ms", "ms"), out("sim_p99_high_ci_ms", "ms"), out("sim_p99_to_mean_x", "×"),
+                  out("sim_p99_to_mean_ci_x", "×"), out("checks_inside_ci", ""), out("checks_total", "")};
+  cell.tables = {table("checks")};
+  return cell;
 }
 
 }  // namespace sl::queues

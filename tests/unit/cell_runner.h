@@ -64,4 +64,23 @@ inline sl::Error error_of(const std::string& cell, std::map<std::string, std::st
   return r.error();
 }
 
+/// The book's value of `output` in `cell` (reference `ref`, or the first one for that output), as the lab
+/// file states it (labs/<lab>/<cell>.json, compiled into sl::book_refs()): tests read book numbers from
+/// there instead of pasting them.
+inline double book_value(const std::string& cell, const std::string& output, const std::string& ref = "") {
+  for (const auto& b : sl::book_refs())
+    if (b.cell == cell && b.output == output && (ref.empty() || b.ref == ref)) return b.value;
+  FAIL("no book reference for " << cell << " " << output << " " << ref);
+  return 0;
+}
+
+/// The lab file's tolerance for that book value, as an absolute width (relative ones scaled by |value|).
+inline double book_tolerance(const std::string& cell, const std::string& output, const std::string& ref = "") {
+  for (const auto& b : sl::book_refs())
+    if (b.cell == cell && b.output == output && (ref.empty() || b.ref == ref))
+      return b.relative ? b.tolerance * (b.value < 0 ? -b.value : b.value) : b.tolerance;
+  FAIL("no book reference for " << cell << " " << output << " " << ref);
+  return 0;
+}
+
 }  // namespace cell_test

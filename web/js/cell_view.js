@@ -183,7 +183,7 @@ export class CellView {
     replace_children(this.#notices, (result.notices || []).map((notice) =>
       el('p', { class: 'sl-notice', role: 'note', 'data-code': notice.code }, notice_text(notice, this.#doc))));
     replace_children(this.#results,
-      outputs_table(result.outputs || {}, this.#doc, t('cell.results')),
+      outputs_table(result.outputs || {}, this.#doc, t('cell.results'), this.#spec),
       (result.book || []).length ? book_table(result.book, this.#doc, t('cell.book_heading')) : null);
     this.#set_stale(false);
     if (is_new || !this.#datasets) this.#datasets = datasets_of(result);

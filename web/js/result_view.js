@@ -5,11 +5,13 @@ import { t, has, fill, pick } from './i18n.js';
 import { format_number, format_signed, format_limit } from './format.js';
 
 /** The outputs table in C++'s order: label from the lab file (key as tooltip), value to ~4 significant digits. */
-export function outputs_table(outputs, doc, caption) {
+export function outputs_table(outputs, doc, caption, spec) {
+  const unit_of = new Map((spec?.outputs || []).map((output) => [output.name, output.unit]));
   const rows = Object.entries(outputs).map(([key, value]) => el('tr', { 'data-key': key },
     el('th', { scope: 'row', title: key }, pick(doc.outputs?.[key]?.label, key)),
-    el('td', { class: 'sl-num', title: key }, format_number(value))));
-  return table(caption, [t('cell.quantity'), t('cell.value')], rows, 'sl-outputs');
+    el('td', { class: 'sl-num', title: key }, format_number(value)),
+    el('td', { class: 'sl-unit' }, unit_of.get(key) || '')));
+  return table(caption, [t('cell.quantity'), t('cell.value'), t('cell.unit')], rows, 'sl-outputs');
 }
 
 /**

@@ -176,6 +176,20 @@ CellSpec hidden_constants_cell() {
                  real("r_to", "px", 448, 1, 1e5), real("measured_slowdown", "x", 3.6, 1e-6, 1e10)},
                 &run_hidden_constants};
   cell.uses_seed = false;
+  cell.outputs = {out("ops_g", ""), out("weights_mb", "MB"), out("ops_lo_g", ""), out("ops_hi_g", ""),
+                  out("weights_lo_mb", "MB"), out("weights_hi_mb", "MB"), out("other_rows_reproduced", ""),
+                  out("flop_per_image_g", ""), out("weight_bytes_mb", "MB"), out("bytes_per_param", ""),
+                  out("resnet_macs_g", ""), out("resnet_flop_g", ""), out("resnet_params_m", ""),
+                  out("resnet_fp16_mb", "MB"), out("resnet_fp32_mb", "MB"), out("ops_minus_macs_g", ""),
+                  out("ops_over_macs_frac", ""), out("weights_minus_fp16_mb", "MB"),
+                  out("weights_over_fp16_frac", ""), out("macs_in_box", ""), out("fp16_in_box", ""),
+                  out("table_ops_k_g", ""), out("flop_minus_table_g", ""), out("table_weight_k_mb", "MB"),
+                  out("weight_bytes_minus_table_mb", "MB"), out("bytes_per_param_table", ""), out("act_224_mb", "MB"),
+                  out("act_384_mb", "MB"), out("act_512_mb", "MB"), out("act_640_mb", "MB"), out("ai_224", ""),
+                  out("ai_384", ""), out("ai_512", ""), out("ai_640", ""), out("cand_rows_reproduced", ""),
+                  out("cand_in_box", ""), out("ridge_flop_per_byte", ""), out("ai_224_over_ridge", ""),
+                  out("theoretical_slowdown", "×"), out("fixed_share_from_frac", ""), out("fixed_share_to_frac", "")};
+  cell.tables = {table("table6"), table("ai_curve")};
   return cell;
 }
 

@@ -122,12 +122,21 @@ Result<RunResult> run_pipelining(const Inputs& in, std::uint64_t seed, RunContro
 }  // namespace
 
 CellSpec pipelining_cell() {
-  return {"request/pipelining",
-          {real("pre_ms", "ms", 5, 1e-6, 1e6), real("gpu_ms", "ms", 5, 1e-6, 1e6),
-           count("workers", "workers", 1, 1, 256), count("buffer", "requests", 2, 0, 1'000'000),
-           choice("law", {"det", "exp", "lognormal"}, "det"), real("cv", "", 0.5, 0.01, 10),
-           count("n", "requests", 10'000, 1, 1'000'000)},
-          &run_pipelining};
+  CellSpec cell{"request/pipelining",
+                {real("pre_ms", "ms", 5, 1e-6, 1e6), real("gpu_ms", "ms", 5, 1e-6, 1e6),
+                 count("workers", "workers", 1, 1, 256), count("buffer", "requests", 2, 0, 1'000'000),
+                 choice("law", {"det", "exp", "lognormal"}, "det"), real("cv", "", 0.5, 0.01, 10),
+                 count("n", "requests", 10'000, 1, 1'000'000)},
+                &run_pipelining};
+  cell.outputs = {out("pre_frac", ""), out("serial_per_s", "req/s"), out("serial_cpu_util_frac", ""),
+                  out("serial_gpu_util_frac", ""), out("serial_efficiency_frac", ""), out("serial_latency_ms", "ms"),
+                  out("pipelined_per_s", "req/s"), out("pipelined_cpu_util_frac", ""),
+                  out("pipelined_gpu_util_frac", ""), out("pipelined_efficiency_frac", ""),
+                  out("pipelined_latency_ms", "ms"), out("speedup", "×"), out("bound_per_s", "req/s"),
+                  out("max_speedup", "×"), sometimes(out("tandem_closed_form_per_s", "req/s"))};
+  cell.tables = {table("utilization"), table("timeline_serial"), table("timeline_pipelined"), table("speedup_curve"),
+                 table("speedup_point")};
+  return cell;
 }
 
 }  // namespace sl::request

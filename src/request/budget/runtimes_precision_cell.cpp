@@ -99,6 +99,14 @@ CellSpec runtimes_precision_cell() {
                  count("fp32_gpus", "GPUs", 30, 1, 1e9), real("practical_speedup", "x", 3, 1e-3, 1e3)},
                 &run_runtimes_precision};
   cell.uses_seed = false;
+  cell.outputs = {out("speedup_torchscript", "×"), out("speedup_onnx", "×"), out("speedup_trt_fp32", "×"),
+                  out("speedup_trt_fp16", "×"), out("speedup_trt_int8", "×"), out("int8_vs_fp32", "×"),
+                  out("fp16_vs_fp32", "×"), out("int8_vs_fp16", "×"), out("ptq_loss_pp", "points"),
+                  out("qat_loss_pp", "points"), sometimes(out("qat_recovered_frac", "")),
+                  out("fp32_weights_mb", "MB"), out("fp32_weights_mib", "MiB"), out("fp16_weights_mib", "MiB"),
+                  out("int8_weights_mb", "MB"), out("int8_weights_mib", "MiB"), out("theoretical_speedup", "×"),
+                  out("measured_share_of_theoretical_frac", ""), out("low_bit_gpus", "")};
+  cell.tables = {table("runtimes"), table("precision")};
   return cell;
 }
 

@@ -181,6 +181,25 @@ CellSpec cold_start_cell() {
   cell.deterministic = false;  // the measured phases differ run to run (measure = off is deterministic)
   cell.probes = {"model_fetch", "wasm_start"};
   cell.plan_probes = plan_cold_start_probes;
+  cell.outputs = {out("local_total_s", "s"), out("cloud_total_s", "s"), out("cloud_over_local", "×"),
+                  out("swap_ms", "ms"), out("pickle_gb_per_s", "GB/s"), out("safetensors_gb_per_s", "GB/s"),
+                  out("format_speedup", "×"), out("nvme_floor_s", "s"), out("safetensors_of_floor_frac", ""),
+                  out("cold_request_ratio", "×"), out("ontime_cloud_frac", ""), out("p99_cloud_ms", "ms"),
+                  out("ontime_engine_frac", ""), out("p99_engine_ms", "ms"), out("ontime_no_warmup_frac", ""),
+                  out("p99_no_warmup_ms", "ms"), out("ontime_warm_pool_frac", ""), out("p99_warm_pool_ms", "ms"),
+                  out("num_requests", ""), browser_only(out("model_mib", "MiB")),
+                  browser_only(out("fetch_bypass_ms", "ms")), browser_only(out("fetch_bypass_mb_per_s", "MB/s")),
+                  browser_only(out("fetch_warm_ms", "ms")), browser_only(out("fetch_warm_mb_per_s", "MB/s")),
+                  browser_only(out("fetch_bypass_over_warm", "×")), browser_only(out("warm_from_cache_frac", "")),
+                  browser_only(out("fetch_weights_s", "s")), browser_only(out("wasm_mib", "MiB")),
+                  browser_only(out("wasm_compile_ms", "ms")), browser_only(out("wasm_compile_mb_per_s", "1/s")),
+                  browser_only(out("wasm_instantiate_ms", "ms")), out("infer_first_ms", "ms"),
+                  sometimes(out("infer_fresh_model_ms", "ms")), out("infer_steady_ms", "ms"),
+                  out("infer_first_over_steady", ""), sometimes(out("read_cold_ms", "ms")),
+                  sometimes(out("read_cold_mb_per_s", "MB/s")), sometimes(out("read_cached_ms", "ms")),
+                  sometimes(out("read_cached_mb_per_s", "MB/s")), sometimes(out("read_cold_over_cached", "×")),
+                  sometimes(out("evicted_frac", "")), sometimes(out("read_weights_cold_s", "s"))};
+  cell.tables = {table("table8"), table("phases"), table("scenarios"), table("latency")};
   return cell;
 }
 

@@ -123,6 +123,13 @@ CellSpec cost_cell() {
                  real("sweep_max_qps", "1/s", 10000, 10, 1e9)},
                 &run_cost};
   cell.uses_seed = false;
+  cell.outputs = {out("a_per_s", "1/s"), out("b_per_s", "1/s"), out("a_usd_per_m", ""), out("b_usd_per_m", ""),
+                  out("a_over_b", "×"), out("a_extra_frac", ""), out("cpu_usd_per_m", ""), out("t4_usd_per_m", ""),
+                  out("v100_usd_per_m", ""), out("v100_over_t4_price", "×"), out("v100_over_t4_throughput", "×"),
+                  out("cpu_machines", ""), out("t4_machines", ""), out("v100_machines", ""),
+                  out("cpu_fleet_usd_per_h", "$/h"), out("t4_fleet_usd_per_h", "$/h"),
+                  out("v100_fleet_usd_per_h", "$/h"), sometimes(out("crossover_qps", "req/s"))};
+  cell.tables = {table("cost_vs_util"), table("fleet_cost"), table("crossover_point"), table("crossover")};
   return cell;
 }
 

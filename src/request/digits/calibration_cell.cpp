@@ -126,7 +126,17 @@ CellSpec calibration_cell() {
   params.push_back(count("calib_n", "digits", 512, 1, kMaxTrainDigits));
   params.push_back(count("digit", "", 1, 0, 9));
   params.push_back(real("darken", "x", 0.5, 0.05, 1.0));
-  return {"request/calibration", params, &run_calibration};
+  CellSpec cell{"request/calibration", params, &run_calibration};
+  cell.outputs = {out("fp32_accuracy_frac", ""), out("int8_representative_accuracy_frac", ""),
+                  out("representative_drop_pp", "points"), out("representative_hidden_clipped_frac", ""),
+                  out("representative_input_clipped_frac", ""), out("representative_calib_n", ""),
+                  out("int8_digit_accuracy_frac", ""), out("digit_drop_pp", "points"),
+                  out("digit_hidden_clipped_frac", ""), out("digit_input_clipped_frac", ""), out("digit_calib_n", ""),
+                  out("int8_dark_accuracy_frac", ""), out("dark_drop_pp", "points"),
+                  out("dark_hidden_clipped_frac", ""), out("dark_input_clipped_frac", ""), out("dark_calib_n", ""),
+                  out("worst_error_over_half_delta", ""), out("book_drop_pp", "points")};
+  cell.tables = {table("calibration"), table("book_vs_ours")};
+  return cell;
 }
 
 }  // namespace sl::request

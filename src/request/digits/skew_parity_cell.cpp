@@ -69,7 +69,15 @@ CellSpec skew_parity_cell() {
   std::vector<ParamSpec> params = digit_training_param_specs();
   params.push_back(count("parity_n", "digits", 200, 1, kNumTestDigits));
   params.push_back(real("tolerance", "", 1e-4, 0, 100));
-  return {"request/skew-parity", params, &run_skew_parity};
+  CellSpec cell{"request/skew-parity", params, &run_skew_parity};
+  cell.outputs = {out("train_accuracy_frac", ""), out("offline_accuracy_frac", ""), out("accuracy_shared_frac", ""),
+                  out("accuracy_bilinear_frac", ""), out("accuracy_nearest_frac", ""),
+                  out("accuracy_imagenet_frac", ""), out("accuracy_no_scale_frac", ""), out("parity_shared", ""),
+                  out("parity_bilinear", ""), out("parity_nearest", ""), out("parity_imagenet", ""),
+                  out("parity_no_scale", ""), out("worst_drop_pp", "points"), out("parity_failures", ""),
+                  out("book_drop_pp", "points")};
+  cell.tables = {table("variants"), table("book")};
+  return cell;
 }
 
 }  // namespace sl::request

@@ -104,6 +104,12 @@ CellSpec bn_folding_cell() {
                  count("reps", "", 1, 1, 20)},
                 &run_bn_folding};
   cell.deterministic = false;
+  cell.outputs = {out("num_bn", ""), out("forward_bn_ms", "ms"), out("forward_folded_ms", "ms"), out("speedup", "×"),
+                  out("saved_ms", "ms"), out("gflop_per_s_bn", ""), out("gflop_per_s_folded", ""),
+                  out("bn_traffic_bytes", "B"), sometimes(out("bn_traffic_gb_per_s", "GB/s")),
+                  out("max_abs_diff", ""), out("max_rel_diff", ""), out("fold_ms", "ms"),
+                  out("weights_bytes", "bytes")};
+  cell.tables = {table("stages")};
   return cell;
 }
 

@@ -253,6 +253,25 @@ CellSpec serialization_cell() {
   cell.uses_seed = false;  // the message is fixed for each N, so the browser's probe parses the same text
   cell.probes = {kParseProbe};
   cell.plan_probes = &plan_json_parse;
+  cell.outputs = {out("json_full_bytes", "B"), out("json_full_encode_us", "µs"), out("json_full_decode_us", "µs"),
+                  out("json_compact_bytes", "B"), out("json_compact_encode_us", "µs"),
+                  out("json_compact_decode_us", "µs"), out("base64_bytes", "B"), out("base64_encode_us", "µs"),
+                  out("base64_decode_us", "µs"), out("protobuf_bytes", "B"), out("protobuf_encode_us", "µs"),
+                  out("protobuf_decode_us", "µs"), out("json_compact_bytes_per_value", ""),
+                  out("json_full_bytes_per_value", ""), out("protobuf_kb", "KB"), out("json_compact_kb", "KB"),
+                  out("base64_overhead_frac", ""), out("round_trip_ok", ""), out("napkin_bytes_ratio", ""),
+                  out("napkin_gain", ""), out("napkin_saved_us", "µs"), out("napkin_core_frac", ""),
+                  out("timer_resolution_us", "µs"), out("sample_min_us", "µs"),
+                  browser_only(out("browser_json_compact_parse_us", "µs")),
+                  browser_only(out("browser_json_compact_parse_p10_us", "µs")),
+                  browser_only(out("browser_json_compact_parse_p90_us", "µs")),
+                  browser_only(out("browser_json_full_parse_us", "µs")),
+                  browser_only(out("browser_json_full_parse_p10_us", "µs")),
+                  browser_only(out("browser_json_full_parse_p90_us", "µs")),
+                  browser_only(out("browser_over_ours_json", "")), browser_only(out("napkin_browser_gain", "")),
+                  browser_only(out("napkin_browser_saved_us", "µs")),
+                  browser_only(out("napkin_browser_core_frac", ""))};
+  cell.tables = {table("formats"), table("sweep"), table("sample_bytes"), table("sample_values")};
   return cell;
 }
 

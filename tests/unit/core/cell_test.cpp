@@ -145,3 +145,62 @@ TEST_CASE("A parameter used only at some choices names a choice parameter of its
     }
   CHECK(conditional > 0);  // the custom model/GPU fields and the linear service model's a, b
 }
+
+TEST_CASE("Every run at the defaults returns only declared outputs and tables, and every always-present one",
+          "[core][cell]") {
+  for (const auto& cell : sl::all_cells()) {
+    INFO(cell.id);
+    sl::RunControl ctl;
+    auto r = sl::run_cell(cell.id, {}, "1", ctl);
+    REQUIRE(r.ok());
+    for (const auto& [name, value] : r.value().outputs) {
+      INFO("output " << name << " is declared");
+      CHECK(cell.find_output(name) != nullptr);
+    }
+    for (const auto& t : r.value().tables) {
+      INFO("table " << t.name << " is declared");
+      CHECK(cell.find_table(t.name) != nullptr);
+    }
+    // Natively no browser measurement exists, so a browser-only output or table is absent here.
+    for (const auto& o : cell.outputs) {
+      INFO("output " << o.name << " (" << sl::presence_name(o.presence) << ")");
+      if (o.presence == sl::Presence::Always) CHECK(r.value().find_output(o.name) != nullptr);
+      if (o.presence == sl::Presence::BrowserOnly) CHECK(r.value().find_output(o.name) == nullptr);
+    }
+    for (const auto& t : cell.tables) {
+      bool present = false;
+      for (const auto& have : r.value().tables) present = present || have.name == t.name;
+      INFO("table " << t.name << " (" << sl::presence_name(t.presence) << ")");
+      if (t.presence == sl::Presence::Always) CHECK(present);
+      if (t.presence == sl::Presence::BrowserOnly) CHECK_FALSE(present);
+    }
+  }
+}
+
+TEST_CASE("A parameter's old name is accepted as its name, and giving both is an error", "[core][cell]") {
+  sl::CellSpec cell{"queues/test", {sl::aliased(sl::real("lambda_per_s", "1/s", 1, 0, 10), {"qps"})}, nullptr};
+  auto by_old = sl::parse_inputs(cell, {{"qps", "3"}});
+  REQUIRE(by_old.ok());
+  CHECK(by_old.value().real("lambda_per_s") == 3);
+  auto by_new = sl::parse_inputs(cell, {{"lambda_per_s", "4"}});
+  REQUIRE(by_new.ok());
+  CHECK(by_new.value().real("lambda_per_s") == 4);
+  auto both = sl::parse_inputs(cell, {{"qps", "3"}, {"lambda_per_s", "4"}});
+  REQUIRE_FALSE(both.ok());
+  CHECK(both.error().param == "lambda_per_s");
+  auto unknown = sl::parse_inputs(cell, {{"lambda", "3"}});
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().code == "unknown_param");
+}
+
+TEST_CASE("The error builders name the parameter, the limit and the value", "[core][error]") {
+  const auto e = sl::too_large("n", 2e7, 1e7, "requests");
+  CHECK(e.code == "too_large");
+  CHECK(e.param == "n");
+  CHECK(e.message == "n must be at most 1e+07 requests, got 2e+07 requests");
+  const auto w = sl::too_large("hidden", 3e9, 1e9, "B", "the weights");
+  CHECK(w.message == "the weights must be at most 1e+09 B, got 3e+09 B; lower hidden");
+  const auto m = sl::out_of_memory("width", 3 * 1048576.0);
+  CHECK(m.code == "too_large");
+  CHECK(m.message == "could not allocate the 3 MiB this run needs; lower width");
+}

@@ -192,15 +192,3 @@ TEST_CASE("A parameter's old name is accepted as its name, and giving both is an
   REQUIRE_FALSE(unknown.ok());
   CHECK(unknown.error().code == "unknown_param");
 }
-
-TEST_CASE("The error builders name the parameter, the limit and the value", "[core][error]") {
-  const auto e = sl::too_large("n", 2e7, 1e7, "requests");
-  CHECK(e.code == "too_large");
-  CHECK(e.param == "n");
-  CHECK(e.message == "n must be at most 1e+07 requests, got 2e+07 requests");
-  const auto w = sl::too_large("hidden", 3e9, 1e9, "B", "the weights");
-  CHECK(w.message == "the weights must be at most 1e+09 B, got 3e+09 B; lower hidden");
-  const auto m = sl::out_of_memory("width", 3 * 1048576.0);
-  CHECK(m.code == "too_large");
-  CHECK(m.message == "could not allocate the 3 MiB this run needs; lower width");
-}

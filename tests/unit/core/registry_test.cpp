@@ -1,0 +1,59 @@
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "core/registry.h"
+
+TEST_CASE("Cell ids are unique and find_cell finds each one, nothing else", "[core][registry]") {
+  std::set<std::string> ids;
+  for (const auto& cell : sl::all_cells()) {
+    CHECK(ids.insert(cell.id).second);
+    CHECK(sl::find_cell(cell.id) == &cell);
+  }
+  CHECK(sl::find_cell("queues/no-such-cell") == nullptr);
+  CHECK(sl::find_cell("") == nullptr);
+}
+
+TEST_CASE("An unknown cell is an error value for run and probe planning", "[core][registry]") {
+  sl::RunControl ctl;
+  auto run = sl::run_cell("nope/cell", {}, "1", ctl);
+  REQUIRE_FALSE(run.ok());
+  CHECK(run.error().code == "unknown_cell");
+  auto plan = sl::plan_probes("nope/cell", {});
+  REQUIRE_FALSE(plan.ok());
+  CHECK(plan.error().code == "unknown_cell");
+}
+
+TEST_CASE("A bad seed is an error naming the seed", "[core][registry]") {
+  sl::RunControl ctl;
+  for (const char* seed : {"-1", "1.5", "9007199254740992", "x"}) {
+    INFO(seed);
+    auto run = sl::run_cell("queues/littles-law", {}, seed, ctl);
+    REQUIRE_FALSE(run.ok());
+    CHECK(run.error().param == "seed");
+  }
+}
+
+TEST_CASE("Each book comparison is judged against its own tolerance, and only at the book's inputs",
+          "[core][registry]") {
+  // Every reference the lab files hold is attached to its cell's runs at the defaults; the verdict is
+  // |ours - book| <= tolerance (relative ones scaled by |book|), recomputed here from the row's own numbers.
+  for (const auto& cell : sl::all_cells()) {
+    sl::RunControl ctl;
+    auto run = sl::run_cell(cell.id, {}, "1", ctl);
+    REQUIRE(run.ok());
+    for (const auto& c : run.value().book) {
+      INFO(cell.id << " " << c.ref << " " << c.output);
+      const double allowed = c.relative ? c.tolerance * std::abs(c.book) : c.tolerance;
+      CHECK(c.ok == (std::abs(c.ours - c.book) <= allowed));
+      CHECK(c.difference == c.ours - c.book);
+    }
+  }
+  // Off the book's scenario the row is still shown, marked as not applying.
+  sl::RunControl ctl;
+  auto off = sl::run_cell("queues/littles-law", {{"qps", "2000"}}, "1", ctl);
+  REQUIRE(off.ok());
+  bool some_off = false;
+  for (const auto& c : off.value().book) some_off = some_off || !c.applies;
+  CHECK(some_off);
+}

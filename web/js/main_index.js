@@ -29,7 +29,7 @@ function render() {
       ? el('p', { class: 'sl-error', role: 'alert' }, t('index.load_failed', { message: load_error.message }))
       : el('ol', { class: 'sl-lab-list' }, (labs || []).map(lab_item)));
   replace_children(document.body,
-    site_header({ home_link: false, on_lang_change: render }), main_element, site_footer());
+    site_header({ home_link: false, on_lang_change: async (lang) => { await set_lang(lang); render(); } }), main_element, site_footer());
 }
 
 function lab_item(lab) {

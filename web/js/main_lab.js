@@ -71,20 +71,25 @@ function fail(key, args, class_name = 'sl-error') {
   document.body.dataset.ready = 'true';
 }
 
-/** After a language switch: the lab in the new language, handed to each cell view, then a render. */
-async function change_language() {
+/**
+ * The language switch: the lab's text in the new language is fetched first, then the strings switch, each
+ * cell view gets its entry, and the page renders once, all in the new language.
+ */
+async function change_language(lang) {
+  let lab = null;
   if (page.lab) {
     try {
-      const lab = await fetch_lab(state.lab, current_lang());
-      if (lab) {
-        page.lab = lab;
-        for (const view of page.views) {
-          const doc = lab.cells.find((cell) => cell.id === view.cell_id);
-          if (doc) view.set_doc?.(doc);
-        }
-      }
+      lab = await fetch_lab(state.lab, lang);
     } catch (error) {
       page.message = { key: 'lab.load_failed', args: { lab: state.lab, message: error.message }, class_name: 'sl-error' };
+    }
+  }
+  await set_lang(lang);
+  if (lab) {
+    page.lab = lab;
+    for (const view of page.views) {
+      const doc = lab.cells.find((cell) => cell.id === view.cell_id);
+      if (doc) view.set_doc?.(doc);
     }
   }
   render();

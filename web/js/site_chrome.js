@@ -1,13 +1,13 @@
 // The site header (title, language switch) and footer (timer resolution) shared by both pages.
 import { el } from './dom.js';
-import { t, LANGS, current_lang, set_lang } from './i18n.js';
+import { t, LANGS, current_lang } from './i18n.js';
 import { update_url, set_or_delete } from './url_state.js';
 import { format_number } from './format.js';
 import { timer_resolution_ms } from './timer_resolution.js';
 
 /**
- * A keyboard-usable language switch (a group of toggle buttons). on_change() re-renders the page
- * after the new strings are loaded; the choice is kept in the URL (lang=vi).
+ * A keyboard-usable language switch (a group of toggle buttons). on_change(lang) loads what the page needs
+ * in that language, switches to it (set_lang) and re-renders; the choice is kept in the URL (lang=vi).
  */
 export function language_switch(on_change) {
   const buttons = LANGS.map((lang) => el('button', {
@@ -16,9 +16,8 @@ export function language_switch(on_change) {
   }, t(`lang.${lang}`)));
   const switch_to = async (lang) => {
     if (lang === current_lang()) return;
-    await set_lang(lang);
+    await on_change(lang);
     update_url((query) => set_or_delete(query, 'lang', lang === 'en' ? null : lang));
-    await on_change();
     document.querySelector(`.sl-lang-button[data-lang="${lang}"]`)?.focus();
   };
   return el('div', { class: 'sl-lang', role: 'group', 'aria-label': t('lang.label') }, buttons);

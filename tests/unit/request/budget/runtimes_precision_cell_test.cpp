@@ -76,6 +76,6 @@ TEST_CASE("An INT8 latency that beats the bit-ratio bound is flagged", "[request
 
 TEST_CASE("Runtime inputs are validated", "[request][precision]") {
   CHECK(error_of(kCell, {{"trt_int8_ms", "0"}}).code == "out_of_range");
-  CHECK(error_of(kCell, {{"ptq_acc", "101"}}).param == "ptq_acc");
+  CHECK(error_of(kCell, {{"ptq_acc_pct", "101"}}).param == "ptq_acc_pct");
   CHECK(error_of(kCell, {{"low_bits", "2.5"}}).code == "not_integer");
 }

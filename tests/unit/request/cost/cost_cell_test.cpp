@@ -131,7 +131,7 @@ TEST_CASE("Cost inputs are validated", "[request][cost]") {
 }
 
 TEST_CASE("The load grid is geometric and ends exactly at its limits", "[request][cost]") {
-  const auto r = run({{"sweep_max_qps", "5000"}});
+  const auto r = run({{"sweep_max_per_s", "5000"}});
   const auto& q = column(r, "fleet_cost", "qps");
   CHECK(q.front() == 1.0);
   CHECK(q.back() == 5000.0);

@@ -51,7 +51,7 @@ TEST_CASE("JSON of float32 that reads back exactly needs about 11 bytes a number
 }
 
 TEST_CASE("The napkin arithmetic is built from the measured decode times", "[request][serialization]") {
-  const auto r = run({{"qps", "20000"}});
+  const auto r = run({{"requests_per_s", "20000"}});
   const double json_us = out(r, "json_compact_decode_us"), pb_us = out(r, "protobuf_decode_us");
   CHECK(json_us > 0);
   CHECK(pb_us > 0);
@@ -156,7 +156,7 @@ TEST_CASE("The browser's JSON.parse samples give medians, spread, sweep columns 
   }
   SECTION("synthetic samples: exact medians and percentiles, and the arithmetic on them") {
     // sweep_max 100: sizes 10, 100 (and N = 1000). Medians: compact 1000 -> 40 us, full 1000 -> 60 us.
-    const auto r = run({{"qps", "10000"},
+    const auto r = run({{"requests_per_s", "10000"},
                         {"measured.json_parse.compact.1000", "50e-6 40e-6 30e-6 20e-6 60e-6"},
                         {"measured.json_parse.full.1000", "60e-6 60e-6 70e-6"},
                         {"measured.json_parse.compact.10", "1e-6 3e-6 2e-6"},

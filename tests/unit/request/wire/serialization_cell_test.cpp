@@ -9,6 +9,8 @@
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::book_tolerance;
+using cell_test::book_value;
 using cell_test::column;
 using cell_test::error_of;
 using cell_test::out;
@@ -33,9 +35,9 @@ TEST_CASE("Napkin math 1.1 bytes: 1,000 floats are 4,003 protobuf bytes (4 KB) a
           "[request][serialization][book]") {
   const auto r = run();
   CHECK(out(r, "protobuf_bytes") == 4003);
-  CHECK_THAT(out(r, "protobuf_kb"), WithinAbs(4.0, 0.5));  // printed "4 KB": half a unit
+  CHECK_THAT(out(r, "protobuf_kb"), WithinAbs(book_value(kCell, "protobuf_kb"), book_tolerance(kCell, "protobuf_kb")));  // printed "4 KB": half a unit
   CHECK(out(r, "base64_bytes") == 5336);
-  CHECK_THAT(out(r, "base64_overhead_frac"), WithinAbs(0.33, 0.005));  // "+33 %"
+  CHECK_THAT(out(r, "base64_overhead_frac"), WithinAbs(book_value(kCell, "base64_overhead_frac"), book_tolerance(kCell, "base64_overhead_frac")));  // "+33 %"
   CHECK(out(r, "round_trip_ok") == 1);
 }
 
@@ -199,4 +201,6 @@ TEST_CASE("Serialization inputs are validated", "[request][serialization]") {
   CHECK(error_of(kCell, {{"repeats", "2"}}).param == "repeats");
   CHECK(error_of(kCell, {{"sweep_max", "5"}}).param == "sweep_max");
   CHECK(error_of(kCell, {{"n", "2000000"}}).param == "n");
+  // The old id qps is the same parameter: its range is checked and the error names the new id.
+  CHECK(error_of(kCell, {{"qps", "-1"}}).param == "requests_per_s");
 }

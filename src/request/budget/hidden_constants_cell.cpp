@@ -115,7 +115,7 @@ void layer_table_outputs(const HiddenConstantsParams& p, RunResult& result, cons
   result.output("flop_minus_table_g", k * h.ops_g - k * macs_g);
   result.output("table_weight_k_mb", k * fp16_mb);
   result.output("weight_bytes_minus_table_mb", k * h.weights_mb - k * fp16_mb);
-  result.output("bytes_per_param_table", k * h.weights_mb * 1e6 / params);
+  result.output("bytes_per_param_table", k * h.weights_mb * units::kMB / params);
 }
 
 /// Table 6 recomputed from candidate constants (the book's code: 4.1e9 and 51.2 MB per unit of k).

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/stats.h"
+#include "core/units.h"
 #include "request/cells.h"
 #include "request/budget/pipeline.h"
 
@@ -77,8 +78,8 @@ void timeline_table(RunResult& result, const std::string& name, std::vector<Pipe
       request.push_back(static_cast<double>(r.id));
       stage.push_back(s);
       worker.push_back(r.worker);
-      start_ms.push_back((s == 0 ? r.pre_start_s : r.gpu_start_s) * 1e3);
-      end_ms.push_back((s == 0 ? r.pre_end_s : r.gpu_end_s) * 1e3);
+      start_ms.push_back((s == 0 ? r.pre_start_s : r.gpu_start_s) * units::kMsPerS);
+      end_ms.push_back((s == 0 ? r.pre_end_s : r.gpu_end_s) * units::kMsPerS);
     }
   }
   result.table(name).column("request", std::move(request)).column("stage", std::move(stage))
@@ -100,7 +101,7 @@ ModeStats mode_stats(const Mode& m, std::int64_t n) {
   return {static_cast<double>(n) / m.run.wall_s, m.run.cpu_busy_s / (m.run.wall_s * m.run.num_workers),
           m.run.gpu_busy_s / m.run.wall_s,
           compute_s / (m.run.wall_s * (m.run.num_workers + 1)),  // eq. 2
-          m.seen.latency_s.mean() * 1e3};
+          m.seen.latency_s.mean() * units::kMsPerS};
 }
 
 Result<RunResult> run_pipelining(const Inputs& in, std::uint64_t seed, RunControl& ctl) {

@@ -116,20 +116,20 @@ Result<RunResult> run_pipelining(const Inputs& in, std::uint64_t seed, RunContro
   Mode serial, piped;
   serial.run = run_serial(work, collect_into(serial.seen));
   piped.run = run_pipelined(work, workers, buffer, ctl, collect_into(piped.seen));
-  const ModeStats s = mode_stats(serial, n), q = mode_stats(piped, n);
+  const ModeStats serial_stats = mode_stats(serial, n), piped_stats = mode_stats(piped, n);
 
   RunResult result;
   result.output("pre_frac", pre_s / (pre_s + gpu_s));
-  result.output("serial_per_s", s.per_s);
-  result.output("serial_cpu_util_frac", s.cpu_util_frac);
-  result.output("serial_gpu_util_frac", s.gpu_util_frac);
-  result.output("serial_efficiency_frac", s.efficiency_frac);
-  result.output("serial_latency_ms", s.latency_ms);
-  result.output("pipelined_per_s", q.per_s);
-  result.output("pipelined_cpu_util_frac", q.cpu_util_frac);
-  result.output("pipelined_gpu_util_frac", q.gpu_util_frac);
-  result.output("pipelined_efficiency_frac", q.efficiency_frac);
-  result.output("pipelined_latency_ms", q.latency_ms);
+  result.output("serial_per_s", serial_stats.per_s);
+  result.output("serial_cpu_util_frac", serial_stats.cpu_util_frac);
+  result.output("serial_gpu_util_frac", serial_stats.gpu_util_frac);
+  result.output("serial_efficiency_frac", serial_stats.efficiency_frac);
+  result.output("serial_latency_ms", serial_stats.latency_ms);
+  result.output("pipelined_per_s", piped_stats.per_s);
+  result.output("pipelined_cpu_util_frac", piped_stats.cpu_util_frac);
+  result.output("pipelined_gpu_util_frac", piped_stats.gpu_util_frac);
+  result.output("pipelined_efficiency_frac", piped_stats.efficiency_frac);
+  result.output("pipelined_latency_ms", piped_stats.latency_ms);
   const double speedup = serial.run.wall_s / piped.run.wall_s;
   result.output("speedup", speedup);
   result.output("bound_per_s", std::min(workers / pre_s, 1.0 / gpu_s));
@@ -140,7 +140,8 @@ Result<RunResult> run_pipelining(const Inputs& in, std::uint64_t seed, RunContro
   result.table("utilization")
       .column("mode", {0, 0, 1, 1})
       .column("resource", {0, 1, 0, 1})
-      .column("util_frac", {s.cpu_util_frac, s.gpu_util_frac, q.cpu_util_frac, q.gpu_util_frac});
+      .column("util_frac", {serial_stats.cpu_util_frac, serial_stats.gpu_util_frac, piped_stats.cpu_util_frac,
+                            piped_stats.gpu_util_frac});
   timeline_table(result, "timeline_serial", serial.seen.first);
   timeline_table(result, "timeline_pipelined", piped.seen.first);
 

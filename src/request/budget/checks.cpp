@@ -6,10 +6,8 @@
 
 namespace sl::request {
 
-std::optional<Error> check_ordered(const Inputs& in, const std::string& lo_param, const std::string& hi_param,
+std::optional<Error> check_ordered(const std::string& lo_param, double lo, const std::string& hi_param, double hi,
                                    const std::string& unit) {
-  const double lo = in.real(lo_param);
-  const double hi = in.real(hi_param);
   if (lo <= hi) return std::nullopt;
   return Error{"invalid", hi_param,
                hi_param + " must be at least " + lo_param + " (" + format_number(lo) + " " + unit + "), got " +

@@ -3,14 +3,14 @@
 #include <string>
 #include <vector>
 
-#include "core/cell.h"
 #include "core/error.h"
 
 namespace sl::request {
 
 /// Cell rule shared by the calculators of this lab: a range given as two parameters must not be reversed.
-/// Returns an "invalid" Error naming `hi_param` when lo > hi, with both values and the unit.
-std::optional<Error> check_ordered(const Inputs& in, const std::string& lo_param, const std::string& hi_param,
+/// Returns an "invalid" Error naming `hi_param` when lo > hi, with both values and the unit. Called from the
+/// cells' validate_* functions with the values they read.
+std::optional<Error> check_ordered(const std::string& lo_param, double lo, const std::string& hi_param, double hi,
                                    const std::string& unit);
 
 /// Log-spaced grid of 2^levels + 1 values from lo to hi inclusive (lo, hi > 0), filled by geometric

@@ -7,10 +7,12 @@
 // confirmed from ResNet-50's own layer table (resnet50.h, computed from the architecture): F/k is its
 // multiply-accumulate count and W/k its parameters at 2 bytes, so k = 2 reads as FLOPs and FP32 weights.
 #include <cmath>
-#include <optional>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
+#include "core/units.h"
 #include "request/cells.h"
 #include "request/resnet/resnet50.h"
 #include "request/budget/table6.h"
@@ -30,27 +32,43 @@ int row_index(const std::string& resolution) {
   return 0;
 }
 
-std::optional<Error> validate(const Inputs& in) {
-  if (in.choice("row_a") == in.choice("row_b"))
-    return Error{"invalid", "row_b", "row_b must differ from row_a (both " + in.choice("row_a") +
-                                         "): one row gives one equation for two unknowns", {{"got", in.choice("row_b")}}};
-  const double t = resolution_scale(in.real("r_to")) / resolution_scale(in.real("r_from"));
-  if (in.real("r_to") == in.real("r_from"))
-    return Error{"invalid", "r_to", "r_to must differ from r_from (" + format_number(in.real("r_from")) + " px)",
-                 {{"got", format_number(in.real("r_to"))}}};
-  const double m = in.real("measured_slowdown");
+struct HiddenConstantsParams {
+  int row_a, row_b;           ///< indices into table6_rows(), different
+  std::int64_t act_rw_factor; ///< k: how many times activations are moved
+  double params_m;            ///< ResNet-50's parameters, millions
+  double cand_ops_g, cand_weights_mb;  ///< candidate F/k (1e9 operations) and W/k (MB)
+  double peak_flop_per_s, bw_bytes_per_s;
+  double r_from_px, r_to_px;
+  double measured_slowdown;   ///< T(r_to) / T(r_from), between 1 and the pixel ratio
+};
+
+Result<HiddenConstantsParams> validate_hidden_constants(const Inputs& in) {
+  const std::string& row_a = in.choice("row_a");
+  const std::string& row_b = in.choice("row_b");
+  if (row_a == row_b)
+    return Error{"invalid", "row_b", "row_b must differ from row_a (both " + row_a +
+                                         "): one row gives one equation for two unknowns", {{"got", row_b}}};
+  HiddenConstantsParams p{row_index(row_a), row_index(row_b), in.count("act_rw_factor"), in.real("params_m"),
+                          in.real("cand_ops_g"), in.real("cand_weights_mb"), in.real("peak_tflop_per_s") * units::kTera,
+                          in.real("bw_gb_per_s") * units::kGB, in.real("r_from"), in.real("r_to"),
+                          in.real("measured_slowdown")};
+  const double t = resolution_scale(p.r_to_px) / resolution_scale(p.r_from_px);
+  if (p.r_to_px == p.r_from_px)
+    return Error{"invalid", "r_to", "r_to must differ from r_from (" + format_number(p.r_from_px) + " px)",
+                 {{"got", format_number(p.r_to_px)}}};
+  const double m = p.measured_slowdown;
   const double lo = std::fmin(1.0, t), hi = std::fmax(1.0, t);
   if (m < lo || m > hi)
     return Error{"invalid", "measured_slowdown",
                  "measured_slowdown must lie between 1 and the pixel-count ratio " + format_number(t) +
                      " for a fixed share to explain it, got " + format_number(m),
                  {{"min", format_number(lo)}, {"max", format_number(hi)}, {"got", format_number(m)}}};
-  return std::nullopt;
+  return p;
 }
 
 /// The 2x2 solve from the chosen rows and its check on the other two rows.
-void solve_outputs(const Inputs& in, RunResult& result, const HiddenConstants& h) {
-  const int a = row_index(in.choice("row_a")), b = row_index(in.choice("row_b"));
+void solve_outputs(const HiddenConstantsParams& p, RunResult& result, const HiddenConstants& h) {
+  const int a = p.row_a, b = p.row_b;
   result.output("ops_g", h.ops_g);
   result.output("weights_mb", h.weights_mb);
   result.output("ops_lo_g", h.ops_lo_g);
@@ -66,21 +84,21 @@ void solve_outputs(const Inputs& in, RunResult& result, const HiddenConstants& h
   }
   result.output("other_rows_reproduced", reproduced);
   // Identifiability: k = 1 reads (F, W) as multiply-accumulates and FP16 weights, k = 2 as FLOPs and FP32.
-  const double k = static_cast<double>(in.count("act_rw_factor"));
+  const double k = static_cast<double>(p.act_rw_factor);
   result.output("flop_per_image_g", k * h.ops_g);
   result.output("weight_bytes_mb", k * h.weights_mb);
-  result.output("bytes_per_param", k * h.weights_mb / in.real("params_m"));
+  result.output("bytes_per_param", k * h.weights_mb / p.params_m);
 }
 
 /// The solved constants against ResNet-50's layer table at 224 x 224: F/k against its MACs and W/k against its
 /// parameters at 2 bytes (both readings with k = 1), then F = k F/k against k MACs and W = k W/k against
 /// parameters at 2k bytes (k = 2: 2 FLOP per MAC and FP32 weights).
-void layer_table_outputs(const Inputs& in, RunResult& result, const HiddenConstants& h) {
+void layer_table_outputs(const HiddenConstantsParams& p, RunResult& result, const HiddenConstants& h) {
   const ResnetPlan net = resnet50_plan({});
   const double macs_g = static_cast<double>(net.total_macs()) * 1e-9;
   const double params = static_cast<double>(net.total_params());
   const double fp16_mb = params * 2 * 1e-6;
-  const double k = static_cast<double>(in.count("act_rw_factor"));
+  const double k = static_cast<double>(p.act_rw_factor);
   result.output("resnet_macs_g", macs_g);
   result.output("resnet_flop_g", 2 * macs_g);
   result.output("resnet_params_m", params * 1e-6);
@@ -97,12 +115,12 @@ void layer_table_outputs(const Inputs& in, RunResult& result, const HiddenConsta
   result.output("flop_minus_table_g", k * h.ops_g - k * macs_g);
   result.output("table_weight_k_mb", k * fp16_mb);
   result.output("weight_bytes_minus_table_mb", k * h.weights_mb - k * fp16_mb);
-  result.output("bytes_per_param_table", k * h.weights_mb * 1e6 / params);
+  result.output("bytes_per_param_table", k * h.weights_mb * units::kMB / params);
 }
 
 /// Table 6 recomputed from candidate constants (the book's code: 4.1e9 and 51.2 MB per unit of k).
-void candidate_outputs(const Inputs& in, RunResult& result, const HiddenConstants& h) {
-  const double ops = in.real("cand_ops_g"), weights = in.real("cand_weights_mb");
+void candidate_outputs(const HiddenConstantsParams& p, RunResult& result, const HiddenConstants& h) {
+  const double ops = p.cand_ops_g, weights = p.cand_weights_mb;
   std::vector<double> r, s, act, printed, solved, candidate;
   int reproduced = 0;
   for (const auto& row : table6_rows()) {
@@ -113,10 +131,17 @@ void candidate_outputs(const Inputs& in, RunResult& result, const HiddenConstant
     solved.push_back(modeled_ai(h.ops_g, h.weights_mb, row.resolution));
     candidate.push_back(modeled_ai(ops, weights, row.resolution));
     reproduced += prints_as(candidate.back(), row.ai_flop_per_byte, row.ai_decimals);
-    const std::string tag = std::to_string(static_cast<int>(row.resolution));
-    result.output("act_" + tag + "_mb", act.back());
-    result.output("ai_" + tag, candidate.back());
   }
+  // Table 6's rows one by one (the book's references name them): 224, 384, 512, 640.
+  static_assert(std::tuple_size<std::decay_t<decltype(table6_rows())>>::value == 4, "four printed rows");
+  result.output("act_224_mb", act[0]);
+  result.output("ai_224", candidate[0]);
+  result.output("act_384_mb", act[1]);
+  result.output("ai_384", candidate[1]);
+  result.output("act_512_mb", act[2]);
+  result.output("ai_512", candidate[2]);
+  result.output("act_640_mb", act[3]);
+  result.output("ai_640", candidate[3]);
   result.output("cand_rows_reproduced", reproduced);
   result.output("cand_in_box", ops >= h.ops_lo_g && ops <= h.ops_hi_g && weights >= h.weights_lo_mb &&
                                    weights <= h.weights_hi_mb);
@@ -129,8 +154,8 @@ void candidate_outputs(const Inputs& in, RunResult& result, const HiddenConstant
       .column("ai_candidate", std::move(candidate));
 }
 
-void ridge_outputs(const Inputs& in, RunResult& result, const HiddenConstants& h) {
-  const double ridge = in.real("peak_tflops") * 1e12 / (in.real("bw_gb_per_s") * 1e9);
+void ridge_outputs(const HiddenConstantsParams& p, RunResult& result, const HiddenConstants& h) {
+  const double ridge = p.peak_flop_per_s / p.bw_bytes_per_s;
   result.output("ridge_flop_per_byte", ridge);
   result.output("ai_224_over_ridge", modeled_ai(h.ops_g, h.weights_mb, 224) / ridge);
   std::vector<double> r, ai, ridge_col;
@@ -144,23 +169,25 @@ void ridge_outputs(const Inputs& in, RunResult& result, const HiddenConstants& h
 
 /// Eq. 1: T(r) = a + b s. The theoretical slowdown is the pixel ratio t; a measured m in [1, t] gives the
 /// fixed share a / T at each resolution: (t - m) / (t - 1) at r_from, (t - m) / (m (t - 1)) at r_to.
-void eq1_outputs(const Inputs& in, RunResult& result) {
-  const double t = resolution_scale(in.real("r_to")) / resolution_scale(in.real("r_from"));
-  const double m = in.real("measured_slowdown");
+void eq1_outputs(const HiddenConstantsParams& p, RunResult& result) {
+  const double t = resolution_scale(p.r_to_px) / resolution_scale(p.r_from_px);
+  const double m = p.measured_slowdown;
   result.output("theoretical_slowdown", t);
   result.output("fixed_share_from_frac", (t - m) / (t - 1));
   result.output("fixed_share_to_frac", (t - m) / (m * (t - 1)));
 }
 
 Result<RunResult> run_hidden_constants(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  if (auto e = validate(in)) return *e;
-  const HiddenConstants h = solve_hidden_constants(row_index(in.choice("row_a")), row_index(in.choice("row_b")));
+  const auto checked = validate_hidden_constants(in);
+  if (!checked.ok()) return checked.error();
+  const HiddenConstantsParams& p = checked.value();
+  const HiddenConstants h = solve_hidden_constants(p.row_a, p.row_b);
   RunResult result;
-  solve_outputs(in, result, h);
-  layer_table_outputs(in, result, h);
-  candidate_outputs(in, result, h);
-  ridge_outputs(in, result, h);
-  eq1_outputs(in, result);
+  solve_outputs(p, result, h);
+  layer_table_outputs(p, result, h);
+  candidate_outputs(p, result, h);
+  ridge_outputs(p, result, h);
+  eq1_outputs(p, result);
   return result;
 }
 
@@ -171,7 +198,7 @@ CellSpec hidden_constants_cell() {
   CellSpec cell{"request/hidden-constants",
                 {choice("row_a", rows, "224"), choice("row_b", rows, "640"), count("act_rw_factor", "", 2, 1, 8),
                  real("params_m", "M", 25.6, 1e-3, 1e6), real("cand_ops_g", "G", 4.1, 1e-6, 1e6),
-                 real("cand_weights_mb", "MB", 51.2, 0, 1e9), real("peak_tflops", "TFLOP/s", 14, 1e-6, 1e6),
+                 real("cand_weights_mb", "MB", 51.2, 0, 1e9), aliased(real("peak_tflop_per_s", "TFLOP/s", 14, 1e-6, 1e6), {"peak_tflops"}),
                  real("bw_gb_per_s", "GB/s", 900, 1e-6, 1e7), real("r_from", "px", 224, 1, 1e5),
                  real("r_to", "px", 448, 1, 1e5), real("measured_slowdown", "x", 3.6, 1e-6, 1e10)},
                 &run_hidden_constants};

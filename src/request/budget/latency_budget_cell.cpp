@@ -5,7 +5,6 @@
 // microseconds of serialization, dispatch and copies that every request pays around a 5 ms model call.
 #include <cmath>
 #include <numeric>
-#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -49,22 +48,60 @@ void add_bar(Table& table, Scenario scenario, const std::vector<PhaseTime>& phas
   }
 }
 
-std::optional<Error> validate(const Inputs& in) {
-  for (const auto& [lo, hi, unit] : {std::tuple{"ser_lo_us", "ser_hi_us", "us"}, {"dispatch_lo_us", "dispatch_hi_us", "us"},
-                                     {"copy_lo_us", "copy_hi_us", "us"}, {"net_lo_ms", "net_hi_ms", "ms"},
-                                     {"queue_lo_ms", "queue_hi_ms", "ms"}})
-    if (auto e = check_ordered(in, lo, hi, unit)) return e;
-  return std::nullopt;
+/// Table 5's components as low and high ends of a typical range.
+struct TaxRange {
+  double lo, hi;
+};
+
+struct LatencyBudgetParams {
+  // Table 3, ResNet-50 on a GPU, ms.
+  double jpeg_ms, resize_ms, normalize_ms, h2d_ms, forward_ms, post_ms;
+  double fast_forward_ms;
+  double speedup_k;  ///< the model made k times faster
+  // Table 4, DLRM, ms.
+  double parse_ms, embed_ms, mlp_ms, rank_ms;
+  double dlrm_budget_ms;
+  // Table 5, the serving tax.
+  TaxRange net_ms, ser_us, queue_ms, dispatch_us, copy_us;
+  double model_ms;
+};
+
+Result<LatencyBudgetParams> validate_latency_budget(const Inputs& in) {
+  LatencyBudgetParams p{};
+  p.jpeg_ms = in.real("jpeg_ms");
+  p.resize_ms = in.real("resize_ms");
+  p.normalize_ms = in.real("normalize_ms");
+  p.h2d_ms = in.real("h2d_ms");
+  p.forward_ms = in.real("forward_ms");
+  p.post_ms = in.real("post_ms");
+  p.fast_forward_ms = in.real("fast_forward_ms");
+  p.speedup_k = in.real("speedup_k");
+  p.parse_ms = in.real("parse_ms");
+  p.embed_ms = in.real("embed_ms");
+  p.mlp_ms = in.real("mlp_ms");
+  p.rank_ms = in.real("rank_ms");
+  p.dlrm_budget_ms = in.real("dlrm_budget_ms");
+  p.net_ms = {in.real("net_lo_ms"), in.real("net_hi_ms")};
+  p.ser_us = {in.real("ser_lo_us"), in.real("ser_hi_us")};
+  p.queue_ms = {in.real("queue_lo_ms"), in.real("queue_hi_ms")};
+  p.dispatch_us = {in.real("dispatch_lo_us"), in.real("dispatch_hi_us")};
+  p.copy_us = {in.real("copy_lo_us"), in.real("copy_hi_us")};
+  p.model_ms = in.real("model_ms");
+  for (const auto& [lo, hi, range, unit] :
+       {std::tuple{"ser_lo_us", "ser_hi_us", p.ser_us, "us"}, {"dispatch_lo_us", "dispatch_hi_us", p.dispatch_us, "us"},
+        {"copy_lo_us", "copy_hi_us", p.copy_us, "us"}, {"net_lo_ms", "net_hi_ms", p.net_ms, "ms"},
+        {"queue_lo_ms", "queue_hi_ms", p.queue_ms, "ms"}})
+    if (auto e = check_ordered(lo, range.lo, hi, range.hi, unit)) return *e;
+  return p;
 }
 
-void resnet_outputs(const Inputs& in, RunResult& result, Table& bars) {
-  const std::vector<PhaseTime> resnet{{kJpeg, in.real("jpeg_ms")},          {kResize, in.real("resize_ms")},
-                                      {kNormalize, in.real("normalize_ms")}, {kHostToDevice, in.real("h2d_ms")},
-                                      {kForward, in.real("forward_ms")},     {kPost, in.real("post_ms")}};
+void resnet_outputs(const LatencyBudgetParams& p, RunResult& result, Table& bars) {
+  const std::vector<PhaseTime> resnet{{kJpeg, p.jpeg_ms},     {kResize, p.resize_ms},   {kNormalize, p.normalize_ms},
+                                      {kHostToDevice, p.h2d_ms}, {kForward, p.forward_ms}, {kPost, p.post_ms}};
   const double total = total_ms(resnet);
   const double pre = resnet[kJpeg].ms + resnet[kResize].ms + resnet[kNormalize].ms;
   const double model = resnet[kForward].ms;
-  const double k = in.real("speedup_k");
+  const double k = p.speedup_k;
   result.output("resnet_total_ms", total);
   result.output("preprocess_ms", pre);
   result.output("preprocess_frac", pre / total);
@@ -74,7 +111,7 @@ void resnet_outputs(const Inputs& in, RunResult& result, Table& bars) {
   result.output("model_frac", model / total);
 
   std::vector<PhaseTime> fast = resnet;
-  fast[kForward].ms = in.real("fast_forward_ms");
+  fast[kForward].ms = p.fast_forward_ms;
   result.output("fast_total_ms", total_ms(fast));
   result.output("fast_preprocess_frac", pre / total_ms(fast));
 
@@ -98,29 +135,26 @@ void resnet_outputs(const Inputs& in, RunResult& result, Table& bars) {
   result.table("amdahl_at_k").column("k", {k}).column("speedup", {amdahl_speedup(f, k)});
 }
 
-void dlrm_outputs(const Inputs& in, RunResult& result, Table& bars) {
-  const std::vector<PhaseTime> dlrm{{kParse, in.real("parse_ms")}, {kEmbed, in.real("embed_ms")},
-                                    {kMlp, in.real("mlp_ms")}, {kRank, in.real("rank_ms")}};
+void dlrm_outputs(const LatencyBudgetParams& p, RunResult& result, Table& bars) {
+  const std::vector<PhaseTime> dlrm{{kParse, p.parse_ms}, {kEmbed, p.embed_ms}, {kMlp, p.mlp_ms}, {kRank, p.rank_ms}};
   const double total = total_ms(dlrm);
   const double f_mlp = dlrm[2].ms / total;
   result.output("dlrm_total_ms", total);
-  result.output("dlrm_headroom_ms", in.real("dlrm_budget_ms") - total);
+  result.output("dlrm_headroom_ms", p.dlrm_budget_ms - total);
   result.output("dlrm_mlp_frac", f_mlp);
   result.output("dlrm_embed_frac", dlrm[1].ms / total);
   if (f_mlp < 1.0) result.output("dlrm_mlp_ceiling", amdahl_ceiling(f_mlp));
-  if (total > in.real("dlrm_budget_ms"))
+  if (total > p.dlrm_budget_ms)
     result.notice("over_budget", "The DLRM phases add up to " + format_number(total) + " ms, over the " +
-                                     format_number(in.real("dlrm_budget_ms")) + " ms p99 budget.");
+                                     format_number(p.dlrm_budget_ms) + " ms p99 budget.");
   add_bar(bars, kDlrm, dlrm);
 }
 
-void serving_tax_outputs(const Inputs& in, RunResult& result) {
+void serving_tax_outputs(const LatencyBudgetParams& p, RunResult& result) {
   // Table 5 components in table order: network, serialization, queuing, dispatch, copy (all in us).
-  const std::vector<double> lo_us{in.real("net_lo_ms") * 1e3, in.real("ser_lo_us"), in.real("queue_lo_ms") * 1e3,
-                                  in.real("dispatch_lo_us"), in.real("copy_lo_us")};
-  const std::vector<double> hi_us{in.real("net_hi_ms") * 1e3, in.real("ser_hi_us"), in.real("queue_hi_ms") * 1e3,
-                                  in.real("dispatch_hi_us"), in.real("copy_hi_us")};
-  const double model_us = in.real("model_ms") * 1e3;
+  const std::vector<double> lo_us{p.net_ms.lo * 1e3, p.ser_us.lo, p.queue_ms.lo * 1e3, p.dispatch_us.lo, p.copy_us.lo};
+  const std::vector<double> hi_us{p.net_ms.hi * 1e3, p.ser_us.hi, p.queue_ms.hi * 1e3, p.dispatch_us.hi, p.copy_us.hi};
+  const double model_us = p.model_ms * 1e3;
   // The "killer microseconds": serialization + dispatch + copy, before network and queuing.
   const double tax_lo = lo_us[1] + lo_us[3] + lo_us[4];
   const double tax_hi = hi_us[1] + hi_us[3] + hi_us[4];
@@ -134,12 +168,14 @@ void serving_tax_outputs(const Inputs& in, RunResult& result) {
 }
 
 Result<RunResult> run_latency_budget(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  if (auto e = validate(in)) return *e;
+  const auto checked = validate_latency_budget(in);
+  if (!checked.ok()) return checked.error();
+  const LatencyBudgetParams& p = checked.value();
   RunResult result;
   Table bars{"phases", {{"scenario", {}}, {"phase", {}}, {"ms", {}}, {"start_ms", {}}, {"share_frac", {}}}};
-  resnet_outputs(in, result, bars);
-  dlrm_outputs(in, result, bars);
-  serving_tax_outputs(in, result);
+  resnet_outputs(p, result, bars);
+  dlrm_outputs(p, result, bars);
+  serving_tax_outputs(p, result);
   result.tables.insert(result.tables.begin(), std::move(bars));
   return result;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/stats.h"
+#include "core/units.h"
 #include "request/cells.h"
 #include "request/budget/pipeline.h"
 
@@ -18,10 +19,32 @@ namespace {
 constexpr std::int64_t kTimelineRequests = 8;
 constexpr int kCurvePoints = 49;  // preprocessing shares 0.02, 0.04, ..., 0.98
 
-Distribution stage_law(const Inputs& in, double mean_s) {
+/// The law of both stages' times.
+enum class StageLaw { Det, Exp, Lognormal };
+
+struct PipeliningParams {
+  double pre_s, gpu_s;  ///< mean preprocessing and accelerator time per request
+  int num_workers;
+  std::int64_t buffer;  ///< places in the FIFO between the stages
+  StageLaw law;
+  double cv;            ///< lognormal only
+  std::int64_t num_requests;
+};
+
+Result<PipeliningParams> validate_pipelining(const Inputs& in) {
   const std::string& law = in.choice("law");
-  if (law == "exp") return Distribution::exponential(1.0 / mean_s);
-  if (law == "lognormal") return Distribution::lognormal_mean_cv(mean_s, in.real("cv"));
+  return PipeliningParams{in.real("pre_ms") * 1e-3,
+                          in.real("gpu_ms") * 1e-3,
+                          static_cast<int>(in.count("workers")),
+                          in.count("buffer"),
+                          law == "exp" ? StageLaw::Exp : law == "lognormal" ? StageLaw::Lognormal : StageLaw::Det,
+                          in.real("cv"),
+                          in.count("n")};
+}
+
+Distribution stage_law(const PipeliningParams& p, double mean_s) {
+  if (p.law == StageLaw::Exp) return Distribution::exponential(1.0 / mean_s);
+  if (p.law == StageLaw::Lognormal) return Distribution::lognormal_mean_cv(mean_s, p.cv);
   return Distribution::deterministic(mean_s);
 }
 
@@ -55,8 +78,8 @@ void timeline_table(RunResult& result, const std::string& name, std::vector<Pipe
       request.push_back(static_cast<double>(r.id));
       stage.push_back(s);
       worker.push_back(r.worker);
-      start_ms.push_back((s == 0 ? r.pre_start_s : r.gpu_start_s) * 1e3);
-      end_ms.push_back((s == 0 ? r.pre_end_s : r.gpu_end_s) * 1e3);
+      start_ms.push_back((s == 0 ? r.pre_start_s : r.gpu_start_s) * units::kMsPerS);
+      end_ms.push_back((s == 0 ? r.pre_end_s : r.gpu_end_s) * units::kMsPerS);
     }
   }
   result.table(name).column("request", std::move(request)).column("stage", std::move(stage))
@@ -64,47 +87,61 @@ void timeline_table(RunResult& result, const std::string& name, std::vector<Pipe
 }
 
 struct Mode {
-  const char* name;
   PipelineRun run;
   Collected seen;
 };
 
-void mode_outputs(RunResult& result, const Mode& m, std::int64_t n) {
-  const std::string p = m.name;
+/// What one schedule achieved, from its totals and its records.
+struct ModeStats {
+  double per_s, cpu_util_frac, gpu_util_frac, efficiency_frac, latency_ms;
+};
+
+ModeStats mode_stats(const Mode& m, std::int64_t n) {
   const double compute_s = m.run.cpu_busy_s + m.run.gpu_busy_s;
-  result.output(p + "_per_s", static_cast<double>(n) / m.run.wall_s);
-  result.output(p + "_cpu_util_frac", m.run.cpu_busy_s / (m.run.wall_s * m.run.num_workers));
-  result.output(p + "_gpu_util_frac", m.run.gpu_busy_s / m.run.wall_s);
-  result.output(p + "_efficiency_frac", compute_s / (m.run.wall_s * (m.run.num_workers + 1)));  // eq. 2
-  result.output(p + "_latency_ms", m.seen.latency_s.mean() * 1e3);
+  return {static_cast<double>(n) / m.run.wall_s, m.run.cpu_busy_s / (m.run.wall_s * m.run.num_workers),
+          m.run.gpu_busy_s / m.run.wall_s,
+          compute_s / (m.run.wall_s * (m.run.num_workers + 1)),  // eq. 2
+          m.seen.latency_s.mean() * units::kMsPerS};
 }
 
 Result<RunResult> run_pipelining(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const double pre_s = in.real("pre_ms") * 1e-3, gpu_s = in.real("gpu_ms") * 1e-3;
-  const int workers = static_cast<int>(in.count("workers"));
-  const std::int64_t buffer = in.count("buffer"), n = in.count("n");
-  const StageTimes work = draw_stage_times(n, stage_law(in, pre_s), stage_law(in, gpu_s), seed);
+  const auto checked = validate_pipelining(in);
+  if (!checked.ok()) return checked.error();
+  const PipeliningParams& p = checked.value();
+  const double pre_s = p.pre_s, gpu_s = p.gpu_s;
+  const int workers = p.num_workers;
+  const std::int64_t buffer = p.buffer, n = p.num_requests;
+  const StageTimes work = draw_stage_times(n, stage_law(p, pre_s), stage_law(p, gpu_s), seed);
 
-  Mode serial{"serial", {}, {}}, piped{"pipelined", {}, {}};
+  Mode serial, piped;
   serial.run = run_serial(work, collect_into(serial.seen));
   piped.run = run_pipelined(work, workers, buffer, ctl, collect_into(piped.seen));
+  const ModeStats serial_stats = mode_stats(serial, n), piped_stats = mode_stats(piped, n);
 
   RunResult result;
   result.output("pre_frac", pre_s / (pre_s + gpu_s));
-  mode_outputs(result, serial, n);
-  mode_outputs(result, piped, n);
+  result.output("serial_per_s", serial_stats.per_s);
+  result.output("serial_cpu_util_frac", serial_stats.cpu_util_frac);
+  result.output("serial_gpu_util_frac", serial_stats.gpu_util_frac);
+  result.output("serial_efficiency_frac", serial_stats.efficiency_frac);
+  result.output("serial_latency_ms", serial_stats.latency_ms);
+  result.output("pipelined_per_s", piped_stats.per_s);
+  result.output("pipelined_cpu_util_frac", piped_stats.cpu_util_frac);
+  result.output("pipelined_gpu_util_frac", piped_stats.gpu_util_frac);
+  result.output("pipelined_efficiency_frac", piped_stats.efficiency_frac);
+  result.output("pipelined_latency_ms", piped_stats.latency_ms);
   const double speedup = serial.run.wall_s / piped.run.wall_s;
   result.output("speedup", speedup);
   result.output("bound_per_s", std::min(workers / pre_s, 1.0 / gpu_s));
   result.output("max_speedup", (pre_s + gpu_s) / std::max(pre_s / workers, gpu_s));
-  if (in.choice("law") == "exp" && workers == 1)
+  if (p.law == StageLaw::Exp && workers == 1)
     result.output("tandem_closed_form_per_s", exponential_tandem_per_s(pre_s, gpu_s, buffer));
 
   result.table("utilization")
       .column("mode", {0, 0, 1, 1})
       .column("resource", {0, 1, 0, 1})
-      .column("util_frac", {*result.find_output("serial_cpu_util_frac"), *result.find_output("serial_gpu_util_frac"),
-                            *result.find_output("pipelined_cpu_util_frac"), *result.find_output("pipelined_gpu_util_frac")});
+      .column("util_frac", {serial_stats.cpu_util_frac, serial_stats.gpu_util_frac, piped_stats.cpu_util_frac,
+                            piped_stats.gpu_util_frac});
   timeline_table(result, "timeline_serial", serial.seen.first);
   timeline_table(result, "timeline_pipelined", piped.seen.first);
 

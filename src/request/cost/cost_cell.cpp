@@ -24,16 +24,37 @@ struct Fleet {
   Machine cpu, t4, v100;
 };
 
-Fleet fleet_of(const Inputs& in) {
-  return {{in.real("cpu_usd_per_h"), in.real("cpu_per_s")},
-          {in.real("t4_usd_per_h"), in.real("t4_per_s")},
-          {in.real("v100_usd_per_h"), in.real("v100_per_s")}};
+/// Example 1.3's two ways of running one GPU: batch size and time per batch.
+struct BatchOption {
+  std::int64_t batch;
+  double latency_ms;
+};
+
+struct CostParams {
+  double gpu_usd_per_h;
+  BatchOption a, b;
+  Fleet fleet;
+  double requests_per_s;   ///< the load the fleet serves
+  double rho;              ///< utilization cap per machine
+  double sweep_max_per_s;  ///< the fleet chart's highest load
+};
+
+Result<CostParams> validate_cost(const Inputs& in) {
+  return CostParams{in.real("gpu_usd_per_h"),
+                    {in.count("a_batch"), in.real("a_latency_ms")},
+                    {in.count("b_batch"), in.real("b_latency_ms")},
+                    {{in.real("cpu_usd_per_h"), in.real("cpu_per_s")},
+                     {in.real("t4_usd_per_h"), in.real("t4_per_s")},
+                     {in.real("v100_usd_per_h"), in.real("v100_per_s")}},
+                    in.real("requests_per_s"),
+                    in.real("rho"),
+                    in.real("sweep_max_per_s")};
 }
 
 /// Example 1.3: one GPU, two batch sizes; requests per second = batch / batch latency.
-void latency_cost_outputs(const Inputs& in, RunResult& result) {
-  const Machine a{in.real("gpu_usd_per_h"), static_cast<double>(in.count("a_batch")) / (in.real("a_latency_ms") * 1e-3)};
-  const Machine b{in.real("gpu_usd_per_h"), static_cast<double>(in.count("b_batch")) / (in.real("b_latency_ms") * 1e-3)};
+void latency_cost_outputs(const CostParams& p, RunResult& result) {
+  const Machine a{p.gpu_usd_per_h, static_cast<double>(p.a.batch) / (p.a.latency_ms * 1e-3)};
+  const Machine b{p.gpu_usd_per_h, static_cast<double>(p.b.batch) / (p.b.latency_ms * 1e-3)};
   result.output("a_per_s", a.saturated_per_s);
   result.output("b_per_s", b.saturated_per_s);
   result.output("a_usd_per_m", usd_per_million(a));
@@ -59,8 +80,9 @@ void unit_cost_outputs(const Fleet& f, RunResult& result) {
       .column("t4_usd_per_m", std::move(t4)).column("v100_usd_per_m", std::move(v100));
 }
 
-void fleet_outputs(const Inputs& in, const Fleet& f, RunResult& result) {
-  const double qps = in.real("qps"), rho = in.real("rho");
+void fleet_outputs(const CostParams& p, RunResult& result) {
+  const Fleet& f = p.fleet;
+  const double qps = p.requests_per_s, rho = p.rho;
   result.output("cpu_machines", static_cast<double>(machines_needed(f.cpu, qps, rho)));
   result.output("t4_machines", static_cast<double>(machines_needed(f.t4, qps, rho)));
   result.output("v100_machines", static_cast<double>(machines_needed(f.v100, qps, rho)));
@@ -68,7 +90,7 @@ void fleet_outputs(const Inputs& in, const Fleet& f, RunResult& result) {
   result.output("t4_fleet_usd_per_h", fleet_usd_per_h(f.t4, qps, rho));
   result.output("v100_fleet_usd_per_h", fleet_usd_per_h(f.v100, qps, rho));
 
-  std::vector<double> q = log_grid(kSweepMinQps, in.real("sweep_max_qps"), kSweepLevels), cpu, t4, v100;
+  std::vector<double> q = log_grid(kSweepMinQps, p.sweep_max_per_s, kSweepLevels), cpu, t4, v100;
   for (double x : q) {
     cpu.push_back(fleet_usd_per_h(f.cpu, x, rho));
     t4.push_back(fleet_usd_per_h(f.t4, x, rho));
@@ -78,11 +100,12 @@ void fleet_outputs(const Inputs& in, const Fleet& f, RunResult& result) {
       .column("t4_usd_per_h", std::move(t4)).column("v100_usd_per_h", std::move(v100));
 }
 
-void crossover_outputs(const Inputs& in, const Fleet& f, RunResult& result) {
-  const std::optional<double> q = cpu_cheaper_up_to_qps(f.cpu, {f.t4, f.v100}, in.real("rho"));
+void crossover_outputs(const CostParams& p, RunResult& result) {
+  const Fleet& f = p.fleet;
+  const std::optional<double> q = cpu_cheaper_up_to_qps(f.cpu, {f.t4, f.v100}, p.rho);
   if (q) {
     result.output("crossover_qps", *q);
-    result.table("crossover_point").column("qps", {*q}).column("usd_per_h", {fleet_usd_per_h(f.cpu, *q, in.real("rho"))});
+    result.table("crossover_point").column("qps", {*q}).column("usd_per_h", {fleet_usd_per_h(f.cpu, *q, p.rho)});
   } else {
     result.notice("no_crossover", "At these prices the CPU costs no more per request than either GPU, so a CPU "
                                   "fleet stays competitive at every load: there is no crossover.");
@@ -100,12 +123,14 @@ void crossover_outputs(const Inputs& in, const Fleet& f, RunResult& result) {
 }
 
 Result<RunResult> run_cost(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  const Fleet f = fleet_of(in);
+  const auto checked = validate_cost(in);
+  if (!checked.ok()) return checked.error();
+  const CostParams& p = checked.value();
   RunResult result;
-  latency_cost_outputs(in, result);
-  unit_cost_outputs(f, result);
-  fleet_outputs(in, f, result);
-  crossover_outputs(in, f, result);
+  latency_cost_outputs(p, result);
+  unit_cost_outputs(p.fleet, result);
+  fleet_outputs(p, result);
+  crossover_outputs(p, result);
   return result;
 }
 
@@ -119,8 +144,8 @@ CellSpec cost_cell() {
                  real("cpu_usd_per_h", "$/h", 0.17, 1e-6, 1e6), real("cpu_per_s", "1/s", 50, 1e-6, 1e9),
                  real("t4_usd_per_h", "$/h", 0.53, 1e-6, 1e6), real("t4_per_s", "1/s", 400, 1e-6, 1e9),
                  real("v100_usd_per_h", "$/h", 3.06, 1e-6, 1e6), real("v100_per_s", "1/s", 1200, 1e-6, 1e9),
-                 real("qps", "1/s", 5000, 1e-6, 1e9), real("rho", "", 0.54, 0.05, 1),
-                 real("sweep_max_qps", "1/s", 10000, 10, 1e9)},
+                 aliased(real("requests_per_s", "1/s", 5000, 1e-6, 1e9), {"qps"}), real("rho", "", 0.54, 0.05, 1),
+                 aliased(real("sweep_max_per_s", "1/s", 10000, 10, 1e9), {"sweep_max_qps"})},
                 &run_cost};
   cell.uses_seed = false;
   cell.outputs = {out("a_per_s", "1/s"), out("b_per_s", "1/s"), out("a_usd_per_m", ""), out("b_usd_per_m", ""),

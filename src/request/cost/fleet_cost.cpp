@@ -5,11 +5,11 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/units.h"
 
 namespace sl::request {
 namespace {
 
-constexpr double kSecondsPerHour = 3600.0;
 constexpr double kMillion = 1e6;
 
 double cost_per_request_rate(const Machine& m, double rho) { return m.usd_per_h / (rho * m.saturated_per_s); }
@@ -17,7 +17,7 @@ double cost_per_request_rate(const Machine& m, double rho) { return m.usd_per_h 
 }  // namespace
 
 double usd_per_million(const Machine& m, double utilization) {
-  return m.usd_per_h / (m.saturated_per_s * utilization * kSecondsPerHour / kMillion);
+  return m.usd_per_h / (m.saturated_per_s * utilization * units::kSPerHour / kMillion);
 }
 
 std::int64_t machines_needed(const Machine& m, double qps, double rho) {

@@ -10,12 +10,15 @@
 // one our decoders are timed on.
 #include <algorithm>
 #include <array>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/distributions.h"
 #include "core/rng.h"
+#include "core/units.h"
 #include "kernels/timing.h"
 #include "request/cells.h"
 #include "request/wire/protobuf_wire.h"
@@ -24,6 +27,8 @@
 namespace sl::request {
 namespace {
 
+using units::kUsPerS;
+
 constexpr double kStepsPerSample = 50;      // a sample lasts >= 50 timer steps: <= 2 % quantization error
 constexpr double kMinSampleS = 0.25e-3;
 constexpr int kSweepSamples = 3;
@@ -31,12 +36,12 @@ constexpr int kSweepSamples = 3;
 constexpr int kBrowserSweepSamples = 9;
 constexpr std::int64_t kSweepStart = 10;
 constexpr std::int64_t kNumSampleValues = 8;
-constexpr double kBytesPerKb = 1e3;
 constexpr std::uint64_t kMessageSeed = 1;  // one fixed message per N: the browser parses the text we time
 const char* const kParseProbe = "json_parse";
 
 enum Format { kJsonFull, kJsonCompact, kBase64, kProtobuf, kNumFormats };
-const char* const kFormatNames[kNumFormats] = {"json_full", "json_compact", "base64", "protobuf"};
+
+
 
 volatile std::size_t g_sink = 0;  // results are added here so the compiler cannot drop the timed work
 
@@ -99,21 +104,27 @@ std::vector<std::int64_t> sweep_sizes(std::int64_t max_n) {
 void main_outputs(RunResult& result, const std::array<FormatResult, kNumFormats>& m, std::int64_t n, double qps) {
   const double raw_bytes = 4.0 * static_cast<double>(n);
   bool all_round_trip = true;
-  for (int f = 0; f < kNumFormats; ++f) {
-    const std::string name = kFormatNames[f];
-    result.output(name + "_bytes", static_cast<double>(m[f].bytes));
-    result.output(name + "_encode_us", m[f].encode_s * 1e6);
-    result.output(name + "_decode_us", m[f].decode_s * 1e6);
-    all_round_trip = all_round_trip && m[f].round_trips;
-  }
+  for (int f = 0; f < kNumFormats; ++f) all_round_trip = all_round_trip && m[f].round_trips;
+  result.output("json_full_bytes", static_cast<double>(m[kJsonFull].bytes));
+  result.output("json_full_encode_us", m[kJsonFull].encode_s * kUsPerS);
+  result.output("json_full_decode_us", m[kJsonFull].decode_s * kUsPerS);
+  result.output("json_compact_bytes", static_cast<double>(m[kJsonCompact].bytes));
+  result.output("json_compact_encode_us", m[kJsonCompact].encode_s * kUsPerS);
+  result.output("json_compact_decode_us", m[kJsonCompact].decode_s * kUsPerS);
+  result.output("base64_bytes", static_cast<double>(m[kBase64].bytes));
+  result.output("base64_encode_us", m[kBase64].encode_s * kUsPerS);
+  result.output("base64_decode_us", m[kBase64].decode_s * kUsPerS);
+  result.output("protobuf_bytes", static_cast<double>(m[kProtobuf].bytes));
+  result.output("protobuf_encode_us", m[kProtobuf].encode_s * kUsPerS);
+  result.output("protobuf_decode_us", m[kProtobuf].decode_s * kUsPerS);
   result.output("json_compact_bytes_per_value", static_cast<double>(m[kJsonCompact].bytes) / static_cast<double>(n));
   result.output("json_full_bytes_per_value", static_cast<double>(m[kJsonFull].bytes) / static_cast<double>(n));
-  result.output("protobuf_kb", static_cast<double>(m[kProtobuf].bytes) / kBytesPerKb);
-  result.output("json_compact_kb", static_cast<double>(m[kJsonCompact].bytes) / kBytesPerKb);
+  result.output("protobuf_kb", static_cast<double>(m[kProtobuf].bytes) / units::kKB);
+  result.output("json_compact_kb", static_cast<double>(m[kJsonCompact].bytes) / units::kKB);
   result.output("base64_overhead_frac", static_cast<double>(m[kBase64].bytes) / raw_bytes - 1);
   result.output("round_trip_ok", all_round_trip ? 1 : 0);
   // Napkin math 1.1 with this machine's decode times (compact JSON against protobuf).
-  const double json_us = m[kJsonCompact].decode_s * 1e6, pb_us = m[kProtobuf].decode_s * 1e6;
+  const double json_us = m[kJsonCompact].decode_s * kUsPerS, pb_us = m[kProtobuf].decode_s * kUsPerS;
   result.output("napkin_bytes_ratio", static_cast<double>(m[kJsonCompact].bytes) / static_cast<double>(m[kProtobuf].bytes));
   result.output("napkin_gain", json_us / pb_us);
   result.output("napkin_saved_us", json_us - pb_us);
@@ -122,8 +133,8 @@ void main_outputs(RunResult& result, const std::array<FormatResult, kNumFormats>
   for (int f = 0; f < kNumFormats; ++f) {
     ids.push_back(f);
     bytes.push_back(static_cast<double>(m[f].bytes));
-    enc.push_back(m[f].encode_s * 1e6);
-    dec.push_back(m[f].decode_s * 1e6);
+    enc.push_back(m[f].encode_s * kUsPerS);
+    dec.push_back(m[f].decode_s * kUsPerS);
   }
   result.table("formats").column("format", std::move(ids)).column("bytes", std::move(bytes))
       .column("encode_us", std::move(enc)).column("decode_us", std::move(dec));
@@ -144,20 +155,41 @@ std::string form_name(FloatDigits mode) { return mode == FloatDigits::Shortest ?
 /// Probe key of the browser's parse of N values written in `mode`: "compact.1000", "full.1000".
 std::string parse_key(FloatDigits mode, std::int64_t n) { return form_name(mode) + "." + std::to_string(n); }
 
-/// The browser's JSON.parse of this text (median and 10th/90th percentiles of its samples), or nothing when
-/// it was not measured (always so natively).
-std::optional<kernels::Timing> browser_parse(const Inputs& in, FloatDigits mode, std::int64_t n) {
+/// The browser's JSON.parse of one message in both forms (median and 10th/90th percentiles of its samples);
+/// each is empty when it was not measured (always so natively).
+struct BrowserParse {
+  std::optional<kernels::Timing> compact, full;
+  bool measured() const { return compact.has_value() && full.has_value(); }
+};
+
+struct SerializationParams {
+  std::int64_t n;          ///< values per message
+  int repeats;             ///< samples per timing at N
+  std::int64_t sweep_max;  ///< the sweep's largest message, values
+  double requests_per_s;   ///< napkin math's request rate
+  /// Every N the cell times, each once: N itself, then the sweep's others.
+  std::vector<std::int64_t> timed_sizes;
+  /// The browser's samples for each timed N.
+  std::map<std::int64_t, BrowserParse> browser_parse_at_n;
+};
+
+/// The summary of the browser's samples of one probe key, or nothing.
+std::optional<kernels::Timing> validate_browser_parse(const Inputs& in, FloatDigits mode, std::int64_t n) {
   const std::vector<double>* s = in.measured(std::string(kParseProbe) + "." + parse_key(mode, n));
   if (s == nullptr || s->empty()) return std::nullopt;
   return kernels::summarize_per_call(*s);
 }
 
-/// Every N the cell times, each once: N itself, then the sweep's.
-std::vector<std::int64_t> timed_sizes(const Inputs& in) {
-  std::vector<std::int64_t> sizes{in.count("n")};
-  for (std::int64_t size : sweep_sizes(in.count("sweep_max")))
-    if (std::find(sizes.begin(), sizes.end(), size) == sizes.end()) sizes.push_back(size);
-  return sizes;
+Result<SerializationParams> validate_serialization(const Inputs& in) {
+  SerializationParams p{in.count("n"), static_cast<int>(in.count("repeats")), in.count("sweep_max"),
+                        in.real("requests_per_s"), {}, {}};
+  p.timed_sizes = {p.n};
+  for (std::int64_t size : sweep_sizes(p.sweep_max))
+    if (std::find(p.timed_sizes.begin(), p.timed_sizes.end(), size) == p.timed_sizes.end()) p.timed_sizes.push_back(size);
+  for (std::int64_t size : p.timed_sizes)
+    p.browser_parse_at_n[size] = {validate_browser_parse(in, FloatDigits::Shortest, size),
+                                  validate_browser_parse(in, FloatDigits::Full, size)};
+  return p;
 }
 
 /// The browser's measurements: JSON.parse of the exact texts our encoder writes (shortest and 9 digits) for
@@ -165,10 +197,12 @@ std::vector<std::int64_t> timed_sizes(const Inputs& in) {
 /// which the probe checks against the parsed array's length.
 std::vector<ProbeTask> plan_json_parse(const Inputs& in) {
   std::vector<ProbeTask> tasks;
-  const int samples = static_cast<int>(in.count("repeats"));
-  for (std::int64_t size : timed_sizes(in)) {
+  const auto checked = validate_serialization(in);
+  if (!checked.ok()) return tasks;
+  const SerializationParams& p = checked.value();
+  for (std::int64_t size : p.timed_sizes) {
     const std::vector<float> v = embedding(size);
-    const int repeats = size == in.count("n") ? samples : std::min(samples, kBrowserSweepSamples);
+    const int repeats = size == p.n ? p.repeats : std::min(p.repeats, kBrowserSweepSamples);
     for (FloatDigits mode : kParseForms)
       tasks.push_back({kParseProbe, parse_key(mode, size), encode_json(v, mode), static_cast<double>(size), repeats});
   }
@@ -177,67 +211,85 @@ std::vector<ProbeTask> plan_json_parse(const Inputs& in) {
 
 /// The browser's JSON.parse at N beside our decoders, and napkin 1.1 redone with it against our protobuf
 /// decoder. Natively: a notice.
-void browser_outputs(RunResult& result, const Inputs& in, const std::array<FormatResult, kNumFormats>& m,
-                     std::int64_t n) {
-  const auto compact = browser_parse(in, FloatDigits::Shortest, n), full = browser_parse(in, FloatDigits::Full, n);
-  if (!compact || !full) {
+void browser_outputs(RunResult& result, const SerializationParams& p, const std::array<FormatResult, kNumFormats>& m) {
+  const BrowserParse& at_n = p.browser_parse_at_n.at(p.n);
+  if (!at_n.measured()) {
     result.notice("json_parse_not_measured",
                   "the browser's own JSON.parse is measured only in the browser (the page's probe); natively only "
                   "our C++ decoders are timed");
     return;
   }
-  for (const auto& [name, b] : {std::pair{std::string("compact"), *compact}, std::pair{std::string("full"), *full}}) {
-    result.output("browser_json_" + name + "_parse_us", b.median_s * 1e6);
-    result.output("browser_json_" + name + "_parse_p10_us", b.p10_s * 1e6);
-    result.output("browser_json_" + name + "_parse_p90_us", b.p90_s * 1e6);
-  }
-  const double parse_us = compact->median_s * 1e6;
-  const double ours_us = m[kJsonCompact].decode_s * 1e6, pb_us = m[kProtobuf].decode_s * 1e6;
+  const kernels::Timing& compact = *at_n.compact;
+  const kernels::Timing& full = *at_n.full;
+  result.output("browser_json_compact_parse_us", compact.median_s * kUsPerS);
+  result.output("browser_json_compact_parse_p10_us", compact.p10_s * kUsPerS);
+  result.output("browser_json_compact_parse_p90_us", compact.p90_s * kUsPerS);
+  result.output("browser_json_full_parse_us", full.median_s * kUsPerS);
+  result.output("browser_json_full_parse_p10_us", full.p10_s * kUsPerS);
+  result.output("browser_json_full_parse_p90_us", full.p90_s * kUsPerS);
+  const double parse_us = compact.median_s * kUsPerS;
+  const double ours_us = m[kJsonCompact].decode_s * kUsPerS, pb_us = m[kProtobuf].decode_s * kUsPerS;
   if (ours_us > 0) result.output("browser_over_ours_json", parse_us / ours_us);
-  const double qps = in.real("qps");
   if (pb_us > 0) result.output("napkin_browser_gain", parse_us / pb_us);
   result.output("napkin_browser_saved_us", parse_us - pb_us);
-  result.output("napkin_browser_core_frac", (parse_us - pb_us) * 1e-6 * qps);
+  result.output("napkin_browser_core_frac", (parse_us - pb_us) * 1e-6 * p.requests_per_s);
+}
+
+/// Decode time and size of each format against N; the browser's parse joins only if it was measured at
+/// every N (in the browser it always is). The sweep times decoding only (the book's "parse" cost), which is
+/// what grows with the message.
+void sweep_table(RunResult& result, const SerializationParams& p, const kernels::TimingPlan& plan,
+                 const std::function<void()>& on_op) {
+  const std::vector<std::int64_t> sizes = sweep_sizes(p.sweep_max);
+  bool browser = true;
+  for (std::int64_t size : sizes) browser = browser && p.browser_parse_at_n.at(size).measured();
+  std::vector<double> n, bytes[kNumFormats], decode_us[kNumFormats], browser_compact_us, browser_full_us;
+  for (std::int64_t size : sizes) {
+    const auto m = measure(embedding(size), plan, false, on_op);
+    n.push_back(static_cast<double>(size));
+    for (int f = 0; f < kNumFormats; ++f) {
+      decode_us[f].push_back(m[f].decode_s * kUsPerS);
+      bytes[f].push_back(static_cast<double>(m[f].bytes));
+    }
+    if (browser) {
+      browser_compact_us.push_back(p.browser_parse_at_n.at(size).compact->median_s * kUsPerS);
+      browser_full_us.push_back(p.browser_parse_at_n.at(size).full->median_s * kUsPerS);
+    }
+  }
+  Table& sweep = result.table("sweep");
+  sweep.column("n", std::move(n))
+      .column("json_full_decode_us", std::move(decode_us[kJsonFull]))
+      .column("json_compact_decode_us", std::move(decode_us[kJsonCompact]))
+      .column("base64_decode_us", std::move(decode_us[kBase64]))
+      .column("protobuf_decode_us", std::move(decode_us[kProtobuf]))
+      .column("json_full_bytes", std::move(bytes[kJsonFull]))
+      .column("json_compact_bytes", std::move(bytes[kJsonCompact]))
+      .column("base64_bytes", std::move(bytes[kBase64]))
+      .column("protobuf_bytes", std::move(bytes[kProtobuf]));
+  if (browser)
+    sweep.column("browser_json_compact_parse_us", std::move(browser_compact_us))
+        .column("browser_json_full_parse_us", std::move(browser_full_us));
 }
 
 Result<RunResult> run_serialization(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {
-  const std::int64_t n = in.count("n");
-  const std::vector<std::int64_t> sizes = sweep_sizes(in.count("sweep_max"));
+  const auto checked = validate_serialization(in);
+  if (!checked.ok()) return checked.error();
+  const SerializationParams& p = checked.value();
   const double resolution_s = kernels::timer_resolution_s();
-  const kernels::TimingPlan plan{std::max(kStepsPerSample * resolution_s, kMinSampleS), static_cast<int>(in.count("repeats"))};
+  const kernels::TimingPlan plan{std::max(kStepsPerSample * resolution_s, kMinSampleS), p.repeats};
   const kernels::TimingPlan sweep_plan{plan.min_sample_s, kSweepSamples};
-  const double total_ops = kNumFormats * (2.0 + static_cast<double>(sizes.size()));
+  const double total_ops = kNumFormats * (2.0 + static_cast<double>(sweep_sizes(p.sweep_max).size()));
   double ops = 0;
   auto on_op = [&] { ctl.report(++ops, total_ops); };
 
   RunResult result;
-  const std::vector<float> v = embedding(n);
+  const std::vector<float> v = embedding(p.n);
   const auto at_n = measure(v, plan, true, on_op);
-  main_outputs(result, at_n, n, in.real("qps"));
-  browser_outputs(result, in, at_n, n);
-  result.output("timer_resolution_us", resolution_s * 1e6);
-  result.output("sample_min_us", plan.min_sample_s * 1e6);
-
-  // The sweep times decoding only (the book's "parse" cost), which is what grows with the message.
-  Table sweep{"sweep", {{"n", {}}}};
-  for (int f = 0; f < kNumFormats; ++f) sweep.columns.push_back({std::string(kFormatNames[f]) + "_decode_us", {}});
-  for (int f = 0; f < kNumFormats; ++f) sweep.columns.push_back({std::string(kFormatNames[f]) + "_bytes", {}});
-  // The browser's parse joins the sweep only if it was measured at every N (in the browser it always is).
-  bool browser = true;
-  for (std::int64_t size : sizes)
-    for (FloatDigits mode : kParseForms) browser = browser && browser_parse(in, mode, size).has_value();
-  if (browser)
-    for (FloatDigits mode : kParseForms) sweep.columns.push_back({"browser_json_" + form_name(mode) + "_parse_us", {}});
-  for (std::int64_t size : sizes) {
-    const auto m = measure(embedding(size), sweep_plan, false, on_op);
-    std::size_t c = 0;
-    sweep.columns[c++].second.push_back(static_cast<double>(size));
-    for (int f = 0; f < kNumFormats; ++f) sweep.columns[c++].second.push_back(m[f].decode_s * 1e6);
-    for (int f = 0; f < kNumFormats; ++f) sweep.columns[c++].second.push_back(static_cast<double>(m[f].bytes));
-    if (browser)
-      for (FloatDigits mode : kParseForms) sweep.columns[c++].second.push_back(browser_parse(in, mode, size)->median_s * 1e6);
-  }
-  result.tables.push_back(std::move(sweep));
+  main_outputs(result, at_n, p.n, p.requests_per_s);
+  browser_outputs(result, p, at_n);
+  result.output("timer_resolution_us", resolution_s * kUsPerS);
+  result.output("sample_min_us", plan.min_sample_s * kUsPerS);
+  sweep_table(result, p, sweep_plan, on_op);
   sample_tables(result, v);
   return result;
 }
@@ -247,7 +299,7 @@ Result<RunResult> run_serialization(const Inputs& in, std::uint64_t /*seed*/, Ru
 CellSpec serialization_cell() {
   CellSpec cell{"request/serialization",
                 {count("n", "values", 1000, 1, 1'000'000), count("repeats", "samples", 9, 3, 101),
-                 count("sweep_max", "values", 100'000, 10, 1'000'000), real("qps", "1/s", 10'000, 0, 1e9)},
+                 count("sweep_max", "values", 100'000, 10, 1'000'000), aliased(real("requests_per_s", "1/s", 10'000, 0, 1e9), {"qps"})},
                 &run_serialization};
   cell.deterministic = false;
   cell.uses_seed = false;  // the message is fixed for each N, so the browser's probe parses the same text

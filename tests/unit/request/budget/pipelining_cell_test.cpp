@@ -87,42 +87,6 @@ TEST_CASE("Exponential stages, one worker: pipelined throughput matches the two-
   CHECK_THAT(x, WithinAbs(closed, 4 * se));
 }
 
-TEST_CASE("Serial throughput is 1 / (E[pre] + E[gpu]) within 4 standard errors", "[request][pipelining]") {
-  const auto work = lc::draw_stage_times(100'000, sl::Distribution::lognormal_mean_cv(4e-3, 1.5),
-                                         sl::Distribution::exponential(1e3 / 6.0), 5);
-  sl::RunningStats cycle_s;  // serial cycles are independent: the i.i.d. SE applies
-  const auto run = lc::run_serial(work, [&](const lc::PipelineRecord& r) { cycle_s.add(r.gpu_end_s - r.pre_start_s); });
-  CHECK_THAT(cycle_s.mean(), WithinAbs(10e-3, 4 * cycle_s.standard_error()));
-  CHECK_THAT(run.wall_s / 100'000, WithinRel(cycle_s.mean(), 1e-9));
-}
-
-TEST_CASE("Pipelined schedule invariants: FIFO service, no idle accelerator while work waits, bounded waiting",
-          "[request][pipelining]") {
-  const int workers = GENERATE(1, 3);
-  const std::int64_t buffer = GENERATE(0, 1, 4);
-  const auto work = lc::draw_stage_times(3000, sl::Distribution::lognormal_mean_cv(9e-3, 1.0),
-                                         sl::Distribution::lognormal_mean_cv(4e-3, 1.0), 3);
-  const auto records = pipelined_records(work, workers, buffer);
-  REQUIRE(records.size() == 3000);
-  double previous_end = 0;
-  std::vector<std::pair<double, int>> waiting;  // (time, +1 at pre_end / -1 at gpu_start)
-  for (const auto& r : records) {
-    const auto i = static_cast<std::size_t>(r.id);
-    CHECK_THAT(r.pre_end_s - r.pre_start_s, WithinAbs(work.pre_s[i], 1e-12));
-    CHECK_THAT(r.gpu_end_s - r.gpu_start_s, WithinAbs(work.gpu_s[i], 1e-12));
-    // Work-conserving, in order of preprocessing completion: start as soon as both are free.
-    CHECK(r.gpu_start_s == std::max(r.pre_end_s, previous_end));
-    previous_end = r.gpu_end_s;
-    waiting.push_back({r.pre_end_s, +1});
-    waiting.push_back({r.gpu_start_s, -1});
-  }
-  std::sort(waiting.begin(), waiting.end());  // at equal times the -1 (a start) sorts first
-  int depth = 0, most = 0;
-  for (const auto& [t, d] : waiting) most = std::max(most, depth += d);
-  // Preprocessed but not started: at most the FIFO plus one held request per worker.
-  CHECK(most <= buffer + workers);
-}
-
 TEST_CASE("An endless buffer with a faster CPU keeps the accelerator busy", "[request][pipelining]") {
   const auto r = run({{"pre_ms", "15"}, {"workers", "4"}, {"law", "lognormal"}, {"cv", "1"}, {"buffer", "1000000"},
                       {"n", "100000"}});

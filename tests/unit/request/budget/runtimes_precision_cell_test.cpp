@@ -4,6 +4,8 @@
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+using cell_test::book_tolerance;
+using cell_test::book_value;
 using cell_test::column;
 using cell_test::error_of;
 using cell_test::out;
@@ -18,11 +20,11 @@ TEST_CASE("Table 19: speedups over PyTorch eager are 8.5 ms / latency, TensorRT 
   const auto r = run();
   CHECK_THAT(out(r, "speedup_torchscript"), WithinRel(8.5 / 6.2, 1e-12));
   // Printed to one decimal (half a unit: 0.05), except TensorRT FP32, printed "3x" (0.5).
-  CHECK_THAT(out(r, "speedup_torchscript"), WithinAbs(1.4, 0.05));
-  CHECK_THAT(out(r, "speedup_onnx"), WithinAbs(1.7, 0.05));
-  CHECK_THAT(out(r, "speedup_trt_fp32"), WithinAbs(3.0, 0.5));
-  CHECK_THAT(out(r, "speedup_trt_fp16"), WithinAbs(6.1, 0.05));
-  CHECK_THAT(out(r, "speedup_trt_int8"), WithinAbs(9.4, 0.05));
+  CHECK_THAT(out(r, "speedup_torchscript"), WithinAbs(book_value(kCell, "speedup_torchscript"), book_tolerance(kCell, "speedup_torchscript")));
+  CHECK_THAT(out(r, "speedup_onnx"), WithinAbs(book_value(kCell, "speedup_onnx"), book_tolerance(kCell, "speedup_onnx")));
+  CHECK_THAT(out(r, "speedup_trt_fp32"), WithinAbs(book_value(kCell, "speedup_trt_fp32"), book_tolerance(kCell, "speedup_trt_fp32")));
+  CHECK_THAT(out(r, "speedup_trt_fp16"), WithinAbs(book_value(kCell, "speedup_trt_fp16"), book_tolerance(kCell, "speedup_trt_fp16")));
+  CHECK_THAT(out(r, "speedup_trt_int8"), WithinAbs(book_value(kCell, "speedup_trt_int8"), book_tolerance(kCell, "speedup_trt_int8")));
   const auto& speedup = column(r, "runtimes", "speedup");
   REQUIRE(speedup.size() == 6);
   CHECK(speedup[0] == 1.0);
@@ -32,9 +34,9 @@ TEST_CASE("Table 19: speedups over PyTorch eager are 8.5 ms / latency, TensorRT 
 TEST_CASE("Table 20: INT8 is 3.1x FP32, FP16 2x, INT8 1.6x FP16; PTQ loses 0.33 points, QAT 0.08",
           "[request][precision][book]") {
   const auto r = run();
-  CHECK_THAT(out(r, "int8_vs_fp32"), WithinAbs(3.1, 0.05));
+  CHECK_THAT(out(r, "int8_vs_fp32"), WithinAbs(book_value(kCell, "int8_vs_fp32"), book_tolerance(kCell, "int8_vs_fp32")));
   CHECK_THAT(out(r, "fp16_vs_fp32"), WithinRel(2.0, 1e-12));
-  CHECK_THAT(out(r, "int8_vs_fp16"), WithinAbs(1.6, 0.05));
+  CHECK_THAT(out(r, "int8_vs_fp16"), WithinAbs(book_value(kCell, "int8_vs_fp16"), book_tolerance(kCell, "int8_vs_fp16")));
   // Differences of two-decimal percentages: exact to rounding of the decimal inputs (1e-12).
   CHECK_THAT(out(r, "ptq_loss_pp"), WithinAbs(0.33, 1e-12));
   CHECK_THAT(out(r, "qat_loss_pp"), WithinAbs(0.08, 1e-12));
@@ -49,9 +51,9 @@ TEST_CASE("\"98 MB\" of FP32 ResNet-50 weights closes only in MiB: 102.4 MB = 97
   const auto r = run();
   CHECK_THAT(out(r, "fp32_weights_mb"), WithinRel(102.4, 1e-12));
   CHECK_THAT(out(r, "fp32_weights_mib"), WithinRel(102.4e6 / 1048576.0, 1e-12));
-  CHECK_THAT(out(r, "fp32_weights_mib"), WithinAbs(98, 0.5));   // printed "98": half a unit
+  CHECK_THAT(out(r, "fp32_weights_mib"), WithinAbs(book_value(kCell, "fp32_weights_mib"), book_tolerance(kCell, "fp32_weights_mib")));   // printed "98": half a unit
   CHECK_FALSE(std::fabs(out(r, "fp32_weights_mb") - 98) <= 0.5);  // the decimal reading does not close
-  CHECK_THAT(out(r, "fp16_weights_mib"), WithinAbs(49, 0.5));
+  CHECK_THAT(out(r, "fp16_weights_mib"), WithinAbs(book_value(kCell, "fp16_weights_mib"), book_tolerance(kCell, "fp16_weights_mib")));
   // "25 MB" for INT8 closes in neither unit: 24.41 MiB and 25.6 MB are both more than half a unit away.
   CHECK(std::fabs(out(r, "int8_weights_mib") - 25) > 0.5);
   CHECK(std::fabs(out(r, "int8_weights_mb") - 25) > 0.5);
@@ -76,6 +78,13 @@ TEST_CASE("An INT8 latency that beats the bit-ratio bound is flagged", "[request
 
 TEST_CASE("Runtime inputs are validated", "[request][precision]") {
   CHECK(error_of(kCell, {{"trt_int8_ms", "0"}}).code == "out_of_range");
-  CHECK(error_of(kCell, {{"ptq_acc", "101"}}).param == "ptq_acc");
+  CHECK(error_of(kCell, {{"ptq_acc_pct", "101"}}).param == "ptq_acc_pct");
   CHECK(error_of(kCell, {{"low_bits", "2.5"}}).code == "not_integer");
+}
+
+TEST_CASE("The old accuracy ids (fp32_acc, ptq_acc, ...) still work", "[request][precision]") {
+  const auto old = cell_test::run(kCell, {{"ptq_acc", "75"}, {"fp32_acc", "76"}});
+  const auto renamed = cell_test::run(kCell, {{"ptq_acc_pct", "75"}, {"fp32_acc_pct", "76"}});
+  CHECK(out(old, "ptq_loss_pp") == out(renamed, "ptq_loss_pp"));
+  CHECK_THAT(out(old, "ptq_loss_pp"), Catch::Matchers::WithinAbs(1.0, 1e-12));
 }

@@ -12,6 +12,15 @@ using cell_test::error_of;
 using cell_test::out;
 using namespace sl::request;
 
+namespace {
+// Rows of the sets table, in the cell's order.
+enum { kRepresentative, kOneDigit, kDarkened };
+
+double per_set(const sl::RunResult& r, const std::string& name, int set) {
+  return column(r, "sets", name).at(static_cast<std::size_t>(set));
+}
+}  // namespace
+
 TEST_CASE("Eq. 17: Delta = (beta - alpha) / 255 and in-range values err by at most Delta / 2", "[request][calibration]") {
   const AffineQuantizer q = make_quantizer(-0.4242f, 2.8215f);
   CHECK_THAT(q.delta, WithinRel((2.8215 + 0.4242) / 255.0, 1e-6));
@@ -64,20 +73,20 @@ TEST_CASE("The calibration cell: representative ranges keep INT8 within a point 
           "[request][calibration]") {
   const auto r = cell_test::run("request/calibration");
   CHECK(out(r, "fp32_accuracy_frac") > 0.88);
-  CHECK(std::fabs(out(r, "representative_drop_pp")) < 1.0);
+  CHECK(std::fabs(per_set(r, "drop_pp", kRepresentative)) < 1.0);
   // The eq. 17 bound, up to float rounding of alpha + q Delta (relative 1e-4 of Delta / 2 is ~1e-6 absolute).
   CHECK(out(r, "worst_error_over_half_delta") <= 1.0 + 1e-4);
   // Darkened calibration images (x 0.5) put the input range's top near half the real one: bright strokes clip.
-  CHECK(out(r, "dark_input_clipped_frac") > 0.05);
-  CHECK(out(r, "dark_input_clipped_frac") > 10 * out(r, "representative_input_clipped_frac"));
-  CHECK(out(r, "digit_calib_n") == 500);  // 500 ones among the 5,000 training digits
-  CHECK(out(r, "book_drop_pp") == Approx(3.2).epsilon(1e-12));
+  CHECK(per_set(r, "input_clipped_frac", kDarkened) > 0.05);
+  CHECK(per_set(r, "input_clipped_frac", kDarkened) > 10 * per_set(r, "input_clipped_frac", kRepresentative));
+  CHECK(per_set(r, "calib_n", kOneDigit) == 500);  // 500 ones among the 5,000 training digits
+  CHECK_THAT(out(r, "book_drop_pp"), WithinAbs(cell_test::book_value("request/calibration", "book_drop_pp"), 1e-12));
   const auto& beta = column(r, "calibration", "beta");
   CHECK(beta[4] < beta[0]);  // darkened input range (set 2, tensor 0) tops out below the representative one
 }
 
 TEST_CASE("Heavily darkened calibration clips enough to cost accuracy", "[request][calibration]") {
   const auto r = cell_test::run("request/calibration", {{"darken", "0.1"}});
-  CHECK(out(r, "dark_drop_pp") > 10.0);
+  CHECK(per_set(r, "drop_pp", kDarkened) > 10.0);
   CHECK(error_of("request/calibration", {{"darken", "0"}}).param == "darken");
 }

@@ -74,5 +74,6 @@ TEST_CASE("Peak memory counts the weights, both layouts' copies and the activati
 TEST_CASE("Bad resnet-request inputs are rejected with the parameter named", "[request][resnet]") {
   CHECK(error_of(kCell, {{"resolution", "16"}}).param == "resolution");
   CHECK(error_of(kCell, {{"width", "2"}}).param == "width");
-  CHECK(error_of(kCell, {{"reps", "0"}}).code == "out_of_range");
+  CHECK(error_of(kCell, {{"repeats", "0"}}).code == "out_of_range");
+  CHECK(error_of(kCell, {{"reps", "0"}}).param == "repeats");  // the old name still works (an alias)
 }

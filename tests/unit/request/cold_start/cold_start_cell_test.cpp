@@ -1,7 +1,5 @@
 #include <catch2/catch.hpp>
 
-#include "core/stats.h"
-#include "request/cold_start/burst_scale_out.h"
 #include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
@@ -9,7 +7,6 @@ using Catch::Matchers::WithinRel;
 using cell_test::column;
 using cell_test::error_of;
 using cell_test::out;
-using namespace sl::request;
 
 namespace {
 const std::string kCell = "request/cold-start";
@@ -30,28 +27,6 @@ TEST_CASE("Table 8, the model swap and Example 1.12 recomputed", "[request][cold
   CHECK_THAT(out(r, "nvme_floor_s"), WithinAbs(1.43, 0.005));                       // 5 / 3.5 = 1.4286, printed 1.43
   CHECK(out(r, "safetensors_of_floor_frac") >= 0.9);                                 // the book's guard: >= 0.9x the floor
   CHECK_THAT(out(r, "cold_request_ratio"), WithinRel(100.0, 1e-12));                 // 500 ms vs 5 ms
-}
-
-TEST_CASE("One replica without a burst is an M/D/1 queue: mean latency within 4 SE of Pollaczek-Khinchine",
-          "[request][cold-start]") {
-  BurstParams p;
-  p.base_replicas = 1;
-  p.added_replicas = 0;
-  p.base_rate_per_s = p.burst_rate_per_s = 100;  // rho = 100 x 5 ms = 0.5
-  p.burst_start_s = 0;
-  p.burst_end_s = p.end_s = 2000;
-  sl::Rng rng(17);
-  const auto arrivals = burst_arrivals(p, rng);
-  const auto records = simulate_scale_out(p, {}, arrivals);
-  std::vector<double> latency;
-  for (const auto& r : records) latency.push_back(r.latency_s);
-  // M/D/1: W = s + rho s / (2 (1 - rho)) = 5 + 2.5 = 7.5 ms. Successive latencies are correlated, so the
-  // standard error comes from batch means (32 batches of ~6,000 requests).
-  double mean = 0;
-  for (double x : latency) mean += x;
-  mean /= static_cast<double>(latency.size());
-  CHECK_THAT(mean, WithinAbs(0.0075, 4 * sl::batch_means_se(latency)));
-  CHECK_THAT(static_cast<double>(arrivals.size()), WithinAbs(200'000, 4 * std::sqrt(200'000.0)));  // Poisson count
 }
 
 TEST_CASE("The late share of a burst follows the fluid backlog: (C + D) / T with D = excess x C / spare",

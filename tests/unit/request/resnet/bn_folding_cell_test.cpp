@@ -2,14 +2,8 @@
 
 #include <cmath>
 
-#include "kernels/kernel_test_util.h"
-#include "kernels/batch_norm.h"
-#include "kernels/conv2d.h"
-#include "request/resnet/bn_fold.h"
 #include "cell_runner.h"
-#include "request/resnet/image_pipeline.h"
-#include "request/resnet/resnet_forward.h"
-#include "request/resnet/resnet_timing.h"
+#include "request/resnet/resnet50.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
@@ -17,8 +11,6 @@ using cell_test::column;
 using cell_test::error_of;
 using cell_test::out;
 using namespace sl::request;
-
-
 
 TEST_CASE("The bn-folding cell reports the BN traffic it removes and a tiny output difference",
           "[request][bn-folding][resnet]") {
@@ -40,4 +32,5 @@ TEST_CASE("The bn-folding cell rejects a resolution too small for ResNet-50", "[
   const auto e = error_of("request/bn-folding", {{"resolution", "16"}});
   CHECK(e.code == "out_of_range");
   CHECK(e.param == "resolution");
+  CHECK(error_of("request/bn-folding", {{"reps", "0"}}).param == "repeats");  // the old name, an alias
 }

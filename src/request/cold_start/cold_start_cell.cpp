@@ -21,79 +21,103 @@ namespace sl::request {
 namespace {
 
 enum Scenario { kCloud, kEngine, kNoWarmup, kWarmPool, kNumScenarios };
-const char* const kScenarioName[kNumScenarios] = {"cloud", "engine", "no_warmup", "warm_pool"};
 constexpr double kMaxRequests = 2e6;
 constexpr int kLatencyBuckets = 90;
+
+/// Table 8's phases (s), as the book lists them.
+struct Table8Phases {
+  double ssd_s, s3_s, cuda_s, trt_s, warmup_s, runtime_s;
+};
+
+struct ColdStartParams {
+  Table8Phases phases;
+  double swap_gb, link_gb_per_s;                          ///< the model swap
+  double ckpt_gb, pickle_s, safetensors_s, nvme_gb_per_s; ///< Example 1.12's checkpoint formats
+  BurstParams burst;
+  double service_ms, slo_ms;
+  std::int64_t warmup_n;       ///< requests that pay lazy initialization without warm-up
+  double cold_request_ms;      ///< what each of them takes
+  ColdStartMeasureParams measure;
+};
+
+/// Every input read and checked once: a base load the replicas can carry, a run of bounded size.
+Result<ColdStartParams> validate_cold_start(const Inputs& in) {
+  ColdStartParams p;
+  p.phases = {in.real("ssd_s"), in.real("s3_s"), in.real("cuda_s"), in.real("trt_s"), in.real("warmup_s"),
+              in.real("runtime_s")};
+  p.swap_gb = in.real("swap_gb");
+  p.link_gb_per_s = in.real("link_gb_per_s");
+  p.ckpt_gb = in.real("ckpt_gb");
+  p.pickle_s = in.real("pickle_s");
+  p.safetensors_s = in.real("safetensors_s");
+  p.nvme_gb_per_s = in.real("nvme_gb_per_s");
+  p.service_ms = in.real("service_ms");
+  p.slo_ms = in.real("slo_ms");
+  p.warmup_n = in.count("warmup_n");
+  p.cold_request_ms = in.real("cold_request_ms");
+  BurstParams& b = p.burst;
+  b.base_replicas = in.count("replicas");
+  b.added_replicas = in.count("added_replicas");
+  b.base_rate_per_s = in.real("base_per_s");
+  b.burst_rate_per_s = in.real("burst_per_s");
+  b.burst_start_s = in.real("burst_at_s");
+  b.burst_end_s = b.burst_start_s + in.real("burst_s");
+  b.end_s = b.burst_end_s + in.real("after_s");
+  b.detect_s = in.real("detect_s");
+  b.service_s = p.service_ms * 1e-3;
+  p.measure = validate_cold_start_measure(in);
+
+  const double base_capacity = static_cast<double>(b.base_replicas) / b.service_s;
+  if (b.base_rate_per_s >= base_capacity)
+    return Error{"unstable", "base_per_s",
+                 "the base load of " + format_number(b.base_rate_per_s) + " req/s must stay below the " +
+                     format_number(b.base_replicas) + " replicas' capacity of " + format_number(base_capacity) + " req/s",
+                 {{"got", format_number(b.base_rate_per_s)}, {"max", format_number(base_capacity)}}};
+  if (b.expected_requests() > kMaxRequests)
+    return too_large("burst_per_s", b.expected_requests(), kMaxRequests, "requests",
+                     "the requests simulated per scenario");
+  return p;
+}
 
 struct Table8 {
   double local_s, cloud_s;
 };
 
-Table8 table8(const Inputs& in, RunResult& result, PhaseRows& rows) {
-  const double local_s = in.real("ssd_s") + in.real("cuda_s") + in.real("warmup_s") + in.real("runtime_s");
-  const double cloud_s = in.real("s3_s") + in.real("cuda_s") + in.real("trt_s") + in.real("warmup_s") + in.real("runtime_s");
+Table8 table8(const Table8Phases& t, RunResult& result, PhaseRows& rows) {
+  const double local_s = t.ssd_s + t.cuda_s + t.warmup_s + t.runtime_s;
+  const double cloud_s = t.s3_s + t.cuda_s + t.trt_s + t.warmup_s + t.runtime_s;
   result.output("local_total_s", local_s);
   result.output("cloud_total_s", cloud_s);
   result.output("cloud_over_local", cloud_s / local_s);
   result.table("table8").column("phase", {0, 1, 2, 3, 4, 5})
-      .column("local_s", {in.real("ssd_s"), 0.0, in.real("cuda_s"), 0.0, in.real("warmup_s"), in.real("runtime_s")})
-      .column("cloud_s", {0.0, in.real("s3_s"), in.real("cuda_s"), in.real("trt_s"), in.real("warmup_s"), in.real("runtime_s")});
-  rows.add(Phase::Ssd, in.real("ssd_s"), false);
-  rows.add(Phase::S3, in.real("s3_s"), false);
-  rows.add(Phase::CudaContext, in.real("cuda_s"), false);
-  rows.add(Phase::TensorRt, in.real("trt_s"), false);
-  rows.add(Phase::Warmup, in.real("warmup_s"), false);
-  rows.add(Phase::Runtime, in.real("runtime_s"), false);
+      .column("local_s", {t.ssd_s, 0.0, t.cuda_s, 0.0, t.warmup_s, t.runtime_s})
+      .column("cloud_s", {0.0, t.s3_s, t.cuda_s, t.trt_s, t.warmup_s, t.runtime_s});
+  rows.add(Phase::Ssd, t.ssd_s, false);
+  rows.add(Phase::S3, t.s3_s, false);
+  rows.add(Phase::CudaContext, t.cuda_s, false);
+  rows.add(Phase::TensorRt, t.trt_s, false);
+  rows.add(Phase::Warmup, t.warmup_s, false);
+  rows.add(Phase::Runtime, t.runtime_s, false);
   return {local_s, cloud_s};
 }
 
-void loading_outputs(const Inputs& in, RunResult& result) {
-  result.output("swap_ms", 1e3 * in.real("swap_gb") / in.real("link_gb_per_s"));
-  const double ckpt_gb = in.real("ckpt_gb");
-  const double floor_s = ckpt_gb / in.real("nvme_gb_per_s");
-  result.output("pickle_gb_per_s", ckpt_gb / in.real("pickle_s"));
-  result.output("safetensors_gb_per_s", ckpt_gb / in.real("safetensors_s"));
-  result.output("format_speedup", in.real("pickle_s") / in.real("safetensors_s"));
+void loading_outputs(const ColdStartParams& p, RunResult& result) {
+  result.output("swap_ms", 1e3 * p.swap_gb / p.link_gb_per_s);
+  const double ckpt_gb = p.ckpt_gb;
+  const double floor_s = ckpt_gb / p.nvme_gb_per_s;
+  result.output("pickle_gb_per_s", ckpt_gb / p.pickle_s);
+  result.output("safetensors_gb_per_s", ckpt_gb / p.safetensors_s);
+  result.output("format_speedup", p.pickle_s / p.safetensors_s);
   result.output("nvme_floor_s", floor_s);
-  result.output("safetensors_of_floor_frac", floor_s / in.real("safetensors_s"));
-  result.output("cold_request_ratio", in.real("cold_request_ms") / in.real("service_ms"));
+  result.output("safetensors_of_floor_frac", floor_s / p.safetensors_s);
+  result.output("cold_request_ratio", p.cold_request_ms / p.service_ms);
 }
 
-BurstParams burst_params(const Inputs& in) {
-  BurstParams p;
-  p.base_replicas = in.count("replicas");
-  p.added_replicas = in.count("added");
-  p.base_rate_per_s = in.real("base_rps");
-  p.burst_rate_per_s = in.real("burst_rps");
-  p.burst_start_s = in.real("burst_at_s");
-  p.burst_end_s = p.burst_start_s + in.real("burst_s");
-  p.end_s = p.burst_end_s + in.real("after_s");
-  p.detect_s = in.real("detect_s");
-  p.service_s = in.real("service_ms") * 1e-3;
-  return p;
-}
-
-std::optional<Error> validate(const Inputs& in, const BurstParams& p) {
-  const double base_capacity = static_cast<double>(p.base_replicas) / p.service_s;
-  if (p.base_rate_per_s >= base_capacity)
-    return Error{"unstable", "base_rps",
-                 "the base load of " + format_number(p.base_rate_per_s) + " req/s must stay below the " +
-                     format_number(p.base_replicas) + " replicas' capacity of " + format_number(base_capacity) + " req/s",
-                 {{"got", format_number(p.base_rate_per_s)}, {"max", format_number(base_capacity)}}};
-  if (p.expected_requests() > kMaxRequests)
-    return Error{"too_large", "burst_rps",
-                 "the run would simulate about " + format_number(p.expected_requests()) + " requests per scenario, over " +
-                     format_number(kMaxRequests),
-                 {{"got", format_number(p.expected_requests())}, {"max", format_number(kMaxRequests)}}};
-  (void)in;
-  return std::nullopt;
-}
-
-ColdStart scenario_cold_start(Scenario s, const Inputs& in, const Table8& t8) {
+ColdStart scenario_cold_start(Scenario s, const ColdStartParams& p, const Table8& t8) {
   switch (s) {
     case kCloud: return {t8.cloud_s, 0, 0};
     case kEngine: return {t8.local_s, 0, 0};
-    case kNoWarmup: return {t8.local_s - in.real("warmup_s"), in.count("warmup_n"), in.real("cold_request_ms") * 1e-3};
+    case kNoWarmup: return {t8.local_s - p.phases.warmup_s, p.warmup_n, p.cold_request_ms * 1e-3};
     case kWarmPool:
     case kNumScenarios: break;
   }
@@ -118,30 +142,30 @@ void add_latency_series(Scenario s, const BurstParams& p, const std::vector<Burs
 }
 
 Result<RunResult> run_cold_start(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const BurstParams p = burst_params(in);
-  if (auto e = validate(in, p)) return *e;
+  const auto checked = validate_cold_start(in);
+  if (!checked.ok()) return checked.error();
+  const ColdStartParams& cp = checked.value();
+  const BurstParams& p = cp.burst;
   RunResult result;
   PhaseRows rows;
-  const Table8 t8 = table8(in, result, rows);
-  loading_outputs(in, result);
-  if (auto e = add_measurements(in, seed, result, rows)) return *e;
+  const Table8 t8 = table8(cp.phases, result, rows);
+  loading_outputs(cp, result);
+  if (auto e = add_measurements(cp.measure, seed, result, rows)) return *e;
   result.table("phases").column("phase", rows.phase).column("s", rows.s).column("measured", rows.measured);
 
   Rng rng = Rng::stream(seed, Stream::Arrivals);
   const std::vector<double> arrivals = burst_arrivals(p, rng);
-  const double slo_s = in.real("slo_ms") * 1e-3;
+  const double slo_s = cp.slo_ms * 1e-3;
   Table series{"latency", {{"scenario", {}}, {"t_s", {}}, {"mean_ms", {}}, {"p99_ms", {}}}};
   std::vector<double> ids, burst_frac, all_frac, burst_p99;
   for (int s = 0; s < kNumScenarios; ++s) {
     const auto scenario = static_cast<Scenario>(s);
-    const auto records = simulate_scale_out(p, scenario_cold_start(scenario, in, t8), arrivals);
+    const auto records = simulate_scale_out(p, scenario_cold_start(scenario, cp, t8), arrivals);
     const double in_burst = on_time_frac(records, p.burst_start_s, p.burst_end_s, slo_s);
     std::vector<double> lat;
     for (const auto& r : records)
       if (r.arrival_at_s >= p.burst_start_s && r.arrival_at_s < p.burst_end_s) lat.push_back(r.latency_s);
     const double p99_ms = lat.empty() ? 0.0 : 1e3 * quantile(lat, 0.99);
-    result.output(std::string("ontime_") + kScenarioName[s] + "_frac", in_burst);
-    result.output(std::string("p99_") + kScenarioName[s] + "_ms", p99_ms);
     ids.push_back(s);
     burst_frac.push_back(in_burst);
     all_frac.push_back(on_time_frac(records, 0, p.end_s, slo_s));
@@ -170,8 +194,9 @@ CellSpec cold_start_cell() {
            real("swap_gb", "GB", 10, 1e-6, 1e6), real("link_gb_per_s", "GB/s", 32, 1e-6, 1e6),
            real("ckpt_gb", "GB", 5, 1e-6, 1e6), real("pickle_s", "s", 15, 1e-6, 1e6),
            real("safetensors_s", "s", 1.5, 1e-6, 1e6), real("nvme_gb_per_s", "GB/s", 3.5, 1e-6, 1e6),
-           count("replicas", "", 4, 1, 1000), count("added", "", 8, 0, 1000), real("base_rps", "1/s", 500, 1, 1e5),
-           real("burst_rps", "1/s", 1500, 1, 1e5), real("burst_at_s", "s", 60, 0, 3600),
+           count("replicas", "", 4, 1, 1000), aliased(count("added_replicas", "", 8, 0, 1000), {"added"}),
+           aliased(real("base_per_s", "1/s", 500, 1, 1e5), {"base_rps"}),
+           aliased(real("burst_per_s", "1/s", 1500, 1, 1e5), {"burst_rps"}), real("burst_at_s", "s", 60, 0, 3600),
            real("burst_s", "s", 120, 1, 3600), real("after_s", "s", 120, 0, 3600), real("detect_s", "s", 0, 0, 3600),
            real("service_ms", "ms", 5, 0.01, 1e4), real("slo_ms", "ms", 50, 0.01, 1e5),
            count("warmup_n", "requests", 10, 0, 1e6), real("cold_request_ms", "ms", 500, 0.01, 1e6),
@@ -184,15 +209,12 @@ CellSpec cold_start_cell() {
   cell.outputs = {out("local_total_s", "s"), out("cloud_total_s", "s"), out("cloud_over_local", "×"),
                   out("swap_ms", "ms"), out("pickle_gb_per_s", "GB/s"), out("safetensors_gb_per_s", "GB/s"),
                   out("format_speedup", "×"), out("nvme_floor_s", "s"), out("safetensors_of_floor_frac", ""),
-                  out("cold_request_ratio", "×"), out("ontime_cloud_frac", ""), out("p99_cloud_ms", "ms"),
-                  out("ontime_engine_frac", ""), out("p99_engine_ms", "ms"), out("ontime_no_warmup_frac", ""),
-                  out("p99_no_warmup_ms", "ms"), out("ontime_warm_pool_frac", ""), out("p99_warm_pool_ms", "ms"),
-                  out("num_requests", ""), browser_only(out("model_mib", "MiB")),
+                  out("cold_request_ratio", "×"), out("num_requests", ""), browser_only(out("model_mib", "MiB")),
                   browser_only(out("fetch_bypass_ms", "ms")), browser_only(out("fetch_bypass_mb_per_s", "MB/s")),
                   browser_only(out("fetch_warm_ms", "ms")), browser_only(out("fetch_warm_mb_per_s", "MB/s")),
                   browser_only(out("fetch_bypass_over_warm", "×")), browser_only(out("warm_from_cache_frac", "")),
                   browser_only(out("fetch_weights_s", "s")), browser_only(out("wasm_mib", "MiB")),
-                  browser_only(out("wasm_compile_ms", "ms")), browser_only(out("wasm_compile_mb_per_s", "1/s")),
+                  browser_only(out("wasm_compile_ms", "ms")), browser_only(out("wasm_compile_mb_per_s", "MB/s")),
                   browser_only(out("wasm_instantiate_ms", "ms")), out("infer_first_ms", "ms"),
                   sometimes(out("infer_fresh_model_ms", "ms")), out("infer_steady_ms", "ms"),
                   out("infer_first_over_steady", ""), sometimes(out("read_cold_ms", "ms")),

@@ -7,32 +7,34 @@
 #include <string>
 
 #include "core/stats.h"
+#include "core/units.h"
 #include "request/cold_start/first_inference.h"
 #include "request/cold_start/page_cache_read.h"
 
 namespace sl::request {
 namespace {
 
-constexpr double kMib = 1048576.0;
+using units::kMiB;
 constexpr int kSteadyPasses = 10;  // later passes per trial; their median is the steady state
 /// Eviction "took effect" when at most this share of the file stayed in the page cache.
 constexpr double kEvictedMaxResidentFrac = 0.10;
 
-bool measuring(const Inputs& in) { return in.choice("measure") == "on"; }
-
 std::string percent(double frac) { return format_number(std::round(100 * frac)) + " %"; }
 
-/// Samples of a probe key: nullptr when not measured on this host, or measured but empty.
-const std::vector<double>* samples(const Inputs& in, const std::string& key) {
+/// The samples of one probe key, as validate_cold_start_measure read them: empty when not measured.
+std::vector<double> validate_samples(const Inputs& in, const std::string& key) {
   const auto* xs = in.measured(key);
-  return xs != nullptr && !xs->empty() ? xs : nullptr;
+  return xs != nullptr ? *xs : std::vector<double>{};
 }
 
-void model_fetch_outputs(const Inputs& in, RunResult& result, PhaseRows& rows) {
-  if (in.measured("model_fetch.no_store") == nullptr) return;  // not in a browser
-  const auto* bytes = samples(in, "model_fetch.bytes");
-  const auto* bypass = samples(in, "model_fetch.no_store");
-  const auto* warm = samples(in, "model_fetch.warm");
+/// Samples of a probe key: nullptr when not measured on this host, or measured but empty.
+const std::vector<double>* samples(const std::vector<double>& xs) { return xs.empty() ? nullptr : &xs; }
+
+void model_fetch_outputs(const ColdStartMeasureParams& p, RunResult& result, PhaseRows& rows) {
+  if (!p.in_browser) return;
+  const auto* bytes = samples(p.fetch_bytes);
+  const auto* bypass = samples(p.fetch_no_store_s);
+  const auto* warm = samples(p.fetch_warm_s);
   if (bytes == nullptr || bypass == nullptr || warm == nullptr || bytes->front() <= 0) {
     result.notice("model_missing", "The site has no generated model file to fetch (assets/model.json); build it "
                                    "with node scripts/build.mjs.");
@@ -40,17 +42,17 @@ void model_fetch_outputs(const Inputs& in, RunResult& result, PhaseRows& rows) {
   }
   const double model_bytes = bytes->front();
   const double bypass_s = median_of(*bypass), warm_s = median_of(*warm);
-  result.output("model_mib", model_bytes / kMib);
+  result.output("model_mib", model_bytes / kMiB);
   result.output("fetch_bypass_ms", 1e3 * bypass_s);
   result.output("fetch_bypass_mb_per_s", mb_per_s(model_bytes, bypass_s));
   result.output("fetch_warm_ms", 1e3 * warm_s);
   result.output("fetch_warm_mb_per_s", mb_per_s(model_bytes, warm_s));
   if (warm_s > 0) result.output("fetch_bypass_over_warm", bypass_s / warm_s);
   if (bypass_s > 0)
-    result.output("fetch_weights_s", in.real("weights_mib") * kMib / (model_bytes / bypass_s));
+    result.output("fetch_weights_s", p.weights_mib * kMiB / (model_bytes / bypass_s));
   rows.add(Phase::FetchBypass, bypass_s, true);
   rows.add(Phase::FetchWarm, warm_s, true);
-  if (const auto* network = samples(in, "model_fetch.warm_network_bytes")) {
+  if (const auto* network = samples(p.fetch_warm_network_bytes)) {
     const double cached = from_cache_frac(*network, model_bytes);
     result.output("warm_from_cache_frac", cached);
     if (cached < 1)
@@ -59,13 +61,13 @@ void model_fetch_outputs(const Inputs& in, RunResult& result, PhaseRows& rows) {
   }
 }
 
-void wasm_start_outputs(const Inputs& in, RunResult& result, PhaseRows& rows) {
-  const auto* bytes = samples(in, "wasm_start.bytes");
-  const auto* compile = samples(in, "wasm_start.compile");
-  const auto* instantiate = samples(in, "wasm_start.instantiate");
+void wasm_start_outputs(const ColdStartMeasureParams& p, RunResult& result, PhaseRows& rows) {
+  const auto* bytes = samples(p.wasm_bytes);
+  const auto* compile = samples(p.wasm_compile_s);
+  const auto* instantiate = samples(p.wasm_instantiate_s);
   if (bytes == nullptr || compile == nullptr || instantiate == nullptr) return;
   const double compile_s = median_of(*compile), instantiate_s = median_of(*instantiate);
-  result.output("wasm_mib", bytes->front() / kMib);
+  result.output("wasm_mib", bytes->front() / kMiB);
   result.output("wasm_compile_ms", 1e3 * compile_s);
   result.output("wasm_compile_mb_per_s", mb_per_s(bytes->front(), compile_s));
   result.output("wasm_instantiate_ms", 1e3 * instantiate_s);
@@ -73,8 +75,8 @@ void wasm_start_outputs(const Inputs& in, RunResult& result, PhaseRows& rows) {
   rows.add(Phase::WasmInstantiate, instantiate_s, true);
 }
 
-void inference_outputs(const Inputs& in, std::uint64_t seed, RunResult& result, PhaseRows& rows) {
-  const auto r = time_first_inference(static_cast<int>(in.count("repeats")), kSteadyPasses, seed);
+void inference_outputs(const ColdStartMeasureParams& p, std::uint64_t seed, RunResult& result, PhaseRows& rows) {
+  const auto r = time_first_inference(p.repeats, kSteadyPasses, seed);
   // The very first pass runs code, weights and buffers that nothing in this run has touched; the first
   // passes of the later trials meet a new model in a process that has already run the code.
   const double first_s = r.first_s.front(), steady_s = median_of(r.steady_s);
@@ -90,9 +92,9 @@ void inference_outputs(const Inputs& in, std::uint64_t seed, RunResult& result, 
   rows.add(Phase::SteadyPass, steady_s, true);
 }
 
-std::optional<Error> page_cache_outputs(const Inputs& in, RunResult& result, PhaseRows& rows) {
-  const std::int64_t bytes = in.count("read_mib") * static_cast<std::int64_t>(kMib);
-  auto measured = measure_page_cache_read(bytes, static_cast<int>(in.count("repeats")));
+std::optional<Error> page_cache_outputs(const ColdStartMeasureParams& p, RunResult& result, PhaseRows& rows) {
+  const std::int64_t bytes = p.read_bytes;
+  auto measured = measure_page_cache_read(bytes, p.repeats);
   if (!measured.ok()) return measured.error();
   const PageCacheRead& r = measured.value();
   const double cached_s = median_of(r.cached_read_s);
@@ -102,7 +104,7 @@ std::optional<Error> page_cache_outputs(const Inputs& in, RunResult& result, Pha
   result.output("read_cached_mb_per_s", mb_per_s(static_cast<double>(bytes), cached_s));
   if (cached_s > 0) result.output("read_cold_over_cached", r.cold_read_s / cached_s);
   if (r.cold_read_s > 0)
-    result.output("read_weights_cold_s", in.real("weights_mib") * kMib / (static_cast<double>(bytes) / r.cold_read_s));
+    result.output("read_weights_cold_s", p.weights_mib * kMiB / (static_cast<double>(bytes) / r.cold_read_s));
   rows.add(Phase::ColdRead, r.cold_read_s, true);
   rows.add(Phase::CachedRead, cached_s, true);
   if (r.resident_after_evict_frac < 0) {
@@ -122,7 +124,7 @@ std::optional<Error> page_cache_outputs(const Inputs& in, RunResult& result, Pha
 
 double median_of(const std::vector<double>& xs) { return quantile(xs, 0.5); }
 
-double mb_per_s(double bytes, double seconds) { return seconds > 0 ? bytes / 1e6 / seconds : 0.0; }
+double mb_per_s(double bytes, double seconds) { return seconds > 0 ? bytes / units::kMB / seconds : 0.0; }
 
 double from_cache_frac(const std::vector<double>& network_bytes, double model_bytes) {
   if (network_bytes.empty()) return 0;
@@ -138,9 +140,27 @@ void PhaseRows::add(Phase p, double seconds, bool is_measured) {
   measured.push_back(is_measured ? 1 : 0);
 }
 
+ColdStartMeasureParams validate_cold_start_measure(const Inputs& in) {
+  ColdStartMeasureParams p;
+  p.measure = in.choice("measure") == "on";
+  p.repeats = static_cast<int>(in.count("repeats"));
+  p.read_bytes = in.count("read_mib") * static_cast<std::int64_t>(kMiB);
+  p.weights_mib = in.real("weights_mib");
+  p.in_browser = in.measured("model_fetch.no_store") != nullptr;
+  p.fetch_bytes = validate_samples(in, "model_fetch.bytes");
+  p.fetch_no_store_s = validate_samples(in, "model_fetch.no_store");
+  p.fetch_warm_s = validate_samples(in, "model_fetch.warm");
+  p.fetch_warm_network_bytes = validate_samples(in, "model_fetch.warm_network_bytes");
+  p.wasm_bytes = validate_samples(in, "wasm_start.bytes");
+  p.wasm_compile_s = validate_samples(in, "wasm_start.compile");
+  p.wasm_instantiate_s = validate_samples(in, "wasm_start.instantiate");
+  return p;
+}
+
 std::vector<ProbeTask> plan_cold_start_probes(const Inputs& in) {
-  if (!measuring(in)) return {};
-  const int repeats = static_cast<int>(in.count("repeats"));
+  const ColdStartMeasureParams p = validate_cold_start_measure(in);
+  if (!p.measure) return {};
+  const int repeats = p.repeats;
   // The model's bytes first (one fetch), then bypassed fetches (they leave the cache alone), then warm ones
   // (the probe's untimed first load fills the cache), then the network bytes of those warm loads.
   return {{"model_fetch", "bytes", "", 0, 1},
@@ -152,20 +172,21 @@ std::vector<ProbeTask> plan_cold_start_probes(const Inputs& in) {
           {"wasm_start", "instantiate", "", 0, repeats}};
 }
 
-std::optional<Error> add_measurements(const Inputs& in, std::uint64_t seed, RunResult& result, PhaseRows& rows) {
-  if (!measuring(in)) return std::nullopt;
-  if (in.measured("model_fetch.no_store") == nullptr)
+std::optional<Error> add_measurements(const ColdStartMeasureParams& p, std::uint64_t seed, RunResult& result,
+                                      PhaseRows& rows) {
+  if (!p.measure) return std::nullopt;
+  if (!p.in_browser)
     result.notice("browser_only", "Fetching the model file and compiling and instantiating the wasm module are "
                                   "measured only in the browser.");
-  model_fetch_outputs(in, result, rows);
-  wasm_start_outputs(in, result, rows);
-  inference_outputs(in, seed, result, rows);
+  model_fetch_outputs(p, result, rows);
+  wasm_start_outputs(p, result, rows);
+  inference_outputs(p, seed, result, rows);
   if (!page_cache_reachable()) {
     result.notice("native_only", "A browser cannot reach the page cache: the read of a file evicted from it is "
                                  "measured only by the CLI (serving-lab run request/cold-start).");
     return std::nullopt;
   }
-  return page_cache_outputs(in, result, rows);
+  return page_cache_outputs(p, result, rows);
 }
 
 }  // namespace sl::request

@@ -25,6 +25,21 @@ constexpr double kFromCacheMaxFrac = 0.01;
 /// Share of warm fetches whose network bytes stayed below kFromCacheMaxFrac of the model.
 double from_cache_frac(const std::vector<double>& network_bytes, double model_bytes);
 
+/// What the measured half reads from the inputs: whether to measure, how often, the file to read, and the
+/// samples the browser took (empty where it took none).
+struct ColdStartMeasureParams {
+  bool measure = true;             ///< measure = on
+  int repeats = 3;                 ///< trials of every measurement
+  std::int64_t read_bytes = 0;     ///< the page-cache file (read_mib MiB)
+  double weights_mib = 98;         ///< Table 8's weights, to rescale a measured rate to their load time
+  bool in_browser = false;         ///< the host ran the model_fetch probe (never natively)
+  std::vector<double> fetch_bytes, fetch_no_store_s, fetch_warm_s, fetch_warm_network_bytes;
+  std::vector<double> wasm_bytes, wasm_compile_s, wasm_instantiate_s;
+};
+
+/// The measurement inputs (measure, repeats, read_mib, weights_mib) and the browser's samples, read once.
+ColdStartMeasureParams validate_cold_start_measure(const Inputs& in);
+
 /// The browser measurements to take for these inputs (none when measure = off).
 std::vector<ProbeTask> plan_cold_start_probes(const Inputs& in);
 
@@ -45,6 +60,7 @@ struct PhaseRows {
 
 /// Measures what this host can (see above), adds outputs, rows and notices; an Error when the native file
 /// measurement cannot run (no writable temporary directory).
-std::optional<Error> add_measurements(const Inputs& in, std::uint64_t seed, RunResult& result, PhaseRows& rows);
+std::optional<Error> add_measurements(const ColdStartMeasureParams& p, std::uint64_t seed, RunResult& result,
+                                      PhaseRows& rows);
 
 }  // namespace sl::request

@@ -13,6 +13,7 @@
 
 #include "core/clock.h"
 #include "core/rng.h"
+#include "core/units.h"
 #endif
 
 namespace sl::request {
@@ -99,8 +100,8 @@ bool page_cache_reachable() { return true; }
 Result<PageCacheRead> measure_page_cache_read(std::int64_t bytes, int num_cached, const std::string& dir) {
   if (bytes < kMinReadBytes || bytes > kMaxReadBytes)
     return Error{"out_of_range", "read_mib",
-                 "the file must have between 1 MiB and 1024 MiB, got " + format_number(bytes / 1048576.0) + " MiB",
-                 {{"min", "1"}, {"max", "1024"}, {"unit", "MiB"}, {"got", format_number(bytes / 1048576.0)}}};
+                 "the file must have between 1 MiB and 1024 MiB, got " + format_number(bytes / units::kMiB) + " MiB",
+                 {{"min", "1"}, {"max", "1024"}, {"unit", "MiB"}, {"got", format_number(bytes / units::kMiB)}}};
   std::string path = temp_dir(dir) + "/serving-lab-cold-read-XXXXXX";
   const int fd = ::mkstemp(path.data());
   if (fd < 0) return io_error("creating a temporary file", path);

@@ -21,13 +21,17 @@ namespace {
 constexpr double kBookFp32Frac = 0.761;
 constexpr double kBookInt8Frac = 0.729;
 enum CalibrationSet { kRepresentative, kOneDigit, kDarkened, kNumSets };
-const char* const kSetName[kNumSets] = {"representative", "digit", "dark"};
 
 struct CalibrationParams {
-  std::int64_t calib_n;
-  std::int64_t digit;
-  double darken;
+  DigitTrainingParams training;
+  std::int64_t calib_n;  ///< images per calibration set
+  std::int64_t digit;    ///< the class of the one-class set
+  double darken;         ///< pixel factor of the darkened set
 };
+
+Result<CalibrationParams> validate_calibration(const Inputs& in) {
+  return CalibrationParams{validate_digit_training(in), in.count("calib_n"), in.count("digit"), in.real("darken")};
+}
 
 /// Indices of calib_n distinct training digits chosen at random (partial Fisher-Yates).
 std::vector<std::int64_t> random_subset(std::int64_t n, std::int64_t k, std::uint64_t seed) {
@@ -66,6 +70,11 @@ struct TableColumns {
   std::vector<double> set, tensor, alpha, beta, delta, clipped, worst, half_delta, accuracy;
 };
 
+/// One row per calibration set: its size, INT8 accuracy, loss against FP32 and the test values clipped.
+struct SetColumns {
+  std::vector<double> set, calib_n, accuracy, drop_pp, input_clipped, hidden_clipped;
+};
+
 void add_row(TableColumns& t, int set, int tensor, const AffineQuantizer& q, const QuantizerStats& s, double acc) {
   t.set.push_back(set);
   t.tensor.push_back(tensor);
@@ -79,15 +88,17 @@ void add_row(TableColumns& t, int set, int tensor, const AffineQuantizer& q, con
 }
 
 Result<RunResult> run_calibration(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const DigitTrainingParams p = digit_training_params(in);
-  const CalibrationParams c{in.count("calib_n"), in.count("digit"), in.real("darken")};
-  const TrainedDigits& t = trained_digits(p, seed, ctl);
+  const auto checked = validate_calibration(in);
+  if (!checked.ok()) return checked.error();
+  const CalibrationParams& c = checked.value();
+  const TrainedDigits& t = trained_digits(c.training, seed, ctl);
   const std::vector<float>& test_inputs = t.test_x;
   const std::vector<float> test_hidden = hidden_activations(t.mlp, t.test_x.data(), kNumTestDigits);
 
   RunResult result;
   result.output("fp32_accuracy_frac", t.test_accuracy);
   TableColumns rows;
+  SetColumns sets;
   double worst_ratio = 0;
   for (int s = 0; s < kNumSets; ++s) {
     const auto x = calibration_inputs(t, static_cast<CalibrationSet>(s), c, seed);
@@ -100,20 +111,23 @@ Result<RunResult> run_calibration(const Inputs& in, std::uint64_t seed, RunContr
     add_row(rows, s, 1, q.hidden_q, hid_stats, acc);
     worst_ratio = std::max({worst_ratio, in_stats.worst_in_range_error / (0.5 * q.input_q.delta),
                             hid_stats.worst_in_range_error / (0.5 * q.hidden_q.delta)});
-    const std::string name = kSetName[s];
-    result.output("int8_" + name + "_accuracy_frac", acc);
-    result.output(name + "_drop_pp", 100.0 * (t.test_accuracy - acc));
-    result.output(name + "_hidden_clipped_frac", hid_stats.clipped_frac);
-    result.output(name + "_input_clipped_frac", in_stats.clipped_frac);
-    result.output(name + "_calib_n", static_cast<double>(n));
+    sets.set.push_back(s);
+    sets.calib_n.push_back(static_cast<double>(n));
+    sets.accuracy.push_back(acc);
+    sets.drop_pp.push_back(100.0 * (t.test_accuracy - acc));
+    sets.input_clipped.push_back(in_stats.clipped_frac);
+    sets.hidden_clipped.push_back(hid_stats.clipped_frac);
   }
   result.output("worst_error_over_half_delta", worst_ratio);
   result.output("book_drop_pp", 100.0 * (kBookFp32Frac - kBookInt8Frac));
   result.table("calibration").column("set", rows.set).column("tensor", rows.tensor).column("alpha", rows.alpha)
       .column("beta", rows.beta).column("delta", rows.delta).column("clipped_frac", rows.clipped)
       .column("worst_error", rows.worst).column("half_delta", rows.half_delta).column("int8_accuracy_frac", rows.accuracy);
-  const double rep = *result.find_output("int8_representative_accuracy_frac");
-  const double bad = std::min(*result.find_output("int8_digit_accuracy_frac"), *result.find_output("int8_dark_accuracy_frac"));
+  result.table("sets").column("set", sets.set).column("calib_n", sets.calib_n)
+      .column("int8_accuracy_frac", sets.accuracy).column("drop_pp", sets.drop_pp)
+      .column("input_clipped_frac", sets.input_clipped).column("hidden_clipped_frac", sets.hidden_clipped);
+  const double rep = sets.accuracy[kRepresentative];
+  const double bad = std::min(sets.accuracy[kOneDigit], sets.accuracy[kDarkened]);
   result.table("book_vs_ours").column("who", {0, 0, 1, 1, 1}).column("case", {0, 2, 0, 1, 2})
       .column("accuracy_frac", {kBookFp32Frac, kBookInt8Frac, t.test_accuracy, rep, bad});
   return result;
@@ -127,15 +141,9 @@ CellSpec calibration_cell() {
   params.push_back(count("digit", "", 1, 0, 9));
   params.push_back(real("darken", "x", 0.5, 0.05, 1.0));
   CellSpec cell{"request/calibration", params, &run_calibration};
-  cell.outputs = {out("fp32_accuracy_frac", ""), out("int8_representative_accuracy_frac", ""),
-                  out("representative_drop_pp", "points"), out("representative_hidden_clipped_frac", ""),
-                  out("representative_input_clipped_frac", ""), out("representative_calib_n", ""),
-                  out("int8_digit_accuracy_frac", ""), out("digit_drop_pp", "points"),
-                  out("digit_hidden_clipped_frac", ""), out("digit_input_clipped_frac", ""), out("digit_calib_n", ""),
-                  out("int8_dark_accuracy_frac", ""), out("dark_drop_pp", "points"),
-                  out("dark_hidden_clipped_frac", ""), out("dark_input_clipped_frac", ""), out("dark_calib_n", ""),
-                  out("worst_error_over_half_delta", ""), out("book_drop_pp", "points")};
-  cell.tables = {table("calibration"), table("book_vs_ours")};
+  cell.outputs = {out("fp32_accuracy_frac", ""), out("worst_error_over_half_delta", ""),
+                  out("book_drop_pp", "points")};
+  cell.tables = {table("calibration"), table("sets"), table("book_vs_ours")};
   return cell;
 }
 

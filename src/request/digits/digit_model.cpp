@@ -12,7 +12,7 @@ std::vector<ParamSpec> digit_training_param_specs() {
           count("epochs", "", 1, 1, 10), count("batch", "digits", 32, 1, 512), real("lr", "", 0.2, 1e-4, 2.0)};
 }
 
-DigitTrainingParams digit_training_params(const Inputs& in) {
+DigitTrainingParams validate_digit_training(const Inputs& in) {
   DigitTrainingParams p;
   p.train_n = in.count("train_n");
   p.hidden = in.count("hidden");

@@ -36,7 +36,8 @@ struct TrainedDigits {
 
 /// The training parameters as cell parameters (train_n, hidden, epochs, batch, lr), declared once for both cells.
 std::vector<ParamSpec> digit_training_param_specs();
-DigitTrainingParams digit_training_params(const Inputs& in);
+/// Those parameters read from the inputs (their ranges say all there is to check).
+DigitTrainingParams validate_digit_training(const Inputs& in);
 
 /// The model trained with these parameters and seed (progress reported while training).
 const TrainedDigits& trained_digits(const DigitTrainingParams& p, std::uint64_t seed, RunControl& ctl);

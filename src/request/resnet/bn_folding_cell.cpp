@@ -24,11 +24,19 @@ constexpr int kNumStages = 5;  // stem + 4 stages
 
 double width_of(const std::string& choice) { return choice == "0.25" ? 0.25 : choice == "0.5" ? 0.5 : 1.0; }
 
+struct BnFoldingParams {
+  ResnetConfig net;
+  std::int64_t repeats = 1;  ///< timed forward passes before and after folding
+};
+
+Result<BnFoldingParams> validate_bn_folding(const Inputs& in) {
+  return BnFoldingParams{{in.count("resolution"), width_of(in.choice("width")), 1000}, in.count("repeats")};
+}
+
+/// Two copies of the weights (with BN and folded) did not fit.
 Error allocation_error(const ResnetPlan& plan) {
   const double bytes = 2.0 * static_cast<double>(plan.conv_weight_params() + plan.fc_params()) * sizeof(float);
-  return Error{"too_large", "width", "could not allocate the " + format_number(bytes / 1048576.0) +
-                                         " MiB of weights (two copies: with BN and folded)",
-               {{"got", format_number(bytes)}}};
+  return out_of_memory("width", bytes);
 }
 
 std::vector<float> input_image(std::int64_t resolution, std::uint64_t seed) {
@@ -56,8 +64,10 @@ void stage_table(const ResnetPlan& plan, const ForwardTiming& before, const Forw
 }
 
 Result<RunResult> run_bn_folding(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const ResnetPlan plan = resnet50_plan({in.count("resolution"), width_of(in.choice("width")), 1000});
-  const std::int64_t reps = in.count("reps");
+  const auto checked = validate_bn_folding(in);
+  if (!checked.ok()) return checked.error();
+  const ResnetPlan plan = resnet50_plan(checked.value().net);
+  const std::int64_t repeats = checked.value().repeats;
   ResnetWeights with_bn = make_resnet_weights(plan, seed);
   if (!with_bn.ok()) return allocation_error(plan);
   ResnetWeights folded = copy_weights(with_bn);
@@ -69,9 +79,9 @@ Result<RunResult> run_bn_folding(const Inputs& in, std::uint64_t seed, RunContro
   if (!ws.ok()) return allocation_error(plan);
 
   const auto image = input_image(plan.config.resolution, seed);
-  PassProgress progress{ctl, 2.0 * static_cast<double>(reps + 1) * static_cast<double>(plan.conv_macs())};
-  const ForwardTiming before = time_forward(plan, with_bn, Layout::Nchw, image.data(), ws, reps, progress);
-  const ForwardTiming after = time_forward(plan, folded, Layout::Nchw, image.data(), ws, reps, progress);
+  PassProgress progress{ctl, 2.0 * static_cast<double>(repeats + 1) * static_cast<double>(plan.conv_macs())};
+  const ForwardTiming before = time_forward(plan, with_bn, Layout::Nchw, image.data(), ws, repeats, progress);
+  const ForwardTiming after = time_forward(plan, folded, Layout::Nchw, image.data(), ws, repeats, progress);
   const OutputDifference d = output_difference(before.logits, after.logits);
 
   RunResult result;
@@ -101,7 +111,7 @@ Result<RunResult> run_bn_folding(const Inputs& in, std::uint64_t seed, RunContro
 CellSpec bn_folding_cell() {
   CellSpec cell{"request/bn-folding",
                 {count("resolution", "px", 224, 32, 448), choice("width", {"1", "0.5", "0.25"}, "0.25"),
-                 count("reps", "", 1, 1, 20)},
+                 aliased(count("repeats", "", 1, 1, 20), {"reps"})},
                 &run_bn_folding};
   cell.deterministic = false;
   cell.outputs = {out("num_bn", ""), out("forward_bn_ms", "ms"), out("forward_folded_ms", "ms"), out("speedup", "×"),

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/stats.h"
+#include "core/units.h"
 #include "kernels/resize.h"
 #include "kernels/softmax.h"
 #include "kernels/timing.h"
@@ -30,29 +31,30 @@ namespace {
 enum Phase { kDecode, kResize, kNormalize, kTransfer, kForward, kPost, kNumPhases };
 constexpr std::int64_t kDefaultResolution = 224;
 // The request's buffers must fit a browser tab comfortably (wasm memory may grow to 2 GiB).
-constexpr double kMaxRequestBytes = 1024.0 * 1048576.0;
+constexpr double kMaxRequestBytes = 1024.0 * units::kMiB;
 constexpr int kTopK = 5;
 // Table 3 (book §23): JPEG decode, resize, normalize, CPU -> GPU copy, forward pass, softmax + top-5 (ms).
 constexpr double kTable3Ms[kNumPhases] = {3.0, 1.0, 0.5, 0.5, 5.0, 0.1};
 constexpr int kAmdahlPoints = 41;
 // Preprocessing phases last a few ms: many short samples, so one preemption on a busy machine moves no median.
 const kernels::TimingPlan kPhaseTiming{2e-3, 9};
-constexpr double kMaxPhotoBytes = 16.0 * 1048576.0;
+constexpr double kMaxPhotoBytes = 16.0 * units::kMiB;
 constexpr int kBitmapRepeats = 5;
 
-struct RequestParams {
+struct ResnetRequestParams {
   ResnetConfig net;
   const std::string* jpeg = nullptr;  ///< the user's file or the built-in photo
   bool builtin_photo = true;
   std::int64_t photo_height = 0;      ///< from the JPEG's header
   std::int64_t photo_width = 0;
-  std::int64_t reps = 1;
-  bool with_nhwc = true;
+  std::int64_t repeats = 1;           ///< timed forward passes per layout
+  bool with_nhwc = true;              ///< layouts = nchw+nhwc
+  std::vector<double> bitmap_decode_s;  ///< the browser's createImageBitmap samples; empty when not measured
 };
 
 double width_of(const std::string& choice) { return choice == "0.25" ? 0.25 : choice == "0.5" ? 0.5 : 1.0; }
 
-std::int64_t peak_bytes_estimate(const RequestParams& p, const ResnetPlan& plan) {
+std::int64_t peak_bytes_estimate(const ResnetRequestParams& p, const ResnetPlan& plan) {
   const std::int64_t f = sizeof(float);
   const std::int64_t weights = (plan.conv_weight_params() + plan.fc_params() + 2 * plan.bn_params()) * f;
   const std::int64_t r = p.net.resolution;
@@ -62,37 +64,26 @@ std::int64_t peak_bytes_estimate(const RequestParams& p, const ResnetPlan& plan)
   return weights * (p.with_nhwc ? 2 : 1) + forward_scratch_bytes(plan) + images;
 }
 
-/// The JPEG this run decodes: the user's file, or the built-in photo when none was given.
-const std::string& chosen_photo(const Inputs& in) {
-  const std::string& file = in.bytes("photo");
-  return file.empty() ? default_photo_jpeg() : file;
-}
-
-Result<RequestParams> validate(const Inputs& in) {
-  RequestParams p;
+/// Every input read once; the photo's header must parse and the request must fit a browser tab.
+Result<ResnetRequestParams> validate_resnet_request(const Inputs& in) {
+  ResnetRequestParams p;
   p.net.resolution = in.count("resolution");
   p.net.width = width_of(in.choice("width"));
-  p.jpeg = &chosen_photo(in);
-  p.builtin_photo = in.bytes("photo").empty();
+  const std::string& file = in.bytes("photo");
+  p.builtin_photo = file.empty();
+  p.jpeg = p.builtin_photo ? &default_photo_jpeg() : &file;  // the user's file, or the built-in photo
   const auto header = read_jpeg_header(*p.jpeg, "photo");
   if (!header.ok()) return header.error();
   p.photo_height = header.value().height;
   p.photo_width = header.value().width;
-  p.reps = in.count("reps");
+  p.repeats = in.count("repeats");
   p.with_nhwc = in.choice("layouts") == "nchw+nhwc";
+  if (const auto* bitmap = in.measured("image_bitmap.decode")) p.bitmap_decode_s = *bitmap;
   const double peak = static_cast<double>(peak_bytes_estimate(p, resnet50_plan(p.net)));
   if (peak > kMaxRequestBytes)
-    return Error{"too_large", "resolution",
-                 "this request needs about " + format_number(peak / 1048576.0) + " MiB, over the " +
-                     format_number(kMaxRequestBytes / 1048576.0) + " MiB this cell allows in a browser tab",
-                 {{"got", format_number(peak)}, {"max", format_number(kMaxRequestBytes)}}};
+    return too_large("resolution", peak / units::kMiB, kMaxRequestBytes / units::kMiB, "MiB",
+                     "the memory this request needs in a browser tab");
   return p;
-}
-
-Error out_of_memory_error(double bytes) {
-  return Error{"too_large", "resolution",
-               "could not allocate the " + format_number(bytes / 1048576.0) + " MiB this request needs",
-               {{"got", format_number(bytes)}}};
 }
 
 struct Measured {
@@ -106,7 +97,7 @@ struct Measured {
 
 /// Times the preprocessing steps on the decoded photo; leaves the normalized tensors in nchw_input /
 /// nhwc_input. The photo decoded once already (decode errors are reported before any work).
-void measure_preprocessing(const RequestParams& p, const DecodedImage& photo, std::vector<float>& nchw_input,
+void measure_preprocessing(const ResnetRequestParams& p, const DecodedImage& photo, std::vector<float>& nchw_input,
                            std::vector<float>& nhwc_input, Measured& m) {
   const std::int64_t r = p.net.resolution;
   m.phase_s[kDecode] = kernels::time_per_call([&] { decode_jpeg(*p.jpeg, "photo"); }, kPhaseTiming).median_s;
@@ -134,9 +125,11 @@ void budget_outputs(const Measured& m, RunResult& result) {
   const double model_s = m.phase_s[kForward];
   const double outside_s = total_s - model_s;
   const double pre_s = m.phase_s[kDecode] + m.phase_s[kResize] + m.phase_s[kNormalize];
-  const char* names[kNumPhases] = {"decode_ms", "resize_ms", "normalize_ms", "transfer_ms", "forward_ms", "post_ms"};
-  for (int i = 0; i < kNumPhases; ++i)
-    if (i != kTransfer) result.output(names[i], 1e3 * m.phase_s[i]);
+  result.output("decode_ms", 1e3 * m.phase_s[kDecode]);
+  result.output("resize_ms", 1e3 * m.phase_s[kResize]);
+  result.output("normalize_ms", 1e3 * m.phase_s[kNormalize]);
+  result.output("forward_ms", 1e3 * m.phase_s[kForward]);  // no transfer_ms: a CPU-only request copies nothing
+  result.output("post_ms", 1e3 * m.phase_s[kPost]);
   result.output("total_ms", 1e3 * total_s);
   result.output("preprocess_frac", pre_s / total_s);
   result.output("model_frac", model_s / total_s);
@@ -169,19 +162,18 @@ void budget_outputs(const Measured& m, RunResult& result) {
 
 /// The photo, our decoder's speed, and beside it the browser's own decoder (createImageBitmap, probe
 /// image_bitmap) on the same bytes; natively a notice.
-void photo_outputs(const RequestParams& p, const Measured& m, const Inputs& in, RunResult& result) {
+void photo_outputs(const ResnetRequestParams& p, const Measured& m, RunResult& result) {
   result.output("photo_width", static_cast<double>(p.photo_width));
   result.output("photo_height", static_cast<double>(p.photo_height));
   result.output("photo_file_bytes", static_cast<double>(p.jpeg->size()));
   result.output("photo_builtin", p.builtin_photo ? 1.0 : 0.0);
   result.output("decode_mpix_per_s", m.photo_megapixels / m.phase_s[kDecode]);
-  const std::vector<double>* bitmap = in.measured("image_bitmap.decode");
-  if (bitmap == nullptr || bitmap->empty()) {
+  if (p.bitmap_decode_s.empty()) {
     result.notice("image_bitmap_not_measured",
                   "the browser's own JPEG decoder (createImageBitmap) is timed only in the browser");
     return;
   }
-  const double bitmap_s = quantile(*bitmap, 0.5);
+  const double bitmap_s = quantile(p.bitmap_decode_s, 0.5);
   result.output("bitmap_decode_ms", 1e3 * bitmap_s);
   if (bitmap_s > 0) result.output("bitmap_vs_ours", m.phase_s[kDecode] / bitmap_s);
 }
@@ -218,45 +210,45 @@ void forward_outputs(const ResnetPlan& plan, const Measured& m, std::int64_t pea
 }
 
 Result<RunResult> run_resnet_request(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto checked = validate(in);
+  auto checked = validate_resnet_request(in);
   if (!checked.ok()) return checked.error();
-  const RequestParams& p = checked.value();
+  const ResnetRequestParams& p = checked.value();
   auto photo = decode_jpeg(*p.jpeg, "photo");  // corrupt data is reported before the network is built
   if (!photo.ok()) return photo.error();
   const ResnetPlan plan = resnet50_plan(p.net);
   ResnetWeights w = make_resnet_weights(plan, seed);
-  if (!w.ok()) return out_of_memory_error(static_cast<double>(peak_bytes_estimate(p, plan)));
+  if (!w.ok()) return out_of_memory("resolution", static_cast<double>(peak_bytes_estimate(p, plan)));
   fold_batch_norms(plan, w);
   ResnetWeights w_nhwc;
   if (p.with_nhwc) {
     w_nhwc = to_ohwi(plan, w);
-    if (!w_nhwc.ok()) return out_of_memory_error(static_cast<double>(peak_bytes_estimate(p, plan)));
+    if (!w_nhwc.ok()) return out_of_memory("resolution", static_cast<double>(peak_bytes_estimate(p, plan)));
   }
   ResnetWorkspace ws(plan);
-  if (!ws.ok()) return out_of_memory_error(static_cast<double>(peak_bytes_estimate(p, plan)));
+  if (!ws.ok()) return out_of_memory("resolution", static_cast<double>(peak_bytes_estimate(p, plan)));
 
   Measured m;
   std::vector<float> nchw_input, nhwc_input;
   measure_preprocessing(p, photo.value(), nchw_input, nhwc_input, m);
-  const double passes = static_cast<double>((p.reps + 1) * (p.with_nhwc ? 2 : 1));
+  const double passes = static_cast<double>((p.repeats + 1) * (p.with_nhwc ? 2 : 1));
   PassProgress progress{ctl, passes * static_cast<double>(plan.conv_macs())};
-  m.nchw = time_forward(plan, w, Layout::Nchw, nchw_input.data(), ws, p.reps, progress);
+  m.nchw = time_forward(plan, w, Layout::Nchw, nchw_input.data(), ws, p.repeats, progress);
   m.phase_s[kForward] = m.nchw.median_s;
-  if (p.with_nhwc) m.nhwc = time_forward(plan, w_nhwc, Layout::Nhwc, nhwc_input.data(), ws, p.reps, progress);
+  if (p.with_nhwc) m.nhwc = time_forward(plan, w_nhwc, Layout::Nhwc, nhwc_input.data(), ws, p.repeats, progress);
   measure_postprocessing(plan, m);
 
   RunResult result;
   budget_outputs(m, result);
-  photo_outputs(p, m, in, result);
+  photo_outputs(p, m, result);
   forward_outputs(plan, m, peak_bytes_estimate(p, plan), result);
   return result;
 }
 
 /// In the browser: createImageBitmap on the same JPEG (nothing to measure when the file is rejected).
 std::vector<ProbeTask> plan_image_bitmap(const Inputs& in) {
-  const std::string& jpeg = chosen_photo(in);
-  if (!read_jpeg_header(jpeg, "photo").ok()) return {};
-  return {{"image_bitmap", "decode", jpeg, 0, kBitmapRepeats}};
+  const auto checked = validate_resnet_request(in);
+  if (!checked.ok()) return {};
+  return {{"image_bitmap", "decode", *checked.value().jpeg, 0, kBitmapRepeats}};
 }
 
 }  // namespace
@@ -264,7 +256,7 @@ std::vector<ProbeTask> plan_image_bitmap(const Inputs& in) {
 CellSpec resnet_request_cell() {
   CellSpec cell{"request/resnet-request",
                 {bytes("photo", "image/jpeg", kMaxPhotoBytes), count("resolution", "px", kDefaultResolution, 32, 448),
-                 choice("width", {"1", "0.5", "0.25"}, "0.25"), count("reps", "", 1, 1, 20), choice("layouts", {"nchw+nhwc", "nchw"}, "nchw+nhwc")},
+                 choice("width", {"1", "0.5", "0.25"}, "0.25"), aliased(count("repeats", "", 1, 1, 20), {"reps"}), choice("layouts", {"nchw+nhwc", "nchw"}, "nchw+nhwc")},
                 &run_resnet_request};
   cell.deterministic = false;
   cell.probes = {"image_bitmap"};

@@ -9,11 +9,11 @@
 namespace sl::request {
 
 ForwardTiming time_forward(const ResnetPlan& plan, const ResnetWeights& w, Layout layout, const float* image,
-                           ResnetWorkspace& ws, std::int64_t reps, PassProgress& progress) {
+                           ResnetWorkspace& ws, std::int64_t repeats, PassProgress& progress) {
   ForwardTiming t;
   t.logits.resize(static_cast<std::size_t>(plan.fc_out));
   std::vector<double> pass_s;
-  for (std::int64_t pass = 0; pass <= reps; ++pass) {
+  for (std::int64_t pass = 0; pass <= repeats; ++pass) {
     std::vector<double> ends_s;
     const double start_s = wall_now_s();
     resnet_forward(plan, w, layout, image, ws, t.logits.data(), [&](std::int64_t macs) {

@@ -1,6 +1,6 @@
 #pragma once
 // Timing of whole ResNet-50 forward passes on this CPU, for the measurement cells: one warm-up pass (first
-// touch of the buffers, caches), then `reps` timed passes; the median is the result. The time between one
+// touch of the buffers, caches), then `repeats` timed passes; the median is the result. The time between one
 // convolution's end and the next gives a per-layer profile. Progress is reported per layer.
 #include <cstdint>
 #include <vector>
@@ -24,7 +24,7 @@ struct ForwardTiming {
 };
 
 ForwardTiming time_forward(const ResnetPlan& plan, const ResnetWeights& w, Layout layout, const float* image,
-                           ResnetWorkspace& ws, std::int64_t reps, PassProgress& progress);
+                           ResnetWorkspace& ws, std::int64_t repeats, PassProgress& progress);
 
 /// max |a - b| and that over max |a| (0 when a is all zeros).
 struct OutputDifference {

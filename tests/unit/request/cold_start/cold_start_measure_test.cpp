@@ -9,8 +9,6 @@
 
 #include "core/registry.h"
 #include "request/cold_start/cold_start_measure.h"
-#include "request/cold_start/first_inference.h"
-#include "request/cold_start/page_cache_read.h"
 #include "cell_runner.h"
 
 using Catch::Matchers::WithinRel;
@@ -138,45 +136,7 @@ TEST_CASE("measure = off leaves the book's numbers and the simulation, and measu
   CHECK_THAT(out(r, "local_total_s"), WithinRel(1.5, 1e-12));
 }
 
-TEST_CASE("First vs steady inference: one first pass per trial, every later pass timed, all positive",
-          "[request][cold-start-measure]") {
-  const auto r = time_first_inference(2, 3, 7);
-  CHECK(r.first_s.size() == 2);
-  CHECK(r.steady_s.size() == 6);
-  for (double s : r.first_s) CHECK(positive_finite(s));
-  for (double s : r.steady_s) CHECK(positive_finite(s));
-}
-
-TEST_CASE("The page-cache read returns positive finite times and leaves no file behind",
-          "[request][cold-start-measure]") {
-  REQUIRE(page_cache_reachable());
-  char dir_template[] = "/tmp/sl-page-cache-test-XXXXXX";
-  REQUIRE(::mkdtemp(dir_template) != nullptr);
-  const std::string dir = dir_template;
-  const auto r = measure_page_cache_read(4 << 20, 2, dir);
-  REQUIRE(r.ok());
-  CHECK(r.value().bytes == 4 << 20);
-  CHECK(positive_finite(r.value().cold_read_s));
-  REQUIRE(r.value().cached_read_s.size() == 2);
-  for (double s : r.value().cached_read_s) CHECK(positive_finite(s));
-  const double resident = r.value().resident_after_evict_frac;
-  CHECK((resident == -1 || (resident >= 0 && resident <= 1)));
-  int entries = 0;
-  if (DIR* d = ::opendir(dir.c_str())) {
-    while (const dirent* e = ::readdir(d)) entries += std::string(e->d_name) != "." && std::string(e->d_name) != "..";
-    ::closedir(d);
-  }
-  CHECK(entries == 0);
-  ::rmdir(dir.c_str());
-}
-
-TEST_CASE("Bad sizes and an unwritable directory are refused with clear errors", "[request][cold-start-measure]") {
-  CHECK(measure_page_cache_read(1000, 1).error().code == "out_of_range");
-  CHECK(measure_page_cache_read(std::int64_t{2} << 30, 1).error().code == "out_of_range");
-  const auto missing = measure_page_cache_read(1 << 20, 1, "/nonexistent-serving-lab-dir");
-  REQUIRE_FALSE(missing.ok());
-  CHECK(missing.error().code == "io");
-  CHECK(missing.error().message.find("/nonexistent-serving-lab-dir") != std::string::npos);
+TEST_CASE("Bad measurement inputs are refused with the parameter named", "[request][cold-start-measure]") {
   for (const char* size : {"0", "1025", "1.5"}) {
     const auto e = error_of(kCell, {{"read_mib", size}});
     CHECK(e.param == "read_mib");

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "cell_runner.h"
+
 #include <cmath>
 
 #include "request/resnet/resnet50.h"
@@ -48,8 +50,11 @@ TEST_CASE("ResNet-50 totals: 25.6 M parameters and 4.1 G multiply-accumulates at
   // torchvision's resnet50 has 25,557,032 trainable parameters (conv weights, BN gamma/beta, fc).
   CHECK(plan.total_params() == 25'557'032);
   // The book prints "25.6 M" (rounded to 0.1 M: half a unit is 0.05 M) and "4.1 G" MACs (0.05 G).
-  CHECK_THAT(static_cast<double>(plan.total_params()), WithinAbs(25.6e6, 0.05e6));
-  CHECK_THAT(static_cast<double>(plan.total_macs()), WithinAbs(4.1e9, 0.05e9));
+  const std::string cell = "request/resnet-request";
+  CHECK_THAT(static_cast<double>(plan.total_params()) * 1e-6,
+             WithinAbs(cell_test::book_value(cell, "resnet50_params_m"), cell_test::book_tolerance(cell, "resnet50_params_m")));
+  CHECK_THAT(static_cast<double>(plan.total_macs()) * 1e-9,
+             WithinAbs(cell_test::book_value(cell, "resnet50_gmac"), cell_test::book_tolerance(cell, "resnet50_gmac")));
   // The exact count, summed by hand stage by stage below: 4,089,184,256 (fvcore's published 4.09 G).
   CHECK(plan.total_macs() == 4'089'184'256);
 }

@@ -125,19 +125,3 @@ TEST_CASE("Per-layer progress covers every convolution's multiply-accumulates on
   CHECK(std::is_sorted(reports.begin(), reports.end()));
   CHECK(reports.back() == plan.conv_macs());
 }
-
-TEST_CASE("Seeded weights are reproducible and differ between seeds", "[request][resnet]") {
-  const auto plan = resnet50_plan(kSmall);
-  const auto a = make_resnet_weights(plan, 5), b = make_resnet_weights(plan, 5), c = make_resnet_weights(plan, 6);
-  REQUIRE(a.ok());
-  CHECK(std::equal(a.conv.data(), a.conv.data() + a.conv.size(), b.conv.data()));
-  CHECK_FALSE(std::equal(a.conv.data(), a.conv.data() + a.conv.size(), c.conv.data()));
-  CHECK(a.bn.size() == 53);
-  CHECK(a.conv.size() == plan.conv_weight_params());
-}
-
-TEST_CASE("top_k returns the largest values first, lower index on ties", "[request][resnet]") {
-  const std::vector<float> x = {0.1f, 0.7f, 0.3f, 0.7f, 0.05f, 0.9f};
-  CHECK(top_k(x.data(), 6, 3) == std::vector<std::int64_t>{5, 1, 3});
-  CHECK(top_k(x.data(), 6, 10).size() == 6);
-}

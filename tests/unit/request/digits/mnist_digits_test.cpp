@@ -1,0 +1,37 @@
+#include <catch2/catch.hpp>
+
+#include "request/digits/mnist_digits.h"
+
+using Catch::Matchers::WithinAbs;
+using namespace sl::request;
+
+TEST_CASE("The compiled-in MNIST digits decode to 6,000 images, 600 per class, with MNIST's pixel statistics",
+          "[request][mnist]") {
+  const MnistDigits& d = mnist_digits();
+  REQUIRE(d.count == 6000);
+  REQUIRE(d.pixels.size() == 6000u * 784u);
+  int per_class[10] = {};
+  for (auto l : d.labels) ++per_class[l];
+  for (int c : per_class) CHECK(c == 600);
+  // MNIST is white strokes on black: the mean grey level is 0.13 of full scale (0.1307 over the training
+  // set, 0.1325 over the test set this package ships) and corners are background.
+  double sum = 0;
+  for (auto p : d.pixels) sum += p;
+  CHECK_THAT(sum / static_cast<double>(d.pixels.size()) / 255.0, WithinAbs(0.13, 0.01));
+  for (std::int64_t i = 0; i < d.count; i += 97) CHECK(d.image(i)[0] == 0);
+}
+
+TEST_CASE("Run-length decoding restores pixels and rejects malformed streams", "[request][mnist]") {
+  // One image: 5 zeros, 200, 255, then 777 zeros (255 + 255 + 255 + 12).
+  std::vector<unsigned char> rle = {0, 5, 200, 255, 0, 255, 0, 255, 0, 255, 0, 12};
+  std::vector<std::uint8_t> px;
+  REQUIRE(decode_mnist_rle(rle.data(), static_cast<std::int64_t>(rle.size()), 1, px));
+  CHECK(px[4] == 0);
+  CHECK(px[5] == 200);
+  CHECK(px[6] == 255);
+  CHECK(px[783] == 0);
+  CHECK_FALSE(decode_mnist_rle(rle.data(), static_cast<std::int64_t>(rle.size()) - 1, 1, px));  // 1 pixel short
+  CHECK_FALSE(decode_mnist_rle(rle.data(), static_cast<std::int64_t>(rle.size()), 2, px));      // 784 short
+  const std::vector<unsigned char> dangling = {7, 0};
+  CHECK_FALSE(decode_mnist_rle(dangling.data(), 2, 1, px));
+}

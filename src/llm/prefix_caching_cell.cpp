@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/units.h"
 #include "llm/engine.h"
 #include "llm/serving_metrics.h"
 #include "llm/serving_setup.h"
@@ -32,7 +33,7 @@ struct PrefixCachingParams {
   double pcie_bytes_per_s = 0;
 };
 
-Result<PrefixCachingParams> read_params(const Inputs& in) {
+Result<PrefixCachingParams> validate_prefix_caching(const Inputs& in) {
   PrefixCachingParams p;
   OpenLoopParams& s = p.shared;
   s.num_requests = in.count("users");
@@ -45,7 +46,7 @@ Result<PrefixCachingParams> read_params(const Inputs& in) {
   ConversationParams& c = p.chats;
   c.num_conversations = in.count("chats");
   c.num_turns = in.count("turns");
-  c.rate_per_s = in.real("chat_lambda");
+  c.rate_per_s = in.real("chat_per_s");
   c.system_prompt_tokens = s.shared_prefix_tokens;
   c.user_tokens = in.count("user_tokens");
   c.answer_tokens = in.count("answer_tokens");
@@ -53,14 +54,12 @@ Result<PrefixCachingParams> read_params(const Inputs& in) {
   p.max_model_len = std::max(s.max_model_len, conversation_max_tokens(c));
   p.request_tokens = in.count("request_tokens");
   p.long_tokens = in.count("long_tokens");
-  p.pcie_bytes_per_s = in.real("pcie_gb_per_s") * 1e9;
+  p.pcie_bytes_per_s = in.real("pcie_gb_per_s") * units::kGB;
   if (p.max_model_len > kMaxContextTokens)
-    return Error{"too_large", "turns",
-                 "the longest request would hold " + std::to_string(p.max_model_len) + " tokens, beyond the " +
-                     std::to_string(kMaxContextTokens) +
-                     "-token context of the model; use fewer turns or shorter prompts, messages or answers",
-                 {{"max", std::to_string(kMaxContextTokens)}, {"unit", "tokens"}, {"got", std::to_string(p.max_model_len)}}};
-  auto hw = serving_hardware(in, p.max_model_len, "the prompts, the conversations or the answers");
+    return too_large("turns", static_cast<double>(p.max_model_len), static_cast<double>(kMaxContextTokens), "tokens",
+                     "the longest request, within the model's context (use fewer turns or shorter prompts, messages "
+                     "or answers)");
+  auto hw = validate_serving_hardware(in, p.max_model_len, "the prompts, the conversations or the answers");
   if (!hw.ok()) return hw.error();
   p.hw = hw.value();
   return p;
@@ -143,7 +142,7 @@ void conversation_outputs(RunResult& result, const PrefixCachingParams& p, std::
     const ServingSummary s = summarize(run_workload(p, make_conversations(p.chats, seed), blocks, true, ctl));
     const double tokens = static_cast<double>(blocks * p.hw.block_size);
     cache_tokens.push_back(tokens);
-    cache_gib.push_back(tokens * static_cast<double>(p.hw.kv_bytes_per_token) / 1073741824.0);
+    cache_gib.push_back(tokens * static_cast<double>(p.hw.kv_bytes_per_token) / units::kGiB);
     hit_frac.push_back(s.prefix_hit_frac);
     ttft_ms.push_back(s.ttft_mean_s * 1e3);
     preemptions.push_back(static_cast<double>(s.num_preemptions));
@@ -161,7 +160,7 @@ void reload_outputs(RunResult& result, const PrefixCachingParams& p) {
   result.output("reload_request_ms", reload_ms(p.request_tokens));
   result.output("reload_prefix_ms", reload_ms(p.shared.shared_prefix_tokens));
   result.output("reload_long_ms", reload_ms(p.long_tokens));
-  result.output("reload_request_gb", static_cast<double>(p.request_tokens * p.hw.kv_bytes_per_token) / 1e9);
+  result.output("reload_request_gb", static_cast<double>(p.request_tokens * p.hw.kv_bytes_per_token) / units::kGB);
   // Recomputing the same prefix instead: one prefill of that many tokens on this GPU.
   result.output("recompute_prefix_ms", prefill_s(p.hw.model, p.hw.gpu, p.shared.shared_prefix_tokens) * 1e3);
   std::vector<double> tokens, load_ms, recompute_ms;
@@ -175,7 +174,7 @@ void reload_outputs(RunResult& result, const PrefixCachingParams& p) {
 }
 
 Result<RunResult> run_prefix_caching(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto params = read_params(in);
+  const auto params = validate_prefix_caching(in);
   if (!params.ok()) return params.error();
   const PrefixCachingParams& p = params.value();
   RunResult result;
@@ -197,7 +196,7 @@ CellSpec prefix_caching_cell() {
       count("unique_tokens", "tokens", 200, 1, 100000), count("answer_tokens", "tokens", 100, 1, 10000),
       real("lambda", "1/s", 5, 0.001, 10000),
       count("chats", "conversations", 50, 1, 2000), count("turns", "turns", 4, 1, 100),
-      count("user_tokens", "tokens", 100, 1, 100000), real("chat_lambda", "1/s", 2, 0.001, 10000),
+      count("user_tokens", "tokens", 100, 1, 100000), aliased(real("chat_per_s", "1/s", 2, 0.001, 10000), {"chat_lambda"}),
       real("think_s", "s", 5, 0, 3600),
       count("request_tokens", "tokens", 1256, 1, 10000000), count("long_tokens", "tokens", 32000, 1, 10000000),
       real("pcie_gb_per_s", "GB/s", 32, 0.001, 10000)};

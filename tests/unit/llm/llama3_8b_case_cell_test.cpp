@@ -73,7 +73,7 @@ TEST_CASE("Case study: a custom model equal to the preset gives the preset's num
   const auto custom = run({{"model", "custom"}, {"gpu", "custom"}});
   for (const auto& [name, value] : preset.outputs) CHECK_THAT(out(custom, name), WithinRel(value, 1e-12));
   CHECK(preset.notices.empty());
-  const auto ignored = run({{"layers", "40"}, {"bw_tb_s", "2"}});
+  const auto ignored = run({{"layers", "40"}, {"bw_tb_per_s", "2"}});
   REQUIRE(ignored.notices.size() == 2);
   CHECK(ignored.notices[0].code == "custom_model_ignored");
   CHECK(ignored.notices[1].code == "custom_gpu_ignored");

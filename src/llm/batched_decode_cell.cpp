@@ -107,11 +107,11 @@ void add_sweep(const BatchedDecodeParams& p, int max_points, RunResult& result) 
   for (std::int64_t b : sweep_batches(p.max_batch, max_points)) {
     const StepTime t = decode_step(p, b);
     batch.push_back(static_cast<double>(b));
-    tpot_ms.push_back(t.total_s * 1e3);
+    tpot_ms.push_back(t.total_s * units::kMsPerS);
     tokens.push_back(static_cast<double>(b) / t.total_s);
-    memory_ms.push_back(t.memory_s * 1e3);
-    compute_ms.push_back(t.compute_s * 1e3);
-    overhead_ms.push_back(t.overhead_s * 1e3);
+    memory_ms.push_back(t.memory_s * units::kMsPerS);
+    compute_ms.push_back(t.compute_s * units::kMsPerS);
+    overhead_ms.push_back(t.overhead_s * units::kMsPerS);
   }
   result.table("sweep")
       .column("batch", batch)
@@ -145,7 +145,7 @@ Result<RunResult> run_batched_decode(const Inputs& in, std::uint64_t /*seed*/, R
   const std::int64_t target_batch = first_batch_where([&](std::int64_t b) { return tok_per_s(p, b) >= p.target_tok_per_s; });
   const double ttft_s = prefill_s(p.model, p.gpu, p.prompt_tokens);
 
-  result.output("tpot_b1_ms", one.total_s * 1e3);
+  result.output("tpot_b1_ms", one.total_s * units::kMsPerS);
   result.output("tok_per_s_b1", 1.0 / one.total_s);
   result.output("ceiling_tok_per_s", ceiling);
   result.output("knee_batch", static_cast<double>(knee));
@@ -155,26 +155,26 @@ Result<RunResult> run_batched_decode(const Inputs& in, std::uint64_t /*seed*/, R
   result.output("max_batch_memory", static_cast<double>(max_fit));
   result.output("max_batch_slo", static_cast<double>(slo_batch));
   if (slo_batch > 0) {
-    result.output("tpot_at_max_ms", decode_step(p, slo_batch).total_s * 1e3);
+    result.output("tpot_at_max_ms", decode_step(p, slo_batch).total_s * units::kMsPerS);
     result.output("tok_per_s_at_max", tok_per_s(p, slo_batch));
   } else {
     result.notice("slo_unreachable", "Even one sequence misses the TPOT target: a step takes " +
-                                         format_number(one.total_s * 1e3) + " ms.");
+                                         format_number(one.total_s * units::kMsPerS) + " ms.");
   }
   if (target_batch > 0) result.output("min_batch_target", static_cast<double>(target_batch));
   if (target_batch == 0 || target_batch > slo_batch)
     result.notice("target_unreachable", "No batch that fits in memory and meets the TPOT target reaches " +
                                             format_number(p.target_tok_per_s) + " tokens/s.");
-  result.output("ttft_ms", ttft_s * 1e3);
+  result.output("ttft_ms", ttft_s * units::kMsPerS);
   if (ttft_s > p.ttft_slo_s)
-    result.notice("ttft_over", "The prompt's prefill alone (" + format_number(ttft_s * 1e3) +
+    result.notice("ttft_over", "The prompt's prefill alone (" + format_number(ttft_s * units::kMsPerS) +
                                    " ms) exceeds the TTFT target.");
 
   add_sweep(p, ctl.max_points, result);
   result.table("limits")
       .column("max_batch_memory", {static_cast<double>(max_fit)})
       .column("knee_batch", {static_cast<double>(knee)})
-      .column("tpot_slo_ms", {p.tpot_slo_s * 1e3})
+      .column("tpot_slo_ms", {p.tpot_slo_s * units::kMsPerS})
       .column("target_tok_per_s", {p.target_tok_per_s});
   return result;
 }

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "core/rng.h"
+#include "core/units.h"
 #include "llm/batching_waste.h"
 #include "llm/simulator_cells.h"
 #include "llm/engine.h"
@@ -31,7 +32,7 @@ struct ContinuousBatchingParams {
   SchedulerConfig scheduler;
   bool prefix_caching = true;
   std::int64_t static_batch = 32;
-  std::int64_t example_batch = 8, example_short = 10, example_long = 100;
+  std::int64_t example_batch = 8, example_short_tokens = 10, example_long_tokens = 100;
 };
 
 Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) {
@@ -51,9 +52,9 @@ Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) 
   p.scheduler.enable_chunked_prefill = in.choice("chunked_prefill") == "on";
   p.prefix_caching = in.choice("prefix_caching") == "on";
   p.static_batch = in.count("static_batch");
-  p.example_batch = in.count("ex_batch");
-  p.example_short = in.count("ex_short");
-  p.example_long = in.count("ex_long");
+  p.example_batch = in.count("example_batch");
+  p.example_short_tokens = in.count("example_short_tokens");
+  p.example_long_tokens = in.count("example_long_tokens");
 
   const std::int64_t budget = p.scheduler.max_num_batched_tokens;
   if (!p.scheduler.enable_chunked_prefill && budget < w.max_model_len)
@@ -72,11 +73,12 @@ Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) 
     return too_large("static_batch", static_cast<double>(p.static_batch), static_cast<double>(max_static), "requests",
                      "static_batch (slots of max_model_len = " + std::to_string(w.max_model_len) +
                          " tokens in the KV pool of " + std::to_string(p.hw.num_blocks * p.hw.block_size) + " tokens)");
-  if (p.example_short > p.example_long)
-    return Error{"invalid", "ex_short",
-                 "the short sequence must end no later than the long ones: ex_short = " +
-                     std::to_string(p.example_short) + " > ex_long = " + std::to_string(p.example_long) + " tokens",
-                 {{"max", std::to_string(p.example_long)}, {"unit", "tokens"}, {"got", std::to_string(p.example_short)}}};
+  if (p.example_short_tokens > p.example_long_tokens)
+    return Error{"invalid", "example_short_tokens",
+                 "the short sequence must end no later than the long ones: example_short_tokens = " +
+                     std::to_string(p.example_short_tokens) + " > example_long_tokens = " +
+                     std::to_string(p.example_long_tokens) + " tokens",
+                 {{"max", std::to_string(p.example_long_tokens)}, {"unit", "tokens"}, {"got", std::to_string(p.example_short_tokens)}}};
   return p;
 }
 
@@ -86,10 +88,10 @@ void policies_table(RunResult& result, const ServingSummary (&s)[kNumPolicies]) 
       preemptions;
   for (int k = 0; k < kNumPolicies; ++k) {
     policy.push_back(k);
-    ttft_p50.push_back(s[k].ttft_p50_s * 1e3);
-    ttft_p99.push_back(s[k].ttft_p99_s * 1e3);
-    tpot_p50.push_back(s[k].tpot_p50_s * 1e3);
-    tpot_p99.push_back(s[k].tpot_p99_s * 1e3);
+    ttft_p50.push_back(s[k].ttft_p50_s * units::kMsPerS);
+    ttft_p99.push_back(s[k].ttft_p99_s * units::kMsPerS);
+    tpot_p50.push_back(s[k].tpot_p50_s * units::kMsPerS);
+    tpot_p99.push_back(s[k].tpot_p99_s * units::kMsPerS);
     e2e_p50.push_back(s[k].e2e_p50_s);
     e2e_p99.push_back(s[k].e2e_p99_s);
     tok.push_back(s[k].output_tok_per_s);
@@ -189,8 +191,8 @@ void block_size_table(RunResult& result, const ContinuousBatchingParams& p, std:
 }
 
 void batching_experiments(RunResult& result, const ContinuousBatchingParams& p, std::uint64_t seed) {
-  result.output("example_slot_waste_frac", static_slot_waste_frac(p.example_short, p.example_long));
-  result.output("example_batch_util_frac", static_batch_util_frac(p.example_batch, p.example_short, p.example_long));
+  result.output("example_slot_waste_frac", static_slot_waste_frac(p.example_short_tokens, p.example_long_tokens));
+  result.output("example_batch_util_frac", static_batch_util_frac(p.example_batch, p.example_short_tokens, p.example_long_tokens));
 
   Rng sizes = Rng::stream(seed, Stream::Service);
   std::vector<std::int64_t> answers;
@@ -265,8 +267,9 @@ CellSpec continuous_batching_cell() {
       count("max_num_seqs", "requests", 256, 1, 4096), aliased(count("max_num_batched_tokens", "tokens", 8192, 1, 1 << 20), {"max_batched_tokens"}),
       choice("chunked_prefill", {"on", "off"}, "on"), choice("prefix_caching", {"on", "off"}, "on"),
       count("static_batch", "requests", 32, 1, 4096),
-      count("ex_batch", "sequences", 8, 1, 4096), count("ex_short", "tokens", 10, 1, 1e6),
-      count("ex_long", "tokens", 100, 1, 1e6)};
+      aliased(count("example_batch", "sequences", 8, 1, 4096), {"ex_batch"}),
+      aliased(count("example_short_tokens", "tokens", 10, 1, 1e6), {"ex_short"}),
+      aliased(count("example_long_tokens", "tokens", 100, 1, 1e6), {"ex_long"})};
   params.insert(params.end(), rest.begin(), rest.end());
   CellSpec cell{"llm/continuous-batching", std::move(params), &run_continuous_batching};
   cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("preemptions", ""),

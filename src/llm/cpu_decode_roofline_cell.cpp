@@ -87,7 +87,7 @@ Result<CpuDecodeRooflineParams> validate_cpu_decode_roofline(const Inputs& in) {
     return Error{"too_large", "max_batch",
                  "one pass over batches 1 to " + std::to_string(p.max_batch) + " computes " +
                      format_number(std::round(sweep_flop / 1e8) / 10) + " GFLOP per precision, more than the " +
-                     format_number(kMaxSweepFlop / 1e9) + " GFLOP limit (minutes in a browser): lower max_batch or weights_mib",
+                     format_number(kMaxSweepFlop / units::kGiga) + " GFLOP limit (minutes in a browser): lower max_batch or weights_mib",
                  {{"max", format_number(kMaxSweepFlop)}, {"unit", "FLOP"}, {"got", format_number(sweep_flop)}}};
   return p;
 }
@@ -128,24 +128,24 @@ void output_sweep(RunResult& result, const CpuDecodeRooflineParams& p, const Dec
     const double bytes = decode_step_bytes(p.shape, prec, b);
     const double attainable = std::min(peak_per_s, bytes_per_s * flop / bytes);
     batch.push_back(static_cast<double>(b));
-    step_ms.push_back(t[i].median_s * 1e3);
-    p10_ms.push_back(t[i].p10_s * 1e3);
-    p90_ms.push_back(t[i].p90_s * 1e3);
+    step_ms.push_back(t[i].median_s * units::kMsPerS);
+    p10_ms.push_back(t[i].p10_s * units::kMsPerS);
+    p90_ms.push_back(t[i].p90_s * units::kMsPerS);
     ai.push_back(flop / bytes);
-    gflop.push_back(flop / t[i].median_s * 1e-9);
-    gb.push_back(bytes / t[i].median_s * 1e-9);
+    gflop.push_back(flop / t[i].median_s / units::kGiga);
+    gb.push_back(bytes / t[i].median_s / units::kGB);
     tok.push_back(static_cast<double>(b) / t[i].median_s);
-    roof.push_back(attainable * 1e-9);
+    roof.push_back(attainable / units::kGiga);
     frac.push_back(flop / t[i].median_s / attainable);
   }
   result.output(names.b1_step_ms, step_ms.front());
-  result.output(names.eq18_step_ms, decode_step_bytes(p.shape, prec, 0) / bytes_per_s * 1e3);
+  result.output(names.eq18_step_ms, decode_step_bytes(p.shape, prec, 0) / bytes_per_s * units::kMsPerS);
   result.output(names.b1_gb_per_s, gb.front());
   result.output(names.b1_ai_flop_per_byte, ai.front());
   result.output(names.b1_ai_over_ridge, ai.front() / ridge);
   result.output(names.b1_roof_frac, frac.front());
   result.output(names.max_batch_gflop_per_s, gflop.back());
-  result.output(names.max_batch_peak_frac, gflop.back() * 1e9 / peak_per_s);
+  result.output(names.max_batch_peak_frac, gflop.back() * units::kGiga / peak_per_s);
   result.output(names.tok_per_s_gain, tok.back() / tok.front());
   const double knee = knee_batch(p.shape, prec, ridge);
   if (knee > 0) result.output(names.knee_batch, knee);
@@ -167,11 +167,11 @@ void output_sweep(RunResult& result, const CpuDecodeRooflineParams& p, const Dec
 }
 
 void output_roofs(RunResult& result, const Roofs& roofs) {
-  result.output("copy_gb_per_s", roofs.copy_bytes_per_s * 1e-9);
-  result.output("read_gb_per_s", roofs.read_bytes_per_s * 1e-9);
-  result.output("roof_gb_per_s", roofs.memory_bytes_per_s() * 1e-9);
-  result.output("peak_fp32_gflop_per_s", roofs.fp32_flop_per_s * 1e-9);
-  result.output("peak_int8_gop_per_s", roofs.int8_op_per_s * 1e-9);
+  result.output("copy_gb_per_s", roofs.copy_bytes_per_s / units::kGB);
+  result.output("read_gb_per_s", roofs.read_bytes_per_s / units::kGB);
+  result.output("roof_gb_per_s", roofs.memory_bytes_per_s() / units::kGB);
+  result.output("peak_fp32_gflop_per_s", roofs.fp32_flop_per_s / units::kGiga);
+  result.output("peak_int8_gop_per_s", roofs.int8_op_per_s / units::kGiga);
   result.output("ridge_fp32_flop_per_byte", roofs.fp32_flop_per_s / roofs.memory_bytes_per_s());
   result.output("ridge_int8_op_per_byte", roofs.int8_op_per_s / roofs.memory_bytes_per_s());
   result.output("h100_ridge_flop_per_byte", kH100PeakFlopPerS / kH100BytesPerS);
@@ -180,8 +180,8 @@ void output_roofs(RunResult& result, const Roofs& roofs) {
   std::vector<double> ai, fp32, int8;
   for (double x = kRoofMinIntensity; x <= kRoofMaxIntensity * 1.0001; x *= std::sqrt(std::sqrt(2.0))) {
     ai.push_back(x);
-    fp32.push_back(std::min(roofs.fp32_flop_per_s, roofs.memory_bytes_per_s() * x) * 1e-9);
-    int8.push_back(std::min(roofs.int8_op_per_s, roofs.memory_bytes_per_s() * x) * 1e-9);
+    fp32.push_back(std::min(roofs.fp32_flop_per_s, roofs.memory_bytes_per_s() * x) / units::kGiga);
+    int8.push_back(std::min(roofs.int8_op_per_s, roofs.memory_bytes_per_s() * x) / units::kGiga);
   }
   result.table("roof").column("ai_flop_per_byte", std::move(ai)).column("fp32_gflop_per_s", std::move(fp32))
       .column("int8_gop_per_s", std::move(int8));
@@ -218,8 +218,8 @@ Result<RunResult> run_cpu_decode_roofline(const Inputs& in, std::uint64_t seed, 
 
   Rng rng = Rng::stream(seed, Stream::Misc);
   RunResult result;
-  result.output("timer_resolution_us", resolution_s * 1e6);
-  result.output("sample_min_ms", plan.min_sample_s * 1e3);
+  result.output("timer_resolution_us", resolution_s * units::kUsPerS);
+  result.output("sample_min_ms", plan.min_sample_s * units::kMsPerS);
   result.output("num_layers", static_cast<double>(p.shape.layers));
   output_roofs(result, roofs);
   if (p.fp32) {

@@ -121,9 +121,9 @@ Result<RunResult> run_llama3_8b_case(const Inputs& in, std::uint64_t /*seed*/, R
   const double weights = static_cast<double>(m.weight_bytes());
   result.output("weight_gb", weights / kGB);
   result.output("weight_gib", weights / kGiB);
-  result.output("floor_ms", weights / g.hbm_bytes_per_s * 1e3);
+  result.output("floor_ms", weights / g.hbm_bytes_per_s * units::kMsPerS);
   result.output("floor_tok_per_s", g.hbm_bytes_per_s / weights);
-  result.output("floor_a100_ms", weights / a100().hbm_bytes_per_s * 1e3);
+  result.output("floor_a100_ms", weights / a100().hbm_bytes_per_s * units::kMsPerS);
   result.output("intensity_flop_per_byte", 2.0 / m.bytes_per_weight);
   result.output("ridge_flop_per_byte", g.peak_flop_per_s / g.hbm_bytes_per_s);
 
@@ -140,10 +140,10 @@ Result<RunResult> run_llama3_8b_case(const Inputs& in, std::uint64_t /*seed*/, R
   const double decode_s = static_cast<double>(p.output_tokens) * tpot.total_s;
   const double request_s = ttft.total_s + decode_s;
   result.output("prefill_tflop", ttft.flop * 1e-12);
-  result.output("ttft_ms", ttft.total_s * 1e3);
+  result.output("ttft_ms", ttft.total_s * units::kMsPerS);
   result.output("prefill_model_tok_per_s", static_cast<double>(p.prompt_tokens) / ttft.total_s);
-  result.output("tpot_ms", tpot.total_s * 1e3);
-  result.output("tpot_tax_ms", tpot.overhead_s * 1e3);
+  result.output("tpot_ms", tpot.total_s * units::kMsPerS);
+  result.output("tpot_tax_ms", tpot.overhead_s * units::kMsPerS);
   result.output("decode_s", decode_s);
   result.output("request_s", request_s);
 

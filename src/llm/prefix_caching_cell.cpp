@@ -101,10 +101,10 @@ void shared_prefix_outputs(RunResult& result, const PrefixCachingParams& p, std:
   result.output("saved_block_formula_tokens", static_cast<double>((n - 1) * (prefix / p.hw.block_size) * p.hw.block_size));
   result.output("saved_prefill_frac", static_cast<double>(saved) / static_cast<double>(prompt_tokens(on)));
   result.output("shared_hit_frac", s_on.prefix_hit_frac);
-  result.output("shared_ttft_mean_ms", s_on.ttft_mean_s * 1e3);
-  result.output("shared_ttft_mean_nocache_ms", s_off.ttft_mean_s * 1e3);
-  result.output("shared_ttft_p99_ms", s_on.ttft_p99_s * 1e3);
-  result.output("shared_ttft_p99_nocache_ms", s_off.ttft_p99_s * 1e3);
+  result.output("shared_ttft_mean_ms", s_on.ttft_mean_s * units::kMsPerS);
+  result.output("shared_ttft_mean_nocache_ms", s_off.ttft_mean_s * units::kMsPerS);
+  result.output("shared_ttft_p99_ms", s_on.ttft_p99_s * units::kMsPerS);
+  result.output("shared_ttft_p99_nocache_ms", s_off.ttft_p99_s * units::kMsPerS);
   // One request alone: prefill of the whole prompt, or of its own tokens over a cached prefix.
   const std::int64_t unique = p.unique_tokens;
   const std::int64_t hit = std::min(prefix, prefix + unique - 1) / p.hw.block_size * p.hw.block_size;
@@ -113,8 +113,8 @@ void shared_prefix_outputs(RunResult& result, const PrefixCachingParams& p, std:
   warm.num_prefill_chunks = 1;
   warm.prefill_context_tokens = hit;
   warm.prefill_attention_pairs = prefill_attention_pairs(hit, prefix + unique - hit);
-  result.output("alone_ttft_cold_ms", prefill_s(p.hw.model, p.hw.gpu, prefix + unique) * 1e3);
-  result.output("alone_ttft_warm_ms", step_time(p.hw.model, p.hw.gpu, warm).total_s * 1e3);
+  result.output("alone_ttft_cold_ms", prefill_s(p.hw.model, p.hw.gpu, prefix + unique) * units::kMsPerS);
+  result.output("alone_ttft_warm_ms", step_time(p.hw.model, p.hw.gpu, warm).total_s * units::kMsPerS);
 }
 
 void conversation_outputs(RunResult& result, const PrefixCachingParams& p, std::uint64_t seed, RunControl& ctl) {
@@ -124,8 +124,8 @@ void conversation_outputs(RunResult& result, const PrefixCachingParams& p, std::
   result.output("chat_hit_frac", s_on.prefix_hit_frac);
   result.output("chat_saved_prefill_tokens", static_cast<double>(saved_tokens(on)));
   result.output("chat_saved_prefill_frac", static_cast<double>(saved_tokens(on)) / static_cast<double>(prompt_tokens(on)));
-  result.output("chat_ttft_mean_ms", s_on.ttft_mean_s * 1e3);
-  result.output("chat_ttft_mean_nocache_ms", s_off.ttft_mean_s * 1e3);
+  result.output("chat_ttft_mean_ms", s_on.ttft_mean_s * units::kMsPerS);
+  result.output("chat_ttft_mean_nocache_ms", s_off.ttft_mean_s * units::kMsPerS);
 
   // Hit rate vs cache size, log-spaced: from one longest conversation's worth of KV up to the blocks the run
   // with the whole pool handed out (a cache that large never has to evict, so it behaves as the whole pool).
@@ -144,7 +144,7 @@ void conversation_outputs(RunResult& result, const PrefixCachingParams& p, std::
     cache_tokens.push_back(tokens);
     cache_gib.push_back(tokens * static_cast<double>(p.hw.kv_bytes_per_token) / units::kGiB);
     hit_frac.push_back(s.prefix_hit_frac);
-    ttft_ms.push_back(s.ttft_mean_s * 1e3);
+    ttft_ms.push_back(s.ttft_mean_s * units::kMsPerS);
     preemptions.push_back(static_cast<double>(s.num_preemptions));
   }
   result.table("cache_size").column("cache_tokens", std::move(cache_tokens)).column("cache_gib", std::move(cache_gib))
@@ -154,7 +154,7 @@ void conversation_outputs(RunResult& result, const PrefixCachingParams& p, std::
 
 void reload_outputs(RunResult& result, const PrefixCachingParams& p) {
   const auto reload_ms = [&](std::int64_t tokens) {
-    return static_cast<double>(tokens * p.hw.kv_bytes_per_token) / p.pcie_bytes_per_s * 1e3;
+    return static_cast<double>(tokens * p.hw.kv_bytes_per_token) / p.pcie_bytes_per_s * units::kMsPerS;
   };
   result.output("kv_bytes_per_token", static_cast<double>(p.hw.kv_bytes_per_token));
   result.output("reload_request_ms", reload_ms(p.request_tokens));
@@ -162,12 +162,12 @@ void reload_outputs(RunResult& result, const PrefixCachingParams& p) {
   result.output("reload_long_ms", reload_ms(p.long_tokens));
   result.output("reload_request_gb", static_cast<double>(p.request_tokens * p.hw.kv_bytes_per_token) / units::kGB);
   // Recomputing the same prefix instead: one prefill of that many tokens on this GPU.
-  result.output("recompute_prefix_ms", prefill_s(p.hw.model, p.hw.gpu, p.shared.shared_prefix_tokens) * 1e3);
+  result.output("recompute_prefix_ms", prefill_s(p.hw.model, p.hw.gpu, p.shared.shared_prefix_tokens) * units::kMsPerS);
   std::vector<double> tokens, load_ms, recompute_ms;
   for (std::int64_t t = 256; t <= 65536; t *= 2) {
     tokens.push_back(static_cast<double>(t));
     load_ms.push_back(reload_ms(t));
-    recompute_ms.push_back(prefill_s(p.hw.model, p.hw.gpu, t) * 1e3);
+    recompute_ms.push_back(prefill_s(p.hw.model, p.hw.gpu, t) * units::kMsPerS);
   }
   result.table("reload").column("tokens", std::move(tokens)).column("reload_ms", std::move(load_ms))
       .column("recompute_ms", std::move(recompute_ms));

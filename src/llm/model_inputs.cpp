@@ -64,12 +64,13 @@ std::vector<ParamSpec> gpu_params(const GpuSpec& preset) {
 
 Result<ModelChoice> validate_model(const Inputs& in, const ModelSpec& defaults) {
   ModelChoice c;
-  c.choice = in.choice("model");
+  const std::string& preset = in.choice("model");
+  c.is_custom = preset == "custom";
   const double params_b = in.real("params_b");
   const std::int64_t layers = in.count("layers"), heads = in.count("heads"), kv_heads = in.count("kv_heads"),
                      head_dim = in.count("head_dim");
   ModelSpec& m = c.model;
-  if (c.choice == "custom") {
+  if (c.is_custom) {
     m.params = std::llround(params_b * kParamsPerBillion);
     m.num_layers = layers;
     m.num_heads = heads;
@@ -81,7 +82,7 @@ Result<ModelChoice> validate_model(const Inputs& in, const ModelSpec& defaults) 
                        std::to_string(m.num_kv_heads),
                    {{"max", std::to_string(m.num_heads)}, {"got", std::to_string(m.num_kv_heads)}}};
   } else {
-    m = model_preset(c.choice);
+    m = model_preset(preset);
     c.ignored_custom = differs(params_b, static_cast<double>(defaults.params) * kBillionPerParam) ||
                        layers != defaults.num_layers || heads != defaults.num_heads ||
                        kv_heads != defaults.num_kv_heads || head_dim != defaults.head_dim;
@@ -93,16 +94,17 @@ Result<ModelChoice> validate_model(const Inputs& in, const ModelSpec& defaults) 
 
 Result<GpuChoice> validate_gpu(const Inputs& in, const GpuSpec& defaults) {
   GpuChoice c;
-  c.choice = in.choice("gpu");
+  const std::string& preset = in.choice("gpu");
+  c.is_custom = preset == "custom";
   const double peak_tflop_per_s = in.real("peak_tflop_per_s"), bw_tb_per_s = in.real("bw_tb_per_s"),
                mem_gib = in.real("mem_gib");
   GpuSpec& g = c.gpu;
-  if (c.choice == "custom") {
+  if (c.is_custom) {
     g.peak_flop_per_s = peak_tflop_per_s * units::kTera;
     g.hbm_bytes_per_s = bw_tb_per_s * units::kTera;
     g.memory_bytes = std::llround(mem_gib * kGiB);
   } else {
-    g = gpu_preset(c.choice);
+    g = gpu_preset(preset);
     c.ignored_custom = differs(peak_tflop_per_s, defaults.peak_flop_per_s * kPerTera) ||
                        differs(bw_tb_per_s, defaults.hbm_bytes_per_s * kPerTera) ||
                        differs(mem_gib, static_cast<double>(defaults.memory_bytes) / kGiB);
@@ -115,14 +117,14 @@ Result<GpuChoice> validate_gpu(const Inputs& in, const GpuSpec& defaults) {
 
 void note_ignored_custom_fields(const ModelChoice& model, RunResult& result) {
   if (model.ignored_custom)
-    result.notice("custom_model_ignored", "model = " + model.choice +
+    result.notice("custom_model_ignored", "model = " + model.model.name +
                                               ": the custom-model fields are ignored; choose model = custom to use them.");
 }
 
 void note_ignored_custom_fields(const GpuChoice& gpu, RunResult& result) {
   if (gpu.ignored_custom)
     result.notice("custom_gpu_ignored",
-                  "gpu = " + gpu.choice + ": the custom-GPU fields are ignored; choose gpu = custom to use them.");
+                  "gpu = " + gpu.gpu.name + ": the custom-GPU fields are ignored; choose gpu = custom to use them.");
 }
 
 }  // namespace sl::llm

@@ -1,7 +1,6 @@
 #pragma once
 // Parameters that pick a model and a GPU, shared by the llm cells: a preset choice plus the fields of a
 // custom entry, and the precisions and runtime taxes that apply to every choice.
-#include <string>
 #include <vector>
 
 #include "core/cell.h"
@@ -19,8 +18,8 @@ std::vector<ParamSpec> gpu_params(const GpuSpec& preset);
 
 /// The checked model inputs: the model they describe, and whether custom fields were set but ignored.
 struct ModelChoice {
-  ModelSpec model;           ///< preset or custom, with the chosen precisions
-  std::string choice;        ///< the `model` parameter as given ("llama3-8b", "custom", ...)
+  ModelSpec model;              ///< preset or custom, with the chosen precisions
+  bool is_custom = false;       ///< model = custom
   bool ignored_custom = false;  ///< a preset is chosen but a custom field differs from its default
 };
 
@@ -28,8 +27,8 @@ struct ModelChoice {
 /// set but ignored.
 struct GpuChoice {
   GpuSpec gpu;
-  std::string choice;        ///< the `gpu` parameter as given
-  bool ignored_custom = false;
+  bool is_custom = false;       ///< gpu = custom
+  bool ignored_custom = false;  ///< a preset is chosen but a custom field differs from its default
 };
 
 /// The model the inputs describe (`defaults` is the preset whose values the custom fields default to), or an

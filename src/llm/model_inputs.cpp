@@ -57,7 +57,7 @@ std::vector<ParamSpec> gpu_params(const GpuSpec& preset) {
                   {"peak_tflops"}),
           aliased(custom(real("bw_tb_per_s", "TB/s", preset.hbm_bytes_per_s * kPerTera, 0.001, 1000)), {"bw_tb_s"}),
           custom(real("mem_gib", "GiB", static_cast<double>(preset.memory_bytes) / kGiB, 0.001, 1e5)),
-          real("efficiency", "", preset.compute_efficiency, 0.01, 1),
+          aliased(real("efficiency_frac", "", preset.compute_efficiency, 0.01, 1), {"efficiency"}),
           real("layer_tax_ms", "ms", preset.layer_tax_s * kMsPerS, 0, 10),
           real("dispatch_tax_ms", "ms", preset.dispatch_tax_s * kMsPerS, 0, 1000)};
 }
@@ -109,7 +109,7 @@ Result<GpuChoice> validate_gpu(const Inputs& in, const GpuSpec& defaults) {
                        differs(bw_tb_per_s, defaults.hbm_bytes_per_s * kPerTera) ||
                        differs(mem_gib, static_cast<double>(defaults.memory_bytes) / kGiB);
   }
-  g.compute_efficiency = in.real("efficiency");
+  g.compute_efficiency = in.real("efficiency_frac");
   g.layer_tax_s = in.real("layer_tax_ms") * kSPerMs;
   g.dispatch_tax_s = in.real("dispatch_tax_ms") * kSPerMs;
   return c;

@@ -13,7 +13,7 @@ namespace sl::llm {
 std::vector<ParamSpec> model_params(const ModelSpec& preset);
 
 /// `gpu` (h100 | a100 | custom, default `preset`), the custom GPU's peak_tflop_per_s, bw_tb_per_s, mem_gib, and
-/// the runtime's efficiency, layer_tax_ms and dispatch_tax_ms (§0: 0.4, 0.01 ms, 0.01 ms).
+/// the runtime's efficiency_frac, layer_tax_ms and dispatch_tax_ms (§0: 0.4, 0.01 ms, 0.01 ms).
 std::vector<ParamSpec> gpu_params(const GpuSpec& preset);
 
 /// The checked model inputs: the model they describe, and whether custom fields were set but ignored.

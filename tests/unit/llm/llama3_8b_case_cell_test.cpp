@@ -124,8 +124,8 @@ TEST_CASE("Case study: impossible configurations are errors naming the parameter
     CHECK(r.error().param == "kv_heads");
   }
   SECTION("an out-of-range efficiency") {
-    const auto r = try_run({{"efficiency", "0"}});
+    const auto r = try_run({{"efficiency_frac", "0"}});
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error().param == "efficiency");
+    CHECK(r.error().param == "efficiency_frac");
   }
 }

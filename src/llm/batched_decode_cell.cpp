@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/units.h"
 #include "llm/analytic_cells.h"
 #include "llm/model_inputs.h"
 #include "llm/step_time.h"
@@ -15,10 +16,13 @@
 namespace sl::llm {
 namespace {
 
-constexpr double kGB = 1e9;
+using units::kGB;
 constexpr std::int64_t kSearchCap = std::int64_t{1} << 30;  // searches stop here (x 10^7 context fits int64)
+constexpr double kSPerMs = 1e-3;
 
-struct DecodeParams {
+struct BatchedDecodeParams {
+  ModelChoice model_choice;
+  GpuChoice gpu_choice;
   ModelSpec model;
   GpuSpec gpu;
   std::int64_t context_tokens = 0;
@@ -29,37 +33,43 @@ struct DecodeParams {
   double target_tok_per_s = 0;
 };
 
-Result<DecodeParams> validate(const Inputs& in) {
-  auto model = model_from_inputs(in);
+Result<BatchedDecodeParams> validate_batched_decode(const Inputs& in) {
+  auto model = validate_model(in, llama3_8b());
   if (!model.ok()) return model.error();
-  DecodeParams p{model.value(),         gpu_from_inputs(in),
-                 in.count("context"),   in.count("max_batch"),
-                 in.count("prompt"),    in.real("tpot_slo_ms") * 1e-3,
-                 in.real("ttft_slo_ms") * 1e-3, in.real("target_tok_s")};
+  auto gpu = validate_gpu(in, h100());
+  if (!gpu.ok()) return gpu.error();
+  BatchedDecodeParams p;
+  p.model_choice = model.value();
+  p.gpu_choice = gpu.value();
+  p.model = p.model_choice.model;
+  p.gpu = p.gpu_choice.gpu;
+  p.context_tokens = in.count("context");
+  p.max_batch = in.count("max_batch");
+  p.prompt_tokens = in.count("prompt");
+  p.tpot_slo_s = in.real("tpot_slo_ms") * kSPerMs;
+  p.ttft_slo_s = in.real("ttft_slo_ms") * kSPerMs;
+  p.target_tok_per_s = in.real("target_tok_per_s");
   const double left = static_cast<double>(p.gpu.memory_bytes - p.model.weight_bytes());
   if (left <= 0)
-    return Error{"too_large", "weights",
-                 "the weights (" + format_number(static_cast<double>(p.model.weight_bytes()) / kGB) +
-                     " GB) do not fit in the GPU's memory; choose a smaller precision or a larger GPU",
-                 {}};
+    return too_large("weights", static_cast<double>(p.model.weight_bytes()) / kGB,
+                     static_cast<double>(p.gpu.memory_bytes) / kGB, "GB",
+                     "the weights at this precision (choose a smaller one or a larger GPU)");
   const double per_seq = static_cast<double>(p.model.kv_bytes_per_token() * p.context_tokens);
   if (per_seq > left)
-    return Error{"too_large", "context",
-                 "one sequence of " + std::to_string(p.context_tokens) + " tokens needs " +
-                     format_number(per_seq / kGB) + " GB of KV cache, more than the " + format_number(left / kGB) +
-                     " GB left after the weights",
-                 {}};
+    return too_large("context", per_seq / kGB, left / kGB, "GB",
+                     "the KV cache of one sequence of " + std::to_string(p.context_tokens) +
+                         " tokens (within the memory left after the weights)");
   return p;
 }
 
-StepTime decode_step(const DecodeParams& p, std::int64_t batch) {
+StepTime decode_step(const BatchedDecodeParams& p, std::int64_t batch) {
   StepWork w;
   w.num_decode_seqs = batch;
   w.decode_context_tokens = batch * p.context_tokens;
   return step_time(p.model, p.gpu, w);
 }
 
-double tok_per_s(const DecodeParams& p, std::int64_t batch) {
+double tok_per_s(const BatchedDecodeParams& p, std::int64_t batch) {
   return static_cast<double>(batch) / decode_step(p, batch).total_s;
 }
 
@@ -92,16 +102,16 @@ std::vector<std::int64_t> sweep_batches(std::int64_t max_batch, int max_points) 
   return batches;
 }
 
-void add_sweep(const DecodeParams& p, int max_points, RunResult& result) {
+void add_sweep(const BatchedDecodeParams& p, int max_points, RunResult& result) {
   std::vector<double> batch, tpot_ms, tokens, memory_ms, compute_ms, overhead_ms;
   for (std::int64_t b : sweep_batches(p.max_batch, max_points)) {
     const StepTime t = decode_step(p, b);
     batch.push_back(static_cast<double>(b));
-    tpot_ms.push_back(t.total_s * 1e3);
+    tpot_ms.push_back(t.total_s * units::kMsPerS);
     tokens.push_back(static_cast<double>(b) / t.total_s);
-    memory_ms.push_back(t.memory_s * 1e3);
-    compute_ms.push_back(t.compute_s * 1e3);
-    overhead_ms.push_back(t.overhead_s * 1e3);
+    memory_ms.push_back(t.memory_s * units::kMsPerS);
+    compute_ms.push_back(t.compute_s * units::kMsPerS);
+    overhead_ms.push_back(t.overhead_s * units::kMsPerS);
   }
   result.table("sweep")
       .column("batch", batch)
@@ -113,12 +123,12 @@ void add_sweep(const DecodeParams& p, int max_points, RunResult& result) {
 }
 
 Result<RunResult> run_batched_decode(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {
-  const auto checked = validate(in);
+  const auto checked = validate_batched_decode(in);
   if (!checked.ok()) return checked.error();
-  const DecodeParams& p = checked.value();
+  const BatchedDecodeParams& p = checked.value();
   RunResult result;
-  note_ignored_custom_fields(in, llama3_8b(), result);
-  note_ignored_custom_fields(in, h100(), result);
+  note_ignored_custom_fields(p.model_choice, result);
+  note_ignored_custom_fields(p.gpu_choice, result);
 
   const StepTime one = decode_step(p, 1);
   // Per-sequence slopes of the two roofs; the larger one bounds throughput as B grows.
@@ -135,7 +145,7 @@ Result<RunResult> run_batched_decode(const Inputs& in, std::uint64_t /*seed*/, R
   const std::int64_t target_batch = first_batch_where([&](std::int64_t b) { return tok_per_s(p, b) >= p.target_tok_per_s; });
   const double ttft_s = prefill_s(p.model, p.gpu, p.prompt_tokens);
 
-  result.output("tpot_b1_ms", one.total_s * 1e3);
+  result.output("tpot_b1_ms", one.total_s * units::kMsPerS);
   result.output("tok_per_s_b1", 1.0 / one.total_s);
   result.output("ceiling_tok_per_s", ceiling);
   result.output("knee_batch", static_cast<double>(knee));
@@ -145,26 +155,26 @@ Result<RunResult> run_batched_decode(const Inputs& in, std::uint64_t /*seed*/, R
   result.output("max_batch_memory", static_cast<double>(max_fit));
   result.output("max_batch_slo", static_cast<double>(slo_batch));
   if (slo_batch > 0) {
-    result.output("tpot_at_max_ms", decode_step(p, slo_batch).total_s * 1e3);
+    result.output("tpot_at_max_ms", decode_step(p, slo_batch).total_s * units::kMsPerS);
     result.output("tok_per_s_at_max", tok_per_s(p, slo_batch));
   } else {
     result.notice("slo_unreachable", "Even one sequence misses the TPOT target: a step takes " +
-                                         format_number(one.total_s * 1e3) + " ms.");
+                                         format_number(one.total_s * units::kMsPerS) + " ms.");
   }
   if (target_batch > 0) result.output("min_batch_target", static_cast<double>(target_batch));
   if (target_batch == 0 || target_batch > slo_batch)
     result.notice("target_unreachable", "No batch that fits in memory and meets the TPOT target reaches " +
                                             format_number(p.target_tok_per_s) + " tokens/s.");
-  result.output("ttft_ms", ttft_s * 1e3);
+  result.output("ttft_ms", ttft_s * units::kMsPerS);
   if (ttft_s > p.ttft_slo_s)
-    result.notice("ttft_over", "The prompt's prefill alone (" + format_number(ttft_s * 1e3) +
+    result.notice("ttft_over", "The prompt's prefill alone (" + format_number(ttft_s * units::kMsPerS) +
                                    " ms) exceeds the TTFT target.");
 
   add_sweep(p, ctl.max_points, result);
   result.table("limits")
       .column("max_batch_memory", {static_cast<double>(max_fit)})
       .column("knee_batch", {static_cast<double>(knee)})
-      .column("tpot_slo_ms", {p.tpot_slo_s * 1e3})
+      .column("tpot_slo_ms", {p.tpot_slo_s * units::kMsPerS})
       .column("target_tok_per_s", {p.target_tok_per_s});
   return result;
 }
@@ -179,7 +189,7 @@ CellSpec batched_decode_cell() {
   params.push_back(count("prompt", "tokens", 1000, 1, 1'000'000));
   params.push_back(real("tpot_slo_ms", "ms", 50, 0.001, 1e6));
   params.push_back(real("ttft_slo_ms", "ms", 500, 0.001, 1e7));
-  params.push_back(real("target_tok_s", "tokens/s", 1000, 1, 1e9));
+  params.push_back(aliased(real("target_tok_per_s", "tokens/s", 1000, 1, 1e9), {"target_tok_s"}));
   CellSpec cell{"llm/batched-decode", std::move(params), &run_batched_decode};
   cell.uses_seed = false;
   cell.outputs = {out("tpot_b1_ms", "ms"), out("tok_per_s_b1", "tokens/s"), out("ceiling_tok_per_s", "tokens/s"),

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "core/rng.h"
+#include "core/units.h"
 #include "llm/batching_waste.h"
 #include "llm/simulator_cells.h"
 #include "llm/engine.h"
@@ -31,10 +32,10 @@ struct ContinuousBatchingParams {
   SchedulerConfig scheduler;
   bool prefix_caching = true;
   std::int64_t static_batch = 32;
-  std::int64_t example_batch = 8, example_short = 10, example_long = 100;
+  std::int64_t example_batch = 8, example_short_tokens = 10, example_long_tokens = 100;
 };
 
-Result<ContinuousBatchingParams> read_params(const Inputs& in) {
+Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) {
   ContinuousBatchingParams p;
   OpenLoopParams& w = p.workload;
   w.num_requests = in.count("n");
@@ -43,56 +44,75 @@ Result<ContinuousBatchingParams> read_params(const Inputs& in) {
   w.prompt_tokens = Distribution::lognormal_mean_cv(in.real("prompt_mean"), in.real("prompt_cv"));
   w.output_tokens = Distribution::lognormal_mean_cv(in.real("output_mean"), in.real("output_cv"));
   w.max_model_len = in.count("max_model_len");
-  auto hw = serving_hardware(in, w.max_model_len, "max_model_len");
+  auto hw = validate_serving_hardware(in, w.max_model_len, "max_model_len");
   if (!hw.ok()) return hw.error();
   p.hw = hw.value();
   p.scheduler.max_num_seqs = in.count("max_num_seqs");
-  p.scheduler.max_num_batched_tokens = in.count("max_batched_tokens");
+  p.scheduler.max_num_batched_tokens = in.count("max_num_batched_tokens");
   p.scheduler.enable_chunked_prefill = in.choice("chunked_prefill") == "on";
   p.prefix_caching = in.choice("prefix_caching") == "on";
   p.static_batch = in.count("static_batch");
-  p.example_batch = in.count("ex_batch");
-  p.example_short = in.count("ex_short");
-  p.example_long = in.count("ex_long");
+  p.example_batch = in.count("example_batch");
+  p.example_short_tokens = in.count("example_short_tokens");
+  p.example_long_tokens = in.count("example_long_tokens");
 
   const std::int64_t budget = p.scheduler.max_num_batched_tokens;
   if (!p.scheduler.enable_chunked_prefill && budget < w.max_model_len)
-    return Error{"invalid", "max_batched_tokens",
-                 "without chunked prefill a whole prompt must fit one step: max_batched_tokens must be at least "
+    return Error{"invalid", "max_num_batched_tokens",
+                 "without chunked prefill a whole prompt must fit one step: max_num_batched_tokens must be at least "
                  "max_model_len = " + std::to_string(w.max_model_len) + " tokens, got " + std::to_string(budget),
                  {{"min", std::to_string(w.max_model_len)}, {"unit", "tokens"}, {"got", std::to_string(budget)}}};
   if (budget < p.scheduler.max_num_seqs)
-    return Error{"invalid", "max_batched_tokens",
-                 "max_batched_tokens must be at least max_num_seqs = " + std::to_string(p.scheduler.max_num_seqs) +
+    return Error{"invalid", "max_num_batched_tokens",
+                 "max_num_batched_tokens must be at least max_num_seqs = " + std::to_string(p.scheduler.max_num_seqs) +
                      " (one token per running sequence), got " + std::to_string(budget),
                  {{"min", std::to_string(p.scheduler.max_num_seqs)}, {"unit", "tokens"}, {"got", std::to_string(budget)}}};
   const std::int64_t slot_blocks = (w.max_model_len + p.hw.block_size - 1) / p.hw.block_size;
   const std::int64_t max_static = p.hw.num_blocks / slot_blocks;
   if (p.static_batch > max_static)
-    return Error{"too_large", "static_batch",
-                 "static_batch = " + std::to_string(p.static_batch) + " slots of max_model_len = " +
-                     std::to_string(w.max_model_len) + " tokens do not fit the KV pool of " +
-                     std::to_string(p.hw.num_blocks * p.hw.block_size) + " tokens; at most " + std::to_string(max_static),
-                 {{"max", std::to_string(max_static)}, {"got", std::to_string(p.static_batch)}}};
-  if (p.example_short > p.example_long)
-    return Error{"invalid", "ex_short",
-                 "the short sequence must end no later than the long ones: ex_short = " +
-                     std::to_string(p.example_short) + " > ex_long = " + std::to_string(p.example_long) + " tokens",
-                 {{"max", std::to_string(p.example_long)}, {"unit", "tokens"}, {"got", std::to_string(p.example_short)}}};
+    return too_large("static_batch", static_cast<double>(p.static_batch), static_cast<double>(max_static), "requests",
+                     "static_batch (slots of max_model_len = " + std::to_string(w.max_model_len) +
+                         " tokens in the KV pool of " + std::to_string(p.hw.num_blocks * p.hw.block_size) + " tokens)");
+  if (p.example_short_tokens > p.example_long_tokens)
+    return Error{"invalid", "example_short_tokens",
+                 "the short sequence must end no later than the long ones: example_short_tokens = " +
+                     std::to_string(p.example_short_tokens) + " > example_long_tokens = " +
+                     std::to_string(p.example_long_tokens) + " tokens",
+                 {{"max", std::to_string(p.example_long_tokens)}, {"unit", "tokens"}, {"got", std::to_string(p.example_short_tokens)}}};
   return p;
 }
 
-void output_policy(RunResult& result, const std::string& prefix, const ServingSummary& s) {
-  result.output(prefix + "ttft_p50_ms", s.ttft_p50_s * 1e3);
-  result.output(prefix + "ttft_p99_ms", s.ttft_p99_s * 1e3);
-  result.output(prefix + "tpot_p50_ms", s.tpot_p50_s * 1e3);
-  result.output(prefix + "tpot_p99_ms", s.tpot_p99_s * 1e3);
-  result.output(prefix + "e2e_p50_s", s.e2e_p50_s);
-  result.output(prefix + "e2e_p99_s", s.e2e_p99_s);
-  result.output(prefix + "tok_per_s", s.output_tok_per_s);
-  result.output(prefix + "mean_batch", s.mean_batch);
-  result.output(prefix + "kv_usage_frac", s.kv_usage_frac);
-  result.output(prefix + "kv_waste_frac", s.kv_waste_frac);
+/// One row per policy (0 continuous, 1 naive reservation, 2 static): latency percentiles, throughput and KV use.
+void policies_table(RunResult& result, const ServingSummary (&s)[kNumPolicies]) {
+  std::vector<double> policy, ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50, e2e_p99, tok, batch, usage, waste,
+      preemptions;
+  for (int k = 0; k < kNumPolicies; ++k) {
+    policy.push_back(k);
+    ttft_p50.push_back(s[k].ttft_p50_s * units::kMsPerS);
+    ttft_p99.push_back(s[k].ttft_p99_s * units::kMsPerS);
+    tpot_p50.push_back(s[k].tpot_p50_s * units::kMsPerS);
+    tpot_p99.push_back(s[k].tpot_p99_s * units::kMsPerS);
+    e2e_p50.push_back(s[k].e2e_p50_s);
+    e2e_p99.push_back(s[k].e2e_p99_s);
+    tok.push_back(s[k].output_tok_per_s);
+    batch.push_back(s[k].mean_batch);
+    usage.push_back(s[k].kv_usage_frac);
+    waste.push_back(s[k].kv_waste_frac);
+    preemptions.push_back(static_cast<double>(s[k].num_preemptions));
+  }
+  result.table("policies")
+      .column("policy", std::move(policy))
+      .column("ttft_p50_ms", std::move(ttft_p50))
+      .column("ttft_p99_ms", std::move(ttft_p99))
+      .column("tpot_p50_ms", std::move(tpot_p50))
+      .column("tpot_p99_ms", std::move(tpot_p99))
+      .column("e2e_p50_s", std::move(e2e_p50))
+      .column("e2e_p99_s", std::move(e2e_p99))
+      .column("tok_per_s", std::move(tok))
+      .column("mean_batch", std::move(batch))
+      .column("kv_usage_frac", std::move(usage))
+      .column("kv_waste_frac", std::move(waste))
+      .column("preemptions", std::move(preemptions));
 }
 
 /// Runs one policy on a fresh copy of the workload, reporting progress as part `index` of kNumPolicies.
@@ -126,18 +146,22 @@ void timeline_table(RunResult& result, const EngineRun (&runs)[kNumPolicies], in
   t_s.resize(n);
   for (std::size_t i = 0; i < n; ++i) t_s[i] = static_cast<double>(i) * bucket_s;
   Table& table = result.table("timeline");
-  const char* names[kNumPolicies] = {"", "naive_", "static_"};
+  // Column names per policy (continuous, naive reservation, static) and series (running, waiting, KV in use).
+  static const char* const kColumns[kNumPolicies][3] = {
+      {"running", "waiting", "kv_usage_frac"},
+      {"naive_running", "naive_waiting", "naive_kv_usage_frac"},
+      {"static_running", "static_waiting", "static_kv_usage_frac"}};
   std::vector<double> t_out;
   for (int k = 0; k < kNumPolicies; ++k) {
     const std::pair<const queues::StepSeries*, const char*> series[] = {
-        {&runs[k].running, "running"}, {&runs[k].waiting, "waiting"}, {&runs[k].kv_usage, "kv_usage_frac"}};
+        {&runs[k].running, kColumns[k][0]}, {&runs[k].waiting, kColumns[k][1]}, {&runs[k].kv_usage, kColumns[k][2]}};
     for (const auto& [s, name] : series) {
       std::vector<double> means = s->bucket_means();
       means.resize(n, 0.0);
       std::vector<double> starts = t_s;
       downsample_series(starts, means, max_points);
       if (t_out.empty()) table.column("t_s", t_out = starts);
-      table.column(std::string(names[k]) + name, std::move(means));
+      table.column(name, std::move(means));
     }
   }
 }
@@ -167,8 +191,8 @@ void block_size_table(RunResult& result, const ContinuousBatchingParams& p, std:
 }
 
 void batching_experiments(RunResult& result, const ContinuousBatchingParams& p, std::uint64_t seed) {
-  result.output("example_slot_waste_frac", static_slot_waste_frac(p.example_short, p.example_long));
-  result.output("example_batch_util_frac", static_batch_util_frac(p.example_batch, p.example_short, p.example_long));
+  result.output("example_slot_waste_frac", static_slot_waste_frac(p.example_short_tokens, p.example_long_tokens));
+  result.output("example_batch_util_frac", static_batch_util_frac(p.example_batch, p.example_short_tokens, p.example_long_tokens));
 
   Rng sizes = Rng::stream(seed, Stream::Service);
   std::vector<std::int64_t> answers;
@@ -188,7 +212,7 @@ void batching_experiments(RunResult& result, const ContinuousBatchingParams& p, 
 }
 
 Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto params = read_params(in);
+  const auto params = validate_continuous_batching(in);
   if (!params.ok()) return params.error();
   const ContinuousBatchingParams& p = params.value();
   const double bucket_s = static_cast<double>(p.workload.num_requests) / p.workload.rate_per_s / ctl.max_points;
@@ -198,12 +222,11 @@ Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, 
   result.output("kv_pool_blocks", static_cast<double>(p.hw.num_blocks));
   EngineRun runs[kNumPolicies];
   ServingSummary summaries[kNumPolicies];
-  const char* prefixes[kNumPolicies] = {"", "naive_", "static_"};
   for (int k = 0; k < kNumPolicies; ++k) {
     runs[k] = run_policy(k, p, seed, bucket_s, ctl);
     summaries[k] = summarize(runs[k]);
-    output_policy(result, prefixes[k], summaries[k]);
   }
+  policies_table(result, summaries);
   result.output("preemptions", static_cast<double>(summaries[0].num_preemptions));
   result.output("preempted_frac", summaries[0].preempted_request_frac);
   result.output("naive_preemptions", static_cast<double>(summaries[1].num_preemptions));
@@ -219,10 +242,11 @@ Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, 
   const double offered_tok_per_s = p.workload.rate_per_s * num_output / static_cast<double>(runs[0].records.size());
   result.output("offered_tok_per_s", offered_tok_per_s);
   const char* names[kNumPolicies] = {"continuous", "naive-reservation", "static"};
+  const char* codes[kNumPolicies] = {"saturated", "naive_saturated", "static_saturated"};
   for (int k = 0; k < kNumPolicies; ++k) {
     const double frac = summaries[k].output_tok_per_s / offered_tok_per_s;
     if (frac < kSaturatedFrac)
-      result.notice(std::string(prefixes[k]) + "saturated",
+      result.notice(codes[k],
                     std::string(names[k]) + " batching delivers " + format_number(std::round(frac * 1000) / 10) +
                         " % of the offered " + format_number(std::round(offered_tok_per_s)) +
                         " tokens/s: it cannot keep up with lambda, so its queue and latencies grow with n.");
@@ -240,31 +264,22 @@ CellSpec continuous_batching_cell() {
       real("prompt_mean", "tokens", 1000, 1, 1e6), real("prompt_cv", "", 0.5, 0, 10),
       real("output_mean", "tokens", 256, 1, 1e6), real("output_cv", "", 1, 0, 10),
       count("max_model_len", "tokens", 2048, 2, 131072),
-      count("max_num_seqs", "requests", 256, 1, 4096), count("max_batched_tokens", "tokens", 8192, 1, 1 << 20),
+      count("max_num_seqs", "requests", 256, 1, 4096), aliased(count("max_num_batched_tokens", "tokens", 8192, 1, 1 << 20), {"max_batched_tokens"}),
       choice("chunked_prefill", {"on", "off"}, "on"), choice("prefix_caching", {"on", "off"}, "on"),
       count("static_batch", "requests", 32, 1, 4096),
-      count("ex_batch", "sequences", 8, 1, 4096), count("ex_short", "tokens", 10, 1, 1e6),
-      count("ex_long", "tokens", 100, 1, 1e6)};
+      aliased(count("example_batch", "sequences", 8, 1, 4096), {"ex_batch"}),
+      aliased(count("example_short_tokens", "tokens", 10, 1, 1e6), {"ex_short"}),
+      aliased(count("example_long_tokens", "tokens", 100, 1, 1e6), {"ex_long"})};
   params.insert(params.end(), rest.begin(), rest.end());
   CellSpec cell{"llm/continuous-batching", std::move(params), &run_continuous_batching};
-  cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("ttft_p50_ms", "ms"),
-                  out("ttft_p99_ms", "ms"), out("tpot_p50_ms", "ms"), out("tpot_p99_ms", "ms"), out("e2e_p50_s", "s"),
-                  out("e2e_p99_s", "s"), out("tok_per_s", "tokens/s"), out("mean_batch", ""),
-                  out("kv_usage_frac", ""), out("kv_waste_frac", ""), out("naive_ttft_p50_ms", "ms"),
-                  out("naive_ttft_p99_ms", "ms"), out("naive_tpot_p50_ms", "ms"), out("naive_tpot_p99_ms", "ms"),
-                  out("naive_e2e_p50_s", "s"), out("naive_e2e_p99_s", "s"), out("naive_tok_per_s", "tokens/s"),
-                  out("naive_mean_batch", ""), out("naive_kv_usage_frac", ""), out("naive_kv_waste_frac", ""),
-                  out("static_ttft_p50_ms", "ms"), out("static_ttft_p99_ms", "ms"), out("static_tpot_p50_ms", "ms"),
-                  out("static_tpot_p99_ms", "ms"), out("static_e2e_p50_s", "s"), out("static_e2e_p99_s", "s"),
-                  out("static_tok_per_s", "tokens/s"), out("static_mean_batch", ""), out("static_kv_usage_frac", ""),
-                  out("static_kv_waste_frac", ""), out("preemptions", ""), out("preempted_frac", ""),
-                  out("naive_preemptions", ""), out("speedup_vs_static", ""), out("speedup_vs_naive", ""),
-                  out("offered_tok_per_s", "tokens/s"), out("example_slot_waste_frac", ""),
+  cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("preemptions", ""),
+                  out("preempted_frac", ""), out("naive_preemptions", ""), out("speedup_vs_static", ""),
+                  out("speedup_vs_naive", ""), out("offered_tok_per_s", "tokens/s"), out("example_slot_waste_frac", ""),
                   out("example_batch_util_frac", ""), out("static_slot_util_frac", ""),
                   out("continuous_slot_util_frac", ""), out("reserve_mean_tokens", ""),
                   out("naive_reserve_waste_frac", ""), out("paged_reserve_waste_frac", ""), out("naive_fit_seqs", ""),
                   out("paged_fit_seqs", "")};
-  cell.tables = {table("timeline"), table("slot_util"), table("block_waste")};
+  cell.tables = {table("policies"), table("timeline"), table("slot_util"), table("block_waste")};
   return cell;
 }
 

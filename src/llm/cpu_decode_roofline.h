@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/cell.h"
+#include "core/units.h"
 #include "kernels/timing.h"
 
 namespace sl::llm {
@@ -72,7 +73,7 @@ std::vector<kernels::Timing> time_decode_int8(const DecodeShape& s, const std::i
 
 /// Most memory the cell allocates (weights of both precisions and activations): 1,536 MiB, so a run fits
 /// the 2 GiB wasm heap beside the module's own memory.
-constexpr double kMaxDecodeBytes = 1536.0 * 1048576.0;
+constexpr double kMaxDecodeBytes = 1536.0 * units::kMiB;
 
 /// Cell `llm/cpu-decode-roofline` (Lab 3, cell 2).
 CellSpec cpu_decode_roofline_cell();

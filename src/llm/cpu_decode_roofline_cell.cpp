@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/rng.h"
+#include "core/units.h"
 #include "kernels/fill.h"
 #include "kernels/heap_array.h"
 #include "llm/cpu_decode_roofline.h"
@@ -20,7 +21,7 @@ namespace {
 using kernels::HeapArray;
 using kernels::Timing;
 
-constexpr double kMib = 1048576.0;
+using units::kMiB;
 /// A sample lasts at least this many timer steps (rounding to the timer costs at most 2 % of a sample).
 constexpr double kMinStepsPerSample = 50;
 /// Most FLOPs one pass over the batch sweep may take (a run makes samples + 1 passes per precision).
@@ -37,7 +38,7 @@ constexpr double kInt4BytesPerWeight = 0.5;
 constexpr double kRoofMinIntensity = 1.0 / 16;
 constexpr double kRoofMaxIntensity = 1024;
 
-struct DecodeParams {
+struct CpuDecodeRooflineParams {
   DecodeShape shape;
   std::int64_t max_batch = 16;
   bool fp32 = true;
@@ -55,12 +56,12 @@ struct DecodeParams {
   }
 };
 
-std::string mib_text(double bytes) { return format_number(std::round(bytes / kMib * 10) / 10) + " MiB"; }
+std::string mib_text(double bytes) { return format_number(std::round(bytes / kMiB * 10) / 10) + " MiB"; }
 
-Result<DecodeParams> validate(const Inputs& in) {
-  DecodeParams p;
+Result<CpuDecodeRooflineParams> validate_cpu_decode_roofline(const Inputs& in) {
+  CpuDecodeRooflineParams p;
   p.shape.hidden = in.count("hidden");
-  const double weights_bytes = in.real("weights_mib") * kMib;
+  const double weights_bytes = in.real("weights_mib") * kMiB;
   const double matrix_bytes = 4.0 * static_cast<double>(p.shape.hidden * p.shape.hidden);
   p.shape.layers = static_cast<std::int64_t>(std::floor(weights_bytes / matrix_bytes));
   p.max_batch = in.count("max_batch");
@@ -76,32 +77,48 @@ Result<DecodeParams> validate(const Inputs& in) {
                  "weights_mib must hold at least one " + std::to_string(p.shape.hidden) + " x " +
                      std::to_string(p.shape.hidden) + " FP32 matrix (" + mib_text(matrix_bytes) + "), got " +
                      mib_text(weights_bytes),
-                 {{"min", format_number(matrix_bytes / kMib)}, {"unit", "MiB"}, {"got", format_number(weights_bytes / kMib)}}};
+                 {{"min", format_number(matrix_bytes / kMiB)}, {"unit", "MiB"}, {"got", format_number(weights_bytes / kMiB)}}};
   if (p.total_bytes() > kMaxDecodeBytes)
-    return Error{"too_large", "weights_mib",
-                 "the weights and activations need " + mib_text(p.total_bytes()) + ", more than the " +
-                     mib_text(kMaxDecodeBytes) + " a browser's 2 GiB wasm heap can hold beside the page",
-                 {{"max", format_number(kMaxDecodeBytes / kMib)}, {"unit", "MiB"}, {"got", format_number(p.total_bytes() / kMib)}}};
+    return too_large("weights_mib", p.total_bytes() / kMiB, kMaxDecodeBytes / kMiB, "MiB",
+                     "the weights and activations (beside the page in a browser's 2 GiB wasm heap)");
   double sweep_flop = 0;
   for (auto b : p.batches) sweep_flop += decode_step_flop(p.shape, b);
   if (sweep_flop > kMaxSweepFlop)
     return Error{"too_large", "max_batch",
                  "one pass over batches 1 to " + std::to_string(p.max_batch) + " computes " +
                      format_number(std::round(sweep_flop / 1e8) / 10) + " GFLOP per precision, more than the " +
-                     format_number(kMaxSweepFlop / 1e9) + " GFLOP limit (minutes in a browser): lower max_batch or weights_mib",
+                     format_number(kMaxSweepFlop / units::kGiga) + " GFLOP limit (minutes in a browser): lower max_batch or weights_mib",
                  {{"max", format_number(kMaxSweepFlop)}, {"unit", "FLOP"}, {"got", format_number(sweep_flop)}}};
   return p;
 }
 
-Error allocation_error(double bytes) {
-  return Error{"too_large", "weights_mib",
-               "could not allocate " + mib_text(bytes) + " for the weights: this browser or machine refused the memory",
-               {{"got", format_number(bytes / kMib)}, {"unit", "MiB"}}};
-}
+/// The output, notice and table names of one precision's sweep, written out in full.
+struct SweepNames {
+  const char* table;
+  const char* b1_step_ms;
+  const char* eq18_step_ms;
+  const char* b1_gb_per_s;
+  const char* b1_ai_flop_per_byte;
+  const char* b1_ai_over_ridge;
+  const char* b1_roof_frac;
+  const char* max_batch_gflop_per_s;
+  const char* max_batch_peak_frac;
+  const char* tok_per_s_gain;
+  const char* knee_batch;
+  const char* b1_compute_bound;  ///< notice code
+};
+constexpr SweepNames kFp32Names{"fp32", "fp32_b1_step_ms", "fp32_eq18_step_ms", "fp32_b1_gb_per_s",
+                                "fp32_b1_ai_flop_per_byte", "fp32_b1_ai_over_ridge", "fp32_b1_roof_frac",
+                                "fp32_max_batch_gflop_per_s", "fp32_max_batch_peak_frac", "fp32_tok_per_s_gain",
+                                "fp32_knee_batch", "fp32_b1_compute_bound"};
+constexpr SweepNames kInt8Names{"int8", "int8_b1_step_ms", "int8_eq18_step_ms", "int8_b1_gb_per_s",
+                                "int8_b1_ai_flop_per_byte", "int8_b1_ai_over_ridge", "int8_b1_roof_frac",
+                                "int8_max_batch_gflop_per_s", "int8_max_batch_peak_frac", "int8_tok_per_s_gain",
+                                "int8_knee_batch", "int8_b1_compute_bound"};
 
-/// One precision's sweep: its outputs (prefixed fp32_ / int8_) and table.
-void output_sweep(RunResult& result, const DecodeParams& p, const DecodePrecision& prec, const std::vector<Timing>& t,
-                  double peak_per_s, double bytes_per_s) {
+/// One precision's sweep: its outputs (fp32_* or int8_*, from `names`) and table.
+void output_sweep(RunResult& result, const CpuDecodeRooflineParams& p, const DecodePrecision& prec,
+                  const SweepNames& names, const std::vector<Timing>& t, double peak_per_s, double bytes_per_s) {
   const std::string name = prec.name;
   const double ridge = peak_per_s / bytes_per_s;
   std::vector<double> batch, step_ms, p10_ms, p90_ms, ai, gflop, gb, tok, roof, frac;
@@ -111,32 +128,32 @@ void output_sweep(RunResult& result, const DecodeParams& p, const DecodePrecisio
     const double bytes = decode_step_bytes(p.shape, prec, b);
     const double attainable = std::min(peak_per_s, bytes_per_s * flop / bytes);
     batch.push_back(static_cast<double>(b));
-    step_ms.push_back(t[i].median_s * 1e3);
-    p10_ms.push_back(t[i].p10_s * 1e3);
-    p90_ms.push_back(t[i].p90_s * 1e3);
+    step_ms.push_back(t[i].median_s * units::kMsPerS);
+    p10_ms.push_back(t[i].p10_s * units::kMsPerS);
+    p90_ms.push_back(t[i].p90_s * units::kMsPerS);
     ai.push_back(flop / bytes);
-    gflop.push_back(flop / t[i].median_s * 1e-9);
-    gb.push_back(bytes / t[i].median_s * 1e-9);
+    gflop.push_back(flop / t[i].median_s / units::kGiga);
+    gb.push_back(bytes / t[i].median_s / units::kGB);
     tok.push_back(static_cast<double>(b) / t[i].median_s);
-    roof.push_back(attainable * 1e-9);
+    roof.push_back(attainable / units::kGiga);
     frac.push_back(flop / t[i].median_s / attainable);
   }
-  result.output(name + "_b1_step_ms", step_ms.front());
-  result.output(name + "_eq18_step_ms", decode_step_bytes(p.shape, prec, 0) / bytes_per_s * 1e3);
-  result.output(name + "_b1_gb_per_s", gb.front());
-  result.output(name + "_b1_ai_flop_per_byte", ai.front());
-  result.output(name + "_b1_ai_over_ridge", ai.front() / ridge);
-  result.output(name + "_b1_roof_frac", frac.front());
-  result.output(name + "_max_batch_gflop_per_s", gflop.back());
-  result.output(name + "_max_batch_peak_frac", gflop.back() * 1e9 / peak_per_s);
-  result.output(name + "_tok_per_s_gain", tok.back() / tok.front());
+  result.output(names.b1_step_ms, step_ms.front());
+  result.output(names.eq18_step_ms, decode_step_bytes(p.shape, prec, 0) / bytes_per_s * units::kMsPerS);
+  result.output(names.b1_gb_per_s, gb.front());
+  result.output(names.b1_ai_flop_per_byte, ai.front());
+  result.output(names.b1_ai_over_ridge, ai.front() / ridge);
+  result.output(names.b1_roof_frac, frac.front());
+  result.output(names.max_batch_gflop_per_s, gflop.back());
+  result.output(names.max_batch_peak_frac, gflop.back() * units::kGiga / peak_per_s);
+  result.output(names.tok_per_s_gain, tok.back() / tok.front());
   const double knee = knee_batch(p.shape, prec, ridge);
-  if (knee > 0) result.output(name + "_knee_batch", knee);
+  if (knee > 0) result.output(names.knee_batch, knee);
   if (ai.front() >= ridge)
-    result.notice(name + "_b1_compute_bound",
+    result.notice(names.b1_compute_bound,
                   name + " at batch 1 does " + format_number(ai.front()) + " FLOP per byte, at or past this machine's ridge " +
                       format_number(ridge) + ": its arithmetic, not memory, is the bottleneck here.");
-  result.table(name)
+  result.table(names.table)
       .column("batch", std::move(batch))
       .column("step_ms", std::move(step_ms))
       .column("p10_ms", std::move(p10_ms))
@@ -150,11 +167,11 @@ void output_sweep(RunResult& result, const DecodeParams& p, const DecodePrecisio
 }
 
 void output_roofs(RunResult& result, const Roofs& roofs) {
-  result.output("copy_gb_per_s", roofs.copy_bytes_per_s * 1e-9);
-  result.output("read_gb_per_s", roofs.read_bytes_per_s * 1e-9);
-  result.output("roof_gb_per_s", roofs.memory_bytes_per_s() * 1e-9);
-  result.output("peak_fp32_gflop_per_s", roofs.fp32_flop_per_s * 1e-9);
-  result.output("peak_int8_gop_per_s", roofs.int8_op_per_s * 1e-9);
+  result.output("copy_gb_per_s", roofs.copy_bytes_per_s / units::kGB);
+  result.output("read_gb_per_s", roofs.read_bytes_per_s / units::kGB);
+  result.output("roof_gb_per_s", roofs.memory_bytes_per_s() / units::kGB);
+  result.output("peak_fp32_gflop_per_s", roofs.fp32_flop_per_s / units::kGiga);
+  result.output("peak_int8_gop_per_s", roofs.int8_op_per_s / units::kGiga);
   result.output("ridge_fp32_flop_per_byte", roofs.fp32_flop_per_s / roofs.memory_bytes_per_s());
   result.output("ridge_int8_op_per_byte", roofs.int8_op_per_s / roofs.memory_bytes_per_s());
   result.output("h100_ridge_flop_per_byte", kH100PeakFlopPerS / kH100BytesPerS);
@@ -163,17 +180,17 @@ void output_roofs(RunResult& result, const Roofs& roofs) {
   std::vector<double> ai, fp32, int8;
   for (double x = kRoofMinIntensity; x <= kRoofMaxIntensity * 1.0001; x *= std::sqrt(std::sqrt(2.0))) {
     ai.push_back(x);
-    fp32.push_back(std::min(roofs.fp32_flop_per_s, roofs.memory_bytes_per_s() * x) * 1e-9);
-    int8.push_back(std::min(roofs.int8_op_per_s, roofs.memory_bytes_per_s() * x) * 1e-9);
+    fp32.push_back(std::min(roofs.fp32_flop_per_s, roofs.memory_bytes_per_s() * x) / units::kGiga);
+    int8.push_back(std::min(roofs.int8_op_per_s, roofs.memory_bytes_per_s() * x) / units::kGiga);
   }
   result.table("roof").column("ai_flop_per_byte", std::move(ai)).column("fp32_gflop_per_s", std::move(fp32))
       .column("int8_gop_per_s", std::move(int8));
 }
 
 Result<RunResult> run_cpu_decode_roofline(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto params = validate(in);
+  auto params = validate_cpu_decode_roofline(in);
   if (!params.ok()) return params.error();
-  const DecodeParams& p = params.value();
+  const CpuDecodeRooflineParams& p = params.value();
   const std::int64_t h = p.shape.hidden;
   const std::int64_t weights = p.shape.layers * h * h;
 
@@ -183,7 +200,7 @@ Result<RunResult> run_cpu_decode_roofline(const Inputs& in, std::uint64_t seed, 
   HeapArray<std::int8_t> x8(p.max_batch * h);
   HeapArray<std::int32_t> y8(p.max_batch * h);
   if ((p.fp32 && !w32.ok()) || (p.int8 && !w8.ok()) || !x32.ok() || !y32.ok() || !x8.ok() || !y8.ok())
-    return allocation_error(p.total_bytes());
+    return out_of_memory("weights_mib", p.total_bytes());
 
   const double resolution_s = kernels::timer_resolution_s();
   const kernels::TimingPlan plan{std::max(p.min_sample_s, kMinStepsPerSample * resolution_s), p.num_samples};
@@ -201,8 +218,8 @@ Result<RunResult> run_cpu_decode_roofline(const Inputs& in, std::uint64_t seed, 
 
   Rng rng = Rng::stream(seed, Stream::Misc);
   RunResult result;
-  result.output("timer_resolution_us", resolution_s * 1e6);
-  result.output("sample_min_ms", plan.min_sample_s * 1e3);
+  result.output("timer_resolution_us", resolution_s * units::kUsPerS);
+  result.output("sample_min_ms", plan.min_sample_s * units::kMsPerS);
   result.output("num_layers", static_cast<double>(p.shape.layers));
   output_roofs(result, roofs);
   if (p.fp32) {
@@ -211,14 +228,14 @@ Result<RunResult> run_cpu_decode_roofline(const Inputs& in, std::uint64_t seed, 
     kernels::fill_uniform(rng, x32.data(), x32.size(), 1.0f);
     const auto t = time_decode_fp32(p.shape, w32.data(), p.batches, x32.data(), y32.data(), plan, tick);
     result.output("fp32_weight_bytes", p.fp32_weight_bytes());
-    output_sweep(result, p, kFp32, t, roofs.fp32_flop_per_s, roofs.memory_bytes_per_s());
+    output_sweep(result, p, kFp32, kFp32Names, t, roofs.fp32_flop_per_s, roofs.memory_bytes_per_s());
   }
   if (p.int8) {
     kernels::fill_uniform(rng, w8.data(), weights);
     kernels::fill_uniform(rng, x8.data(), x8.size());
     const auto t = time_decode_int8(p.shape, w8.data(), p.batches, x8.data(), y8.data(), plan, tick);
     result.output("int8_weight_bytes", p.int8_weight_bytes());
-    output_sweep(result, p, kInt8, t, roofs.int8_op_per_s, roofs.memory_bytes_per_s());
+    output_sweep(result, p, kInt8, kInt8Names, t, roofs.int8_op_per_s, roofs.memory_bytes_per_s());
   }
   return result;
 }

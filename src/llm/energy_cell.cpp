@@ -12,6 +12,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/units.h"
 #include "llm/analytic_cells.h"
 #include "llm/engine.h"
 #include "llm/step_time.h"
@@ -22,7 +23,7 @@ namespace {
 
 constexpr int kUtilPoints = 96;
 constexpr double kMinUtilFrac = 0.05;
-constexpr double kKvReserveBytes = 72.0 * 1073741824.0;  // the case study's 72 GiB KV reserve (§21)
+constexpr double kKvReserveBytes = 72.0 * units::kGiB;  // the case study's 72 GiB KV reserve (§21)
 constexpr std::int64_t kBlockSize = 16;                   // vLLM's default block
 
 struct EnergyParams {
@@ -43,10 +44,10 @@ struct EnergyParams {
   double busy_w() const { return gpu_w + host_w; }
 };
 
-Result<EnergyParams> validate(const Inputs& in) {
+Result<EnergyParams> validate_energy(const Inputs& in) {
   EnergyParams p;
   p.concurrent = in.count("concurrent");
-  p.req_tok_per_s = in.real("req_tok_s");
+  p.req_tok_per_s = in.real("req_tok_per_s");
   p.gpu_w = in.real("gpu_w");
   p.host_w = in.real("host_w");
   p.response_tokens = in.count("response");
@@ -67,14 +68,14 @@ Result<EnergyParams> validate(const Inputs& in) {
   p.max_fit = static_cast<std::int64_t>(static_cast<double>(g.memory_bytes - m.weight_bytes()) /
                                         static_cast<double>(m.kv_bytes_per_token() * p.context_tokens));
   if (p.max_fit < 1)
-    return Error{"too_large", "context",
-                 "one sequence of " + std::to_string(p.context_tokens) +
-                     " tokens does not fit in the H100's memory beside Llama-3-8B's weights",
-                 {}};
+    return too_large("context", static_cast<double>(p.context_tokens),
+                     std::floor(static_cast<double>(g.memory_bytes - m.weight_bytes()) /
+                                static_cast<double>(m.kv_bytes_per_token())),
+                     "tokens", "the context of one sequence beside Llama-3-8B's weights on the H100");
   ConversationParams& c = p.chats;
   c.num_conversations = in.count("chats");
   c.num_turns = in.count("turns");
-  c.rate_per_s = in.real("chat_lambda");
+  c.rate_per_s = in.real("chat_per_s");
   c.system_prompt_tokens = in.count("system_tokens");
   c.user_tokens = in.count("user_tokens");
   c.answer_tokens = in.count("answer_tokens");
@@ -82,10 +83,8 @@ Result<EnergyParams> validate(const Inputs& in) {
   p.num_blocks = static_cast<std::int64_t>(kKvReserveBytes / static_cast<double>(m.kv_bytes_per_token())) / kBlockSize;
   const std::int64_t longest = conversation_max_tokens(c);
   if (longest > p.num_blocks * kBlockSize)
-    return Error{"too_large", "turns",
-                 "the last turn holds " + std::to_string(longest) + " tokens, more than the " +
-                     std::to_string(p.num_blocks * kBlockSize) + "-token KV pool (72 GiB); use fewer turns or shorter messages",
-                 {{"max", std::to_string(p.num_blocks * kBlockSize)}, {"got", std::to_string(longest)}}};
+    return too_large("turns", static_cast<double>(longest), static_cast<double>(p.num_blocks * kBlockSize), "tokens",
+                     "the last turn of a conversation (within the 72 GiB KV pool; use fewer turns or shorter messages)");
   return p;
 }
 
@@ -149,7 +148,7 @@ TurnEnergy simulate_turns(const EnergyParams& p, bool caching, std::uint64_t see
 }
 
 Result<RunResult> run_energy(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto checked = validate(in);
+  const auto checked = validate_energy(in);
   if (!checked.ok()) return checked.error();
   const EnergyParams& p = checked.value();
   RunResult result;
@@ -207,13 +206,13 @@ Result<RunResult> run_energy(const Inputs& in, std::uint64_t seed, RunControl& c
 
 CellSpec energy_cell() {
   CellSpec cell{"llm/energy",
-                {count("concurrent", "requests", 114, 1, 1'000'000), real("req_tok_s", "tokens/s", 8, 0.001, 1e6),
+                {count("concurrent", "requests", 114, 1, 1'000'000), aliased(real("req_tok_per_s", "tokens/s", 8, 0.001, 1e6), {"req_tok_s"}),
                  real("gpu_w", "W", 700, 0, 100'000), real("host_w", "W", 300, 0, 100'000),
                  count("response", "tokens", 500, 1, 10'000'000), real("low_util_pct", "%", 10, 0.1, 100),
                  real("idle_w", "W", 300, 0, 100'000), real("phone_j", "J", 40'000, 1, 1e12),
                  real("cup_j", "J", 100'000, 1, 1e12), count("context", "tokens", 1256, 1, 10'000'000),
                  count("chats", "conversations", 25, 1, 1000), count("turns", "turns", 4, 1, 100),
-                 real("chat_lambda", "1/s", 2, 0.001, 10'000), count("system_tokens", "tokens", 2000, 0, 100'000),
+                 aliased(real("chat_per_s", "1/s", 2, 0.001, 10'000), {"chat_lambda"}), count("system_tokens", "tokens", 2000, 0, 100'000),
                  count("user_tokens", "tokens", 100, 1, 100'000), count("answer_tokens", "tokens", 200, 1, 10'000),
                  real("think_s", "s", 5, 0, 3600)},
                 &run_energy};

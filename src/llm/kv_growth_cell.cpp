@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/units.h"
 #include "llm/analytic_cells.h"
 #include "llm/model_inputs.h"
 #include "llm/step_time.h"
@@ -14,13 +15,14 @@
 namespace sl::llm {
 namespace {
 
-constexpr double kGB = 1e9;
-constexpr double kGiB = 1073741824.0;  // 2^30 B
+using units::kGB;
+using units::kGiB;
+using units::kMB;
+using units::kMiB;
 constexpr int kNumBatches = 4;
-const char* const kBatchParams[kNumBatches] = {"b1", "b2", "b3", "b4"};
-const char* const kCrossOutputs[kNumBatches] = {"cross_b1_tok", "cross_b2_tok", "cross_b3_tok", "cross_b4_tok"};
 
 struct KvGrowthParams {
+  ModelChoice model_choice;
   ModelSpec model;
   std::int64_t batches[kNumBatches] = {};
   std::int64_t max_context = 0;
@@ -30,12 +32,16 @@ struct KvGrowthParams {
   double budget_bytes() const { return (device - weights) * unit_bytes; }
 };
 
-Result<KvGrowthParams> validate(const Inputs& in) {
-  auto model = model_from_inputs(in);
+Result<KvGrowthParams> validate_kv_growth(const Inputs& in) {
+  auto model = validate_model(in, llama31_70b());
   if (!model.ok()) return model.error();
   KvGrowthParams p;
-  p.model = model.value();
-  for (int i = 0; i < kNumBatches; ++i) p.batches[i] = in.count(kBatchParams[i]);
+  p.model_choice = model.value();
+  p.model = p.model_choice.model;
+  p.batches[0] = in.count("b1");
+  p.batches[1] = in.count("b2");
+  p.batches[2] = in.count("b3");
+  p.batches[3] = in.count("b4");
   p.max_context = in.count("max_context");
   p.unit_bytes = in.choice("units") == "gib" ? kGiB : kGB;
   p.device = in.real("device");
@@ -79,21 +85,25 @@ void add_curves(const KvGrowthParams& p, int max_points, RunResult& result) {
 }
 
 Result<RunResult> run_kv_growth(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {
-  const auto checked = validate(in);
+  const auto checked = validate_kv_growth(in);
   if (!checked.ok()) return checked.error();
   const KvGrowthParams& p = checked.value();
   RunResult result;
-  note_ignored_custom_fields(in, llama31_70b(), result);
+  note_ignored_custom_fields(p.model_choice, result);
 
   const double kv = static_cast<double>(p.model.kv_bytes_per_token());
   result.output("kv_per_token_bytes", kv);
-  result.output("kv_per_token_mb", kv / 1e6);
-  result.output("kv_per_token_mib", kv / 1048576.0);
+  result.output("kv_per_token_mb", kv / kMB);
+  result.output("kv_per_token_mib", kv / kMiB);
   result.output("model_weight_gb", static_cast<double>(p.model.weight_bytes()) / kGB);
   result.output("budget_gb", p.budget_bytes() / kGB);
   result.output("budget_gib", p.budget_bytes() / kGiB);
-  for (int i = 0; i < kNumBatches; ++i)
-    result.output(kCrossOutputs[i], p.budget_bytes() / (kv * static_cast<double>(p.batches[i])));
+  // Where each batch's line meets the budget (the book's figure marks B = 32: 4,291.5 tokens).
+  const auto crossing_tok = [&](std::int64_t batch) { return p.budget_bytes() / (kv * static_cast<double>(batch)); };
+  result.output("cross_b1_tok", crossing_tok(p.batches[0]));
+  result.output("cross_b2_tok", crossing_tok(p.batches[1]));
+  result.output("cross_b3_tok", crossing_tok(p.batches[2]));
+  result.output("cross_b4_tok", crossing_tok(p.batches[3]));
   // The footnote's example: 32 requests at 8,000 tokens of context.
   result.output("kv_32x8k_gb", kv * 32 * 8000 / kGB);
   result.output("kv_32x8k_gib", kv * 32 * 8000 / kGiB);

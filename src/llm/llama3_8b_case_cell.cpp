@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/units.h"
 #include "llm/analytic_cells.h"
 #include "llm/model_inputs.h"
 #include "llm/step_time.h"
@@ -17,13 +18,15 @@
 namespace sl::llm {
 namespace {
 
-constexpr double kGB = 1e9;
-constexpr double kGiB = 1073741824.0;  // 2^30 B
-constexpr double kMB = 1e6;
-constexpr double kMiB = 1048576.0;  // 2^20 B
-constexpr double kSecondsPerHour = 3600;
+using units::kGB;
+using units::kGiB;
+using units::kMB;
+using units::kMiB;
+using units::kSPerHour;
 
-struct CaseParams {
+struct Llama3CaseParams {
+  ModelChoice model_choice;
+  GpuChoice gpu_choice;
   ModelSpec model;
   GpuSpec gpu;
   std::int64_t prompt_tokens = 0;
@@ -35,28 +38,35 @@ struct CaseParams {
   double kv_reserve_bytes() const { return kv_reserve_label * kGiB; }
 };
 
-Error too_large(const std::string& param, const std::string& message) { return Error{"too_large", param, message, {}}; }
-
-Result<CaseParams> validate(const Inputs& in) {
-  auto model = model_from_inputs(in);
+Result<Llama3CaseParams> validate_llama3_8b_case(const Inputs& in) {
+  auto model = validate_model(in, llama3_8b());
   if (!model.ok()) return model.error();
-  CaseParams p{model.value(), gpu_from_inputs(in), in.count("prompt"), in.count("output"), in.real("kv_reserve_gib"),
-               in.real("prefill_tok_s"), in.real("price_usd_h")};
+  auto gpu = validate_gpu(in, h100());
+  if (!gpu.ok()) return gpu.error();
+  Llama3CaseParams p;
+  p.model_choice = model.value();
+  p.gpu_choice = gpu.value();
+  p.model = p.model_choice.model;
+  p.gpu = p.gpu_choice.gpu;
+  p.prompt_tokens = in.count("prompt");
+  p.output_tokens = in.count("output");
+  p.kv_reserve_label = in.real("kv_reserve_gib");
+  p.prefill_tok_per_s = in.real("prefill_tok_per_s");
+  p.price_usd_per_h = in.real("price_usd_per_h");
   const double weights = static_cast<double>(p.model.weight_bytes());
   const double memory = static_cast<double>(p.gpu.memory_bytes);
   if (weights >= memory)
-    return too_large("weights", "the weights (" + format_number(weights / kGB) + " GB) do not fit in the GPU's " +
-                                    format_number(memory / kGiB) + " GiB; choose a smaller precision or a larger GPU");
+    return too_large("weights", weights / kGB, memory / kGB, "GB",
+                     "the weights at this precision (choose a smaller one or a larger GPU)");
   const double left_gib = (memory - weights) / kGiB;
   if (p.kv_reserve_bytes() > memory - weights)
-    return too_large("kv_reserve_gib", "kv_reserve_gib must be at most the " + format_number(left_gib) +
-                                           " GiB left after the weights, got " + format_number(p.kv_reserve_label) +
-                                           " GiB");
+    return too_large("kv_reserve_gib", p.kv_reserve_label, left_gib, "GiB",
+                     "kv_reserve_gib (the memory left after the weights)");
   const double request_kv = static_cast<double>(p.model.kv_bytes_per_token() * p.request_tokens());
   if (request_kv > p.kv_reserve_bytes())
-    return too_large("prompt", "one request of " + std::to_string(p.request_tokens()) + " tokens needs " +
-                                   format_number(request_kv / kGiB) + " GiB of KV cache, more than the " +
-                                   format_number(p.kv_reserve_label) + " GiB reserve");
+    return too_large("prompt", request_kv / kGiB, p.kv_reserve_label, "GiB",
+                     "the KV cache of one request of " + std::to_string(p.request_tokens()) +
+                         " tokens (prompt + output, within kv_reserve_gib)");
   return p;
 }
 
@@ -68,7 +78,7 @@ struct UnitRow {
   double half_ulp;    ///< half a unit of the book's last printed digit
 };
 
-void add_unit_table(const CaseParams& p, RunResult& result) {
+void add_unit_table(const Llama3CaseParams& p, RunResult& result) {
   const double weights = static_cast<double>(p.model.weight_bytes());
   const double memory = static_cast<double>(p.gpu.memory_bytes);
   const double kv = static_cast<double>(p.model.kv_bytes_per_token());
@@ -98,22 +108,22 @@ void add_unit_table(const CaseParams& p, RunResult& result) {
 }
 
 Result<RunResult> run_llama3_8b_case(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  const auto checked = validate(in);
+  const auto checked = validate_llama3_8b_case(in);
   if (!checked.ok()) return checked.error();
-  const CaseParams& p = checked.value();
+  const Llama3CaseParams& p = checked.value();
   const ModelSpec& m = p.model;
   const GpuSpec& g = p.gpu;
   RunResult result;
-  note_ignored_custom_fields(in, llama3_8b(), result);
-  note_ignored_custom_fields(in, h100(), result);
+  note_ignored_custom_fields(p.model_choice, result);
+  note_ignored_custom_fields(p.gpu_choice, result);
 
   // Eq. 18: the batch-1 decode floor is one full read of the weights.
   const double weights = static_cast<double>(m.weight_bytes());
   result.output("weight_gb", weights / kGB);
   result.output("weight_gib", weights / kGiB);
-  result.output("floor_ms", weights / g.hbm_bytes_per_s * 1e3);
+  result.output("floor_ms", weights / g.hbm_bytes_per_s * units::kMsPerS);
   result.output("floor_tok_per_s", g.hbm_bytes_per_s / weights);
-  result.output("floor_a100_ms", weights / a100().hbm_bytes_per_s * 1e3);
+  result.output("floor_a100_ms", weights / a100().hbm_bytes_per_s * units::kMsPerS);
   result.output("intensity_flop_per_byte", 2.0 / m.bytes_per_weight);
   result.output("ridge_flop_per_byte", g.peak_flop_per_s / g.hbm_bytes_per_s);
 
@@ -130,10 +140,10 @@ Result<RunResult> run_llama3_8b_case(const Inputs& in, std::uint64_t /*seed*/, R
   const double decode_s = static_cast<double>(p.output_tokens) * tpot.total_s;
   const double request_s = ttft.total_s + decode_s;
   result.output("prefill_tflop", ttft.flop * 1e-12);
-  result.output("ttft_ms", ttft.total_s * 1e3);
+  result.output("ttft_ms", ttft.total_s * units::kMsPerS);
   result.output("prefill_model_tok_per_s", static_cast<double>(p.prompt_tokens) / ttft.total_s);
-  result.output("tpot_ms", tpot.total_s * 1e3);
-  result.output("tpot_tax_ms", tpot.overhead_s * 1e3);
+  result.output("tpot_ms", tpot.total_s * units::kMsPerS);
+  result.output("tpot_tax_ms", tpot.overhead_s * units::kMsPerS);
   result.output("decode_s", decode_s);
   result.output("request_s", request_s);
 
@@ -156,7 +166,7 @@ Result<RunResult> run_llama3_8b_case(const Inputs& in, std::uint64_t /*seed*/, R
   const double prefill_req_per_s = p.prefill_tok_per_s / static_cast<double>(p.prompt_tokens);
   const double decode_req_per_s = static_cast<double>(concurrent) / request_s;
   const double serving_req_per_s = std::min(prefill_req_per_s, decode_req_per_s);
-  const double tokens_per_h = serving_req_per_s * kSecondsPerHour * static_cast<double>(p.request_tokens());
+  const double tokens_per_h = serving_req_per_s * kSPerHour * static_cast<double>(p.request_tokens());
   result.output("prefill_req_per_s", prefill_req_per_s);
   result.output("decode_req_per_s", decode_req_per_s);
   result.output("serving_req_per_s", serving_req_per_s);
@@ -175,8 +185,8 @@ CellSpec llama3_8b_case_cell() {
   params.push_back(count("prompt", "tokens", 1000, 1, 1'000'000));
   params.push_back(count("output", "tokens", 256, 1, 1'000'000));
   params.push_back(real("kv_reserve_gib", "GiB", 72, 0.001, 100'000));
-  params.push_back(real("prefill_tok_s", "tokens/s", 10'000, 1, 1e9));
-  params.push_back(real("price_usd_h", "$/h", 3.0, 0, 10'000));
+  params.push_back(aliased(real("prefill_tok_per_s", "tokens/s", 10'000, 1, 1e9), {"prefill_tok_s"}));
+  params.push_back(aliased(real("price_usd_per_h", "$/h", 3.0, 0, 10'000), {"price_usd_h"}));
   CellSpec cell{"llm/llama3-8b-case", std::move(params), &run_llama3_8b_case};
   cell.uses_seed = false;
   cell.outputs = {out("weight_gb", "GB"), out("weight_gib", "GiB"), out("floor_ms", "ms"),

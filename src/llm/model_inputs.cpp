@@ -3,10 +3,19 @@
 #include <cmath>
 #include <string>
 
+#include "core/units.h"
+
 namespace sl::llm {
 namespace {
 
-constexpr double kGiB = 1073741824.0;  // 2^30 B
+using units::kGiB;
+using units::kMsPerS;
+// Scale factors written as the products the presets were always converted with (x 1e-9, not / 1e9), so the
+// defaults and the numbers stay bit for bit what they were.
+constexpr double kParamsPerBillion = 1e9;  // params_b counts parameters in 10^9
+constexpr double kBillionPerParam = 1e-9;
+constexpr double kPerTera = 1e-12;         // peak_tflop_per_s and bw_tb_per_s count 10^12 per second
+constexpr double kSPerMs = 1e-3;
 
 double bytes_of(const std::string& precision) {
   if (precision == "fp16") return 2.0;
@@ -32,7 +41,7 @@ bool differs(double x, double default_value) { return std::fabs(x - default_valu
 std::vector<ParamSpec> model_params(const ModelSpec& preset) {
   const auto custom = [](ParamSpec p) { return used_when(std::move(p), "model", {"custom"}); };
   return {choice("model", {"llama3-8b", "llama3.1-70b", "custom"}, preset.name),
-          custom(real("params_b", "billion", static_cast<double>(preset.params) * 1e-9, 0.001, 10'000)),
+          custom(real("params_b", "billion", static_cast<double>(preset.params) * kBillionPerParam, 0.001, 10'000)),
           custom(count("layers", "", static_cast<double>(preset.num_layers), 1, 1000)),
           custom(count("heads", "", static_cast<double>(preset.num_heads), 1, 1024)),
           custom(count("kv_heads", "", static_cast<double>(preset.num_kv_heads), 1, 1024)),
@@ -44,68 +53,78 @@ std::vector<ParamSpec> model_params(const ModelSpec& preset) {
 std::vector<ParamSpec> gpu_params(const GpuSpec& preset) {
   const auto custom = [](ParamSpec p) { return used_when(std::move(p), "gpu", {"custom"}); };
   return {choice("gpu", {"h100", "a100", "custom"}, preset.name),
-          custom(real("peak_tflops", "TFLOP/s", preset.peak_flop_per_s * 1e-12, 0.001, 1e6)),
-          custom(real("bw_tb_s", "TB/s", preset.hbm_bytes_per_s * 1e-12, 0.001, 1000)),
+          aliased(custom(real("peak_tflop_per_s", "TFLOP/s", preset.peak_flop_per_s * kPerTera, 0.001, 1e6)),
+                  {"peak_tflops"}),
+          aliased(custom(real("bw_tb_per_s", "TB/s", preset.hbm_bytes_per_s * kPerTera, 0.001, 1000)), {"bw_tb_s"}),
           custom(real("mem_gib", "GiB", static_cast<double>(preset.memory_bytes) / kGiB, 0.001, 1e5)),
-          real("efficiency", "", preset.compute_efficiency, 0.01, 1),
-          real("layer_tax_ms", "ms", preset.layer_tax_s * 1e3, 0, 10),
-          real("dispatch_tax_ms", "ms", preset.dispatch_tax_s * 1e3, 0, 1000)};
+          aliased(real("efficiency_frac", "", preset.compute_efficiency, 0.01, 1), {"efficiency"}),
+          real("layer_tax_ms", "ms", preset.layer_tax_s * kMsPerS, 0, 10),
+          real("dispatch_tax_ms", "ms", preset.dispatch_tax_s * kMsPerS, 0, 1000)};
 }
 
-Result<ModelSpec> model_from_inputs(const Inputs& in) {
-  ModelSpec m;
-  if (in.choice("model") == "custom") {
-    m.params = std::llround(in.real("params_b") * 1e9);
-    m.num_layers = in.count("layers");
-    m.num_heads = in.count("heads");
-    m.num_kv_heads = in.count("kv_heads");
-    m.head_dim = in.count("head_dim");
+Result<ModelChoice> validate_model(const Inputs& in, const ModelSpec& defaults) {
+  ModelChoice c;
+  const std::string& preset = in.choice("model");
+  c.is_custom = preset == "custom";
+  const double params_b = in.real("params_b");
+  const std::int64_t layers = in.count("layers"), heads = in.count("heads"), kv_heads = in.count("kv_heads"),
+                     head_dim = in.count("head_dim");
+  ModelSpec& m = c.model;
+  if (c.is_custom) {
+    m.params = std::llround(params_b * kParamsPerBillion);
+    m.num_layers = layers;
+    m.num_heads = heads;
+    m.num_kv_heads = kv_heads;
+    m.head_dim = head_dim;
     if (m.num_kv_heads > m.num_heads)
       return Error{"invalid", "kv_heads",
                    "kv_heads must not exceed heads (" + std::to_string(m.num_heads) + "), got " +
                        std::to_string(m.num_kv_heads),
                    {{"max", std::to_string(m.num_heads)}, {"got", std::to_string(m.num_kv_heads)}}};
   } else {
-    m = model_preset(in.choice("model"));
+    m = model_preset(preset);
+    c.ignored_custom = differs(params_b, static_cast<double>(defaults.params) * kBillionPerParam) ||
+                       layers != defaults.num_layers || heads != defaults.num_heads ||
+                       kv_heads != defaults.num_kv_heads || head_dim != defaults.head_dim;
   }
   m.bytes_per_weight = bytes_of(in.choice("weights"));
   m.bytes_per_kv = bytes_of(in.choice("kv"));
-  return m;
+  return c;
 }
 
-GpuSpec gpu_from_inputs(const Inputs& in) {
-  GpuSpec g;
-  if (in.choice("gpu") == "custom") {
-    g.peak_flop_per_s = in.real("peak_tflops") * 1e12;
-    g.hbm_bytes_per_s = in.real("bw_tb_s") * 1e12;
-    g.memory_bytes = std::llround(in.real("mem_gib") * kGiB);
+Result<GpuChoice> validate_gpu(const Inputs& in, const GpuSpec& defaults) {
+  GpuChoice c;
+  const std::string& preset = in.choice("gpu");
+  c.is_custom = preset == "custom";
+  const double peak_tflop_per_s = in.real("peak_tflop_per_s"), bw_tb_per_s = in.real("bw_tb_per_s"),
+               mem_gib = in.real("mem_gib");
+  GpuSpec& g = c.gpu;
+  if (c.is_custom) {
+    g.peak_flop_per_s = peak_tflop_per_s * units::kTera;
+    g.hbm_bytes_per_s = bw_tb_per_s * units::kTera;
+    g.memory_bytes = std::llround(mem_gib * kGiB);
   } else {
-    g = gpu_preset(in.choice("gpu"));
+    g = gpu_preset(preset);
+    c.ignored_custom = differs(peak_tflop_per_s, defaults.peak_flop_per_s * kPerTera) ||
+                       differs(bw_tb_per_s, defaults.hbm_bytes_per_s * kPerTera) ||
+                       differs(mem_gib, static_cast<double>(defaults.memory_bytes) / kGiB);
   }
-  g.compute_efficiency = in.real("efficiency");
-  g.layer_tax_s = in.real("layer_tax_ms") * 1e-3;
-  g.dispatch_tax_s = in.real("dispatch_tax_ms") * 1e-3;
-  return g;
+  g.compute_efficiency = in.real("efficiency_frac");
+  g.layer_tax_s = in.real("layer_tax_ms") * kSPerMs;
+  g.dispatch_tax_s = in.real("dispatch_tax_ms") * kSPerMs;
+  return c;
 }
 
-void note_ignored_custom_fields(const Inputs& in, const ModelSpec& p, RunResult& result) {
-  if (in.choice("model") == "custom") return;
-  const bool changed = differs(in.real("params_b"), static_cast<double>(p.params) * 1e-9) || in.count("layers") != p.num_layers ||
-                       in.count("heads") != p.num_heads || in.count("kv_heads") != p.num_kv_heads ||
-                       in.count("head_dim") != p.head_dim;
-  if (changed)
-    result.notice("custom_model_ignored", "model = " + in.choice("model") +
+void note_ignored_custom_fields(const ModelChoice& model, RunResult& result) {
+  if (model.ignored_custom)
+    result.notice("custom_model_ignored", "model = " + model.model.name +
                                               ": the custom-model fields are ignored; choose model = custom to use them.");
 }
 
-void note_ignored_custom_fields(const Inputs& in, const GpuSpec& p, RunResult& result) {
-  if (in.choice("gpu") == "custom") return;
-  const bool changed = differs(in.real("peak_tflops"), p.peak_flop_per_s * 1e-12) ||
-                       differs(in.real("bw_tb_s"), p.hbm_bytes_per_s * 1e-12) ||
-                       differs(in.real("mem_gib"), static_cast<double>(p.memory_bytes) / kGiB);
-  if (changed)
+void note_ignored_custom_fields(const GpuChoice& gpu, RunResult& result) {
+  if (gpu.ignored_custom)
     result.notice("custom_gpu_ignored",
-                  "gpu = " + in.choice("gpu") + ": the custom-GPU fields are ignored; choose gpu = custom to use them.");
+                  "gpu = " + gpu.gpu.name + ": the custom-GPU fields are ignored; choose gpu = custom to use them.");
 }
 
 }  // namespace sl::llm

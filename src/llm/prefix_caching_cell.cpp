@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/units.h"
 #include "llm/engine.h"
 #include "llm/serving_metrics.h"
 #include "llm/serving_setup.h"
@@ -32,7 +33,7 @@ struct PrefixCachingParams {
   double pcie_bytes_per_s = 0;
 };
 
-Result<PrefixCachingParams> read_params(const Inputs& in) {
+Result<PrefixCachingParams> validate_prefix_caching(const Inputs& in) {
   PrefixCachingParams p;
   OpenLoopParams& s = p.shared;
   s.num_requests = in.count("users");
@@ -45,7 +46,7 @@ Result<PrefixCachingParams> read_params(const Inputs& in) {
   ConversationParams& c = p.chats;
   c.num_conversations = in.count("chats");
   c.num_turns = in.count("turns");
-  c.rate_per_s = in.real("chat_lambda");
+  c.rate_per_s = in.real("chat_per_s");
   c.system_prompt_tokens = s.shared_prefix_tokens;
   c.user_tokens = in.count("user_tokens");
   c.answer_tokens = in.count("answer_tokens");
@@ -53,14 +54,12 @@ Result<PrefixCachingParams> read_params(const Inputs& in) {
   p.max_model_len = std::max(s.max_model_len, conversation_max_tokens(c));
   p.request_tokens = in.count("request_tokens");
   p.long_tokens = in.count("long_tokens");
-  p.pcie_bytes_per_s = in.real("pcie_gb_per_s") * 1e9;
+  p.pcie_bytes_per_s = in.real("pcie_gb_per_s") * units::kGB;
   if (p.max_model_len > kMaxContextTokens)
-    return Error{"too_large", "turns",
-                 "the longest request would hold " + std::to_string(p.max_model_len) + " tokens, beyond the " +
-                     std::to_string(kMaxContextTokens) +
-                     "-token context of the model; use fewer turns or shorter prompts, messages or answers",
-                 {{"max", std::to_string(kMaxContextTokens)}, {"unit", "tokens"}, {"got", std::to_string(p.max_model_len)}}};
-  auto hw = serving_hardware(in, p.max_model_len, "the prompts, the conversations or the answers");
+    return too_large("turns", static_cast<double>(p.max_model_len), static_cast<double>(kMaxContextTokens), "tokens",
+                     "the longest request, within the model's context (use fewer turns or shorter prompts, messages "
+                     "or answers)");
+  auto hw = validate_serving_hardware(in, p.max_model_len, "the prompts, the conversations or the answers");
   if (!hw.ok()) return hw.error();
   p.hw = hw.value();
   return p;
@@ -102,10 +101,10 @@ void shared_prefix_outputs(RunResult& result, const PrefixCachingParams& p, std:
   result.output("saved_block_formula_tokens", static_cast<double>((n - 1) * (prefix / p.hw.block_size) * p.hw.block_size));
   result.output("saved_prefill_frac", static_cast<double>(saved) / static_cast<double>(prompt_tokens(on)));
   result.output("shared_hit_frac", s_on.prefix_hit_frac);
-  result.output("shared_ttft_mean_ms", s_on.ttft_mean_s * 1e3);
-  result.output("shared_ttft_mean_nocache_ms", s_off.ttft_mean_s * 1e3);
-  result.output("shared_ttft_p99_ms", s_on.ttft_p99_s * 1e3);
-  result.output("shared_ttft_p99_nocache_ms", s_off.ttft_p99_s * 1e3);
+  result.output("shared_ttft_mean_ms", s_on.ttft_mean_s * units::kMsPerS);
+  result.output("shared_ttft_mean_nocache_ms", s_off.ttft_mean_s * units::kMsPerS);
+  result.output("shared_ttft_p99_ms", s_on.ttft_p99_s * units::kMsPerS);
+  result.output("shared_ttft_p99_nocache_ms", s_off.ttft_p99_s * units::kMsPerS);
   // One request alone: prefill of the whole prompt, or of its own tokens over a cached prefix.
   const std::int64_t unique = p.unique_tokens;
   const std::int64_t hit = std::min(prefix, prefix + unique - 1) / p.hw.block_size * p.hw.block_size;
@@ -114,8 +113,8 @@ void shared_prefix_outputs(RunResult& result, const PrefixCachingParams& p, std:
   warm.num_prefill_chunks = 1;
   warm.prefill_context_tokens = hit;
   warm.prefill_attention_pairs = prefill_attention_pairs(hit, prefix + unique - hit);
-  result.output("alone_ttft_cold_ms", prefill_s(p.hw.model, p.hw.gpu, prefix + unique) * 1e3);
-  result.output("alone_ttft_warm_ms", step_time(p.hw.model, p.hw.gpu, warm).total_s * 1e3);
+  result.output("alone_ttft_cold_ms", prefill_s(p.hw.model, p.hw.gpu, prefix + unique) * units::kMsPerS);
+  result.output("alone_ttft_warm_ms", step_time(p.hw.model, p.hw.gpu, warm).total_s * units::kMsPerS);
 }
 
 void conversation_outputs(RunResult& result, const PrefixCachingParams& p, std::uint64_t seed, RunControl& ctl) {
@@ -125,8 +124,8 @@ void conversation_outputs(RunResult& result, const PrefixCachingParams& p, std::
   result.output("chat_hit_frac", s_on.prefix_hit_frac);
   result.output("chat_saved_prefill_tokens", static_cast<double>(saved_tokens(on)));
   result.output("chat_saved_prefill_frac", static_cast<double>(saved_tokens(on)) / static_cast<double>(prompt_tokens(on)));
-  result.output("chat_ttft_mean_ms", s_on.ttft_mean_s * 1e3);
-  result.output("chat_ttft_mean_nocache_ms", s_off.ttft_mean_s * 1e3);
+  result.output("chat_ttft_mean_ms", s_on.ttft_mean_s * units::kMsPerS);
+  result.output("chat_ttft_mean_nocache_ms", s_off.ttft_mean_s * units::kMsPerS);
 
   // Hit rate vs cache size, log-spaced: from one longest conversation's worth of KV up to the blocks the run
   // with the whole pool handed out (a cache that large never has to evict, so it behaves as the whole pool).
@@ -143,9 +142,9 @@ void conversation_outputs(RunResult& result, const PrefixCachingParams& p, std::
     const ServingSummary s = summarize(run_workload(p, make_conversations(p.chats, seed), blocks, true, ctl));
     const double tokens = static_cast<double>(blocks * p.hw.block_size);
     cache_tokens.push_back(tokens);
-    cache_gib.push_back(tokens * static_cast<double>(p.hw.kv_bytes_per_token) / 1073741824.0);
+    cache_gib.push_back(tokens * static_cast<double>(p.hw.kv_bytes_per_token) / units::kGiB);
     hit_frac.push_back(s.prefix_hit_frac);
-    ttft_ms.push_back(s.ttft_mean_s * 1e3);
+    ttft_ms.push_back(s.ttft_mean_s * units::kMsPerS);
     preemptions.push_back(static_cast<double>(s.num_preemptions));
   }
   result.table("cache_size").column("cache_tokens", std::move(cache_tokens)).column("cache_gib", std::move(cache_gib))
@@ -155,27 +154,27 @@ void conversation_outputs(RunResult& result, const PrefixCachingParams& p, std::
 
 void reload_outputs(RunResult& result, const PrefixCachingParams& p) {
   const auto reload_ms = [&](std::int64_t tokens) {
-    return static_cast<double>(tokens * p.hw.kv_bytes_per_token) / p.pcie_bytes_per_s * 1e3;
+    return static_cast<double>(tokens * p.hw.kv_bytes_per_token) / p.pcie_bytes_per_s * units::kMsPerS;
   };
   result.output("kv_bytes_per_token", static_cast<double>(p.hw.kv_bytes_per_token));
   result.output("reload_request_ms", reload_ms(p.request_tokens));
   result.output("reload_prefix_ms", reload_ms(p.shared.shared_prefix_tokens));
   result.output("reload_long_ms", reload_ms(p.long_tokens));
-  result.output("reload_request_gb", static_cast<double>(p.request_tokens * p.hw.kv_bytes_per_token) / 1e9);
+  result.output("reload_request_gb", static_cast<double>(p.request_tokens * p.hw.kv_bytes_per_token) / units::kGB);
   // Recomputing the same prefix instead: one prefill of that many tokens on this GPU.
-  result.output("recompute_prefix_ms", prefill_s(p.hw.model, p.hw.gpu, p.shared.shared_prefix_tokens) * 1e3);
+  result.output("recompute_prefix_ms", prefill_s(p.hw.model, p.hw.gpu, p.shared.shared_prefix_tokens) * units::kMsPerS);
   std::vector<double> tokens, load_ms, recompute_ms;
   for (std::int64_t t = 256; t <= 65536; t *= 2) {
     tokens.push_back(static_cast<double>(t));
     load_ms.push_back(reload_ms(t));
-    recompute_ms.push_back(prefill_s(p.hw.model, p.hw.gpu, t) * 1e3);
+    recompute_ms.push_back(prefill_s(p.hw.model, p.hw.gpu, t) * units::kMsPerS);
   }
   result.table("reload").column("tokens", std::move(tokens)).column("reload_ms", std::move(load_ms))
       .column("recompute_ms", std::move(recompute_ms));
 }
 
 Result<RunResult> run_prefix_caching(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto params = read_params(in);
+  const auto params = validate_prefix_caching(in);
   if (!params.ok()) return params.error();
   const PrefixCachingParams& p = params.value();
   RunResult result;
@@ -197,7 +196,7 @@ CellSpec prefix_caching_cell() {
       count("unique_tokens", "tokens", 200, 1, 100000), count("answer_tokens", "tokens", 100, 1, 10000),
       real("lambda", "1/s", 5, 0.001, 10000),
       count("chats", "conversations", 50, 1, 2000), count("turns", "turns", 4, 1, 100),
-      count("user_tokens", "tokens", 100, 1, 100000), real("chat_lambda", "1/s", 2, 0.001, 10000),
+      count("user_tokens", "tokens", 100, 1, 100000), aliased(real("chat_per_s", "1/s", 2, 0.001, 10000), {"chat_lambda"}),
       real("think_s", "s", 5, 0, 3600),
       count("request_tokens", "tokens", 1256, 1, 10000000), count("long_tokens", "tokens", 32000, 1, 10000000),
       real("pcie_gb_per_s", "GB/s", 32, 0.001, 10000)};

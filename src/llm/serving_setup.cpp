@@ -2,19 +2,18 @@
 
 #include <cmath>
 
+#include "core/units.h"
+
 namespace sl::llm {
-namespace {
 
-constexpr double kGiB = 1073741824.0;  // 2^30 B
-
-}  // namespace
+using units::kGiB;
 
 std::vector<ParamSpec> serving_hardware_params() {
   return {choice("model", {"llama3-8b", "llama3.1-70b"}, "llama3-8b"), choice("gpu", {"h100", "a100"}, "h100"),
           real("kv_gib", "GiB", 72, 0.001, 1024), count("block_size", "tokens", 16, 1, 1024)};
 }
 
-Result<ServingHardware> serving_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten) {
+Result<ServingHardware> validate_serving_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten) {
   ServingHardware hw;
   hw.model = in.choice("model") == "llama3.1-70b" ? llama31_70b() : llama3_8b();
   hw.gpu = in.choice("gpu") == "a100" ? a100() : h100();
@@ -23,12 +22,10 @@ Result<ServingHardware> serving_hardware(const Inputs& in, std::int64_t min_toke
   const double kv_gib = in.real("kv_gib");
   const double room_gib = static_cast<double>(hw.gpu.memory_bytes - hw.model.weight_bytes()) / kGiB;
   if (kv_gib > room_gib)
-    return Error{"too_large", "kv_gib",
-                 "kv_gib = " + format_number(kv_gib) + " GiB of KV cache does not fit beside the " +
-                     format_number(static_cast<double>(hw.model.weight_bytes()) / 1e9) + " GB of " + hw.model.name +
-                     " weights on the " + hw.gpu.name + " (" + format_number(static_cast<double>(hw.gpu.memory_bytes) / kGiB) +
-                     " GiB); at most " + format_number(std::floor(room_gib * 100) / 100) + " GiB",
-                 {{"max", format_number(std::floor(room_gib * 100) / 100)}, {"unit", "GiB"}, {"got", format_number(kv_gib)}}};
+    return too_large("kv_gib", kv_gib, std::floor(room_gib * 100) / 100, "GiB",
+                     "the KV cache beside the " + format_number(static_cast<double>(hw.model.weight_bytes()) / units::kGB) +
+                         " GB of " + hw.model.name + " weights on the " + hw.gpu.name + " (" +
+                         format_number(static_cast<double>(hw.gpu.memory_bytes) / kGiB) + " GiB)");
   hw.pool_tokens = static_cast<std::int64_t>(std::floor(kv_gib * kGiB / static_cast<double>(hw.kv_bytes_per_token)));
   hw.num_blocks = hw.pool_tokens / hw.block_size;
   if (hw.num_blocks * hw.block_size < min_tokens)

@@ -27,6 +27,6 @@ std::vector<ParamSpec> serving_hardware_params();
 /// Checked hardware: the KV reserve plus the weights must fit the GPU's memory ("too_large", param kv_gib), and
 /// the pool must hold the longest request, `min_tokens` ("invalid", param kv_gib; `shorten` says what the user may
 /// shorten instead, e.g. "max_model_len").
-Result<ServingHardware> serving_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten);
+Result<ServingHardware> validate_serving_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten);
 
 }  // namespace sl::llm

@@ -3,12 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/units.h"
+
 namespace sl::llm {
-namespace {
-
-constexpr std::int64_t kGiB = std::int64_t{1} << 30;
-
-}  // namespace
 
 std::int64_t ModelSpec::weight_bytes() const {
   return std::llround(static_cast<double>(params) * bytes_per_weight);
@@ -27,7 +24,7 @@ GpuSpec h100() {
   g.name = "h100";
   g.peak_flop_per_s = 989e12;
   g.hbm_bytes_per_s = 3.35e12;
-  g.memory_bytes = 80 * kGiB;  // "80 GB" on the label is 80 GiB in the book's registry (§0, §21)
+  g.memory_bytes = static_cast<std::int64_t>(80 * units::kGiB);  // "80 GB" on the label is 80 GiB in the book's registry (§0, §21)
   g.tdp_w = 700;
   return g;
 }
@@ -37,7 +34,7 @@ GpuSpec a100() {
   g.name = "a100";
   g.peak_flop_per_s = 312e12;  // dense FP16 tensor core, vendor datasheet (the book prints none)
   g.hbm_bytes_per_s = 2.039e12;
-  g.memory_bytes = 80 * kGiB;
+  g.memory_bytes = static_cast<std::int64_t>(80 * units::kGiB);
   g.tdp_w = 400;
   return g;
 }

@@ -16,24 +16,29 @@ sl::Result<sl::RunResult> try_run(const std::map<std::string, std::string>& raw)
 
 sl::RunResult run(const std::map<std::string, std::string>& raw = {}) { return cell_test::run(kCell, raw); }
 
+/// The output lies within the lab file's tolerance of the book's printed value (labs/llm/<cell>.json).
+void check_book(const sl::RunResult& r, const std::string& output) {
+  INFO("book value of " << output);
+  CHECK_THAT(cell_test::out(r, output),
+             Catch::Matchers::WithinAbs(cell_test::book_value(kCell, output), cell_test::book_tolerance(kCell, output)));
+}
+
 }  // namespace
 
 TEST_CASE("Napkin math 1.5: 912 tokens/s at 1,000 W is 1.0965 J/token and 548.2 J per 500-token reply",
           "[llm][model][book]") {
   const auto r = run();
-  CHECK(out(r, "tok_per_s") == 912);  // the book's own guard
-  CHECK(out(r, "power_w") == 1000);
-  CHECK_THAT(out(r, "j_per_token"), WithinAbs(1.0965, 0.00005));  // printed to 4 decimals
-  CHECK_THAT(out(r, "response_j"), WithinAbs(548.2, 0.05));        // printed to 1 decimal
-  CHECK_THAT(out(r, "responses_per_phone"), WithinAbs(73, 0.5));    // 40,000 / 548.2 = 72.96
-  CHECK_THAT(out(r, "responses_per_cup"), WithinAbs(182, 0.5));     // 100,000 / 548.2 = 182.4
+  CHECK(out(r, "tok_per_s") == cell_test::book_value(kCell, "tok_per_s"));  // the book's own guard: 114 x 8
+  CHECK(out(r, "power_w") == cell_test::book_value(kCell, "power_w"));      // 700 + 300 W
+  // Printed to 4 and 1 decimals; 40,000 / 548.2 = 72.96 and 100,000 / 548.2 = 182.4 phones and cups.
+  for (const char* name : {"j_per_token", "response_j", "responses_per_phone", "responses_per_cup"}) check_book(r, name);
 }
 
 TEST_CASE("Napkin math 1.5: at 10 % utilisation 600 W over 91.2 tokens/s is 6.6 J/token, 6x", "[llm][model][book]") {
   const auto r = run();
   CHECK_THAT(out(r, "low_util_tok_per_s"), WithinRel(91.2, 1e-12));
   CHECK(out(r, "low_util_power_w") == 600);
-  CHECK_THAT(out(r, "low_util_j_per_token"), WithinAbs(6.6, 0.05));  // 6.579, printed "6.6"
+  check_book(r, "low_util_j_per_token");  // 6.579, printed "6.6"
   CHECK_THAT(out(r, "low_util_ratio"), WithinRel(6.0, 1e-12));      // (600 / 0.1) / 1000
 }
 

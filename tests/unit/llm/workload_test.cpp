@@ -1,0 +1,94 @@
+#include "llm/workload.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace sl::llm;
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+
+TEST_CASE("Open-loop requests fit max_model_len, start with the shared prefix and arrive in order",
+          "[llm][workload]") {
+  OpenLoopParams p;
+  p.num_requests = 5000;
+  p.rate_per_s = 20;
+  p.prompt_tokens = sl::Distribution::lognormal_mean_cv(800, 1.5);  // heavy tail: many are clamped
+  p.output_tokens = sl::Distribution::lognormal_mean_cv(400, 1.5);
+  p.max_model_len = 2048;
+  p.shared_prefix_tokens = 100;
+  const Workload w = make_open_loop(p, 3);
+  REQUIRE(w.requests.size() == 5000);
+  REQUIRE(w.initial.size() == 5000);
+  double previous_s = 0;
+  for (std::size_t i = 0; i < w.requests.size(); ++i) {
+    const Request& r = w.requests[i];
+    CHECK(r.request_id == static_cast<std::int32_t>(i));
+    CHECK(w.initial[i] == r.request_id);
+    CHECK(r.arrival_at_s >= previous_s);
+    previous_s = r.arrival_at_s;
+    CHECK(r.num_prompt_tokens + r.max_tokens <= p.max_model_len);
+    CHECK(r.max_tokens >= 1);
+    REQUIRE(r.prompt.size() == 2);
+    CHECK(r.prompt[0].content_id == kSystemPromptContent);
+    CHECK(r.prompt[0].length == 100);
+    CHECK(w.next_turn[i] == -1);
+  }
+  // Poisson arrivals: the mean gap is 1 / rate = 50 ms; the mean of n exponential gaps has SE (1 / rate) / sqrt(n).
+  const double mean_gap_s = previous_s / 5000.0;
+  CHECK_THAT(mean_gap_s, WithinAbs(0.05, 4 * 0.05 / std::sqrt(5000.0)));
+}
+
+TEST_CASE("Changing the length laws keeps the arrival times (arrivals and sizes are separate streams)",
+          "[llm][workload]") {
+  OpenLoopParams p;
+  p.num_requests = 200;
+  const Workload a = make_open_loop(p, 9);
+  p.output_tokens = sl::Distribution::lognormal_mean_cv(100, 2);
+  p.prompt_tokens = sl::Distribution::deterministic(300);
+  const Workload b = make_open_loop(p, 9);
+  for (std::size_t i = 0; i < a.requests.size(); ++i) CHECK(a.requests[i].arrival_at_s == b.requests[i].arrival_at_s);
+  CHECK(b.requests[0].num_prompt_tokens == 300);
+}
+
+TEST_CASE("An arrival CV of 0 spaces requests evenly at 1 / rate", "[llm][workload]") {
+  OpenLoopParams p;
+  p.num_requests = 100;
+  p.rate_per_s = 4;
+  p.arrival_cv = 0;
+  const Workload w = make_open_loop(p, 1);
+  for (std::size_t i = 0; i < w.requests.size(); ++i)
+    CHECK_THAT(w.requests[i].arrival_at_s, WithinRel(0.25 * static_cast<double>(i + 1), 1e-12));
+}
+
+TEST_CASE("A conversation's turn k resends the whole history: system + k (user + answer) + user",
+          "[llm][workload]") {
+  ConversationParams p;
+  p.num_conversations = 3;
+  p.num_turns = 4;
+  p.system_prompt_tokens = 500;
+  p.user_tokens = 30;
+  p.answer_tokens = 70;
+  p.think_s = 2.5;
+  const Workload w = make_conversations(p, 5);
+  REQUIRE(w.requests.size() == 12);
+  REQUIRE(w.initial.size() == 3);  // only first turns arrive up front
+  std::int64_t longest = 0;
+  for (std::size_t i = 0; i < w.requests.size(); ++i) {
+    const Request& r = w.requests[i];
+    const auto k = static_cast<std::int64_t>(i % 4);
+    CHECK(r.num_prompt_tokens == 500 + k * (30 + 70) + 30);
+    CHECK(r.max_tokens == 70);
+    CHECK((k == 0) == (r.arrival_at_s >= 0));  // follow-ups get their arrival during the run
+    CHECK(w.next_turn[i] == (k == 3 ? -1 : static_cast<std::int32_t>(i + 1)));
+    CHECK(w.think_s[i] == (k == 3 ? 0.0 : 2.5));
+    if (k > 0) {
+      // The previous turn's answer is a prompt segment of this turn, with the content it was generated as.
+      const Request& before = w.requests[i - 1];
+      CHECK(r.prompt[r.prompt.size() - 2].content_id == before.output_content_id);
+      CHECK(r.prompt[r.prompt.size() - 2].length == before.max_tokens);
+    }
+    longest = std::max(longest, r.num_prompt_tokens + r.max_tokens);
+  }
+  CHECK(conversation_max_tokens(p) == longest);  // 500 + 4 x 100
+}

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/cell.h"
+#include "kernels/timing_protocol.h"
 
 namespace sl::bindings {
 
@@ -14,5 +15,6 @@ emscripten::val to_val(const RunResult& result);
 emscripten::val to_val(const CellSpec& cell);
 emscripten::val to_val(const Error& error);
 emscripten::val to_val(const std::vector<ProbeTask>& tasks);
+emscripten::val to_val(const kernels::TimingProtocol& protocol);
 
 }  // namespace sl::bindings

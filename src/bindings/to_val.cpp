@@ -5,25 +5,10 @@
 
 namespace sl::bindings {
 
-namespace {
-
-template <class T>
-emscripten::val written(const T& value) {
-  ValWriter w;
-  fields::write(value, w);
-  return w.take();
-}
-
-}  // namespace
-
-emscripten::val to_val(const RunResult& result) { return written(result); }
-emscripten::val to_val(const CellSpec& cell) { return written(cell); }
-emscripten::val to_val(const Error& error) { return written(error); }
-emscripten::val to_val(const std::vector<ProbeTask>& tasks) { return written(tasks); }
-emscripten::val to_val(const kernels::TimingProtocol& protocol) {
-  ValWriter w;
-  kernels::write(protocol, w);
-  return w.take();
-}
+emscripten::val to_val(const RunResult& result) { return fields::written<ValWriter>(result); }
+emscripten::val to_val(const CellSpec& cell) { return fields::written<ValWriter>(cell); }
+emscripten::val to_val(const Error& error) { return fields::written<ValWriter>(error); }
+emscripten::val to_val(const std::vector<ProbeTask>& tasks) { return fields::written<ValWriter>(tasks); }
+emscripten::val to_val(const kernels::TimingProtocol& protocol) { return fields::written<ValWriter>(protocol); }
 
 }  // namespace sl::bindings

@@ -5,19 +5,8 @@
 
 namespace sl::cli {
 
-namespace {
-
-template <class T>
-nlohmann::ordered_json written(const T& value) {
-  JsonWriter w;
-  fields::write(value, w);
-  return w.take();
-}
-
-}  // namespace
-
-nlohmann::ordered_json to_json(const RunResult& result) { return written(result); }
-nlohmann::ordered_json to_json(const CellSpec& cell) { return written(cell); }
-nlohmann::ordered_json to_json(const Error& error) { return written(error); }
+nlohmann::ordered_json to_json(const RunResult& result) { return fields::written<JsonWriter>(result); }
+nlohmann::ordered_json to_json(const CellSpec& cell) { return fields::written<JsonWriter>(cell); }
+nlohmann::ordered_json to_json(const Error& error) { return fields::written<JsonWriter>(error); }
 
 }  // namespace sl::cli

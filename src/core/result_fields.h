@@ -172,4 +172,13 @@ void write(const Error& e, Writer& w) {
   w.end_object();
 }
 
+/// `value` as one Writer builds it (its take()). Unqualified, so a type's own write() is found too
+/// (kernels::write(const TimingProtocol&, …)).
+template <class Writer, class T>
+auto written(const T& value) {
+  Writer w;
+  write(value, w);
+  return w.take();
+}
+
 }  // namespace sl::fields

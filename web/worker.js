@@ -1,6 +1,7 @@
 // One cell's worker (classic script). Protocol: docs/boundary.md, "Worker protocol".
-// page → worker: {type: "init", module}, {type: "run", run_id, cell, inputs, seed}
-// worker → page: {type: "ready", cells}, {type: "progress", run_id, frac}, {type: "result", run_id, result}
+// page → worker: {type: "init", module}, {type: "run", run_id, cell, inputs, seed}, {type: "timer"}
+// worker → page: {type: "ready", cells}, {type: "progress", run_id, frac}, {type: "result", run_id, result},
+//                {type: "timer", resolution_s} (measured as the probes measure it)
 // Before a run of a cell that declares probes, the worker takes the browser measurements the module plans
 // (web/probes/README.md) and passes them in as inputs "measured.<probe>.<key>".
 /* global createServingLab */
@@ -16,6 +17,7 @@ self.onmessage = function (event) {
   const message = event.data;
   if (message.type === 'init') init(message.module);
   else if (message.type === 'run') run(message);
+  else if (message.type === 'timer') postMessage({ type: 'timer', resolution_s: self.SL_TIMING.timer_resolution_s() });
 };
 
 function init(module) {
@@ -28,6 +30,7 @@ function init(module) {
     },
   }).then((instance) => {
     serving_lab = instance;
+    self.SL_TIMING.configure(serving_lab.timing_protocol());   // the one protocol, C++'s
     const cells = serving_lab.list_cells();
     probes_of = new Map(cells.map((cell) => [cell.id, cell.probes]));
     postMessage({ type: 'ready', cells });

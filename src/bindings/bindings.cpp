@@ -1,4 +1,4 @@
-// The whole wasm boundary: three exports, no per-cell code, no arithmetic (docs/boundary.md); plus the
+// The whole wasm boundary: four exports, no per-cell code, no arithmetic (docs/boundary.md); plus the
 // domain objects the browser probes call directly (web/probes/), bound as they are.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -48,12 +48,16 @@ val run(const std::string& cell, const val& inputs, const std::string& seed, con
   return result.ok() ? sl::bindings::to_val(result.value()) : sl::bindings::to_val(result.error());
 }
 
+// The timing protocol the browser's probes follow (kernels/timing_protocol.h), so its constants exist once.
+val timing_protocol() { return sl::bindings::to_val(sl::kernels::kTimingProtocol); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(serving_lab) {
   emscripten::function("list_cells", &list_cells);
   emscripten::function("probe_plan", &probe_plan);
   emscripten::function("run", &run);
+  emscripten::function("timing_protocol", &timing_protocol);
   emscripten::class_<sl::batching::LayerCall>("LayerCall")
       .constructor<int>()
       .function("call", &sl::batching::LayerCall::call)

@@ -11,12 +11,9 @@
 namespace sl::kernels {
 namespace {
 
-// A clock that never steps within this many reads is treated as having this read count's duration as
-// its step (guards an endless spin on a frozen clock).
+// A clock that never steps within this many reads is taken as frozen: the spin stops (guards an endless
+// spin, which the protocol's time limit cannot, since it reads the same clock).
 constexpr std::int64_t kMaxSpinReads = 50'000'000;
-// Calibration grows the call count by at most this factor per try, and aims this far past the minimum.
-constexpr double kMaxGrowth = 100.0;
-constexpr double kCalibrationMargin = 1.2;
 
 double time_calls(const std::function<void()>& fn, std::int64_t calls) {
   const double start_s = wall_now_s();
@@ -26,16 +23,23 @@ double time_calls(const std::function<void()>& fn, std::int64_t calls) {
 
 }  // namespace
 
-double timer_resolution_s(int num_steps) {
-  std::vector<double> steps_s;
-  double last_s = wall_now_s();
-  for (int i = 0; i < num_steps; ++i) {
+double timer_resolution_s() {
+  const TimingProtocol& p = kTimingProtocol;
+  const double start_s = wall_now_s();
+  double last_s = start_s;
+  double finest_s = 0;
+  for (int i = 0; i < p.resolution_max_steps && last_s - start_s <= p.resolution_max_spin_s; ++i) {
     double now_s = wall_now_s();
     for (std::int64_t reads = 0; now_s == last_s && reads < kMaxSpinReads; ++reads) now_s = wall_now_s();
-    if (now_s > last_s) steps_s.push_back(now_s - last_s);
+    if (now_s == last_s) break;  // frozen
+    if (now_s > last_s && (finest_s == 0 || now_s - last_s < finest_s)) finest_s = now_s - last_s;
     last_s = now_s;
   }
-  return steps_s.empty() ? 1e-3 : quantile(steps_s, 0.5);
+  return finest_s > 0 ? finest_s : p.fallback_resolution_s;
+}
+
+double protocol_min_sample_s(double resolution_s) {
+  return std::max(kTimingProtocol.min_sample_s, kTimingProtocol.min_steps_per_sample * resolution_s);
 }
 
 Timing time_per_call(const std::function<void()>& fn, const TimingPlan& plan,
@@ -43,17 +47,18 @@ Timing time_per_call(const std::function<void()>& fn, const TimingPlan& plan,
   // A first call can be far slower than the rest (cold caches, page faults, lazy set-up), and sizing the
   // samples on it would leave them shorter than planned: warm up, then accept a call count only when two
   // timings in a row reach the minimum.
+  const TimingProtocol& p = kTimingProtocol;
   fn();
   std::int64_t calls = 1;
-  for (int long_enough = 0; long_enough < 2;) {
+  for (int long_enough = 0; long_enough < p.long_enough_in_a_row;) {
     const double t_s = time_calls(fn, calls);
     if (t_s >= plan.min_sample_s) {
       ++long_enough;
       continue;
     }
     long_enough = 0;
-    const double grow = t_s > 0 ? kCalibrationMargin * plan.min_sample_s / t_s : kMaxGrowth;
-    calls = static_cast<std::int64_t>(std::ceil(static_cast<double>(calls) * std::min(grow, kMaxGrowth)));
+    const double grow = t_s > 0 ? p.calibration_margin * plan.min_sample_s / t_s : p.max_growth;
+    calls = static_cast<std::int64_t>(std::ceil(static_cast<double>(calls) * std::min(grow, p.max_growth)));
   }
   std::vector<double> per_call_s;
   for (int i = 0; i < plan.num_samples; ++i) {

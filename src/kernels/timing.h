@@ -7,14 +7,19 @@
 #include <functional>
 #include <vector>
 
+#include "kernels/timing_protocol.h"
+
 namespace sl::kernels {
 
-/// Resolution of sl::wall_now_s(), in seconds: the median step between successive distinct readings
-/// over `num_steps` steps.
-double timer_resolution_s(int num_steps = 9);
+/// Resolution of sl::wall_now_s(), in seconds: the finest nonzero step between successive readings, over
+/// at most kTimingProtocol.resolution_max_steps steps or resolution_max_spin_s of spinning.
+double timer_resolution_s();
+
+/// The protocol's minimum sample duration for a timer of this resolution: max(min_sample_s, 100 steps).
+double protocol_min_sample_s(double resolution_s);
 
 struct TimingPlan {
-  double min_sample_s = 2e-3;  ///< each sample lasts at least this long (set it well above the resolution)
+  double min_sample_s = kTimingProtocol.min_sample_s;  ///< each sample lasts at least this long
   int num_samples = 5;
 };
 
@@ -31,8 +36,8 @@ struct Timing {
 /// probes): median and 10th/90th percentiles of a non-empty list; calls_per_sample 0 (unknown).
 Timing summarize_per_call(std::vector<double> per_call_s);
 
-/// Times `fn`: one warm-up call, then calibration finds how many back-to-back calls last at least
-/// plan.min_sample_s twice in a row (so a slow first call cannot size the samples), then plan.num_samples
+/// Times `fn`: one warm-up call, then calibration (kTimingProtocol) finds how many back-to-back calls last
+/// at least plan.min_sample_s twice in a row (so a slow first call cannot size the samples), then plan.num_samples
 /// samples of that many calls are taken; on_sample(i) runs after sample i (for progress reports).
 Timing time_per_call(const std::function<void()>& fn, const TimingPlan& plan,
                      const std::function<void(int)>& on_sample = {});

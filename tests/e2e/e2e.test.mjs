@@ -7,3 +7,5 @@ import './isolation.spec.mjs';
 import './cells.spec.mjs';
 import './probes.spec.mjs';
 import './photo.spec.mjs';
+import './aliases.spec.mjs';
+import './lab_fetch.spec.mjs';

@@ -1,5 +1,5 @@
 // The lab files' form: every file valid against labs/schema/ (ajv), in the canonical layout of
-// scripts/labs/format.mjs, and small; a broken file is reported with its file and line.
+// scripts/labs/format.mjs (their size: tests/labs/shape.test.mjs); a broken file is reported with its file and line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cp, mkdtemp, readFile, writeFile, rm } from 'node:fs/promises';
@@ -8,8 +8,6 @@ import { join } from 'node:path';
 import { load_labs } from '../../scripts/labs/load.mjs';
 import { format_lab } from '../../scripts/labs/format.mjs';
 import { LABS_DIR, lab_file_paths } from '../../scripts/labs/paths.mjs';
-
-const MAX_LINES = 400;
 
 test('every lab file is valid against its JSON Schema', async () => {
   const labs = await load_labs();
@@ -22,15 +20,6 @@ test('every lab file is in the canonical layout (node scripts/labs/format.mjs --
     const text = await readFile(path, 'utf8');
     assert.equal(text, format_lab(JSON.parse(text)), `${path} is not in the canonical layout`);
   }
-});
-
-test(`no lab file has more than ${MAX_LINES} lines`, async (t) => {
-  const long = [];
-  for (const path of await lab_file_paths()) {
-    const lines = (await readFile(path, 'utf8')).split('\n').length - 1;
-    if (lines > MAX_LINES) long.push(`${path}: ${lines} lines`);
-  }
-  if (long.length) t.todo(`over ${MAX_LINES} lines: ${long.join('; ')}`);
 });
 
 test('a schema error names the file and the line of the bad value', async () => {

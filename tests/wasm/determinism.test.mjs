@@ -22,6 +22,14 @@ test('the wasm module lists the same cells, parameters, defaults and ranges as t
   assert.deepEqual(plain(M.list_cells()), cells);
 });
 
+test('the module and the CLI write the same keys in the same order (one field list, core/result_fields.h)', () => {
+  assert.equal(JSON.stringify(plain(M.list_cells())), JSON.stringify(cells));
+  const native = runCli(cliArgs('queues/littles-law', { n: '2000' }, '7'));
+  assert.equal(JSON.stringify(plain(M.run('queues/littles-law', { n: '2000' }, '7', null))), JSON.stringify(JSON.parse(native.stdout)));
+  const bad = runCli(['run', 'queues/littles-law', '--json', '--lambda', '-1']);
+  assert.equal(JSON.stringify(M.run('queues/littles-law', { lambda: '-1' }, '1', null)), JSON.stringify(JSON.parse(bad.stdout)));
+});
+
 // Cells that time this machine (deterministic: false) but can run without measuring: compared that way.
 const unmeasured = {
   'request/cold-start': [{ measure: 'off' }],

@@ -8,7 +8,7 @@ import { ChartPanel } from './chart_panel.js';
 import { RunStatus } from './run_status.js';
 import { share_actions } from './share_actions.js';
 import { columns_to_rows, book_rows } from './charts.js';
-import { param_key, short_id, update_url, set_or_delete, embed_url, cell_link, SEED_KEY } from './url_state.js';
+import { param_key, alias_keys, read_param, short_id, update_url, set_or_delete, embed_url, cell_link, SEED_KEY } from './url_state.js';
 
 const DEBOUNCE_MS = 300;
 const DEFAULT_SEED = '1';
@@ -29,7 +29,7 @@ export class CellView {
     this.#worker = worker;
     this.#embed = embed;
     this.#values = Object.fromEntries(spec.params.filter((param) => param.kind !== 'bytes').map((param) =>
-      [param.name, query.get(this.#key(param.name)) ?? String(param.default)]));
+      [param.name, read_param(query, spec.id, param, embed) ?? String(param.default)]));
     this.#seed_text = spec.uses_seed ? (query.get(this.#key(SEED_KEY)) ?? DEFAULT_SEED) : null;
     this.#status = new RunStatus(() => this.cancel());
     this.#charts = (doc.charts || []).map((chart) => new ChartPanel(chart, this.#id_prefix));
@@ -123,6 +123,7 @@ export class CellView {
       for (const param of this.#spec.params) {
         if (param.kind === 'bytes') continue;
         const text = this.#values[param.name];
+        for (const old_key of alias_keys(this.#spec.id, param, this.#embed)) query.delete(old_key);   // rewritten as the new name
         set_or_delete(query, this.#key(param.name), text === String(param.default) ? null : text);
       }
       if (this.#seed_text !== null) query.set(this.#key(SEED_KEY), this.#seed_text);

@@ -5,7 +5,8 @@ import { read_page_state, short_id } from './url_state.js';
 import { fetch_lab } from './labs.js';
 import { CellWorker } from './worker_pool.js';
 import { CellView } from './cell_view.js';
-import { site_header, site_footer } from './site_chrome.js';
+import { site_header, site_footer, refresh_footer_timer } from './site_chrome.js';
+import { set_timer_resolution_ms } from './timer_resolution.js';
 
 const state = read_page_state();
 const page = { lab: null, views: [], message: null };
@@ -42,6 +43,9 @@ async function start_cells(docs) {
     return new CellView({ lab_id: page.lab.id, doc, spec, worker: workers[i], embed: state.embed, query: state.query });
   });
   render();
+  workers[0].timer_resolution_s().then((resolution_s) => {
+    if (resolution_s !== null) { set_timer_resolution_ms(resolution_s * 1000); refresh_footer_timer(); }
+  });
   await first_runs(page.views.filter((view) => view.run_now));
   document.body.dataset.ready = 'true';
   if (window.location.hash) document.getElementById(window.location.hash.slice(1))?.scrollIntoView();

@@ -1,30 +1,13 @@
-// The finest nonzero step of performance.now(), measured on load. Browsers coarsen the timer unless the
-// page is cross-origin isolated (COOP + COEP), so the footer shows both.
+// The footer's timer resolution: performance.now()'s finest step as a cell's worker measures it for the
+// probes (web/probes/timing.js, with C++'s protocol, src/kernels/timing_protocol.h), so the page states
+// the resolution the measurements used and no constant of the protocol is written here. Browsers coarsen
+// the timer unless the page is cross-origin isolated (COOP + COEP), so the footer shows both. Unknown
+// (null) on pages without a worker (the landing page).
 
-const MAX_SAMPLES = 5000;     // nonzero steps to observe
-const MAX_SPIN_MS = 40;       // stop earlier than that on a coarse timer
+let resolution_ms = null;
 
-/** Smallest positive difference between consecutive performance.now() readings, in ms. */
-export function measure_timer_resolution_ms() {
-  const start = performance.now();
-  let previous = start;
-  let finest = Infinity;
-  let steps = 0;
-  while (steps < MAX_SAMPLES) {
-    const now = performance.now();
-    if (now !== previous) {
-      finest = Math.min(finest, now - previous);
-      previous = now;
-      ++steps;
-    }
-    if (now - start > MAX_SPIN_MS) break;
-  }
-  return finest;
-}
+/** Set once a worker has measured it. */
+export function set_timer_resolution_ms(ms) { resolution_ms = ms; }
 
-let measured = null;
-/** Measured once per page. */
-export function timer_resolution_ms() {
-  measured ??= measure_timer_resolution_ms();
-  return measured;
-}
+/** In ms, or null when no worker has measured it yet. */
+export function timer_resolution_ms() { return resolution_ms; }

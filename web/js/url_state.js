@@ -1,6 +1,8 @@
 // All page state lives in the query string, written with history.replaceState.
 // Keys: lab, cell, embed, lang; parameters are the CLI names. On the full lab page a parameter key is
 // prefixed with the cell's short id ("littles-law.lambda=200"); in embed mode it is plain ("lambda=200").
+// A parameter's earlier names (spec.params[i].aliases, the CLI's old flags) are read as its key too, so old
+// links keep working; the page then writes the URL back with the current name.
 
 export const SEED_KEY = 'seed';
 
@@ -21,6 +23,17 @@ export function short_id(cell_id) { return cell_id.slice(cell_id.indexOf('/') + 
 
 /** The query key of one parameter (or the seed) of one cell. */
 export function param_key(cell_id, name, embed) { return embed ? name : `${short_id(cell_id)}.${name}`; }
+
+/** The URL keys of a parameter's earlier names, in the same form as param_key. */
+export function alias_keys(cell_id, param, embed) { return (param.aliases || []).map((old) => param_key(cell_id, old, embed)); }
+
+/** A parameter's text from the query: under its name, else under its first earlier name present; or null. */
+export function read_param(query, cell_id, param, embed) {
+  for (const key of [param_key(cell_id, param.name, embed), ...alias_keys(cell_id, param, embed)]) {
+    if (query.has(key)) return query.get(key);
+  }
+  return null;
+}
 
 /** Applies a change to the current URL's query without adding a history entry. */
 export function update_url(change) {

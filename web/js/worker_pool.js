@@ -28,11 +28,20 @@ export class CellWorker {
   #ready = null;      // Promise of the cell specs from list_cells()
   #next_run_id = 0;
   #pending = null;    // {run_id, resolve, on_progress}
+  #on_timer = null;   // resolves timer_resolution_s()
 
   constructor() { this.#spawn(); }
 
   /** Resolves with list_cells() once the module is instantiated in this worker. */
   cells() { return this.#ready; }
+
+  /** Resolves with performance.now()'s resolution in seconds, as this worker's probes measure it. */
+  timer_resolution_s() {
+    return new Promise((resolve) => {
+      this.#on_timer = resolve;
+      this.#ready.then(() => this.#worker.postMessage({ type: 'timer' }), () => resolve(null));
+    });
+  }
 
   /**
    * Runs one cell. Resolves with the C++ result, or with {cancelled: true} when cancel() or a newer
@@ -79,6 +88,7 @@ export class CellWorker {
     if (worker !== this.#worker) return;   // a terminated worker's last words
     if (message.type === 'ready') return resolve_ready(message.cells);
     if (message.type === 'failed') return reject_ready(new Error(message.message));
+    if (message.type === 'timer') return this.#on_timer?.(message.resolution_s);
     const pending = this.#pending;
     if (!pending || message.run_id !== pending.run_id) return;   // stale run_id
     if (message.type === 'progress') pending.on_progress(message.frac);

@@ -16,6 +16,13 @@ TEST_CASE("The timer resolution is positive and finite", "[kernels][timing]") {
   CHECK(r > 0);
 }
 
+TEST_CASE("The protocol's minimum sample is 1 ms, or 100 timer steps on a coarser timer", "[kernels][timing]") {
+  CHECK(protocol_min_sample_s(1e-9) == kTimingProtocol.min_sample_s);
+  CHECK(kTimingProtocol.min_sample_s == 1e-3);
+  // A 100 us timer (a browser without cross-origin isolation): 100 steps = 10 ms.
+  CHECK(protocol_min_sample_s(1e-4) == kTimingProtocol.min_steps_per_sample * 1e-4);
+}
+
 TEST_CASE("time_per_call returns ordered positive times and reports every sample", "[kernels][timing]") {
   volatile double sink = 0;
   int samples_seen = 0;

@@ -1,0 +1,184 @@
+#pragma once
+// The result schema, written once: every field of RunResult, CellSpec (params, outputs, tables), ProbeTask
+// and Error, in the order the CLI prints them and the wasm module returns them (docs/boundary.md). The two
+// serialisers are thin writers over this list: cli/json_writer.h (nlohmann) and bindings/val_writer.h
+// (emscripten::val). A Writer has:
+//   begin_object() end_object() begin_array() end_array() key(name)
+//   number(double) integer(std::int64_t) string(text) boolean(b) doubles(values) bytes(data)
+// `doubles` is a column of a table (a Float64Array in JS), `bytes` a probe payload (a Uint8Array in JS).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/cell.h"
+
+namespace sl::fields {
+
+template <class Writer>
+void write_strings(const std::vector<std::string>& values, Writer& w) {
+  w.begin_array();
+  for (const auto& v : values) w.string(v);
+  w.end_array();
+}
+
+template <class Writer>
+void write(const RunResult& r, Writer& w) {
+  w.begin_object();
+  w.key("cell"), w.string(r.cell);
+  w.key("seed"), w.integer(static_cast<std::int64_t>(r.seed));
+  w.key("inputs"), w.begin_object();
+  for (const auto& v : r.inputs.values()) {
+    w.key(v.name);
+    if (v.kind == ParamSpec::Kind::Choice)
+      w.string(v.text);
+    else
+      w.number(v.number);  // Bytes: the size
+  }
+  w.end_object();
+  w.key("outputs"), w.begin_object();
+  for (const auto& [name, value] : r.outputs) w.key(name), w.number(value);
+  w.end_object();
+  w.key("book"), w.begin_array();
+  for (const auto& c : r.book) {
+    w.begin_object();
+    w.key("ref"), w.string(c.ref);
+    w.key("output"), w.string(c.output);
+    w.key("label"), w.string(c.label);
+    w.key("book"), w.number(c.book);
+    w.key("ours"), w.number(c.ours);
+    w.key("unit"), w.string(c.unit);
+    w.key("tolerance"), w.number(c.tolerance);
+    w.key("relative"), w.boolean(c.relative);
+    w.key("difference"), w.number(c.difference);
+    w.key("rel_difference"), w.number(c.rel_difference);
+    w.key("ok"), w.boolean(c.ok);
+    w.key("applies"), w.boolean(c.applies);
+    w.key("when"), w.string(c.when);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("tables"), w.begin_object();
+  for (const auto& t : r.tables) {
+    w.key(t.name), w.begin_object();
+    for (const auto& [name, values] : t.columns) w.key(name), w.doubles(values);
+    w.end_object();
+  }
+  w.end_object();
+  w.key("notices"), w.begin_array();
+  for (const auto& n : r.notices) {
+    w.begin_object();
+    w.key("code"), w.string(n.code);
+    w.key("message"), w.string(n.message);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+template <class Writer>
+void write(const ParamSpec& p, Writer& w) {
+  w.begin_object();
+  w.key("name"), w.string(p.name);
+  switch (p.kind) {
+    case ParamSpec::Kind::Choice:
+      w.key("kind"), w.string("choice");
+      w.key("unit"), w.string("");
+      w.key("default"), w.string(p.default_choice);
+      w.key("choices"), write_strings(p.choices, w);
+      break;
+    case ParamSpec::Kind::Real:
+    case ParamSpec::Kind::Count:
+      w.key("kind"), w.string(p.kind == ParamSpec::Kind::Real ? "real" : "count");
+      w.key("unit"), w.string(p.unit);
+      w.key("default"), w.number(p.default_value);
+      w.key("min"), w.number(p.min);
+      w.key("max"), w.number(p.max);
+      break;
+    case ParamSpec::Kind::Bytes:
+      w.key("kind"), w.string("bytes");
+      w.key("unit"), w.string(p.unit);
+      w.key("default"), w.string("");
+      w.key("max"), w.number(p.max);
+      w.key("accept"), w.string(p.accept);
+      break;
+  }
+  if (!p.used_when_param.empty()) {
+    w.key("used_when"), w.begin_object();
+    w.key("param"), w.string(p.used_when_param);
+    w.key("values"), write_strings(p.used_when_values, w);
+    w.end_object();
+  }
+  if (!p.aliases.empty()) w.key("aliases"), write_strings(p.aliases, w);
+  w.end_object();
+}
+
+template <class Writer>
+void write(const CellSpec& cell, Writer& w) {
+  w.begin_object();
+  w.key("id"), w.string(cell.id);
+  w.key("lab"), w.string(cell.lab());
+  w.key("uses_seed"), w.boolean(cell.uses_seed);
+  w.key("deterministic"), w.boolean(cell.deterministic);
+  w.key("probes"), write_strings(cell.probes, w);
+  w.key("params"), w.begin_array();
+  for (const auto& p : cell.params) write(p, w);
+  w.end_array();
+  w.key("outputs"), w.begin_array();
+  for (const auto& o : cell.outputs) {
+    w.begin_object();
+    w.key("name"), w.string(o.name);
+    w.key("unit"), w.string(o.unit);
+    w.key("presence"), w.string(presence_name(o.presence));
+    w.end_object();
+  }
+  w.end_array();
+  w.key("tables"), w.begin_array();
+  for (const auto& t : cell.tables) {
+    w.begin_object();
+    w.key("name"), w.string(t.name);
+    w.key("presence"), w.string(presence_name(t.presence));
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+template <class Writer>
+void write(const std::vector<ProbeTask>& tasks, Writer& w) {
+  w.begin_array();
+  for (const auto& task : tasks) {
+    w.begin_object();
+    w.key("probe"), w.string(task.probe);
+    w.key("key"), w.string(task.key);
+    w.key("arg"), w.number(task.arg);
+    w.key("repeats"), w.integer(task.repeats);
+    w.key("payload"), w.bytes(task.payload);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+template <class Writer>
+void write(const Error& e, Writer& w) {
+  w.begin_object();
+  w.key("error"), w.begin_object();
+  w.key("code"), w.string(e.code);
+  w.key("param"), w.string(e.param);
+  w.key("message"), w.string(e.message);
+  w.key("args"), w.begin_object();
+  for (const auto& [k, v] : e.args) w.key(k), w.string(v);
+  w.end_object();
+  w.end_object();
+  w.end_object();
+}
+
+/// `value` as one Writer builds it (its take()). Unqualified, so a type's own write() is found too
+/// (kernels::write(const TimingProtocol&, …)).
+template <class Writer, class T>
+auto written(const T& value) {
+  Writer w;
+  write(value, w);
+  return w.take();
+}
+
+}  // namespace sl::fields

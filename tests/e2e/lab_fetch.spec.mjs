@@ -1,0 +1,49 @@
+// A lab page fetches only its own lab, in the reader's language (dist/labs/<lab>.<lang>.json), and the
+// other language only when the reader switches to it; the outputs table shows the unit C++ declares.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT, CELL, start_server, launch_browser, new_page, open, screenshot } from './helpers.mjs';
+
+const specs = JSON.parse(execFileSync(join(ROOT, 'build/native/serving-lab'), ['list', '--json'], { encoding: 'utf8' }));
+
+describe('what a lab page fetches', () => {
+  let server;
+  let browser;
+  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
+  after(async () => { await browser?.close(); await server?.stop(); });
+
+  test('a lab page fetches its own lab in one language, and exactly labs/<lab>.vi.json more after switching', async () => {
+    const page = await new_page(browser);
+    const lab_files = [];
+    page.on('request', (request) => {
+      const match = /\/labs\/([^/?#]+\.json)/.exec(new URL(request.url()).pathname);
+      if (match) lab_files.push(match[1]);
+    });
+    await open(page, `${server.url}lab.html?lab=queues`);
+    await page.waitForSelector(`${CELL}[data-state="done"]`);
+    assert.deepEqual(lab_files, ['queues.en.json']);
+    const vi_lab = page.waitForResponse((response) => response.url().endsWith('/labs/queues.vi.json'));
+    await page.focus('.sl-lang-button[data-lang="vi"]');
+    await page.keyboard.press('Enter');
+    await vi_lab;
+    await page.waitForFunction(() => document.documentElement.lang === 'vi');
+    await page.waitForSelector(`${CELL}[data-state="done"]`);
+    assert.deepEqual(lab_files, ['queues.en.json', 'queues.vi.json']);
+    assert.deepEqual(page.problems, []);
+  });
+
+  test('the outputs table shows the unit each output declares in C++', async () => {
+    const page = await new_page(browser);
+    await open(page, `${server.url}lab.html?lab=queues&cell=littles-law&embed=1`);
+    await page.waitForSelector(`${CELL}[data-state="done"]`);
+    const declared = new Map(specs.find((spec) => spec.id === 'queues/littles-law').outputs.map((o) => [o.name, o.unit]));
+    const rows = await page.$$eval(`${CELL} .sl-outputs tr[data-key]`,
+      (trs) => trs.map((tr) => [tr.dataset.key, tr.querySelector('.sl-unit').textContent]));
+    assert.ok(rows.length > 0);
+    assert.ok(rows.some(([, unit]) => unit !== ''), 'some output has a unit');
+    for (const [key, unit] of rows) assert.equal(unit, declared.get(key), `unit of ${key}`);
+    await screenshot(page, 'lab-units');
+  });
+});

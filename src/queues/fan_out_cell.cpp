@@ -65,14 +65,9 @@ Result<FanOutParams> validate_fan_out(const Inputs& in) {
   double leaf_sum = 0;
   for (std::int64_t n : sweep_ns(p.leaves)) leaf_sum += static_cast<double>(n);
   const double draws = 2 * leaf_sum * static_cast<double>(p.requests);  // un-hedged and hedged runs
-  if (draws > kMaxLeafDraws)
-    return Error{"too_large", "requests",
-                 format_number(static_cast<double>(p.requests)) + " requests per point over fan-outs up to " +
-                     format_number(static_cast<double>(p.leaves)) + " leaves would draw " + format_number(draws) +
-                     " leaf latencies; the limit is " + format_number(kMaxLeafDraws) + ": use at most " +
-                     format_number(std::floor(kMaxLeafDraws / (2 * leaf_sum))) + " requests",
-                 {{"got", format_number(static_cast<double>(p.requests))},
-                  {"max", format_number(std::floor(kMaxLeafDraws / (2 * leaf_sum)))}}};
+  if (draws > kMaxLeafDraws)  // the most requests whose draws stay within kMaxLeafDraws
+    return too_large("requests", static_cast<double>(p.requests), std::floor(kMaxLeafDraws / (2 * leaf_sum)), "requests",
+                     "with fan-outs up to " + format_number(static_cast<double>(p.leaves)) + " leaves, requests per point");
   return p;
 }
 

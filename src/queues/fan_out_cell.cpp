@@ -121,16 +121,21 @@ void add_sweep_table(RunResult& r, const FanOutParams& p, const LeafModel& m, co
   for (const Point& pt : points) {
     c.put("n", static_cast<double>(pt.n));
     c.put("p_any_slow_frac", fan_out_slow_share(p.p, pt.n));
-    c.put_estimate("sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac", binomial_share(pt.plain.num_any_slow, p.requests), 1.0);
+    c.put_estimate("sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac",
+                   binomial_share(pt.plain.num_any_slow, p.requests), 1.0);
     c.put("req_p50_ms", 1e3 * request_quantile_s(m.law, pt.n, 0.5));
-    c.put_estimate("sim_req_p50_ms", "sim_req_p50_lo_ms", "sim_req_p50_hi_ms", iid_quantile_sorted(pt.plain.request_s, 0.5), 1e3);
+    c.put_estimate("sim_req_p50_ms", "sim_req_p50_lo_ms", "sim_req_p50_hi_ms",
+                   iid_quantile_sorted(pt.plain.request_s, 0.5), 1e3);
     c.put("req_p99_ms", 1e3 * request_quantile_s(m.law, pt.n, 0.99));
-    c.put_estimate("sim_req_p99_ms", "sim_req_p99_lo_ms", "sim_req_p99_hi_ms", iid_quantile_sorted(pt.plain.request_s, 0.99), 1e3);
+    c.put_estimate("sim_req_p99_ms", "sim_req_p99_lo_ms", "sim_req_p99_hi_ms",
+                   iid_quantile_sorted(pt.plain.request_s, 0.99), 1e3);
     if (!pt.hedged) continue;
     c.put("hedged_p50_ms", 1e3 * hedged_request_quantile_s(*m.hedged_law, m.hedge_after_s, pt.n, 0.5));
-    c.put_estimate("sim_hedged_p50_ms", "sim_hedged_p50_lo_ms", "sim_hedged_p50_hi_ms", iid_quantile_sorted(pt.hedged->request_s, 0.5), 1e3);
+    c.put_estimate("sim_hedged_p50_ms", "sim_hedged_p50_lo_ms", "sim_hedged_p50_hi_ms",
+                   iid_quantile_sorted(pt.hedged->request_s, 0.5), 1e3);
     c.put("hedged_p99_ms", 1e3 * hedged_request_quantile_s(*m.hedged_law, m.hedge_after_s, pt.n, 0.99));
-    c.put_estimate("sim_hedged_p99_ms", "sim_hedged_p99_lo_ms", "sim_hedged_p99_hi_ms", iid_quantile_sorted(pt.hedged->request_s, 0.99), 1e3);
+    c.put_estimate("sim_hedged_p99_ms", "sim_hedged_p99_lo_ms", "sim_hedged_p99_hi_ms",
+                   iid_quantile_sorted(pt.hedged->request_s, 0.99), 1e3);
     c.put("sim_hedge_share_frac", static_cast<double>(pt.hedged->num_backups) / static_cast<double>(pt.hedged->num_leaf_requests));
   }
   c.into(r.table("sweep"));
@@ -143,7 +148,8 @@ void add_focus_outputs(RunResult& r, const FanOutParams& p, const LeafModel& m, 
     r.output(hi_name, scale * e.hi);
   };
   r.output("p_any_slow_frac", fan_out_slow_share(p.p, p.leaves));
-  put("sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac", binomial_share(pt.plain.num_any_slow, p.requests), 1.0);
+  put("sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac",
+      binomial_share(pt.plain.num_any_slow, p.requests), 1.0);
   r.output("leaf_mean_ms", 1e3 * m.law.mean_s());
   r.output("leaf_pctl_ms", 1e3 * m.law.quantile(p.p));
   r.output("req_p50_ms", 1e3 * request_quantile_s(m.law, p.leaves, 0.5));
@@ -157,7 +163,8 @@ void add_focus_outputs(RunResult& r, const FanOutParams& p, const LeafModel& m, 
   const Estimate hedged_p99 = iid_quantile_sorted(pt.hedged->request_s, 0.99);
   put("sim_hedged_p99_ms", "sim_hedged_p99_lo_ms", "sim_hedged_p99_hi_ms", hedged_p99, 1e3);
   r.output("hedge_share_frac", m.hedge_share);
-  put("sim_hedge_share_frac", "sim_hedge_share_lo_frac", "sim_hedge_share_hi_frac", binomial_share(pt.hedged->num_backups, pt.hedged->num_leaf_requests), 1.0);
+  put("sim_hedge_share_frac", "sim_hedge_share_lo_frac", "sim_hedge_share_hi_frac",
+      binomial_share(pt.hedged->num_backups, pt.hedged->num_leaf_requests), 1.0);
   r.output("p99_cut_x", plain_p99.value / hedged_p99.value);
 }
 

@@ -22,13 +22,15 @@ namespace {
 
 constexpr double kMaxArrivals = 2e6;  // expected arrivals per policy
 
-struct BurstInputs {
+struct BurstParams {
   AdmissionParams sim;
   double service_s;
   bool exponential;
   std::int64_t queue_limit;
-  double bucket_s;
-  std::int64_t num_buckets;
+  double interval_s;                 // asked width of a timeline interval
+  std::int64_t num_example_workers;  // the book's example of limit = 2-3 x workers
+  double bucket_s = 0;               // the interval used (widened for long runs), set by the run
+  std::int64_t num_buckets = 0;
 };
 
 /// Counts per interval of arrival time, and the totals, for one admission policy.
@@ -39,36 +41,39 @@ struct PolicyTally {
   std::int64_t num_offered = 0, num_good = 0, num_late = 0, num_rejected = 0, num_dropped = 0;
 };
 
-Result<BurstInputs> read_inputs(const Inputs& in, int max_points) {
-  BurstInputs p;
+Result<BurstParams> validate_burst_admission(const Inputs& in) {
+  BurstParams p;
   p.service_s = in.real("service_ms") * 1e-3;
   p.exponential = in.choice("service") == "exp";
-  p.sim.arrivals = SpikeProfile{in.real("base_qps"), in.real("spike_qps"), in.real("spike_at_s"), in.real("spike_s"),
+  p.sim.arrivals = SpikeProfile{in.real("base_per_s"), in.real("spike_per_s"), in.real("spike_at_s"), in.real("spike_s"),
                                 in.real("after_s")};
   p.sim.num_workers = in.count("workers");
   p.sim.service = p.exponential ? Distribution::exponential(1 / p.service_s) : Distribution::deterministic(p.service_s);
   p.sim.timeout_s = in.real("timeout_ms") * 1e-3;
   p.sim.drop_expired = in.choice("on_timeout") == "drop";
   p.queue_limit = static_cast<std::int64_t>(std::floor(in.real("queue_per_worker") * static_cast<double>(p.sim.num_workers) + 1e-9));
+  p.interval_s = in.real("interval_ms") * 1e-3;
+  p.num_example_workers = in.count("example_workers");
   const SpikeProfile& a = p.sim.arrivals;
   if (!(a.expected_arrivals() > 0))
-    return Error{"invalid", "base_qps", "no requests arrive: base_qps and spike_qps are both 0, or the spike and the time around it have zero length",
+    return Error{"invalid", "base_per_s", "no requests arrive: base_per_s and spike_per_s are both 0, or the spike and the time around it have zero length",
                  {{"got", format_number(a.base_per_s)}}};
   if (a.expected_arrivals() > kMaxArrivals) {
     const bool spike_dominates = a.spike_per_s * a.spike_s >= a.base_per_s * (a.spike_at_s + a.after_s);
-    return Error{"too_large", spike_dominates ? "spike_qps" : "base_qps",
-                 "about " + format_number(a.expected_arrivals()) + " requests would arrive, above the limit of " +
-                     format_number(kMaxArrivals) + "; lower the rates or shorten the time",
-                 {{"max", format_number(kMaxArrivals)}, {"got", format_number(a.expected_arrivals())}}};
+    return too_large(spike_dominates ? "spike_per_s" : "base_per_s", a.expected_arrivals(), kMaxArrivals, "requests",
+                     "the expected number of arrivals");
   }
-  // At most max_points / 2 intervals (the p99 table has a row per interval and policy): widen them if
-  // the run is long.
-  p.bucket_s = std::max(in.real("interval_ms") * 1e-3, a.end_at_s() / std::max(1, max_points / 2));
-  p.num_buckets = std::max<std::int64_t>(1, ceil_count(a.end_at_s() / p.bucket_s));
   return p;
 }
 
-PolicyTally simulate_policy(const BurstInputs& p, std::int64_t max_waiting, std::uint64_t seed, RunProgress& progress) {
+/// At most max_points / 2 intervals (the p99 table has a row per interval and policy): widen them if the
+/// run is long.
+void set_buckets(BurstParams& p, int max_points) {
+  p.bucket_s = std::max(p.interval_s, p.sim.arrivals.end_at_s() / std::max(1, max_points / 2));
+  p.num_buckets = std::max<std::int64_t>(1, ceil_count(p.sim.arrivals.end_at_s() / p.bucket_s));
+}
+
+PolicyTally simulate_policy(const BurstParams& p, std::int64_t max_waiting, std::uint64_t seed, RunProgress& progress) {
   AdmissionParams sim = p.sim;
   sim.max_waiting = max_waiting;
   PolicyTally t;
@@ -92,7 +97,7 @@ PolicyTally simulate_policy(const BurstInputs& p, std::int64_t max_waiting, std:
 }
 
 /// Per-second rates of per-bucket counts (the last bucket may be shorter).
-std::vector<double> per_s(const std::vector<double>& counts, const BurstInputs& p) {
+std::vector<double> per_s(const std::vector<double>& counts, const BurstParams& p) {
   std::vector<double> rates(counts.size());
   const double end_s = p.sim.arrivals.end_at_s();
   for (std::size_t b = 0; b < counts.size(); ++b) {
@@ -103,13 +108,13 @@ std::vector<double> per_s(const std::vector<double>& counts, const BurstInputs& 
 }
 
 /// The queue series resized to the interval grid (the step series ends at the same time).
-std::vector<double> queue_series(const PolicyTally& t, const BurstInputs& p) {
+std::vector<double> queue_series(const PolicyTally& t, const BurstParams& p) {
   std::vector<double> q = t.run.waiting.bucket_means();
   q.resize(static_cast<std::size_t>(p.num_buckets), 0.0);
   return q;
 }
 
-void output_closed_forms(const Inputs& in, const BurstInputs& p, RunResult& result) {
+void output_closed_forms(const BurstParams& p, RunResult& result) {
   const SpikeProfile& a = p.sim.arrivals;
   const double capacity = static_cast<double>(p.sim.num_workers) / p.service_s;
   if (a.base_per_s > 0) result.output("spike_factor", a.spike_per_s / a.base_per_s);
@@ -125,30 +130,45 @@ void output_closed_forms(const Inputs& in, const BurstInputs& p, RunResult& resu
     result.output("fluid_drain_s", backlog / (capacity - a.base_per_s));
   }
   result.output("queue_limit", static_cast<double>(p.queue_limit));
-  const double example = static_cast<double>(in.count("example_workers"));
+  const double example = static_cast<double>(p.num_example_workers);
   result.output("example_limit_low", 2 * example);
   result.output("example_limit_high", 3 * example);
 }
 
-/// Totals of one policy; `key` is "none" or "limit".
-void output_totals(const PolicyTally& t, const BurstInputs& p, const std::string& key, RunResult& result) {
+/// Output names of one policy's totals, written out so that grep finds them.
+struct PolicyNames {
+  const char* good_frac;
+  const char* late_frac;
+  const char* rejected_frac;
+  const char* dropped_frac;
+  const char* peak_p99_s;
+  const char* max_queue;
+  const char* busy_spike_frac;
+};
+constexpr PolicyNames kNoLimitNames{"good_none_frac",  "late_none_frac", "rejected_none_frac",  "dropped_none_frac",
+                                    "peak_p99_none_s", "max_queue_none", "busy_spike_none_frac"};
+constexpr PolicyNames kLimitNames{"good_limit_frac",  "late_limit_frac", "rejected_limit_frac",  "dropped_limit_frac",
+                                  "peak_p99_limit_s", "max_queue_limit", "busy_spike_limit_frac"};
+
+/// Totals of one policy, under its names.
+void output_totals(const PolicyTally& t, const BurstParams& p, const PolicyNames& names, RunResult& result) {
   const auto n = static_cast<double>(t.num_offered);
-  result.output("good_" + key + "_frac", static_cast<double>(t.num_good) / n);
-  result.output("late_" + key + "_frac", static_cast<double>(t.num_late) / n);
-  result.output("rejected_" + key + "_frac", static_cast<double>(t.num_rejected) / n);
-  if (p.sim.drop_expired) result.output("dropped_" + key + "_frac", static_cast<double>(t.num_dropped) / n);
+  result.output(names.good_frac, static_cast<double>(t.num_good) / n);
+  result.output(names.late_frac, static_cast<double>(t.num_late) / n);
+  result.output(names.rejected_frac, static_cast<double>(t.num_rejected) / n);
+  if (p.sim.drop_expired) result.output(names.dropped_frac, static_cast<double>(t.num_dropped) / n);
   double peak_p99_s = 0;
   bool any_served = false;
   for (const auto& bucket : t.served_s)
     if (!bucket.empty()) peak_p99_s = std::max(peak_p99_s, quantile(bucket, 0.99)), any_served = true;
-  if (any_served) result.output("peak_p99_" + key + "_s", peak_p99_s);
-  result.output("max_queue_" + key, static_cast<double>(t.run.max_waiting_seen));
+  if (any_served) result.output(names.peak_p99_s, peak_p99_s);
+  result.output(names.max_queue, static_cast<double>(t.run.max_waiting_seen));
   const SpikeProfile& a = p.sim.arrivals;
   if (a.spike_s > 0)
-    result.output("busy_spike_" + key + "_frac", t.run.busy_in_spike_s / (static_cast<double>(p.sim.num_workers) * a.spike_s));
+    result.output(names.busy_spike_frac, t.run.busy_in_spike_s / (static_cast<double>(p.sim.num_workers) * a.spike_s));
 }
 
-void output_tables(const PolicyTally& none, const PolicyTally& limit, const BurstInputs& p, RunResult& result) {
+void output_tables(const PolicyTally& none, const PolicyTally& limit, const BurstParams& p, RunResult& result) {
   std::vector<double> t_s(static_cast<std::size_t>(p.num_buckets));
   for (std::size_t b = 0; b < t_s.size(); ++b) t_s[b] = static_cast<double>(b) * p.bucket_s;
   std::vector<double> offered(t_s.size());
@@ -198,21 +218,22 @@ void output_tables(const PolicyTally& none, const PolicyTally& limit, const Burs
 }
 
 Result<RunResult> run_burst_admission(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto checked = read_inputs(in, ctl.max_points);
+  auto checked = validate_burst_admission(in);
   if (!checked.ok()) return checked.error();
-  const BurstInputs& p = checked.value();
+  BurstParams p = checked.value();
+  set_buckets(p, ctl.max_points);
   RunProgress progress(ctl, 2 * p.sim.arrivals.expected_arrivals());
   const PolicyTally none = simulate_policy(p, -1, seed, progress);
   const PolicyTally limit = simulate_policy(p, p.queue_limit, seed, progress);
 
   RunResult result;
-  output_closed_forms(in, p, result);
+  output_closed_forms(p, result);
   if (none.num_offered == 0) {
     result.notice("no_arrivals", "no request arrived in this run: raise the rates or the durations.");
     return result;
   }
-  output_totals(none, p, "none", result);
-  output_totals(limit, p, "limit", result);
+  output_totals(none, p, kNoLimitNames, result);
+  output_totals(limit, p, kLimitNames, result);
   output_tables(none, limit, p, result);
   result.output("interval_s", p.bucket_s);
   return result;
@@ -222,7 +243,8 @@ Result<RunResult> run_burst_admission(const Inputs& in, std::uint64_t seed, RunC
 
 CellSpec burst_admission_cell() {
   CellSpec cell{"queues/burst-admission",
-                {real("base_qps", "1/s", 1000, 0, 1e6), real("spike_qps", "1/s", 10000, 0, 1e7),
+                {aliased(real("base_per_s", "1/s", 1000, 0, 1e6), {"base_qps"}),
+                 aliased(real("spike_per_s", "1/s", 10000, 0, 1e7), {"spike_qps"}),
                  real("service_ms", "ms", 50, 1e-3, 1e6), choice("service", {"exp", "det"}, "exp"),
                  count("workers", "workers", 100, 1, 100'000), real("spike_at_s", "s", 5, 0, 86400),
                  real("spike_s", "s", 2.5, 0, 86400), real("after_s", "s", 25, 0, 86400),

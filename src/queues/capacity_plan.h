@@ -6,7 +6,7 @@ namespace sl::queues {
 /// The givens of napkin math 1.3 (ResNet-50 capacity planning): 5,000 QPS at peak, 5 ms per request on
 /// one GPU, a 50 ms p99 SLO, 30 % headroom, and the M/M/1 p99 factor 4.6 of book eq. 6.
 struct CapacityPlanInputs {
-  double peak_qps = 5000;
+  double peak_per_s = 5000;
   double service_s = 0.005;
   double slo_p99_s = 0.050;
   double headroom = 1.3;

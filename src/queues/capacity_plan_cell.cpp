@@ -22,12 +22,12 @@ CapacityPlan plan_capacity(const CapacityPlanInputs& in) {
   CapacityPlan p;
   p.rho_safe = 1 - in.p99_factor * in.service_s / in.slo_p99_s;
   p.gpu_rate_per_s = 1 / in.service_s;
-  p.mu_required_per_s = in.peak_qps / p.rho_safe;
+  p.mu_required_per_s = in.peak_per_s / p.rho_safe;
   p.gpus_exact = p.mu_required_per_s / p.gpu_rate_per_s;
   p.gpus_min = ceil_count(p.gpus_exact);
   p.gpus_headroom_exact = static_cast<double>(p.gpus_min) * in.headroom;
   p.gpus_planned = ceil_count(p.gpus_headroom_exact);
-  if (p.gpus_planned > 1) p.util_one_failure_frac = in.peak_qps / (p.gpu_rate_per_s * static_cast<double>(p.gpus_planned - 1));
+  if (p.gpus_planned > 1) p.util_one_failure_frac = in.peak_per_s / (p.gpu_rate_per_s * static_cast<double>(p.gpus_planned - 1));
   p.gpus_n_plus_2_min = p.gpus_min + 2;
   p.gpus_n_plus_2_headroom = p.gpus_planned + 2;
   return p;
@@ -48,29 +48,51 @@ struct Scenario {
   double p99_random_closed_s = 0, p99_eq6_s = 0, p99_shared_closed_s = 0;
 };
 
-std::int64_t chosen_fleet(const CapacityPlan& plan, const std::string& fleet) {
-  if (fleet == "minimum") return plan.gpus_min;
-  if (fleet == "n_plus_2") return plan.gpus_n_plus_2_min;
-  if (fleet == "n_plus_2_headroom") return plan.gpus_n_plus_2_headroom;
+/// Which of the plan's fleets the simulation checks.
+enum class FleetChoice { Planned, Minimum, NPlus2, NPlus2Headroom };
+
+FleetChoice fleet_choice(const std::string& choice) {
+  if (choice == "minimum") return FleetChoice::Minimum;
+  if (choice == "n_plus_2") return FleetChoice::NPlus2;
+  if (choice == "n_plus_2_headroom") return FleetChoice::NPlus2Headroom;
+  return FleetChoice::Planned;
+}
+
+std::int64_t chosen_fleet(const CapacityPlan& plan, FleetChoice fleet) {
+  switch (fleet) {
+    case FleetChoice::Minimum: return plan.gpus_min;
+    case FleetChoice::NPlus2: return plan.gpus_n_plus_2_min;
+    case FleetChoice::NPlus2Headroom: return plan.gpus_n_plus_2_headroom;
+    case FleetChoice::Planned: break;
+  }
   return plan.gpus_planned;
 }
 
-Result<CapacityPlanInputs> read_inputs(const Inputs& in) {
-  CapacityPlanInputs p{in.real("peak_qps"), in.real("service_ms") * 1e-3, in.real("slo_ms") * 1e-3,
-                       in.real("headroom"), in.real("p99_factor")};
+struct CapacityPlanParams {
+  CapacityPlanInputs plan_inputs;
+  FleetChoice fleet;
+  std::int64_t num_requests;  // per routing and failure case
+};
+
+Result<CapacityPlanParams> validate_capacity_plan(const Inputs& in) {
+  CapacityPlanParams params{{in.real("peak_per_s"), in.real("service_ms") * 1e-3, in.real("slo_ms") * 1e-3,
+                             in.real("headroom"), in.real("p99_factor")},
+                            fleet_choice(in.choice("fleet")), in.count("n")};
+  const CapacityPlanInputs& p = params.plan_inputs;
+  const double slo_ms = in.real("slo_ms");
   const double floor_ms = p.p99_factor * in.real("service_ms");
   if (p.slo_p99_s * 1e3 <= floor_ms)
     return Error{"invalid", "slo_ms",
                  "the p99 SLO must exceed p99_factor x service time = " + format_number(floor_ms) +
-                     " ms (no utilization meets it), got " + format_number(in.real("slo_ms")) + " ms",
-                 {{"min", format_number(floor_ms)}, {"unit", "ms"}, {"got", format_number(in.real("slo_ms"))}}};
-  const double gpus = p.peak_qps * p.service_s / (1 - p.p99_factor * p.service_s / p.slo_p99_s) * p.headroom;
-  if (!(gpus <= kMaxGpus))
-    return Error{"too_large", "peak_qps",
-                 "the plan needs about " + format_number(gpus) + " GPUs, more than the calculator's limit of " +
-                     format_number(kMaxGpus) + "; lower peak_qps or service_ms",
-                 {{"max", format_number(kMaxGpus)}, {"got", format_number(gpus)}}};
-  return p;
+                     " ms (no utilization meets it), got " + format_number(slo_ms) + " ms",
+                 {{"min", format_number(floor_ms)}, {"unit", "ms"}, {"got", format_number(slo_ms)}}};
+  const double gpus = p.peak_per_s * p.service_s / (1 - p.p99_factor * p.service_s / p.slo_p99_s) * p.headroom;
+  if (!(gpus <= kMaxGpus)) return too_large("peak_per_s", gpus, kMaxGpus, "GPUs", "the plan's GPU count");
+  const std::int64_t fleet = chosen_fleet(plan_capacity(p), params.fleet);
+  if (fleet > kMaxFleet)
+    return too_large("peak_per_s", static_cast<double>(fleet), static_cast<double>(kMaxFleet), "GPUs",
+                     "the simulated fleet");
+  return params;
 }
 
 Scenario simulate_scenario(const CapacityPlanInputs& in, std::int64_t servers, std::int64_t failed, std::int64_t n,
@@ -79,15 +101,15 @@ Scenario simulate_scenario(const CapacityPlanInputs& in, std::int64_t servers, s
   s.failed = failed;
   s.servers = servers;
   const double mu = 1 / in.service_s;
-  s.rho = in.peak_qps / (mu * static_cast<double>(servers));
-  FleetParams fleet{servers, in.peak_qps, Distribution::exponential(mu), Routing::Random, n};
+  s.rho = in.peak_per_s / (mu * static_cast<double>(servers));
+  FleetParams fleet{servers, in.peak_per_s, Distribution::exponential(mu), Routing::Random, n};
   s.random = measure_fleet(fleet, seed, n / 10, progress);
   fleet.routing = Routing::SharedQueue;
   s.shared = measure_fleet(fleet, seed, n / 10, progress);
-  const double lambda_per_server = in.peak_qps / static_cast<double>(servers);
+  const double lambda_per_server = in.peak_per_s / static_cast<double>(servers);
   s.p99_random_closed_s = mm1_time_in_system_quantile_s(lambda_per_server, mu, 0.99);
   s.p99_eq6_s = eq6_p99_s(in.service_s, s.rho);
-  s.p99_shared_closed_s = mmc_time_in_system_quantile_s(servers, in.peak_qps, mu, 0.99);
+  s.p99_shared_closed_s = mmc_time_in_system_quantile_s(servers, in.peak_per_s, mu, 0.99);
   return s;
 }
 
@@ -104,17 +126,31 @@ void output_plan(const CapacityPlan& plan, RunResult& result) {
   result.output("gpus_n_plus_2_headroom", static_cast<double>(plan.gpus_n_plus_2_headroom));
 }
 
+/// Output names of one failure case (0, 1 or 2 GPUs failed), written out so that grep finds them.
+struct ScenarioNames {
+  const char* rho;
+  const char* p99_random_ms;
+  const char* p99_random_closed_ms;
+  const char* p99_eq6_ms;
+  const char* p99_shared_ms;
+  const char* p99_shared_closed_ms;
+};
+constexpr ScenarioNames kScenarioNames[kMaxFailed + 1] = {
+    {"rho_f0", "p99_random_f0_ms", "p99_random_closed_f0_ms", "p99_eq6_f0_ms", "p99_shared_f0_ms", "p99_shared_closed_f0_ms"},
+    {"rho_f1", "p99_random_f1_ms", "p99_random_closed_f1_ms", "p99_eq6_f1_ms", "p99_shared_f1_ms", "p99_shared_closed_f1_ms"},
+    {"rho_f2", "p99_random_f2_ms", "p99_random_closed_f2_ms", "p99_eq6_f2_ms", "p99_shared_f2_ms", "p99_shared_closed_f2_ms"}};
+
 void output_scenarios(const std::vector<Scenario>& scenarios, double slo_s, RunResult& result) {
   std::vector<double> failed, servers, rho, random_ms, random_closed_ms, eq6_ms, shared_ms, shared_closed_ms, slo_ms;
   std::string missed;  // failure counts whose simulated p99 exceeds the SLO under either routing
   for (const Scenario& s : scenarios) {
-    const std::string f = "_f" + std::to_string(s.failed);
-    result.output("rho" + f, s.rho);
-    result.output("p99_random" + f + "_ms", s.random.p99_s * 1e3);
-    result.output("p99_random_closed" + f + "_ms", s.p99_random_closed_s * 1e3);
-    result.output("p99_eq6" + f + "_ms", s.p99_eq6_s * 1e3);
-    result.output("p99_shared" + f + "_ms", s.shared.p99_s * 1e3);
-    result.output("p99_shared_closed" + f + "_ms", s.p99_shared_closed_s * 1e3);
+    const ScenarioNames& names = kScenarioNames[s.failed];
+    result.output(names.rho, s.rho);
+    result.output(names.p99_random_ms, s.random.p99_s * 1e3);
+    result.output(names.p99_random_closed_ms, s.p99_random_closed_s * 1e3);
+    result.output(names.p99_eq6_ms, s.p99_eq6_s * 1e3);
+    result.output(names.p99_shared_ms, s.shared.p99_s * 1e3);
+    result.output(names.p99_shared_closed_ms, s.p99_shared_closed_s * 1e3);
     failed.push_back(static_cast<double>(s.failed));
     servers.push_back(static_cast<double>(s.servers));
     rho.push_back(s.rho);
@@ -142,17 +178,12 @@ void output_scenarios(const std::vector<Scenario>& scenarios, double slo_s, RunR
 }
 
 Result<RunResult> run_capacity_plan(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto checked = read_inputs(in);
+  auto checked = validate_capacity_plan(in);
   if (!checked.ok()) return checked.error();
-  const CapacityPlanInputs& p = checked.value();
+  const CapacityPlanInputs& p = checked.value().plan_inputs;
   const CapacityPlan plan = plan_capacity(p);
-  const std::int64_t fleet = chosen_fleet(plan, in.choice("fleet"));
-  if (fleet > kMaxFleet)
-    return Error{"too_large", "peak_qps",
-                 "the chosen fleet has " + std::to_string(fleet) + " GPUs; the simulation handles at most " +
-                     std::to_string(kMaxFleet) + "; lower peak_qps or service_ms",
-                 {{"max", std::to_string(kMaxFleet)}, {"got", std::to_string(fleet)}}};
-  const std::int64_t n = in.count("n");
+  const std::int64_t fleet = chosen_fleet(plan, checked.value().fleet);
+  const std::int64_t n = checked.value().num_requests;
 
   RunResult result;
   output_plan(plan, result);
@@ -162,7 +193,7 @@ Result<RunResult> run_capacity_plan(const Inputs& in, std::uint64_t seed, RunCon
   std::string unstable;  // failure counts the remaining GPUs cannot carry
   for (std::int64_t failed = 0; failed <= kMaxFailed; ++failed) {
     const std::int64_t servers = fleet - failed;
-    if (servers < 1 || p.peak_qps * p.service_s >= static_cast<double>(servers)) {
+    if (servers < 1 || p.peak_per_s * p.service_s >= static_cast<double>(servers)) {
       unstable += (unstable.empty() ? "" : ", ") + std::to_string(failed);
       continue;
     }
@@ -170,7 +201,7 @@ Result<RunResult> run_capacity_plan(const Inputs& in, std::uint64_t seed, RunCon
   }
   if (!unstable.empty())
     result.notice("unstable", "with " + unstable + " GPU(s) failed the remaining GPUs cannot carry " +
-                                  format_number(p.peak_qps) + " req/s: the queues grow without bound, so those cases are not simulated.");
+                                  format_number(p.peak_per_s) + " req/s: the queues grow without bound, so those cases are not simulated.");
   output_scenarios(scenarios, p.slo_p99_s, result);
   return result;
 }
@@ -179,7 +210,7 @@ Result<RunResult> run_capacity_plan(const Inputs& in, std::uint64_t seed, RunCon
 
 CellSpec capacity_plan_cell() {
   CellSpec cell{"queues/capacity-plan",
-                {real("peak_qps", "1/s", 5000, 1e-3, 1e9), real("service_ms", "ms", 5, 1e-3, 1e6),
+                {aliased(real("peak_per_s", "1/s", 5000, 1e-3, 1e9), {"peak_qps"}), real("service_ms", "ms", 5, 1e-3, 1e6),
                  real("slo_ms", "ms", 50, 1e-3, 1e7), real("headroom", "", 1.3, 1, 10), real("p99_factor", "", 4.6, 0.1, 50),
                  choice("fleet", {"planned", "minimum", "n_plus_2", "n_plus_2_headroom"}, "planned"),
                  count("n", "requests", 100'000, 1000, 2'000'000)},

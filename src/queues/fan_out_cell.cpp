@@ -30,14 +30,23 @@ constexpr double kPoolPerWeight = 200'000;
 constexpr double kMaxPoolWeight = 10;
 constexpr int kCurvePoints = 100;
 
+/// Where a leaf's latency comes from: a fixed law, or a simulated M/M/1 queue.
+enum class LeafKind { Exponential, Lognormal, Mm1 };
+
 struct FanOutParams {
   std::int64_t leaves;
   double p;        // percentile as a fraction
-  std::string leaf;
+  LeafKind leaf;
   double leaf_mean_s, cv, service_s, rho;
-  double q;        // hedge after this leaf quantile
+  double q;        // hedge after this leaf quantile, as a fraction
   std::int64_t requests;
 };
+
+LeafKind leaf_kind(const std::string& choice) {
+  if (choice == "exp") return LeafKind::Exponential;
+  if (choice == "lognormal") return LeafKind::Lognormal;
+  return LeafKind::Mm1;
+}
 
 /// Fan-out degrees simulated: 1, 2, 5, 10, ... below `leaves`, and `leaves` itself.
 std::vector<std::int64_t> sweep_ns(std::int64_t leaves) {
@@ -49,21 +58,16 @@ std::vector<std::int64_t> sweep_ns(std::int64_t leaves) {
   return ns;
 }
 
-Result<FanOutParams> validate(const Inputs& in) {
-  FanOutParams p{in.count("leaves"), in.real("percentile") / 100, in.choice("leaf"), in.real("leaf_mean_ms") * 1e-3,
+Result<FanOutParams> validate_fan_out(const Inputs& in) {
+  FanOutParams p{in.count("leaves"), in.real("percentile") / 100, leaf_kind(in.choice("leaf")), in.real("leaf_mean_ms") * 1e-3,
                  in.real("cv"), in.real("service_ms") * 1e-3, in.real("rho"), in.real("hedge_pct") / 100,
                  in.count("requests")};
   double leaf_sum = 0;
   for (std::int64_t n : sweep_ns(p.leaves)) leaf_sum += static_cast<double>(n);
   const double draws = 2 * leaf_sum * static_cast<double>(p.requests);  // un-hedged and hedged runs
-  if (draws > kMaxLeafDraws)
-    return Error{"too_large", "requests",
-                 format_number(static_cast<double>(p.requests)) + " requests per point over fan-outs up to " +
-                     format_number(static_cast<double>(p.leaves)) + " leaves would draw " + format_number(draws) +
-                     " leaf latencies; the limit is " + format_number(kMaxLeafDraws) + ": use at most " +
-                     format_number(std::floor(kMaxLeafDraws / (2 * leaf_sum))) + " requests",
-                 {{"got", format_number(static_cast<double>(p.requests))},
-                  {"max", format_number(std::floor(kMaxLeafDraws / (2 * leaf_sum)))}}};
+  if (draws > kMaxLeafDraws)  // the most requests whose draws stay within kMaxLeafDraws
+    return too_large("requests", static_cast<double>(p.requests), std::floor(kMaxLeafDraws / (2 * leaf_sum)), "requests",
+                     "with fan-outs up to " + format_number(static_cast<double>(p.leaves)) + " leaves, requests per point");
   return p;
 }
 
@@ -87,8 +91,8 @@ std::vector<double> measured_mm1_s(double rho, double service_s, std::uint64_t s
 }
 
 LeafModel make_leaf_model(const FanOutParams& p, const std::vector<std::uint64_t>& seeds, ProgressSplitter& progress) {
-  if (p.leaf != "mm1") {
-    const LeafLaw law = p.leaf == "exp" ? LeafLaw::exponential(p.leaf_mean_s) : LeafLaw::lognormal(p.leaf_mean_s, p.cv);
+  if (p.leaf != LeafKind::Mm1) {
+    const LeafLaw law = p.leaf == LeafKind::Exponential ? LeafLaw::exponential(p.leaf_mean_s) : LeafLaw::lognormal(p.leaf_mean_s, p.cv);
     // A latency law that does not depend on load: backups come from the same law.
     return {law, LeafSampler(law), law.quantile(p.p), law.quantile(p.q), law, LeafSampler(law), 1 - p.q};
   }
@@ -117,43 +121,50 @@ void add_sweep_table(RunResult& r, const FanOutParams& p, const LeafModel& m, co
   for (const Point& pt : points) {
     c.put("n", static_cast<double>(pt.n));
     c.put("p_any_slow_frac", fan_out_slow_share(p.p, pt.n));
-    c.put("sim_p_any_slow", "_frac", binomial_share(pt.plain.num_any_slow, p.requests), 1.0);
+    c.put_estimate("sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac",
+                   binomial_share(pt.plain.num_any_slow, p.requests), 1.0);
     c.put("req_p50_ms", 1e3 * request_quantile_s(m.law, pt.n, 0.5));
-    c.put("sim_req_p50", "_ms", iid_quantile_sorted(pt.plain.request_s, 0.5), 1e3);
+    c.put_estimate("sim_req_p50_ms", "sim_req_p50_lo_ms", "sim_req_p50_hi_ms",
+                   iid_quantile_sorted(pt.plain.request_s, 0.5), 1e3);
     c.put("req_p99_ms", 1e3 * request_quantile_s(m.law, pt.n, 0.99));
-    c.put("sim_req_p99", "_ms", iid_quantile_sorted(pt.plain.request_s, 0.99), 1e3);
+    c.put_estimate("sim_req_p99_ms", "sim_req_p99_lo_ms", "sim_req_p99_hi_ms",
+                   iid_quantile_sorted(pt.plain.request_s, 0.99), 1e3);
     if (!pt.hedged) continue;
     c.put("hedged_p50_ms", 1e3 * hedged_request_quantile_s(*m.hedged_law, m.hedge_after_s, pt.n, 0.5));
-    c.put("sim_hedged_p50", "_ms", iid_quantile_sorted(pt.hedged->request_s, 0.5), 1e3);
+    c.put_estimate("sim_hedged_p50_ms", "sim_hedged_p50_lo_ms", "sim_hedged_p50_hi_ms",
+                   iid_quantile_sorted(pt.hedged->request_s, 0.5), 1e3);
     c.put("hedged_p99_ms", 1e3 * hedged_request_quantile_s(*m.hedged_law, m.hedge_after_s, pt.n, 0.99));
-    c.put("sim_hedged_p99", "_ms", iid_quantile_sorted(pt.hedged->request_s, 0.99), 1e3);
+    c.put_estimate("sim_hedged_p99_ms", "sim_hedged_p99_lo_ms", "sim_hedged_p99_hi_ms",
+                   iid_quantile_sorted(pt.hedged->request_s, 0.99), 1e3);
     c.put("sim_hedge_share_frac", static_cast<double>(pt.hedged->num_backups) / static_cast<double>(pt.hedged->num_leaf_requests));
   }
   c.into(r.table("sweep"));
 }
 
 void add_focus_outputs(RunResult& r, const FanOutParams& p, const LeafModel& m, const Point& pt) {
-  const auto put = [&](const std::string& name, const std::string& unit, const Estimate& e, double scale) {
-    r.output(name + unit, scale * e.value);
-    r.output(name + "_lo" + unit, scale * e.lo);
-    r.output(name + "_hi" + unit, scale * e.hi);
+  const auto put = [&](const char* name, const char* lo_name, const char* hi_name, const Estimate& e, double scale) {
+    r.output(name, scale * e.value);
+    r.output(lo_name, scale * e.lo);
+    r.output(hi_name, scale * e.hi);
   };
   r.output("p_any_slow_frac", fan_out_slow_share(p.p, p.leaves));
-  put("sim_p_any_slow", "_frac", binomial_share(pt.plain.num_any_slow, p.requests), 1.0);
+  put("sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac",
+      binomial_share(pt.plain.num_any_slow, p.requests), 1.0);
   r.output("leaf_mean_ms", 1e3 * m.law.mean_s());
   r.output("leaf_pctl_ms", 1e3 * m.law.quantile(p.p));
   r.output("req_p50_ms", 1e3 * request_quantile_s(m.law, p.leaves, 0.5));
-  put("sim_req_p50", "_ms", iid_quantile_sorted(pt.plain.request_s, 0.5), 1e3);
+  put("sim_req_p50_ms", "sim_req_p50_lo_ms", "sim_req_p50_hi_ms", iid_quantile_sorted(pt.plain.request_s, 0.5), 1e3);
   r.output("req_p99_ms", 1e3 * request_quantile_s(m.law, p.leaves, 0.99));
   const Estimate plain_p99 = iid_quantile_sorted(pt.plain.request_s, 0.99);
-  put("sim_req_p99", "_ms", plain_p99, 1e3);
+  put("sim_req_p99_ms", "sim_req_p99_lo_ms", "sim_req_p99_hi_ms", plain_p99, 1e3);
   if (!pt.hedged) return;
   r.output("hedge_after_ms", 1e3 * m.hedge_after_s);
   r.output("hedged_p99_ms", 1e3 * hedged_request_quantile_s(*m.hedged_law, m.hedge_after_s, p.leaves, 0.99));
   const Estimate hedged_p99 = iid_quantile_sorted(pt.hedged->request_s, 0.99);
-  put("sim_hedged_p99", "_ms", hedged_p99, 1e3);
+  put("sim_hedged_p99_ms", "sim_hedged_p99_lo_ms", "sim_hedged_p99_hi_ms", hedged_p99, 1e3);
   r.output("hedge_share_frac", m.hedge_share);
-  put("sim_hedge_share", "_frac", binomial_share(pt.hedged->num_backups, pt.hedged->num_leaf_requests), 1.0);
+  put("sim_hedge_share_frac", "sim_hedge_share_lo_frac", "sim_hedge_share_hi_frac",
+      binomial_share(pt.hedged->num_backups, pt.hedged->num_leaf_requests), 1.0);
   r.output("p99_cut_x", plain_p99.value / hedged_p99.value);
 }
 
@@ -170,7 +181,7 @@ void add_slow_share_curve(RunResult& r, const FanOutParams& p) {
 }
 
 Result<RunResult> run_fan_out(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto params = validate(in);
+  auto params = validate_fan_out(in);
   if (!params.ok()) return params.error();
   const FanOutParams& p = params.value();
   const auto ns = sweep_ns(p.leaves);
@@ -200,7 +211,7 @@ Result<RunResult> run_fan_out(const Inputs& in, std::uint64_t seed, RunControl& 
                                         format_number(100 * p.q) +
                                         " has no steady state: backups add load, which slows the leaves and triggers "
                                         "more backups. Lower rho or hedge later.");
-  else if (p.leaf == "mm1")
+  else if (p.leaf == LeafKind::Mm1)
     result.notice("hedge_load", "Backups raise each M/M/1 leaf's load from rho = " + format_number(p.rho) + " to " +
                                     format_number(round_significant(p.rho * (1 + m.hedge_share), 3)) + ", so " +
                                     format_number(round_significant(100 * m.hedge_share, 3)) + " % of leaf requests get a backup, not " +

@@ -26,11 +26,33 @@ double histogram_top_s(double lambda, double mu, std::int64_t n) {
   return 1.2 * drift_s + 10.0 * std::sqrt(static_cast<double>(n)) / mu + 20.0 / mu;
 }
 
+struct LittlesLawParams {
+  double lambda_per_s;
+  double mu_per_s;
+  bool exponential;          // service law: exponential (M/M/1) or fixed (M/D/1)
+  std::int64_t num_requests;
+  // Napkin math 1.2: requests in flight at a rate and latency, and the rate a number of slots sustains.
+  double sizing_per_s;
+  double sizing_latency_ms;
+  double num_slots;
+  double slot_latency_s;
+};
+
+Result<LittlesLawParams> validate_littles_law(const Inputs& in) {
+  // The ranges are the only rules: rho >= 1 is allowed (the law holds on any finite run; a notice says so).
+  return LittlesLawParams{in.real("lambda"), in.real("mu"), in.choice("service") == "exp", in.count("n"),
+                          in.real("sizing_per_s"), in.real("latency_ms"), static_cast<double>(in.count("slots")),
+                          in.real("fast_latency_ms") * 1e-3};
+}
+
 Result<RunResult> run_littles_law(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const double lambda = in.real("lambda");
-  const double mu = in.real("mu");
-  const bool exponential = in.choice("service") == "exp";
-  const std::int64_t n = in.count("n");
+  auto checked = validate_littles_law(in);
+  if (!checked.ok()) return checked.error();
+  const LittlesLawParams& p = checked.value();
+  const double lambda = p.lambda_per_s;
+  const double mu = p.mu_per_s;
+  const bool exponential = p.exponential;
+  const std::int64_t n = p.num_requests;
   const double rho = lambda / mu;
 
   SingleServerParams params{lambda, exponential ? Distribution::exponential(mu) : Distribution::deterministic(1 / mu), n};
@@ -66,8 +88,8 @@ Result<RunResult> run_littles_law(const Inputs& in, std::uint64_t seed, RunContr
   }
   result.output("window_s", run.window_s);
   // Napkin math 1.2: in flight = arrival rate x time in system, and the rate a fixed number of slots sustains.
-  result.output("in_flight", in.real("qps") * in.real("latency_ms") * 1e-3);
-  result.output("qps_supported_per_s", in.real("slots") / (in.real("fast_latency_ms") * 1e-3));
+  result.output("in_flight", p.sizing_per_s * p.sizing_latency_ms * 1e-3);
+  result.output("qps_supported_per_s", p.num_slots / p.slot_latency_s);
 
   std::vector<double> t_s = run.in_system.bucket_starts_s();
   result.table("in_system").column("t_s", std::move(t_s)).column("n", run.in_system.bucket_means());
@@ -91,7 +113,7 @@ CellSpec littles_law_cell() {
   CellSpec cell{"queues/littles-law",
                 {real("lambda", "1/s", 160, 1e-6, 1e7), real("mu", "1/s", 200, 1e-6, 1e7),
                  choice("service", {"exp", "det"}, "exp"), count("n", "requests", 100'000, 1, 10'000'000),
-                 real("qps", "1/s", 1000, 0, 1e9), real("latency_ms", "ms", 50, 0, 1e6),
+                 aliased(real("sizing_per_s", "1/s", 1000, 0, 1e9), {"qps"}), real("latency_ms", "ms", 50, 0, 1e6),
                  count("slots", "requests", 50, 1, 1e9), real("fast_latency_ms", "ms", 10, 1e-6, 1e6)},
                 &run_littles_law};
   cell.outputs = {out("rho", ""), out("L", ""), out("lambda_eff_per_s", "1/s"), out("W_ms", "ms"),

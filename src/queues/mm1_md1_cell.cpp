@@ -21,11 +21,22 @@ namespace {
 /// Utilizations simulated: Table 7's rows (0.5, 0.7, 0.8, 0.9, 0.95) and the rest of Figure 1's range.
 constexpr double kRhoGrid[] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95};
 constexpr int kNumRho = sizeof(kRhoGrid) / sizeof(kRhoGrid[0]);
-/// Table 7's rows (utilization as a fraction) and Figure 1's curve: 100 points on [0, 0.95].
-constexpr double kTable7Rho[] = {0.5, 0.7, 0.8, 0.9, 0.95};
+/// Table 7's rows (utilization as a fraction), with the names of their outputs (book references), and
+/// Figure 1's curve: 100 points on [0, 0.95].
+struct Table7Row {
+  double rho;
+  const char* multiple_name;  // S/(1 - rho) in multiples of S
+  const char* W_ms_name;      // the same in ms
+};
+constexpr Table7Row kTable7[] = {{0.5, "eq5_multiple_50", "eq5_W_50_ms"},
+                                 {0.7, "eq5_multiple_70", "eq5_W_70_ms"},
+                                 {0.8, "eq5_multiple_80", "eq5_W_80_ms"},
+                                 {0.9, "eq5_multiple_90", "eq5_W_90_ms"},
+                                 {0.95, "eq5_multiple_95", "eq5_W_95_ms"}};
 constexpr int kFigure1Points = 100;
 constexpr double kFigure1MaxRho = 0.95;
-/// Points whose simulated numbers are also outputs (the closing-note rows).
+/// Points of the closing note: their simulated numbers and 95 % half-widths form the table
+/// "closing_rows".
 constexpr double kReportedRho[] = {0.5, 0.8, 0.95};
 constexpr double kP99 = 0.99;
 
@@ -40,7 +51,15 @@ std::int64_t num_kept_at(double rho, std::int64_t budget) {
   return static_cast<std::int64_t>(static_cast<double>(budget) * budget_weight(rho) / total_weight);
 }
 
-std::string percent_tag(double rho) { return std::to_string(static_cast<int>(std::lround(rho * 100))); }
+struct Mm1Md1Params {
+  double service_s;            // S
+  std::int64_t num_requests;   // kept requests per model, shared over the grid
+};
+
+Result<Mm1Md1Params> validate_mm1_md1(const Inputs& in) {
+  // The ranges are the only rules: every grid point is below rho = 1 whatever S is.
+  return Mm1Md1Params{in.real("service_ms") * 1e-3, in.count("n")};
+}
 
 struct GridPoint {
   double rho;
@@ -65,9 +84,9 @@ GridPoint simulate_point(double rho, double service_s, std::int64_t num_kept, st
 
 void add_book_tables(RunResult& result, double service_s) {
   // Table 7 and Figure 1 evaluate eq. 5 (and eq. 6 for Figure 1's p99) in multiples of the service time.
-  for (double rho : kTable7Rho) {
-    result.output("eq5_multiple_" + percent_tag(rho), 1 / (1 - rho));
-    result.output("eq5_W_" + percent_tag(rho) + "_ms", 1e3 * service_s / (1 - rho));
+  for (const Table7Row& row : kTable7) {
+    result.output(row.multiple_name, 1 / (1 - row.rho));
+    result.output(row.W_ms_name, 1e3 * service_s / (1 - row.rho));
   }
   result.output("ln_100", std::log(100.0));
   result.output("eq6_multiple_70", eq6_p99_s(1.0, 0.7));
@@ -127,14 +146,14 @@ Coverage add_sweep_table(RunResult& result, const std::vector<GridPoint>& points
     const ClosedForms cf = closed_forms_at(p.rho, service_s);
     cols.put("rho", p.rho);
     cols.put("num_requests", static_cast<double>(p.num_kept));
-    cols.put("mm1_W", "_ms", p.mm1.mean, 1e3);
+    cols.put_estimate("mm1_W_ms", "mm1_W_lo_ms", "mm1_W_hi_ms", p.mm1.mean, 1e3);
     cols.put("eq5_W_ms", 1e3 * cf.eq5_s);
-    cols.put("mm1_p99", "_ms", p.mm1.quantile, 1e3);
+    cols.put_estimate("mm1_p99_ms", "mm1_p99_lo_ms", "mm1_p99_hi_ms", p.mm1.quantile, 1e3);
     cols.put("mm1_p99_exact_ms", 1e3 * cf.mm1_p99_s);
     cols.put("eq6_p99_ms", 1e3 * cf.eq6_s);
-    cols.put("md1_W", "_ms", p.md1.mean, 1e3);
+    cols.put_estimate("md1_W_ms", "md1_W_lo_ms", "md1_W_hi_ms", p.md1.mean, 1e3);
     cols.put("md1_W_pk_ms", 1e3 * cf.pk_s);
-    cols.put("md1_p99", "_ms", p.md1.quantile, 1e3);
+    cols.put_estimate("md1_p99_ms", "md1_p99_lo_ms", "md1_p99_hi_ms", p.md1.quantile, 1e3);
     cols.put("mm1_p99_to_eq6", p.mm1.quantile.value / cf.eq6_s);
     cols.put("md1_p99_to_eq6", p.md1.quantile.value / cf.eq6_s);
     cols.put("mm1_W_x", p.mm1.mean.value / service_s);
@@ -150,34 +169,40 @@ Coverage add_sweep_table(RunResult& result, const std::vector<GridPoint>& points
   return coverage;
 }
 
-void add_reported_points(RunResult& result, const std::vector<GridPoint>& points, double service_s) {
+/// The closing note's rows: the simulated numbers with their 95 % half-widths at rho = 0.5, 0.8, 0.95, and
+/// the exact M/D/1 p99 that the lab text quotes at 0.5 and 0.8 (Erlang's formula; none at 0.95).
+void add_closing_rows(RunResult& result, const std::vector<GridPoint>& points, double service_s) {
+  TableColumns cols;
   for (const auto& p : points) {
     bool reported = false;
     for (double r : kReportedRho) reported = reported || std::fabs(p.rho - r) < 1e-9;
     if (!reported) continue;
-    const std::string tag = percent_tag(p.rho);
-    const auto put = [&](const std::string& name, const Estimate& e) {
-      result.output(name + "_" + tag + "_ms", 1e3 * e.value);
-      result.output(name + "_" + tag + "_ci_ms", 1e3 * e.half_width());
-    };
-    put("mm1_W", p.mm1.mean);
-    put("mm1_p99", p.mm1.quantile);
-    put("md1_W", p.md1.mean);
-    put("md1_p99", p.md1.quantile);
     const ClosedForms cf = closed_forms_at(p.rho, service_s);
-    if (cf.md1_p99_s) result.output("md1_p99_exact_" + tag + "_ms", 1e3 * *cf.md1_p99_s);
-    result.output("md1_p99_to_eq6_" + tag, p.md1.quantile.value / cf.eq6_s);
+    cols.put("rho", p.rho);
+    cols.put("mm1_W_ms", 1e3 * p.mm1.mean.value);
+    cols.put("mm1_W_ci_ms", 1e3 * p.mm1.mean.half_width());
+    cols.put("mm1_p99_ms", 1e3 * p.mm1.quantile.value);
+    cols.put("mm1_p99_ci_ms", 1e3 * p.mm1.quantile.half_width());
+    cols.put("md1_W_ms", 1e3 * p.md1.mean.value);
+    cols.put("md1_W_ci_ms", 1e3 * p.md1.mean.half_width());
+    cols.put("md1_p99_ms", 1e3 * p.md1.quantile.value);
+    cols.put("md1_p99_ci_ms", 1e3 * p.md1.quantile.half_width());
+    cols.put("md1_p99_to_eq6", p.md1.quantile.value / cf.eq6_s);
   }
+  cols.into(result.table("closing_rows"));
+  // Grid points 0.5 and 0.8 are below the exact form's limit (about 0.87) at any S.
+  result.output("md1_p99_exact_50_ms", 1e3 * *closed_forms_at(0.5, service_s).md1_p99_s);
+  result.output("md1_p99_exact_80_ms", 1e3 * *closed_forms_at(0.8, service_s).md1_p99_s);
 }
 
 void add_table7(RunResult& result, const std::vector<GridPoint>& points, double service_s) {
   std::vector<double> rho_pct, multiple, eq5_ms, sim_ms, lo_ms, hi_ms;
-  for (double rho : kTable7Rho)
+  for (const Table7Row& row : kTable7)
     for (const auto& p : points)
-      if (std::fabs(p.rho - rho) < 1e-9) {
-        rho_pct.push_back(100 * rho);
-        multiple.push_back(1 / (1 - rho));
-        eq5_ms.push_back(1e3 * service_s / (1 - rho));
+      if (std::fabs(p.rho - row.rho) < 1e-9) {
+        rho_pct.push_back(100 * row.rho);
+        multiple.push_back(1 / (1 - row.rho));
+        eq5_ms.push_back(1e3 * service_s / (1 - row.rho));
         sim_ms.push_back(1e3 * p.mm1.mean.value);
         lo_ms.push_back(1e3 * p.mm1.mean.lo);
         hi_ms.push_back(1e3 * p.mm1.mean.hi);
@@ -192,8 +217,10 @@ void add_table7(RunResult& result, const std::vector<GridPoint>& points, double 
 }
 
 Result<RunResult> run_mm1_md1(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const double service_s = in.real("service_ms") * 1e-3;
-  const std::int64_t budget = in.count("n");
+  auto checked = validate_mm1_md1(in);
+  if (!checked.ok()) return checked.error();
+  const double service_s = checked.value().service_s;
+  const std::int64_t budget = checked.value().num_requests;
 
   double total = 0;
   for (double rho : kRhoGrid) total += 2.0 * static_cast<double>(num_simulated(num_kept_at(rho, budget)));
@@ -205,7 +232,7 @@ Result<RunResult> run_mm1_md1(const Inputs& in, std::uint64_t seed, RunControl& 
 
   RunResult result;
   add_book_tables(result, service_s);
-  add_reported_points(result, points, service_s);
+  add_closing_rows(result, points, service_s);
   const Coverage coverage = add_sweep_table(result, points, service_s);
   result.output("closed_forms_checked", coverage.num_checked);
   result.output("closed_forms_inside_ci", coverage.num_covered);
@@ -224,19 +251,10 @@ CellSpec mm1_md1_cell() {
   cell.outputs = {out("eq5_multiple_50", ""), out("eq5_W_50_ms", "ms"), out("eq5_multiple_70", ""),
                   out("eq5_W_70_ms", "ms"), out("eq5_multiple_80", ""), out("eq5_W_80_ms", "ms"),
                   out("eq5_multiple_90", ""), out("eq5_W_90_ms", "ms"), out("eq5_multiple_95", ""),
-                  out("eq5_W_95_ms", "ms"), out("ln_100", ""), out("eq6_multiple_70", ""), out("mm1_W_50_ms", "ms"),
-                  out("mm1_W_50_ci_ms", "ms"), out("mm1_p99_50_ms", "ms"), out("mm1_p99_50_ci_ms", "ms"),
-                  out("md1_W_50_ms", "ms"), out("md1_W_50_ci_ms", "ms"), out("md1_p99_50_ms", "ms"),
-                  out("md1_p99_50_ci_ms", "ms"), out("md1_p99_to_eq6_50", ""), out("mm1_W_80_ms", "ms"),
-                  out("mm1_W_80_ci_ms", "ms"), out("mm1_p99_80_ms", "ms"), out("mm1_p99_80_ci_ms", "ms"),
-                  out("md1_W_80_ms", "ms"), out("md1_W_80_ci_ms", "ms"), out("md1_p99_80_ms", "ms"),
-                  out("md1_p99_80_ci_ms", "ms"), out("md1_p99_to_eq6_80", ""), out("mm1_W_95_ms", "ms"),
-                  out("mm1_W_95_ci_ms", "ms"), out("mm1_p99_95_ms", "ms"), out("mm1_p99_95_ci_ms", "ms"),
-                  out("md1_W_95_ms", "ms"), out("md1_W_95_ci_ms", "ms"), out("md1_p99_95_ms", "ms"),
-                  out("md1_p99_95_ci_ms", "ms"), out("md1_p99_to_eq6_95", ""), out("md1_p99_exact_50_ms", "ms"),
-                  out("md1_p99_exact_80_ms", "ms"), out("closed_forms_checked", ""),
+                  out("eq5_W_95_ms", "ms"), out("ln_100", ""), out("eq6_multiple_70", ""),
+                  out("md1_p99_exact_50_ms", "ms"), out("md1_p99_exact_80_ms", "ms"), out("closed_forms_checked", ""),
                   out("closed_forms_inside_ci", ""), out("requests_simulated", "")};
-  cell.tables = {table("figure1"), table("sweep"), table("table7"), table("md1_exact")};
+  cell.tables = {table("figure1"), table("sweep"), table("closing_rows"), table("table7"), table("md1_exact")};
   return cell;
 }
 

@@ -17,14 +17,16 @@ namespace {
 
 constexpr double kMaxRequestsPerPolicy = 5e6;  // points x n, each run by 4 policies: ~2 s natively at c = 8
 
+/// A routing policy and the names of its mean and p99 (outputs at the highest load, sweep columns).
 struct Policy {
   Routing routing;
-  const char* key;
+  const char* mean_ms;
+  const char* p99_ms;
 };
-constexpr Policy kPolicies[] = {{Routing::Random, "random"},
-                                {Routing::PowerOfTwo, "p2"},
-                                {Routing::ShortestQueue, "jsq"},
-                                {Routing::SharedQueue, "shared"}};
+constexpr Policy kPolicies[] = {{Routing::Random, "mean_random_ms", "p99_random_ms"},
+                                {Routing::PowerOfTwo, "mean_p2_ms", "p99_p2_ms"},
+                                {Routing::ShortestQueue, "mean_jsq_ms", "p99_jsq_ms"},
+                                {Routing::SharedQueue, "mean_shared_ms", "p99_shared_ms"}};
 constexpr int kNumPolicies = 4;
 
 /// One load point: each policy's summary and the closed forms that exist for this service law.
@@ -38,7 +40,7 @@ struct Point {
   double p99_random_closed_s = 0;
 };
 
-struct RoutingInputs {
+struct RoutingParams {
   std::int64_t servers;
   double service_s;
   bool exponential;
@@ -46,8 +48,8 @@ struct RoutingInputs {
   std::int64_t points, n;
 };
 
-Result<RoutingInputs> read_inputs(const Inputs& in) {
-  RoutingInputs p{in.count("servers"), in.real("service_ms") * 1e-3, in.choice("service") == "exp",
+Result<RoutingParams> validate_routing(const Inputs& in) {
+  RoutingParams p{in.count("servers"), in.real("service_ms") * 1e-3, in.choice("service") == "exp",
                   in.real("rho_min"),  in.real("rho_max"),           in.count("points"), in.count("n")};
   if (p.rho_min > p.rho_max)
     return Error{"invalid", "rho_min",
@@ -55,14 +57,11 @@ Result<RoutingInputs> read_inputs(const Inputs& in) {
                  {{"max", format_number(p.rho_max)}, {"got", format_number(p.rho_min)}}};
   const double requests = static_cast<double>(p.points) * static_cast<double>(p.n);
   if (requests > kMaxRequestsPerPolicy)
-    return Error{"too_large", "n",
-                 "points x n = " + format_number(requests) + " requests per policy, above the limit of " +
-                     format_number(kMaxRequestsPerPolicy) + "; lower n or points",
-                 {{"max", format_number(kMaxRequestsPerPolicy)}, {"got", format_number(requests)}}};
+    return too_large("n", requests, kMaxRequestsPerPolicy, "requests", "points x n, the requests per policy,");
   return p;
 }
 
-Point simulate_point(const RoutingInputs& p, double rho, std::uint64_t seed, RunProgress& progress) {
+Point simulate_point(const RoutingParams& p, double rho, std::uint64_t seed, RunProgress& progress) {
   Point point;
   point.rho = rho;
   const double mu = 1 / p.service_s;
@@ -95,8 +94,8 @@ void output_sweep(const std::vector<Point>& points, RunResult& result) {
       mean_ms.push_back(pt.by_policy[k].mean_s * 1e3);
       p99_ms.push_back(pt.by_policy[k].p99_s * 1e3);
     }
-    table.column(std::string("mean_") + kPolicies[k].key + "_ms", std::move(mean_ms));
-    table.column(std::string("p99_") + kPolicies[k].key + "_ms", std::move(p99_ms));
+    table.column(kPolicies[k].mean_ms, std::move(mean_ms));
+    table.column(kPolicies[k].p99_ms, std::move(p99_ms));
   }
   const auto column = [&](const char* name, double Point::*field) {
     std::vector<double> values;
@@ -116,8 +115,8 @@ void output_sweep(const std::vector<Point>& points, RunResult& result) {
 void output_top(const Point& top, RunResult& result) {
   result.output("rho", top.rho);
   for (int k = 0; k < kNumPolicies; ++k) {
-    result.output(std::string("mean_") + kPolicies[k].key + "_ms", top.by_policy[k].mean_s * 1e3);
-    result.output(std::string("p99_") + kPolicies[k].key + "_ms", top.by_policy[k].p99_s * 1e3);
+    result.output(kPolicies[k].mean_ms, top.by_policy[k].mean_s * 1e3);
+    result.output(kPolicies[k].p99_ms, top.by_policy[k].p99_s * 1e3);
   }
   const FleetSummary& shared = top.by_policy[kNumPolicies - 1];
   result.output("mean_random_se_ms", top.by_policy[0].mean_se_s * 1e3);
@@ -139,9 +138,9 @@ void output_top(const Point& top, RunResult& result) {
 }
 
 Result<RunResult> run_routing(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto checked = read_inputs(in);
+  auto checked = validate_routing(in);
   if (!checked.ok()) return checked.error();
-  const RoutingInputs& p = checked.value();
+  const RoutingParams& p = checked.value();
   RunProgress progress(ctl, static_cast<double>(kNumPolicies * p.points * p.n));
   std::vector<Point> points;
   for (std::int64_t i = 0; i < p.points; ++i) {

@@ -16,11 +16,12 @@ class TableColumns {
       if (c.first == name) return c.second.push_back(value);
     columns_.push_back({name, {value}});
   }
-  /// An estimate as three columns, <name><unit>, <name>_lo<unit> and <name>_hi<unit>, each times `scale`.
-  void put(const std::string& name, const std::string& unit, const Estimate& e, double scale) {
-    put(name + unit, scale * e.value);
-    put(name + "_lo" + unit, scale * e.lo);
-    put(name + "_hi" + unit, scale * e.hi);
+  /// An estimate as three columns (value, lo, hi), each times `scale`: names written out in full, so
+  /// that grep finds them ("mm1_W_ms", "mm1_W_lo_ms", "mm1_W_hi_ms").
+  void put_estimate(const char* name, const char* lo_name, const char* hi_name, const Estimate& e, double scale) {
+    put(name, scale * e.value);
+    put(lo_name, scale * e.lo);
+    put(hi_name, scale * e.hi);
   }
   /// Moves the columns into `table`.
   void into(Table& table) {

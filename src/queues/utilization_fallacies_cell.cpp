@@ -33,7 +33,7 @@ struct FallacyParams {
   std::int64_t budget;   // requests over all four scenarios
 };
 
-Result<FallacyParams> validate(const Inputs& in) {
+Result<FallacyParams> validate_utilization_fallacies(const Inputs& in) {
   FallacyParams p{in.real("service_ms") * 1e-3, in.real("rho"), in.real("new_service_ms") * 1e-3,
                   in.real("rho_low"), in.real("rho_high"), in.count("n")};
   const double rho_after = p.rho * p.new_service_s / p.service_s;
@@ -154,15 +154,29 @@ std::vector<Check> make_checks(const std::vector<Scenario>& s) {
 }
 
 void add_simulated(RunResult& r, const std::vector<Check>& checks) {
-  // Output names of the checks that are also outputs (the rest are in the table only).
-  const char* names[] = {"sim_W_at_rho", nullptr, "sim_W_after", nullptr, "sim_queue_gain", "sim_system_speedup",
-                         "sim_W_low", "sim_W_high", "sim_latency_ratio", "sim_p99_low", "sim_p99_high", "sim_p99_to_mean"};
+  // Output names (estimate, 95 % half-width) of the checks that are also outputs, by item; the rest are in
+  // the table only.
+  struct Names {
+    const char* value;
+    const char* ci;
+  };
+  const Names names[] = {{"sim_W_at_rho_ms", "sim_W_at_rho_ci_ms"},
+                         {nullptr, nullptr},
+                         {"sim_W_after_ms", "sim_W_after_ci_ms"},
+                         {nullptr, nullptr},
+                         {"sim_queue_gain_x", "sim_queue_gain_ci_x"},
+                         {"sim_system_speedup_x", "sim_system_speedup_ci_x"},
+                         {"sim_W_low_ms", "sim_W_low_ci_ms"},
+                         {"sim_W_high_ms", "sim_W_high_ci_ms"},
+                         {"sim_latency_ratio_x", "sim_latency_ratio_ci_x"},
+                         {"sim_p99_low_ms", "sim_p99_low_ci_ms"},
+                         {"sim_p99_high_ms", "sim_p99_high_ci_ms"},
+                         {"sim_p99_to_mean_x", "sim_p99_to_mean_ci_x"}};
   for (const Check& c : checks) {
-    if (names[c.item] == nullptr) continue;
-    const std::string unit = c.is_time ? "_ms" : "_x";
-    const double scale = c.is_time ? 1e3 : 1.0;
-    r.output(names[c.item] + unit, scale * c.sim.value);
-    r.output(std::string(names[c.item]) + "_ci" + unit, scale * c.sim.half_width());
+    if (names[c.item].value == nullptr) continue;
+    const double scale = c.is_time ? 1e3 : 1.0;  // times in ms, ratios as they are
+    r.output(names[c.item].value, scale * c.sim.value);
+    r.output(names[c.item].ci, scale * c.sim.half_width());
   }
   std::vector<double> item, exact, sim, lo, hi, ratio, ratio_lo, ratio_hi;
   int num_inside = 0;
@@ -192,7 +206,7 @@ void add_simulated(RunResult& r, const std::vector<Check>& checks) {
 }
 
 Result<RunResult> run_utilization_fallacies(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto params = validate(in);
+  auto params = validate_utilization_fallacies(in);
   if (!params.ok()) return params.error();
   const FallacyParams& p = params.value();
   const auto scenarios = simulate_scenarios(p, seed, ctl);

@@ -18,45 +18,74 @@ sl::RunResult run(std::map<std::string, std::string> raw, const std::string& see
   return cell_test::run("queues/mm1-md1", std::move(raw), seed);
 }
 
-/// |simulated - closed| within 4 standard errors; the output's 95 % half-width is t(31) = 2.04 SEs.
-void check_within_4_se(const sl::RunResult& r, const std::string& sim, double closed_ms) {
-  const double se = out(r, sim + "_ci_ms") / sl::queues::kStudentT31;
-  INFO(sim << " = " << out(r, sim + "_ms") << " ms, closed form " << closed_ms << " ms, SE " << se << " ms");
-  CHECK(std::fabs(out(r, sim + "_ms") - closed_ms) <= 4 * se);
+/// Row `row` of the table closing_rows (rho = 0.5, 0.8, 0.95): |simulated - closed| within 4 standard
+/// errors; the table's 95 % half-width is t(31) = 2.04 SEs.
+void check_within_4_se(const sl::RunResult& r, std::size_t row, const std::string& sim_ms,
+                       const std::string& ci_ms, double closed_ms) {
+  const double sim = column(r, "closing_rows", sim_ms).at(row);
+  const double se = column(r, "closing_rows", ci_ms).at(row) / sl::queues::kStudentT31;
+  INFO(sim_ms << " = " << sim << " ms at row " << row << ", closed form " << closed_ms << " ms, SE " << se << " ms");
+  CHECK(std::fabs(sim - closed_ms) <= 4 * se);
+}
+
+/// The value of `name` in the closing_rows row at utilization `rho`.
+double closing(const sl::RunResult& r, const std::string& name, double rho) {
+  const auto& rhos = column(r, "closing_rows", "rho");
+  for (std::size_t i = 0; i < rhos.size(); ++i)
+    if (rhos[i] == rho) return column(r, "closing_rows", name)[i];
+  FAIL("no closing row at rho = " << rho);
+  return 0;
 }
 
 }  // namespace
 
 TEST_CASE("Table 7: eq. 5 gives 2x/3.3x/5x/10x/20x and 10/17/25/50/100 ms at 5 ms", "[queues][mm1][book]") {
   const auto r = run({});
-  // Printed rounding: multiples to 1 decimal for 3.3 (abs 0.05), integers elsewhere; ms to integers (abs 0.5),
-  // so 16.67 ms prints as 17. Our values are the exact S / (1 - rho).
-  const double rho[] = {0.5, 0.7, 0.8, 0.9, 0.95};
-  const double book_multiple[] = {2, 3.3, 5, 10, 20};
-  const double book_ms[] = {10, 17, 25, 50, 100};
-  const char* tag[] = {"50", "70", "80", "90", "95"};
-  for (int i = 0; i < 5; ++i) {
-    CHECK_THAT(out(r, std::string("eq5_multiple_") + tag[i]), WithinRel(1 / (1 - rho[i]), 1e-12));
-    CHECK_THAT(out(r, std::string("eq5_multiple_") + tag[i]), WithinAbs(book_multiple[i], i == 1 ? 0.05 : 0.5));
-    CHECK_THAT(out(r, std::string("eq5_W_") + tag[i] + "_ms"), WithinAbs(book_ms[i], 0.5));
+  const std::string cell = "queues/mm1-md1";
+  // Our values are the exact S / (1 - rho); the book's, and their printed rounding (abs 0.05 for 3.3, 0.5
+  // for the integers, so 16.67 ms prints as 17), come from the lab file.
+  struct Row {
+    double rho;
+    const char* multiple;
+    const char* W_ms;
+  };
+  const Row rows[] = {{0.5, "eq5_multiple_50", "eq5_W_50_ms"}, {0.7, "eq5_multiple_70", "eq5_W_70_ms"},
+                      {0.8, "eq5_multiple_80", "eq5_W_80_ms"}, {0.9, "eq5_multiple_90", "eq5_W_90_ms"},
+                      {0.95, "eq5_multiple_95", "eq5_W_95_ms"}};
+  for (const Row& row : rows) {
+    INFO("rho = " << row.rho);
+    CHECK_THAT(out(r, row.multiple), WithinRel(1 / (1 - row.rho), 1e-12));
+    CHECK_THAT(out(r, row.W_ms), WithinRel(5 / (1 - row.rho), 1e-12));
+    CHECK_THAT(out(r, row.multiple),
+               WithinAbs(cell_test::book_value(cell, row.multiple), cell_test::book_tolerance(cell, row.multiple)));
+    CHECK_THAT(out(r, row.W_ms), WithinAbs(cell_test::book_value(cell, row.W_ms), cell_test::book_tolerance(cell, row.W_ms)));
   }
-  // Eq. 6 rounds ln 100 = 4.605 to 4.6 (abs 0.05); at rho = 0.7 it is 4.6 / 0.3 = 15.3 service times.
-  CHECK_THAT(out(r, "ln_100"), WithinAbs(4.6, 0.05));
-  CHECK_THAT(out(r, "eq6_multiple_70"), WithinAbs(15.3, 0.05));
+  // Eq. 6 rounds ln 100 = 4.605 to 4.6; at rho = 0.7 it is 4.6 / 0.3 = 15.3 service times.
+  CHECK_THAT(out(r, "ln_100"), WithinRel(std::log(100.0), 1e-15));
+  CHECK_THAT(out(r, "ln_100"), WithinAbs(cell_test::book_value(cell, "ln_100"), cell_test::book_tolerance(cell, "ln_100")));
+  CHECK_THAT(out(r, "eq6_multiple_70"), WithinRel(4.6 / 0.3, 1e-12));
+  CHECK_THAT(out(r, "eq6_multiple_70"),
+             WithinAbs(cell_test::book_value(cell, "eq6_multiple_70"), cell_test::book_tolerance(cell, "eq6_multiple_70")));
 }
 
 TEST_CASE("Simulated M/M/1 and M/D/1 means and p99s are within 4 SE of their closed forms", "[queues][mm1]") {
   // SEs by batch means (32 batches of one long run per load and model).
   const auto r = run({});
   const double s = 0.005;
-  for (const auto& [tag, rho] : std::vector<std::pair<std::string, double>>{{"50", 0.5}, {"80", 0.8}, {"95", 0.95}}) {
-    const double lambda = rho / s;
-    check_within_4_se(r, "mm1_W_" + tag, 1e3 * sl::queues::mm1_mean_time_in_system_s(lambda, 1 / s));
-    check_within_4_se(r, "mm1_p99_" + tag, 1e3 * sl::queues::mm1_time_in_system_quantile_s(lambda, 1 / s, 0.99));
-    check_within_4_se(r, "md1_W_" + tag, 1e3 * sl::queues::md1_mean_time_in_system_s(lambda, 1 / s));
+  const auto& rhos = column(r, "closing_rows", "rho");
+  REQUIRE(rhos == std::vector<double>{0.5, 0.8, 0.95});
+  for (std::size_t i = 0; i < rhos.size(); ++i) {
+    const double lambda = rhos[i] / s;
+    check_within_4_se(r, i, "mm1_W_ms", "mm1_W_ci_ms", 1e3 * sl::queues::mm1_mean_time_in_system_s(lambda, 1 / s));
+    check_within_4_se(r, i, "mm1_p99_ms", "mm1_p99_ci_ms",
+                      1e3 * sl::queues::mm1_time_in_system_quantile_s(lambda, 1 / s, 0.99));
+    check_within_4_se(r, i, "md1_W_ms", "md1_W_ci_ms", 1e3 * sl::queues::md1_mean_time_in_system_s(lambda, 1 / s));
     if (const auto exact = sl::queues::md1_time_in_system_quantile_s(lambda, s, 0.99))
-      check_within_4_se(r, "md1_p99_" + tag, 1e3 * *exact);
+      check_within_4_se(r, i, "md1_p99_ms", "md1_p99_ci_ms", 1e3 * *exact);
   }
+  // The exact M/D/1 p99 outputs are Erlang's formula at 0.5 and 0.8.
+  CHECK(out(r, "md1_p99_exact_50_ms") == 1e3 * *sl::queues::md1_time_in_system_quantile_s(0.5 / s, s, 0.99));
+  CHECK(out(r, "md1_p99_exact_80_ms") == 1e3 * *sl::queues::md1_time_in_system_quantile_s(0.8 / s, s, 0.99));
 }
 
 TEST_CASE("The 95 % intervals cover most of the closed forms across the whole sweep", "[queues][mm1]") {
@@ -83,8 +112,8 @@ TEST_CASE("Times in system scale with the service time at fixed utilization", "[
   // (up to rounding in 1/S).
   const auto a = run({{"service_ms", "5"}, {"n", "500000"}});
   const auto b = run({{"service_ms", "10"}, {"n", "500000"}});
-  CHECK_THAT(out(b, "mm1_W_80_ms"), WithinRel(2 * out(a, "mm1_W_80_ms"), 1e-9));
-  CHECK_THAT(out(b, "md1_p99_95_ms"), WithinRel(2 * out(a, "md1_p99_95_ms"), 1e-9));
+  CHECK_THAT(closing(b, "mm1_W_ms", 0.8), WithinRel(2 * closing(a, "mm1_W_ms", 0.8), 1e-9));
+  CHECK_THAT(closing(b, "md1_p99_ms", 0.95), WithinRel(2 * closing(a, "md1_p99_ms", 0.95), 1e-9));
   CHECK_THAT(out(b, "eq5_W_90_ms"), WithinRel(100.0, 1e-12));
 }
 

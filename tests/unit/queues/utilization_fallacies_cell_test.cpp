@@ -21,39 +21,57 @@ sl::RunResult run(std::map<std::string, std::string> raw, const std::string& see
   return cell_test::run(kCell, std::move(raw), seed);
 }
 
+/// The lab file's book value of `output` with its printed rounding as the tolerance.
+Catch::Matchers::Floating::WithinAbsMatcher book(const std::string& output) {
+  return WithinAbs(cell_test::book_value(kCell, output), cell_test::book_tolerance(kCell, output));
+}
+
 }  // namespace
 
 TEST_CASE("Fallacy 'a faster model': 25 ms -> 2.94 ms, queueing 21.25x, system 8.5x, model 2.5x",
           "[queues][fallacies][book]") {
   const auto r = run({});
-  // Printed: wait 20 ms (integer), 0.9 ms and 2.9 ms (1 decimal, abs 0.05), 8.5x and 2.5x (1 decimal).
-  CHECK_THAT(out(r, "wait_at_rho_ms"), WithinRel(20.0, 1e-12));  // 5 * 0.8 / 0.2
-  CHECK_THAT(out(r, "W_at_rho_ms"), WithinRel(25.0, 1e-12));
-  CHECK_THAT(out(r, "rho_after"), WithinRel(0.32, 1e-12));       // 0.8 * 2 / 5
-  CHECK_THAT(out(r, "wait_after_ms"), WithinRel(2 * 0.32 / 0.68, 1e-12));
-  CHECK_THAT(out(r, "wait_after_ms"), WithinAbs(0.9, 0.05));
-  CHECK_THAT(out(r, "W_after_ms"), WithinAbs(2.9, 0.05));
-  CHECK_THAT(out(r, "W_after_ms"), WithinAbs(2.94, 0.005));      // the 2.94 ms
-  CHECK_THAT(out(r, "queue_gain_x"), WithinRel(21.25, 1e-12));   // printed "21.2x" (round half to even)
-  CHECK_THAT(out(r, "system_speedup_x"), WithinRel(8.5, 1e-12));
-  CHECK_THAT(out(r, "model_speedup_x"), WithinRel(2.5, 1e-12));
+  // Defaults: S = 5 ms at rho = 0.8, then S' = 2 ms at the same arrival rate, so rho' = 0.8 x 2 / 5 = 0.32.
+  // Exact M/M/1 values (eq. 5), then the book's printed ones from the lab file.
+  const double rho_after = 0.8 * 2 / 5;
+  CHECK_THAT(out(r, "wait_at_rho_ms"), WithinRel(5 * 0.8 / 0.2, 1e-12));
+  CHECK_THAT(out(r, "W_at_rho_ms"), WithinRel(5 / 0.2, 1e-12));
+  CHECK_THAT(out(r, "rho_after"), WithinRel(rho_after, 1e-12));
+  CHECK_THAT(out(r, "wait_after_ms"), WithinRel(2 * rho_after / (1 - rho_after), 1e-12));
+  CHECK_THAT(out(r, "W_after_ms"), WithinRel(2 / (1 - rho_after), 1e-12));  // the 2.94 ms
+  CHECK_THAT(out(r, "queue_gain_x"), WithinRel((5 * 0.8 / 0.2) / (2 * rho_after / (1 - rho_after)), 1e-12));
+  CHECK_THAT(out(r, "system_speedup_x"), WithinRel((5 / 0.2) / (2 / (1 - rho_after)), 1e-12));
+  CHECK_THAT(out(r, "model_speedup_x"), WithinRel(5.0 / 2.0, 1e-12));
+  for (const char* output : {"wait_at_rho_ms", "W_at_rho_ms", "wait_after_ms", "W_after_ms", "queue_gain_x",
+                             "system_speedup_x", "model_speedup_x"}) {
+    INFO(output);
+    CHECK_THAT(out(r, output), book(output));
+  }
 }
 
 TEST_CASE("Pitfall 'high utilization': 90 % vs 70 % saves 22.2 %, costs 3x latency, p99 76.7 -> 230 ms",
           "[queues][fallacies][book]") {
   const auto r = run({});
-  CHECK_THAT(out(r, "W_multiple_high"), WithinRel(10.0, 1e-12));
-  CHECK_THAT(out(r, "wait_multiple_high"), WithinRel(9.0, 1e-12));
-  CHECK_THAT(out(r, "cost_saving_frac"), WithinAbs(0.222, 0.0005));  // printed 22.2 %
-  CHECK_THAT(out(r, "latency_ratio_x"), WithinRel(3.0, 1e-12));
-  CHECK_THAT(out(r, "p99_low_ms"), WithinAbs(76.7, 0.05));           // 4.6 * 5 / 0.3 = 76.67
-  CHECK_THAT(out(r, "p99_high_ms"), WithinRel(230.0, 1e-12));
+  // Defaults: rho_low = 0.7, rho_high = 0.9, S = 5 ms; eq. 6 is 4.6 S / (1 - rho).
+  CHECK_THAT(out(r, "W_multiple_high"), WithinRel(1 / (1 - 0.9), 1e-12));
+  CHECK_THAT(out(r, "wait_multiple_high"), WithinRel(0.9 / (1 - 0.9), 1e-12));
+  CHECK_THAT(out(r, "cost_saving_frac"), WithinRel(1 - 0.7 / 0.9, 1e-12));
+  CHECK_THAT(out(r, "latency_ratio_x"), WithinRel((1 - 0.7) / (1 - 0.9), 1e-12));
+  CHECK_THAT(out(r, "p99_low_ms"), WithinRel(4.6 * 5 / (1 - 0.7), 1e-12));
+  CHECK_THAT(out(r, "p99_high_ms"), WithinRel(4.6 * 5 / (1 - 0.9), 1e-12));
+  for (const char* output : {"W_multiple_high", "wait_multiple_high", "cost_saving_frac", "latency_ratio_x",
+                             "p99_low_ms", "p99_high_ms"}) {
+    INFO(output);
+    CHECK_THAT(out(r, output), book(output));
+  }
 }
 
 TEST_CASE("Pitfall 'average latency': 16.7 ms mean vs 76.7 ms p99 at 70 %, a 4.6x gap", "[queues][fallacies][book]") {
   const auto r = run({});
-  CHECK_THAT(out(r, "W_low_ms"), WithinAbs(16.7, 0.05));
-  CHECK_THAT(out(r, "p99_to_mean_x"), WithinRel(4.6, 1e-12));
+  CHECK_THAT(out(r, "W_low_ms"), WithinRel(5 / (1 - 0.7), 1e-12));
+  CHECK_THAT(out(r, "p99_to_mean_x"), WithinRel(4.6, 1e-12));  // eq. 6 / eq. 5 = 4.6 at any load
+  CHECK_THAT(out(r, "W_low_ms"), book("W_low_ms"));
+  CHECK_THAT(out(r, "p99_to_mean_x"), book("p99_to_mean_x"));
 }
 
 TEST_CASE("Every fallacy number is confirmed by simulation within 4 standard errors", "[queues][fallacies]") {

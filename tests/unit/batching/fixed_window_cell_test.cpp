@@ -158,9 +158,13 @@ TEST_CASE("Fixed windows reject too many requests, too few windows and bad value
   REQUIRE_FALSE(neg.ok());
   CHECK(neg.error().code == "out_of_range");
   CHECK(neg.error().param == "window_ms");
+  const auto zero = run({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});  // T_svc(B) = 0 is no model
+  REQUIRE_FALSE(zero.ok());
+  CHECK(zero.error().code == "invalid");
+  CHECK(zero.error().param == "svc_fixed_ms");
 }
 
-TEST_CASE("The batch-size table stays within max_points rows and keeps its mass when grouped", "[batching][window]") {
+TEST_CASE("The batch-size table stays within max_points rows and keeps its mass when grouped", "[batching][window][.slow]") {
   // lambda T = 10,000: mean +- 5 sd spans ~1,010 sizes, grouped 3 to a row; rows hold per-size averages.
   const auto r = run({{"lambda", "100000"}, {"window_ms", "100"}, {"duration_s", "20"}, {"t14_window_ms", "100"},
                       {"budget_window_ms", "100"}})

@@ -98,10 +98,7 @@ Result<BatchingTablesParams> validate_batching_tables(const Inputs& in) {
                  {{"max", format_number(p.slo_ms)}, {"unit", "ms"}, {"got", format_number(p.t15_svc_ms)}}};
   const double mean_batch = p.lambda_per_s * p.t14_window_ms * 1e-3;
   if (mean_batch > kMaxMeanBatch)
-    return Error{"too_large", "t14_window_ms",
-                 "lambda x t14_window_ms must be at most " + format_number(kMaxMeanBatch) + " requests per window, got " +
-                     format_number(mean_batch),
-                 {{"max", format_number(kMaxMeanBatch)}, {"got", format_number(mean_batch)}}};
+    return too_large("t14_window_ms", mean_batch, kMaxMeanBatch, "requests per window", "lambda x t14_window_ms");
   if (p.svc_fixed_ms + p.svc_per_item_ms <= 0)
     return Error{"invalid", "svc_fixed_ms", "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got 0",
                  {{"got", "0"}}};

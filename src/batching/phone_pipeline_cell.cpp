@@ -10,11 +10,10 @@
 #include <utility>
 
 #include "batching/cells.h"
+#include "core/units.h"
 
 namespace sl::batching {
 namespace {
-
-constexpr double kJoulesPerWh = 3600;
 
 /// Duration and energy of one step of the pipeline.
 struct PhaseCost {
@@ -136,7 +135,7 @@ Result<RunResult> run_phone_pipeline(const Inputs& in, std::uint64_t /*seed*/, R
   const PhonePipelineParams& p = params.value();
   const PathTotals npu = totals(p, false);
   const PathTotals cpu = totals(p, true);
-  const double battery_j = p.battery_wh * kJoulesPerWh;
+  const double battery_j = p.battery_wh * units::kSPerHour;  // 1 Wh = 1 J/s for 3,600 s
   RunResult result;
   output_path(result, kNpuPathOutputs, npu, battery_j);
   output_path(result, kCpuPathOutputs, cpu, battery_j);

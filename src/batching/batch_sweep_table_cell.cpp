@@ -4,7 +4,6 @@
 // batch 1; batch 8 behind a 5 ms window against a 20 ms SLO). The GPU utilisation column is the book's
 // measurement, shown beside ours but not derivable from T(B). The knee: throughput gained per extra ms.
 #include <array>
-#include <optional>
 #include <string>
 
 #include "batching/cells.h"
@@ -16,35 +15,53 @@ constexpr std::array<std::int64_t, 5> kBatches = {1, 4, 8, 16, 32};
 /// Table 9's GPU utilisation column (measured by the book, not derivable from T(B)).
 constexpr std::array<double, 5> kBookGpuUtilFrac = {0.15, 0.42, 0.65, 0.85, 0.95};
 
-std::string time_param(std::int64_t b) { return "t_b" + std::to_string(b) + "_ms"; }
+/// The measured batch times, one parameter per row of Table 9.
+constexpr std::array<const char*, 5> kTimeParams = {"t_b1_ms", "t_b4_ms", "t_b8_ms", "t_b16_ms", "t_b32_ms"};
+/// Table 9's per-image time and throughput of each row (literal names: book references use them).
+constexpr std::array<const char*, 5> kPerImageOutputs = {"per_image_b1_ms", "per_image_b4_ms", "per_image_b8_ms",
+                                                         "per_image_b16_ms", "per_image_b32_ms"};
+constexpr std::array<const char*, 5> kThroughputOutputs = {"throughput_b1_per_s", "throughput_b4_per_s",
+                                                           "throughput_b8_per_s", "throughput_b16_per_s",
+                                                           "throughput_b32_per_s"};
 
-/// A bigger batch that finishes sooner than a smaller one is a typo in the inputs, not a measurement.
-std::optional<Error> check_monotone(const std::array<double, 5>& t_ms) {
-  for (std::size_t i = 1; i < t_ms.size(); ++i)
-    if (t_ms[i] < t_ms[i - 1])
-      return Error{"invalid", time_param(kBatches[i]),
-                   time_param(kBatches[i]) + " must be >= " + time_param(kBatches[i - 1]) + " (" +
-                       format_number(t_ms[i - 1]) + " ms): a bigger batch cannot finish sooner, got " +
-                       format_number(t_ms[i]) + " ms",
-                   {{"min", format_number(t_ms[i - 1])}, {"unit", "ms"}, {"got", format_number(t_ms[i])}}};
-  return std::nullopt;
+struct BatchSweepTableParams {
+  std::array<double, 5> t_ms{};  ///< T(B) at kBatches, non-decreasing
+  double window_ms = 10;
+  double small_window_ms = 5;
+  double slo_ms = 20;
+};
+
+/// Reads the inputs; a bigger batch that finishes sooner than a smaller one is a typo, not a measurement.
+Result<BatchSweepTableParams> validate_batch_sweep_table(const Inputs& in) {
+  BatchSweepTableParams p;
+  for (std::size_t i = 0; i < kBatches.size(); ++i) p.t_ms[i] = in.real(kTimeParams[i]);
+  for (std::size_t i = 1; i < p.t_ms.size(); ++i)
+    if (p.t_ms[i] < p.t_ms[i - 1])
+      return Error{"invalid", kTimeParams[i],
+                   std::string(kTimeParams[i]) + " must be >= " + kTimeParams[i - 1] + " (" +
+                       format_number(p.t_ms[i - 1]) + " ms): a bigger batch cannot finish sooner, got " +
+                       format_number(p.t_ms[i]) + " ms",
+                   {{"min", format_number(p.t_ms[i - 1])}, {"unit", "ms"}, {"got", format_number(p.t_ms[i])}}};
+  p.window_ms = in.real("window_ms");
+  p.small_window_ms = in.real("small_window_ms");
+  p.slo_ms = in.real("slo_ms");
+  return p;
 }
 
 Result<RunResult> run_batch_sweep_table(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  std::array<double, 5> t_ms{};
-  for (std::size_t i = 0; i < kBatches.size(); ++i) t_ms[i] = in.real(time_param(kBatches[i]));
-  if (auto error = check_monotone(t_ms)) return *error;
-  const double window_ms = in.real("window_ms");
-  const double small_window_ms = in.real("small_window_ms");
-  const double slo_ms = in.real("slo_ms");
+  const auto params = validate_batch_sweep_table(in);
+  if (!params.ok()) return params.error();
+  const std::array<double, 5>& t_ms = params.value().t_ms;
+  const double window_ms = params.value().window_ms;
+  const double small_window_ms = params.value().small_window_ms;
+  const double slo_ms = params.value().slo_ms;
 
   RunResult result;
   std::vector<double> batch, inference_ms, per_image_ms, throughput, util, latency_ms, gain_per_ms;
   for (std::size_t i = 0; i < kBatches.size(); ++i) {
     const auto b = static_cast<double>(kBatches[i]);
-    const std::string suffix = "_b" + std::to_string(kBatches[i]);
-    result.output("per_image" + suffix + "_ms", t_ms[i] / b);
-    result.output("throughput" + suffix + "_per_s", b / (t_ms[i] * 1e-3));
+    result.output(kPerImageOutputs[i], t_ms[i] / b);
+    result.output(kThroughputOutputs[i], b / (t_ms[i] * 1e-3));
     batch.push_back(b);
     inference_ms.push_back(t_ms[i]);
     per_image_ms.push_back(t_ms[i] / b);

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <optional>
 #include <string>
 
 #include "batching/batch_formulas.h"
@@ -24,6 +23,43 @@ constexpr std::array<double, 4> kTable15RatesPerS = {100, 500, 1000, 5000};
 constexpr std::int64_t kMaxBatchSearched = 100'000;
 constexpr double kMaxMeanBatch = 1e6;  ///< the Poisson quantile walks up to ~ the mean
 
+/// Table 11's outputs per row (literal names: each is a book reference).
+constexpr std::array<const char*, 5> kTable11SvcOutputs = {"t11_svc_b1_ms", "t11_svc_b4_ms", "t11_svc_b8_ms",
+                                                           "t11_svc_b16_ms", "t11_svc_b32_ms"};
+constexpr std::array<const char*, 5> kTable11TotalOutputs = {"t11_total_b1_ms", "t11_total_b4_ms", "t11_total_b8_ms",
+                                                             "t11_total_b16_ms", "t11_total_b32_ms"};
+constexpr std::array<const char*, 5> kTable11ThroughputOutputs = {
+    "t11_throughput_b1_per_s", "t11_throughput_b4_per_s", "t11_throughput_b8_per_s", "t11_throughput_b16_per_s",
+    "t11_throughput_b32_per_s"};
+/// Table 15's outputs per arrival rate (literal names: each is a book reference).
+constexpr std::array<const char*, 4> kTable15WindowOutputs = {"t15_window_100_ms", "t15_window_500_ms",
+                                                              "t15_window_1000_ms", "t15_window_5000_ms"};
+constexpr std::array<const char*, 4> kTable15BatchOutputs = {"t15_batch_100", "t15_batch_500", "t15_batch_1000",
+                                                             "t15_batch_5000"};
+constexpr std::array<const char*, 4> kTable15LatencyOutputs = {"t15_latency_100_ms", "t15_latency_500_ms",
+                                                               "t15_latency_1000_ms", "t15_latency_5000_ms"};
+
+/// One editable service model, one SLO, and each table's own scenario.
+struct BatchingTablesParams {
+  double svc_fixed_ms = 5;
+  double svc_per_item_ms = 0.6;
+  double slo_ms = 50;
+  double window_ms = 10;        ///< Table 11 and Example 1.7
+  double overhead_frac = 0.1;   ///< Example 1.7's target share of fixed overhead
+  double t12_small_window_ms = 5;
+  double t12_large_window_ms = 25;
+  std::int64_t t12_small_max_batch = 32;
+  std::int64_t t12_large_max_batch = 48;
+  double t12_small_capacity_per_s = 1140;  ///< the book's assumed capacities
+  double t12_large_capacity_per_s = 1280;
+  double lambda_per_s = 500;    ///< Table 14
+  double t14_budget_frac = 0.3;
+  double t14_window_ms = 12;
+  std::int64_t max_batch = 32;  ///< Table 14's memory-limited batch
+  double t14_efficiency_frac = 0.89;
+  double t15_svc_ms = 25;
+};
+
 Error invalid_window(const std::string& param, double window_ms, double slo_ms) {
   return Error{"invalid", param,
                param + " must leave a budget: half the window must be below slo_ms = " + format_number(slo_ms) +
@@ -31,45 +67,62 @@ Error invalid_window(const std::string& param, double window_ms, double slo_ms) 
                {{"max", format_number(2 * slo_ms)}, {"unit", "ms"}, {"got", format_number(window_ms)}}};
 }
 
-std::optional<Error> validate(const Inputs& in) {
-  const double slo_ms = in.real("slo_ms");
-  for (const char* name : {"t12_small_window_ms", "t12_large_window_ms"})
-    if (in.real(name) / 2 >= slo_ms) return invalid_window(name, in.real(name), slo_ms);
-  if (in.real("t15_svc_ms") >= slo_ms)
+Result<BatchingTablesParams> validate_batching_tables(const Inputs& in) {
+  BatchingTablesParams p;
+  p.svc_fixed_ms = in.real("svc_fixed_ms");
+  p.svc_per_item_ms = in.real("svc_per_item_ms");
+  p.slo_ms = in.real("slo_ms");
+  p.window_ms = in.real("window_ms");
+  p.overhead_frac = in.real("overhead_frac");
+  p.t12_small_window_ms = in.real("t12_small_window_ms");
+  p.t12_large_window_ms = in.real("t12_large_window_ms");
+  p.t12_small_max_batch = in.count("t12_small_max_batch");
+  p.t12_large_max_batch = in.count("t12_large_max_batch");
+  p.t12_small_capacity_per_s = in.real("t12_small_capacity_per_s");
+  p.t12_large_capacity_per_s = in.real("t12_large_capacity_per_s");
+  p.lambda_per_s = in.real("lambda");
+  p.t14_budget_frac = in.real("t14_budget_frac");
+  p.t14_window_ms = in.real("t14_window_ms");
+  p.max_batch = in.count("max_batch");
+  p.t14_efficiency_frac = in.real("t14_efficiency_frac");
+  p.t15_svc_ms = in.real("t15_svc_ms");
+
+  if (p.t12_small_window_ms / 2 >= p.slo_ms)
+    return invalid_window("t12_small_window_ms", p.t12_small_window_ms, p.slo_ms);
+  if (p.t12_large_window_ms / 2 >= p.slo_ms)
+    return invalid_window("t12_large_window_ms", p.t12_large_window_ms, p.slo_ms);
+  if (p.t15_svc_ms >= p.slo_ms)
     return Error{"invalid", "t15_svc_ms",
-                 "t15_svc_ms must be below slo_ms = " + format_number(slo_ms) + " ms so that eq. 15 leaves a window, got " +
-                     format_number(in.real("t15_svc_ms")) + " ms",
-                 {{"max", format_number(slo_ms)}, {"unit", "ms"}, {"got", format_number(in.real("t15_svc_ms"))}}};
-  const double mean_batch = in.real("lambda") * in.real("t14_window_ms") * 1e-3;
+                 "t15_svc_ms must be below slo_ms = " + format_number(p.slo_ms) + " ms so that eq. 15 leaves a window, got " +
+                     format_number(p.t15_svc_ms) + " ms",
+                 {{"max", format_number(p.slo_ms)}, {"unit", "ms"}, {"got", format_number(p.t15_svc_ms)}}};
+  const double mean_batch = p.lambda_per_s * p.t14_window_ms * 1e-3;
   if (mean_batch > kMaxMeanBatch)
-    return Error{"too_large", "t14_window_ms",
-                 "lambda x t14_window_ms must be at most " + format_number(kMaxMeanBatch) + " requests per window, got " +
-                     format_number(mean_batch),
-                 {{"max", format_number(kMaxMeanBatch)}, {"got", format_number(mean_batch)}}};
-  if (in.real("svc_fixed_ms") + in.real("svc_per_item_ms") <= 0)
+    return too_large("t14_window_ms", mean_batch, kMaxMeanBatch, "requests per window", "lambda x t14_window_ms");
+  if (p.svc_fixed_ms + p.svc_per_item_ms <= 0)
     return Error{"invalid", "svc_fixed_ms", "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got 0",
                  {{"got", "0"}}};
-  return std::nullopt;
+  return p;
 }
 
 void output_table11(RunResult& result, const ServiceModel& service, double window_ms) {
-  for (std::int64_t b : kTable11Batches) {
-    const std::string tag = "_b" + std::to_string(b);
-    result.output("t11_svc" + tag + "_ms", service.service_s(b) * 1e3);
-    result.output("t11_total" + tag + "_ms", window_ms + service.service_s(b) * 1e3);
-    result.output("t11_throughput" + tag + "_per_s", service.throughput_per_s(b));
+  for (std::size_t i = 0; i < kTable11Batches.size(); ++i) {
+    const std::int64_t b = kTable11Batches[i];
+    result.output(kTable11SvcOutputs[i], service.service_s(b) * 1e3);
+    result.output(kTable11TotalOutputs[i], window_ms + service.service_s(b) * 1e3);
+    result.output(kTable11ThroughputOutputs[i], service.throughput_per_s(b));
   }
   result.output("t11_gain_x", service.throughput_per_s(32) / service.throughput_per_s(1));
 }
 
-void output_example17(RunResult& result, double fixed_s, double per_item_s, const Inputs& in) {
+void output_example17(RunResult& result, double fixed_s, double per_item_s, const BatchingTablesParams& p) {
   const double eff1 = batch_efficiency_frac(fixed_s, per_item_s, 1);
   const double eff32 = batch_efficiency_frac(fixed_s, per_item_s, 32);
   result.output("eff_b1_frac", eff1);
   result.output("eff_b1_pct_truncated", std::floor(eff1 * 100));  // the book prints int(10.71) = 10
   result.output("eff_b32_frac", eff32);
   result.output("eff_b32_pct_truncated", std::floor(eff32 * 100));
-  const std::int64_t rule_batch = batch_for_overhead_below(fixed_s, per_item_s, in.real("overhead_frac"));
+  const std::int64_t rule_batch = batch_for_overhead_below(fixed_s, per_item_s, p.overhead_frac);
   if (rule_batch > 0) {
     result.output("batch_overhead_rule", static_cast<double>(rule_batch));
   } else {
@@ -77,41 +130,43 @@ void output_example17(RunResult& result, double fixed_s, double per_item_s, cons
   }
   // The rule's other stop: the SLO. Eq. 12 with Table 11's window.
   const ServiceModel service = ServiceModel::linear(fixed_s, per_item_s);
-  const std::int64_t slo_batch = latency_constrained_batch(in.real("window_ms") * 1e-3, in.real("slo_ms") * 1e-3,
-                                                           service, kMaxBatchSearched);
+  const std::int64_t slo_batch =
+      latency_constrained_batch(p.window_ms * 1e-3, p.slo_ms * 1e-3, service, kMaxBatchSearched);
   result.output("batch_slo_limit", static_cast<double>(slo_batch));
 }
 
-void output_table12(RunResult& result, const ServiceModel& service, const Inputs& in) {
-  const double slo_ms = in.real("slo_ms");
-  const double small_ms = in.real("t12_small_window_ms");
-  const double large_ms = in.real("t12_large_window_ms");
+void output_table12(RunResult& result, const ServiceModel& service, const BatchingTablesParams& p) {
+  const double slo_ms = p.slo_ms;
+  const double small_ms = p.t12_small_window_ms;
+  const double large_ms = p.t12_large_window_ms;
   result.output("t12_small_wait_ms", small_ms / 2);
   result.output("t12_large_wait_ms", large_ms / 2);
   result.output("t12_small_budget_ms", slo_ms - small_ms / 2);
   result.output("t12_large_budget_ms", slo_ms - large_ms / 2);
-  result.output("t12_gain_frac", in.real("t12_large_capacity_per_s") / in.real("t12_small_capacity_per_s") - 1);
+  result.output("t12_gain_frac", p.t12_large_capacity_per_s / p.t12_small_capacity_per_s - 1);
   result.output("t12_wait_increase_ms", (large_ms - small_ms) / 2);
   result.output("t12_max_wait_increase_ms", large_ms - small_ms);
   // What the service model itself says: eq. 12's batch limit for each window, and its capacity at the
-  // book's caps (the book's capacities are assumptions, not derived from T_svc).
+  // book's caps (the book's capacities are assumptions, not derived from T_svc). Row 0: the conservative
+  // window, row 1: the aggressive one.
   const auto small_bmax = latency_constrained_batch(small_ms * 1e-3, slo_ms * 1e-3, service, kMaxBatchSearched);
   const auto large_bmax = latency_constrained_batch(large_ms * 1e-3, slo_ms * 1e-3, service, kMaxBatchSearched);
-  result.output("t12_small_bmax_eq12", static_cast<double>(small_bmax));
-  result.output("t12_large_bmax_eq12", static_cast<double>(large_bmax));
-  const double small_cap = service.throughput_per_s(in.count("t12_small_cap"));
-  const double large_cap = service.throughput_per_s(in.count("t12_large_cap"));
-  result.output("t12_small_model_capacity_per_s", small_cap);
-  result.output("t12_large_model_capacity_per_s", large_cap);
+  const double small_cap = service.throughput_per_s(p.t12_small_max_batch);
+  const double large_cap = service.throughput_per_s(p.t12_large_max_batch);
   result.output("t12_model_gain_frac", large_cap / small_cap - 1);
+  result.table("table12_model")
+      .column("window_ms", {small_ms, large_ms})
+      .column("bmax_eq12", {static_cast<double>(small_bmax), static_cast<double>(large_bmax)})
+      .column("max_batch", {static_cast<double>(p.t12_small_max_batch), static_cast<double>(p.t12_large_max_batch)})
+      .column("model_capacity_per_s", {small_cap, large_cap});
 }
 
-void output_table14(RunResult& result, const ServiceModel& service, const Inputs& in) {
-  const double slo_ms = in.real("slo_ms");
-  const double lambda = in.real("lambda");
-  const double window_s = in.real("t14_window_ms") * 1e-3;
-  const std::int64_t max_batch = in.count("max_batch");
-  const double budget_ms = in.real("t14_budget_frac") * slo_ms;
+void output_table14(RunResult& result, const ServiceModel& service, const BatchingTablesParams& p) {
+  const double slo_ms = p.slo_ms;
+  const double lambda = p.lambda_per_s;
+  const double window_s = p.t14_window_ms * 1e-3;
+  const std::int64_t max_batch = p.max_batch;
+  const double budget_ms = p.t14_budget_frac * slo_ms;
   result.output("t14_budget_ms", budget_ms);
   result.output("t14_max_window_ms", budget_ms);  // the whole batching budget may go to the window
   result.output("t14_seen_batch_mean", 1 + lambda * window_s);
@@ -119,7 +174,7 @@ void output_table14(RunResult& result, const ServiceModel& service, const Inputs
   result.output("t14_seen_batch_p99", static_cast<double>(p99_batch));
   const double envelope_ms = (window_s + service.service_s(p99_batch)) * 1e3;
   result.output("t14_envelope_ms", envelope_ms);
-  const double capacity = service.throughput_per_s(max_batch) * in.real("t14_efficiency_frac");
+  const double capacity = service.throughput_per_s(max_batch) * p.t14_efficiency_frac;
   result.output("t14_capacity_per_s", capacity);
   result.output("t14_served_per_s", std::fmin(lambda, capacity));
   if (window_s * 1e3 > budget_ms)
@@ -133,16 +188,16 @@ void output_table14(RunResult& result, const ServiceModel& service, const Inputs
                                         format_number(capacity) + " req/s); the served rate is the capacity");
 }
 
-void output_table15(RunResult& result, const Inputs& in) {
-  const double slo_s = in.real("slo_ms") * 1e-3;
-  const double svc_s = in.real("t15_svc_ms") * 1e-3;
+void output_table15(RunResult& result, const BatchingTablesParams& p) {
+  const double slo_s = p.slo_ms * 1e-3;
+  const double svc_s = p.t15_svc_ms * 1e-3;
   std::vector<double> rate, window_ms, batch, latency_ms;
-  for (double lambda : kTable15RatesPerS) {
+  for (std::size_t i = 0; i < kTable15RatesPerS.size(); ++i) {
+    const double lambda = kTable15RatesPerS[i];
     const double w_s = adaptive_window_s(slo_s, svc_s, lambda);
-    const std::string tag = std::to_string(static_cast<int>(lambda));
-    result.output("t15_window_" + tag + "_ms", w_s * 1e3);
-    result.output("t15_batch_" + tag, lambda * w_s);
-    result.output("t15_latency_" + tag + "_ms", (svc_s + w_s) * 1e3);
+    result.output(kTable15WindowOutputs[i], w_s * 1e3);
+    result.output(kTable15BatchOutputs[i], lambda * w_s);
+    result.output(kTable15LatencyOutputs[i], (svc_s + w_s) * 1e3);
     rate.push_back(lambda);
     window_ms.push_back(w_s * 1e3);
     batch.push_back(lambda * w_s);
@@ -154,8 +209,8 @@ void output_table15(RunResult& result, const Inputs& in) {
 
 /// The service curve behind Table 11 and Example 1.7, from batch 1 to 128.
 void table_service_curve(RunResult& result, const ServiceModel& service, double fixed_s, double per_item_s,
-                         const Inputs& in) {
-  const double window_ms = in.real("window_ms");
+                         const BatchingTablesParams& p) {
+  const double window_ms = p.window_ms;
   std::vector<double> batch, svc_ms, total_ms, throughput, efficiency, rule;
   for (std::int64_t b = 1; b <= 128; b *= 2) {
     batch.push_back(static_cast<double>(b));
@@ -163,7 +218,7 @@ void table_service_curve(RunResult& result, const ServiceModel& service, double 
     total_ms.push_back(window_ms + service.service_s(b) * 1e3);
     throughput.push_back(service.throughput_per_s(b));
     efficiency.push_back(batch_efficiency_frac(fixed_s, per_item_s, b));
-    rule.push_back(1 - in.real("overhead_frac"));  // the golden rule's target share of compute
+    rule.push_back(1 - p.overhead_frac);  // the golden rule's target share of compute
   }
   result.table("service_curve")
       .column("batch", batch)
@@ -175,17 +230,19 @@ void table_service_curve(RunResult& result, const ServiceModel& service, double 
 }
 
 Result<RunResult> run_batching_tables(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  if (auto error = validate(in)) return *error;
-  const double fixed_s = in.real("svc_fixed_ms") * 1e-3;
-  const double per_item_s = in.real("svc_per_item_ms") * 1e-3;
+  const auto params = validate_batching_tables(in);
+  if (!params.ok()) return params.error();
+  const BatchingTablesParams& p = params.value();
+  const double fixed_s = p.svc_fixed_ms * 1e-3;
+  const double per_item_s = p.svc_per_item_ms * 1e-3;
   const ServiceModel service = ServiceModel::linear(fixed_s, per_item_s);
   RunResult result;
-  output_table11(result, service, in.real("window_ms"));
-  output_example17(result, fixed_s, per_item_s, in);
-  output_table12(result, service, in);
-  output_table14(result, service, in);
-  output_table15(result, in);
-  table_service_curve(result, service, fixed_s, per_item_s, in);
+  output_table11(result, service, p.window_ms);
+  output_example17(result, fixed_s, per_item_s, p);
+  output_table12(result, service, p);
+  output_table14(result, service, p);
+  output_table15(result, p);
+  table_service_curve(result, service, fixed_s, per_item_s, p);
   return result;
 }
 
@@ -197,7 +254,8 @@ CellSpec batching_tables_cell() {
                  real("slo_ms", "ms", 50, 1e-3, 1e6), real("window_ms", "ms", 10, 0, 1e5),
                  real("overhead_frac", "", 0.1, 1e-6, 0.999),
                  real("t12_small_window_ms", "ms", 5, 0, 1e5), real("t12_large_window_ms", "ms", 25, 0, 1e5),
-                 count("t12_small_cap", "requests", 32, 1, 1e5), count("t12_large_cap", "requests", 48, 1, 1e5),
+                 aliased(count("t12_small_max_batch", "requests", 32, 1, 1e5), {"t12_small_cap"}),
+                 aliased(count("t12_large_max_batch", "requests", 48, 1, 1e5), {"t12_large_cap"}),
                  real("t12_small_capacity_per_s", "1/s", 1140, 1e-6, 1e9),
                  real("t12_large_capacity_per_s", "1/s", 1280, 1e-6, 1e9),
                  real("lambda", "1/s", 500, 1e-6, 1e6), real("t14_budget_frac", "", 0.3, 0, 1),
@@ -215,8 +273,6 @@ CellSpec batching_tables_cell() {
                   out("batch_slo_limit", ""), out("t12_small_wait_ms", "ms"), out("t12_large_wait_ms", "ms"),
                   out("t12_small_budget_ms", "ms"), out("t12_large_budget_ms", "ms"), out("t12_gain_frac", ""),
                   out("t12_wait_increase_ms", "ms"), out("t12_max_wait_increase_ms", "ms"),
-                  out("t12_small_bmax_eq12", ""), out("t12_large_bmax_eq12", ""),
-                  out("t12_small_model_capacity_per_s", "1/s"), out("t12_large_model_capacity_per_s", "1/s"),
                   out("t12_model_gain_frac", ""), out("t14_budget_ms", "ms"), out("t14_max_window_ms", "ms"),
                   out("t14_seen_batch_mean", ""), out("t14_seen_batch_p99", ""), out("t14_envelope_ms", "ms"),
                   out("t14_capacity_per_s", "1/s"), out("t14_served_per_s", "1/s"), out("t15_window_100_ms", "ms"),
@@ -224,7 +280,7 @@ CellSpec batching_tables_cell() {
                   out("t15_batch_500", ""), out("t15_latency_500_ms", "ms"), out("t15_window_1000_ms", "ms"),
                   out("t15_batch_1000", ""), out("t15_latency_1000_ms", "ms"), out("t15_window_5000_ms", "ms"),
                   out("t15_batch_5000", ""), out("t15_latency_5000_ms", "ms")};
-  cell.tables = {table("table15"), table("service_curve")};
+  cell.tables = {table("table12_model"), table("table15"), table("service_curve")};
   return cell;
 }
 

@@ -51,17 +51,40 @@ double inference_ms(std::int64_t b, std::int64_t batch, double t1_ms, double tb_
   return t1_ms + (tb_ms - t1_ms) * static_cast<double>(b - 1) / static_cast<double>(batch - 1);
 }
 
-Result<RunResult> run_batching_tax(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const double lambda = in.real("lambda");
-  const std::int64_t batch = in.count("batch");
-  const double t1_ms = in.real("t_inf_b1_ms");
-  const double tb_ms = in.real("t_inf_ms");
-  const std::int64_t n = in.count("n");
-  if (n < 2 * batch)
+/// Eq. 4's scenario: Poisson arrivals at lambda, batches of exactly `batch`, and the inference time at
+/// batch 1 and at `batch`.
+struct BatchingTaxParams {
+  double lambda_per_s = 500;
+  std::int64_t batch = 32;
+  double t_inf_b1_ms = 2;
+  double t_inf_ms = 15;  ///< at `batch`
+  std::int64_t num_requests = 100'000;  ///< at least two full batches
+};
+
+Result<BatchingTaxParams> validate_batching_tax(const Inputs& in) {
+  BatchingTaxParams p;
+  p.lambda_per_s = in.real("lambda");
+  p.batch = in.count("batch");
+  p.t_inf_b1_ms = in.real("t_inf_b1_ms");
+  p.t_inf_ms = in.real("t_inf_ms");
+  p.num_requests = in.count("n");
+  const std::int64_t n = p.num_requests;
+  if (n < 2 * p.batch)
     return Error{"invalid", "n",
-                 "n must hold at least two full batches: n >= 2 x batch = " + format_number(2.0 * batch) +
+                 "n must hold at least two full batches: n >= 2 x batch = " + format_number(2.0 * p.batch) +
                      " requests, got " + format_number(static_cast<double>(n)),
-                 {{"min", format_number(2.0 * batch)}, {"got", format_number(static_cast<double>(n))}}};
+                 {{"min", format_number(2.0 * p.batch)}, {"got", format_number(static_cast<double>(n))}}};
+  return p;
+}
+
+Result<RunResult> run_batching_tax(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  const auto params = validate_batching_tax(in);
+  if (!params.ok()) return params.error();
+  const double lambda = params.value().lambda_per_s;
+  const std::int64_t batch = params.value().batch;
+  const double t1_ms = params.value().t_inf_b1_ms;
+  const double tb_ms = params.value().t_inf_ms;
+  const std::int64_t n = params.value().num_requests;
 
   Rng rng = Rng::stream(seed, Stream::Arrivals);
   const std::vector<double> arrivals_s = poisson_arrivals_s(lambda, n, rng);

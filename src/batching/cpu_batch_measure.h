@@ -7,6 +7,7 @@
 
 #include "core/cell.h"
 #include "core/rng.h"
+#include "core/units.h"
 #include "kernels/conv2d.h"
 #include "kernels/timing.h"
 
@@ -40,7 +41,7 @@ struct CpuBatchParams {
 };
 
 /// Most memory the cell may allocate: 512 MiB of weights and activations.
-constexpr double kMaxMeasureBytes = 512.0 * 1048576.0;
+constexpr double kMaxMeasureBytes = 512.0 * units::kMiB;
 /// Most FLOPs one pass over a batch sweep may take (a run takes samples + ~2 passes): 4 GFLOP.
 constexpr double kMaxSweepFlop = 4e9;
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -16,6 +17,7 @@
 #include "batching/cpu_batch_measure.h"
 #include "batching/linear_fit.h"
 #include "core/rng.h"
+#include "core/units.h"
 #include "kernels/timing.h"
 
 namespace sl::batching {
@@ -59,8 +61,25 @@ std::string sweep_text(double work) {
   return format_number(std::round(work / 1e8) / 10) + " GFLOP";
 }
 
-Result<CpuBatchParams> validate(const Inputs& in) {
-  CpuBatchParams p;
+/// Samples the browser took of a call from JavaScript (seconds per call), when it took them.
+struct JsCallSamples {
+  std::vector<double> layer_s;  ///< one tiny layer per call
+  std::vector<double> empty_s;  ///< an empty call
+};
+
+/// The workloads and, in the browser, its measurements of the JS -> wasm call.
+struct CpuBatchMeasureParams {
+  CpuBatchParams workloads;
+  std::optional<JsCallSamples> js_calls;  ///< nullopt natively, or when the page measured nothing
+};
+
+Result<CpuBatchMeasureParams> validate_cpu_batch_measure(const Inputs& in) {
+  CpuBatchMeasureParams params;
+  const std::vector<double>* layer = in.measured("js_call.layer");
+  const std::vector<double>* empty = in.measured("js_call.empty");
+  if (layer != nullptr && empty != nullptr && !layer->empty() && !empty->empty())
+    params.js_calls = JsCallSamples{*layer, *empty};
+  CpuBatchParams& p = params.workloads;
   p.width = in.count("width");
   p.max_depth = in.count("max_depth");
   p.mlp = {in.count("mlp_input"), in.count("mlp_hidden"), in.count("mlp_layers"), in.count("mlp_output")};
@@ -91,11 +110,8 @@ Result<CpuBatchParams> validate(const Inputs& in) {
                                                     {bytes.mlp_activations, "max_batch"},
                                                     {bytes.conv, "conv_max_batch"}};
     const auto* largest = std::max_element(std::begin(parts), std::end(parts));
-    const double mib = std::round(bytes.total() / 1048576.0);
-    return Error{"too_large", largest->second,
-                 "the weights and activations need " + format_number(mib) + " MiB, more than the " +
-                     format_number(kMaxMeasureBytes / 1048576.0) + " MiB this cell allows (lower " + largest->second + ")",
-                 {{"max", format_number(kMaxMeasureBytes / 1048576.0)}, {"unit", "MiB"}, {"got", format_number(mib)}}};
+    const double mib = std::round(bytes.total() / units::kMiB);
+    return too_large(largest->second, mib, kMaxMeasureBytes / units::kMiB, "MiB", "the weights and activations");
   }
   const double mlp_work = mlp_sweep_flop(p), conv_work = conv_sweep_flop(p);
   if (mlp_work > kMaxSweepFlop || conv_work > kMaxSweepFlop) {
@@ -107,7 +123,7 @@ Result<CpuBatchParams> validate(const Inputs& in) {
                  {{"max", format_number(kMaxSweepFlop)}, {"unit", "FLOP"},
                   {"got", format_number(mlp ? mlp_work : conv_work)}}};
   }
-  return p;
+  return params;
 }
 
 /// One swept workload: the x values (depths or batch sizes), their timings and the least-squares line
@@ -150,15 +166,14 @@ void output_call_cost(RunResult& result, const Sweep& depth) {
 
 /// (a, browser) The same tiny layer called from JavaScript, one layer per call, and an empty call: what
 /// crossing the JS -> wasm boundary (through Embind) adds to a call. Natively there is no such boundary.
-void output_js_calls(RunResult& result, const Inputs& in, const Sweep& depth) {
-  const std::vector<double>* layer = in.measured("js_call.layer");
-  const std::vector<double>* empty = in.measured("js_call.empty");
-  if (layer == nullptr || empty == nullptr || layer->empty() || empty->empty()) {
+void output_js_calls(RunResult& result, const std::optional<JsCallSamples>& js_calls, const Sweep& depth) {
+  if (!js_calls) {
     result.notice("js_call_not_measured",
                   "the cost of one call from JavaScript into wasm is measured only in the browser (the page's probe)");
     return;
   }
-  const Timing js_layer = kernels::summarize_per_call(*layer), js_empty = kernels::summarize_per_call(*empty);
+  const Timing js_layer = kernels::summarize_per_call(js_calls->layer_s);
+  const Timing js_empty = kernels::summarize_per_call(js_calls->empty_s);
   const double layer_us = js_layer.median_s * 1e6, empty_us = js_empty.median_s * 1e6;
   const double inside_us = depth.fit.slope;  // one layer inside wasm: the depth sweep's slope
   result.output("js_layer_call_us", layer_us);
@@ -178,34 +193,57 @@ void output_js_calls(RunResult& result, const Inputs& in, const Sweep& depth) {
 
 /// The browser measurements for (a): a call of one layer and an empty call from JS, `samples` each.
 std::vector<ProbeTask> plan_js_calls(const Inputs& in) {
-  const double width = static_cast<double>(in.count("width"));
-  const int repeats = static_cast<int>(in.count("samples"));
+  const auto params = validate_cpu_batch_measure(in);
+  if (!params.ok()) return {};  // the run reports the error
+  const double width = static_cast<double>(params.value().workloads.width);
+  const int repeats = params.value().workloads.num_samples;
   return {{"js_call", "layer", {}, width, repeats}, {"js_call", "empty", {}, width, repeats}};
 }
 
-/// (b) One workload's batch sweep: outputs prefixed `prefix`_ (times, throughput gain, GFLOP/s, the fit
-/// T(B) = a + b B and what a/b implies) and its table: medians, spread, the fit, per-item time relative to
-/// batch 1, throughput.
-Table& output_batch_sweep(RunResult& result, const std::string& prefix, const Sweep& sweep, std::int64_t flop_per_item) {
+/// The names one workload's batch sweep outputs, written out (grep finds each), and its table.
+struct SweepNames {
+  const char* workload;  ///< "mlp", "conv": the table's name
+  const char* flop_per_item;
+  const char* t_batch1_ms;
+  const char* t_max_batch_ms;
+  const char* speedup;
+  const char* gflop_per_s;
+  const char* fit_a_ms;
+  const char* fit_b_ms;
+  const char* fit_r2;
+  const char* a_over_b;
+  const char* max_gain;
+  const char* negative_intercept;  ///< notice code
+};
+constexpr SweepNames kMlpNames = {"mlp",        "mlp_flop_per_item", "mlp_t_batch1_ms", "mlp_t_max_batch_ms",
+                                  "mlp_speedup", "mlp_gflop_per_s",  "mlp_fit_a_ms",    "mlp_fit_b_ms",
+                                  "mlp_fit_r2",  "mlp_a_over_b",     "mlp_max_gain",    "mlp_negative_intercept"};
+constexpr SweepNames kConvNames = {"conv",        "conv_flop_per_item", "conv_t_batch1_ms", "conv_t_max_batch_ms",
+                                   "conv_speedup", "conv_gflop_per_s",  "conv_fit_a_ms",    "conv_fit_b_ms",
+                                   "conv_fit_r2",  "conv_a_over_b",     "conv_max_gain",    "conv_negative_intercept"};
+
+/// (b) One workload's batch sweep: its outputs (times, throughput gain, GFLOP/s, the fit T(B) = a + b B and
+/// what a/b implies) and its table: medians, spread, the fit, per-item time relative to batch 1, throughput.
+Table& output_batch_sweep(RunResult& result, const SweepNames& names, const Sweep& sweep, std::int64_t flop_per_item) {
   const Timing& first = sweep.t.front();
   const Timing& last = sweep.t.back();
   const auto max_batch = static_cast<double>(sweep.x.back());
-  result.output(prefix + "_flop_per_item", static_cast<double>(flop_per_item));
-  result.output(prefix + "_t_batch1_ms", first.median_s * 1e3);
-  result.output(prefix + "_t_max_batch_ms", last.median_s * 1e3);
-  result.output(prefix + "_speedup", max_batch * first.median_s / last.median_s);
-  result.output(prefix + "_gflop_per_s", static_cast<double>(flop_per_item) * max_batch / last.median_s * 1e-9);
+  result.output(names.flop_per_item, static_cast<double>(flop_per_item));
+  result.output(names.t_batch1_ms, first.median_s * 1e3);
+  result.output(names.t_max_batch_ms, last.median_s * 1e3);
+  result.output(names.speedup, max_batch * first.median_s / last.median_s);
+  result.output(names.gflop_per_s, static_cast<double>(flop_per_item) * max_batch / last.median_s * 1e-9);
   const LineFit& fit = sweep.fit;
-  result.output(prefix + "_fit_a_ms", fit.intercept);
-  result.output(prefix + "_fit_b_ms", fit.slope);
-  result.output(prefix + "_fit_r2", fit.r2);
+  result.output(names.fit_a_ms, fit.intercept);
+  result.output(names.fit_b_ms, fit.slope);
+  result.output(names.fit_r2, fit.r2);
   if (fit.slope > 0) {
-    result.output(prefix + "_a_over_b", fit.intercept / fit.slope);
-    result.output(prefix + "_max_gain", 1.0 + fit.intercept / fit.slope);
+    result.output(names.a_over_b, fit.intercept / fit.slope);
+    result.output(names.max_gain, 1.0 + fit.intercept / fit.slope);
   }
   if (fit.intercept < 0)
-    result.notice(prefix + "_negative_intercept",
-                  prefix + ": the fitted fixed cost a = " + format_number(fit.intercept) +
+    result.notice(names.negative_intercept,
+                  std::string(names.workload) + ": the fitted fixed cost a = " + format_number(fit.intercept) +
                       " ms is negative: per-item time grows with the batch (caches overflow), so the fixed cost is "
                       "below what this line can resolve.");
 
@@ -216,7 +254,7 @@ Table& output_batch_sweep(RunResult& result, const std::string& prefix, const Sw
     rel.push_back(sweep.t[i].median_s / b / first.median_s);
     items_per_s.push_back(b / sweep.t[i].median_s);
   }
-  return result.table(prefix)
+  return result.table(names.workload)
       .column("batch", as_doubles(sweep.x))
       .column("median_ms", column(sweep.t, &Timing::median_s, 1e3))
       .column("p10_ms", column(sweep.t, &Timing::p10_s, 1e3))
@@ -246,9 +284,9 @@ void output_gpu_model(RunResult& result, double a_ms, double b_ms, const std::ve
 }
 
 Result<RunResult> run_cpu_batch_measure(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto params = validate(in);
+  const auto params = validate_cpu_batch_measure(in);
   if (!params.ok()) return params.error();
-  const CpuBatchParams& p = params.value();
+  const CpuBatchParams& p = params.value().workloads;
 
   const double resolution_s = kernels::timer_resolution_s();
   const kernels::TimingPlan plan{std::max(p.min_sample_s, kMinStepsPerSample * resolution_s), p.num_samples};
@@ -271,11 +309,11 @@ Result<RunResult> run_cpu_batch_measure(const Inputs& in, std::uint64_t seed, Ru
                                       " us, so each sample was lengthened to " +
                                       format_number(plan.min_sample_s * 1e3) + " ms");
   output_call_cost(result, depth);
-  output_js_calls(result, in, depth);
-  Table& mlp_table = output_batch_sweep(result, "mlp", mlp, mlp_flop_per_item(p.mlp));
+  output_js_calls(result, params.value().js_calls, depth);
+  Table& mlp_table = output_batch_sweep(result, kMlpNames, mlp, mlp_flop_per_item(p.mlp));
   output_gpu_model(  // adds columns to the MLP table: before any other table, while the reference is valid
       result, p.gpu_fixed_ms, p.gpu_per_item_ms, mlp_batches, mlp_table);
-  output_batch_sweep(result, "conv", conv, kernels::conv2d_flop(p.conv));
+  output_batch_sweep(result, kConvNames, conv, kernels::conv2d_flop(p.conv));
   return result;
 }
 

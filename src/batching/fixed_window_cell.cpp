@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <optional>
+#include <utility>
 #include <string>
 
 #include "batching/arrivals.h"
@@ -49,28 +49,62 @@ WindowStats window_stats(const CalendarWindowRun& run) {
   return s;
 }
 
-std::optional<Error> validate(const Inputs& in) {
-  const double lambda = in.real("lambda");
-  const double duration_s = in.real("duration_s");
+/// Table 10's outputs per arrival rate (literal names: each is a book reference).
+constexpr std::array<const char*, 4> kTable10MeanOutputs = {"t10_mean_50", "t10_mean_200", "t10_mean_500",
+                                                            "t10_mean_1000"};
+constexpr std::array<const char*, 4> kTable10StdOutputs = {"t10_std_50", "t10_std_200", "t10_std_500", "t10_std_1000"};
+constexpr std::array<const char*, 4> kTable10EmptyOutputs = {"t10_p_empty_50_frac", "t10_p_empty_200_frac",
+                                                             "t10_p_empty_500_frac", "t10_p_empty_1000_frac"};
+constexpr std::array<const char*, 4> kTable10DoubleOutputs = {"t10_p_double_50_frac", "t10_p_double_200_frac",
+                                                              "t10_p_double_500_frac", "t10_p_double_1000_frac"};
+
+/// Poisson arrivals cut into calendar windows, served by the linear T_svc(B), for duration_s.
+struct FixedWindowParams {
+  double lambda_per_s = 500;
+  double window_ms = 10;
+  double svc_fixed_ms = 5;
+  double svc_per_item_ms = 0.6;
+  bool one_accelerator = false;  ///< accelerators=one: a batch may wait for the previous one
+  double duration_s = 200;
+  double t14_window_ms = 12;     ///< Table 14's selected window
+  double budget_window_ms = 20;  ///< eq. 8's budget example
+  double slo_ms = 50;
+};
+
+Result<FixedWindowParams> validate_fixed_window(const Inputs& in) {
+  FixedWindowParams p;
+  p.lambda_per_s = in.real("lambda");
+  p.window_ms = in.real("window_ms");
+  p.svc_fixed_ms = in.real("svc_fixed_ms");
+  p.svc_per_item_ms = in.real("svc_per_item_ms");
+  p.one_accelerator = in.choice("accelerators") == "one";
+  p.duration_s = in.real("duration_s");
+  p.t14_window_ms = in.real("t14_window_ms");
+  p.budget_window_ms = in.real("budget_window_ms");
+  p.slo_ms = in.real("slo_ms");
+  const double lambda = p.lambda_per_s;
+  const double duration_s = p.duration_s;
   if (lambda * duration_s > kMaxExpectedArrivals)
-    return Error{"too_large", "duration_s",
-                 "lambda x duration_s must be at most " + format_number(kMaxExpectedArrivals) +
-                     " expected requests, got " + format_number(lambda * duration_s),
-                 {{"max", format_number(kMaxExpectedArrivals)}, {"got", format_number(lambda * duration_s)}}};
-  for (const char* name : {"window_ms", "t14_window_ms", "budget_window_ms"}) {
-    const double windows = duration_s / (in.real(name) * 1e-3);
+    return too_large("duration_s", lambda * duration_s, kMaxExpectedArrivals, "expected requests",
+                     "lambda x duration_s");
+  for (const auto& [name, window_ms] : {std::pair{"window_ms", p.window_ms}, std::pair{"t14_window_ms", p.t14_window_ms},
+                                        std::pair{"budget_window_ms", p.budget_window_ms}}) {
+    const double windows = duration_s / (window_ms * 1e-3);
     if (windows > kMaxWindows)
       return Error{"too_large", "duration_s",
                    "duration_s may hold at most " + format_number(kMaxWindows) + " windows of " + name + " = " +
-                       format_number(in.real(name)) + " ms, got " + format_number(windows),
+                       format_number(window_ms) + " ms, got " + format_number(windows),
                    {{"max", format_number(kMaxWindows)}, {"got", format_number(windows)}}};
     if (windows < kMinWindows)
       return Error{"invalid", "duration_s",
                    "duration_s must hold at least " + format_number(kMinWindows) + " windows of " + name + " = " +
-                       format_number(in.real(name)) + " ms, got " + format_number(windows),
+                       format_number(window_ms) + " ms, got " + format_number(windows),
                    {{"min", format_number(kMinWindows)}, {"got", format_number(windows)}}};
   }
-  return std::nullopt;
+  if (p.svc_fixed_ms + p.svc_per_item_ms <= 0)
+    return Error{"invalid", "svc_fixed_ms", "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got 0",
+                 {{"got", "0"}}};
+  return p;
 }
 
 void output_table10(RunResult& result, double window_s, double duration_s, std::uint64_t seed, RunControl& ctl) {
@@ -81,14 +115,14 @@ void output_table10(RunResult& result, double window_s, double duration_s, std::
   for (double lambda : kTable10RatesPerS) rates_sum += lambda;
   const double horizon_s = std::fmin(duration_s, kMaxExpectedArrivals / rates_sum);  // window count: validated
   std::vector<double> rate, mean, sd, p_empty, p_empty_sim, p_double, p_double_sim;
-  for (double lambda : kTable10RatesPerS) {
+  for (std::size_t i = 0; i < kTable10RatesPerS.size(); ++i) {
+    const double lambda = kTable10RatesPerS[i];
     const double m = lambda * window_s;
     const auto at_least = static_cast<std::int64_t>(round_half_up(2 * m));  // Pr(batch >= 2 x mean)
-    const std::string tag = std::to_string(static_cast<int>(lambda));
-    result.output("t10_mean_" + tag, m);
-    result.output("t10_std_" + tag, std::sqrt(m));
-    result.output("t10_p_empty_" + tag + "_frac", poisson_pmf(0, m));
-    result.output("t10_p_double_" + tag + "_frac", poisson_tail_at_least(at_least, m));
+    result.output(kTable10MeanOutputs[i], m);
+    result.output(kTable10StdOutputs[i], std::sqrt(m));
+    result.output(kTable10EmptyOutputs[i], poisson_pmf(0, m));
+    result.output(kTable10DoubleOutputs[i], poisson_tail_at_least(at_least, m));
     const auto counts =
         simulate_calendar_windows({window_s}, piecewise_poisson_arrivals_s({{horizon_s, lambda}}, rng), horizon_s)
             .window_counts;
@@ -145,12 +179,14 @@ void table_batch_pmf(RunResult& result, const std::vector<std::int64_t>& window_
 }
 
 Result<RunResult> run_fixed_window(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  if (auto error = validate(in)) return *error;
-  const double lambda = in.real("lambda");
-  const double window_s = in.real("window_ms") * 1e-3;
-  const double duration_s = in.real("duration_s");
-  const ServiceModel service = ServiceModel::linear(in.real("svc_fixed_ms") * 1e-3, in.real("svc_per_item_ms") * 1e-3);
-  const bool one_accelerator = in.choice("accelerators") == "one";
+  const auto params = validate_fixed_window(in);
+  if (!params.ok()) return params.error();
+  const FixedWindowParams& p = params.value();
+  const double lambda = p.lambda_per_s;
+  const double window_s = p.window_ms * 1e-3;
+  const double duration_s = p.duration_s;
+  const ServiceModel service = ServiceModel::linear(p.svc_fixed_ms * 1e-3, p.svc_per_item_ms * 1e-3);
+  const bool one_accelerator = p.one_accelerator;
   Rng rng = Rng::stream(seed, Stream::Arrivals);
   // Arrivals up to the horizon; the windows cut them at the last whole window.
   const auto arrivals_s = piecewise_poisson_arrivals_s({{duration_s, lambda}}, rng);
@@ -185,7 +221,7 @@ Result<RunResult> run_fixed_window(const Inputs& in, std::uint64_t seed, RunCont
   ctl.report(1, 8);
 
   // Table 14: the same stream behind its selected 12 ms window.
-  const double t14_s = in.real("t14_window_ms") * 1e-3;
+  const double t14_s = p.t14_window_ms * 1e-3;
   const WindowStats t14 = simulate(t14_s);
   result.output("t14_seen_batch_mean", 1 + lambda * t14_s);
   result.output("t14_seen_batch_p99", static_cast<double>(request_seen_batch_quantile(lambda, t14_s, 0.99)));
@@ -195,10 +231,10 @@ Result<RunResult> run_fixed_window(const Inputs& in, std::uint64_t seed, RunCont
   ctl.report(2, 8);
 
   // Eq. 8's budget example: the average and worst window wait against a mean-latency SLO.
-  const double budget_s = in.real("budget_window_ms") * 1e-3;
+  const double budget_s = p.budget_window_ms * 1e-3;
   result.output("budget_wait_ms", window_mean_wait_s(budget_s) * 1e3);
   result.output("budget_wait_max_ms", budget_s * 1e3);
-  result.output("budget_wait_share_frac", window_mean_wait_s(budget_s) / (in.real("slo_ms") * 1e-3));
+  result.output("budget_wait_share_frac", window_mean_wait_s(budget_s) / (p.slo_ms * 1e-3));
   result.output("budget_wait_sim_ms", simulate(budget_s).wait_s.mean() * 1e3);
   ctl.report(3, 8);
 

@@ -18,9 +18,17 @@ namespace {
 
 constexpr std::int64_t kSweepFrames = 5'000;  // per sweep point; the main run uses `frames`
 
-CameraSyncParams params_from(const Inputs& in) {
-  CameraSyncParams p;
-  p.period_s = 1 / in.real("fps");
+/// The camera rig and its batch (CameraSyncParams, in seconds), the book's sync budget and the run length.
+struct MultiCameraParams {
+  CameraSyncParams sync;
+  double sync_budget_ms = 12;
+  std::int64_t num_frame_sets = 20'000;  ///< frames
+};
+
+Result<MultiCameraParams> validate_multi_camera(const Inputs& in) {
+  MultiCameraParams params;
+  CameraSyncParams& p = params.sync;
+  p.period_s = 1 / in.real("frames_per_s");
   p.deadline_s = in.real("deadline_ms") * 1e-3;
   const double mid = in.real("cam2to5_ms") * 1e-3;
   p.nominal_delay_s = {in.real("cam1_ms") * 1e-3, mid, mid, mid, mid, in.real("cam6_ms") * 1e-3};
@@ -28,7 +36,9 @@ CameraSyncParams params_from(const Inputs& in) {
   p.timeout_s = in.real("timeout_ms") * 1e-3;
   p.inference_s = in.real("inference_ms") * 1e-3;
   p.post_s = in.real("post_ms") * 1e-3;
-  return p;
+  params.sync_budget_ms = in.real("sync_budget_ms");
+  params.num_frame_sets = in.count("frames");
+  return params;
 }
 
 std::vector<std::array<double, kNumCameras>> draw_normals(std::int64_t frames, std::uint64_t seed) {
@@ -40,7 +50,7 @@ std::vector<std::array<double, kNumCameras>> draw_normals(std::int64_t frames, s
 }
 
 /// The book's timeline with no jitter: when each step happens and what is left of the deadline.
-void output_nominal(RunResult& result, const CameraSyncParams& p, const Inputs& in) {
+void output_nominal(RunResult& result, const CameraSyncParams& p, double sync_budget_ms) {
   const auto [first, last] = std::minmax_element(p.nominal_delay_s.begin(), p.nominal_delay_s.end());
   const double start_ms = *last * 1e3;
   result.output("period_ms", p.period_s * 1e3);
@@ -49,7 +59,7 @@ void output_nominal(RunResult& result, const CameraSyncParams& p, const Inputs& 
   result.output("nominal_inference_done_ms", start_ms + p.inference_s * 1e3);
   result.output("nominal_result_ms", start_ms + (p.inference_s + p.post_s) * 1e3);
   result.output("nominal_slack_ms", p.deadline_s * 1e3 - (start_ms + (p.inference_s + p.post_s) * 1e3));
-  result.output("sync_budget_frac", in.real("sync_budget_ms") / (p.deadline_s * 1e3));
+  result.output("sync_budget_frac", sync_budget_ms / (p.deadline_s * 1e3));
   // The batch must start by deadline - inference - post to make it; a timeout later than that cannot help.
   result.output("latest_start_ms", (p.deadline_s - p.inference_s - p.post_s) * 1e3);
 
@@ -114,10 +124,12 @@ void output_sweeps(RunResult& result, const CameraSyncParams& base, const std::v
 }
 
 Result<RunResult> run_multi_camera(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const CameraSyncParams p = params_from(in);
-  const auto z = draw_normals(in.count("frames"), seed);
+  const auto params = validate_multi_camera(in);
+  if (!params.ok()) return params.error();
+  const CameraSyncParams& p = params.value().sync;
+  const auto z = draw_normals(params.value().num_frame_sets, seed);
   RunResult result;
-  output_nominal(result, p, in);
+  output_nominal(result, p, params.value().sync_budget_ms);
   output_simulation(result, p, z);
   output_sweeps(result, p, z, ctl);
   return result;
@@ -127,7 +139,7 @@ Result<RunResult> run_multi_camera(const Inputs& in, std::uint64_t seed, RunCont
 
 CellSpec multi_camera_cell() {
   CellSpec cell{"batching/multi-camera",
-                {real("fps", "1/s", 30, 0.1, 1000), real("deadline_ms", "ms", 33, 0.01, 1e5), real("cam1_ms", "ms", 8, 0, 1e4),
+                {aliased(real("frames_per_s", "1/s", 30, 0.1, 1000), {"fps"}), real("deadline_ms", "ms", 33, 0.01, 1e5), real("cam1_ms", "ms", 8, 0, 1e4),
                  real("cam2to5_ms", "ms", 10, 0, 1e4), real("cam6_ms", "ms", 15, 0, 1e4), real("jitter_ms", "ms", 1, 0, 1e3),
                  real("timeout_ms", "ms", 20, 0, 1e5), real("inference_ms", "ms", 10, 0, 1e4), real("post_ms", "ms", 7, 0, 1e4),
                  real("sync_budget_ms", "ms", 12, 0, 1e5), count("frames", "frame sets", 20'000, 100, 1'000'000)},

@@ -45,6 +45,34 @@ struct Point {
   BatchingSummary summary;
 };
 
+/// The checked inputs: T_svc(B), the hardware, the load of Table 13's runs and the run lengths.
+struct ParetoParams {
+  ServiceModelParams service;
+  std::int64_t num_accelerators = 1;
+  bool at_book_load = true;    ///< load=book: each Table 13 setting at the book's throughput; else lambda
+  double lambda_per_s = 1000;  ///< the common rate when !at_book_load
+  std::int64_t num_requests = 20'000;      ///< n, per Table 13 run
+  std::int64_t grid_num_requests = 4'000;  ///< grid_n, per grid run
+};
+
+Result<ParetoParams> validate_pareto(const Inputs& in) {
+  ParetoParams p;
+  p.num_accelerators = in.count("accelerators");
+  p.at_book_load = in.choice("load") == "book";
+  p.lambda_per_s = in.real("lambda");
+  p.num_requests = in.count("n");
+  p.grid_num_requests = in.count("grid_n");
+  const double total = static_cast<double>(kTable13.size()) * static_cast<double>(p.num_requests) +
+                       static_cast<double>(kGridWindowsMs.size() * kGridMaxBatches.size() * kGridRatesPerAccelerator.size()) *
+                           static_cast<double>(p.grid_num_requests);
+  if (total > kMaxSimulatedRequests)
+    return too_large("grid_n", total, kMaxSimulatedRequests, "simulated requests", "5 x n + 240 x grid_n");
+  auto service = validate_service_model(in);
+  if (!service.ok()) return service.error();
+  p.service = service.value();
+  return p;
+}
+
 double saturated_capacity_per_s(const BatcherParams& p) {
   return static_cast<double>(p.num_accelerators) * p.service.throughput_per_s(p.max_batch_size);
 }
@@ -92,25 +120,33 @@ std::vector<bool> pareto_front(const std::vector<Point>& points) {
   return on_front;
 }
 
-std::string tag(const BookConfig& c) {
-  return "w" + std::to_string(static_cast<int>(c.window_ms)) + "_b" + std::to_string(c.max_batch);
-}
+/// Table 13's measured throughput per setting (literal names: each is a book reference).
+constexpr std::array<const char*, 5> kTable13ThroughputOutputs = {"w2_b16_throughput_per_s", "w5_b32_throughput_per_s",
+                                                                  "w10_b32_throughput_per_s", "w20_b64_throughput_per_s",
+                                                                  "w50_b128_throughput_per_s"};
+constexpr std::array<const char*, 5> kTable13AvgOutputs = {"w2_b16_avg_ms", "w5_b32_avg_ms", "w10_b32_avg_ms",
+                                                           "w20_b64_avg_ms", "w50_b128_avg_ms"};
+constexpr std::array<const char*, 5> kTable13P99Outputs = {"w2_b16_p99_ms", "w5_b32_p99_ms", "w10_b32_p99_ms",
+                                                           "w20_b64_p99_ms", "w50_b128_p99_ms"};
+constexpr std::array<const char*, 5> kTable13MeanBatchOutputs = {"w2_b16_mean_batch", "w5_b32_mean_batch",
+                                                                 "w10_b32_mean_batch", "w20_b64_mean_batch",
+                                                                 "w50_b128_mean_batch"};
 
-void output_table13(RunResult& result, const BatcherParams& base, const Inputs& in, std::uint64_t seed,
+void output_table13(RunResult& result, const BatcherParams& base, const ParetoParams& params, std::uint64_t seed,
                     RunControl& ctl) {
-  const bool at_book_load = in.choice("load") == "book";
   std::vector<double> window, max_batch, book_avg, book_p99, book_thr, avg, p99, thr, mean_batch;
-  std::vector<double> ours_throughput;
+  std::vector<double> load_window, load_max_batch, offered, capacity, floor_ms;
   for (std::size_t i = 0; i < kTable13.size(); ++i) {
     const BookConfig& c = kTable13[i];
-    const double lambda = at_book_load ? c.throughput_per_s : in.real("lambda");
+    const double lambda = params.at_book_load ? c.throughput_per_s : params.lambda_per_s;
     BatcherParams p = base;
     p.max_batch_size = c.max_batch;
     const bool stable = lambda < kStableLoadFrac * saturated_capacity_per_s(p);
-    const std::string t = tag(c);
-    result.output(t + "_offered_per_s", lambda);
-    result.output(t + "_capacity_per_s", saturated_capacity_per_s(p));
-    result.output(t + "_floor_ms", latency_floor_s(p, lambda) * 1e3);
+    load_window.push_back(c.window_ms);
+    load_max_batch.push_back(static_cast<double>(c.max_batch));
+    offered.push_back(lambda);
+    capacity.push_back(saturated_capacity_per_s(p));
+    floor_ms.push_back(latency_floor_s(p, lambda) * 1e3);
     if (!stable) {
       result.notice("unstable_config", "window " + format_number(c.window_ms) + " ms, B_max " +
                                            std::to_string(c.max_batch) + ": " + format_number(lambda) +
@@ -118,11 +154,11 @@ void output_table13(RunResult& result, const BatcherParams& base, const Inputs& 
                                            format_number(saturated_capacity_per_s(p)) + " req/s); not simulated");
       continue;
     }
-    const Point pt = simulate_point(base, c.window_ms, c.max_batch, lambda, in.count("n"), seed);
-    result.output(t + "_throughput_per_s", pt.summary.throughput_per_s);
-    result.output(t + "_avg_ms", pt.summary.mean_latency_s * 1e3);
-    result.output(t + "_p99_ms", pt.summary.p99_latency_s * 1e3);
-    result.output(t + "_mean_batch", pt.summary.mean_batch_size);
+    const Point pt = simulate_point(base, c.window_ms, c.max_batch, lambda, params.num_requests, seed);
+    result.output(kTable13ThroughputOutputs[i], pt.summary.throughput_per_s);
+    result.output(kTable13AvgOutputs[i], pt.summary.mean_latency_s * 1e3);
+    result.output(kTable13P99Outputs[i], pt.summary.p99_latency_s * 1e3);
+    result.output(kTable13MeanBatchOutputs[i], pt.summary.mean_batch_size);
     window.push_back(c.window_ms);
     max_batch.push_back(static_cast<double>(c.max_batch));
     book_avg.push_back(c.avg_ms);
@@ -148,9 +184,17 @@ void output_table13(RunResult& result, const BatcherParams& base, const Inputs& 
       .column("p99_ms", p99)
       .column("throughput_per_s", thr)
       .column("mean_batch", mean_batch);
+  // Every setting, simulated or not: its offered rate, saturated capacity and latency floor.
+  result.table("table13_load")
+      .column("window_ms", load_window)
+      .column("max_batch", load_max_batch)
+      .column("offered_per_s", offered)
+      .column("capacity_per_s", capacity)
+      .column("floor_ms", floor_ms);
 }
 
-void output_grid(RunResult& result, const BatcherParams& base, const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+void output_grid(RunResult& result, const BatcherParams& base, std::int64_t grid_num_requests, std::uint64_t seed,
+                 RunControl& ctl) {
   std::vector<Point> points;
   std::int64_t skipped = 0;
   const auto k = static_cast<double>(base.num_accelerators);
@@ -166,7 +210,7 @@ void output_grid(RunResult& result, const BatcherParams& base, const Inputs& in,
           ++skipped;
           continue;
         }
-        points.push_back(simulate_point(base, window_ms, max_batch, lambda, in.count("grid_n"), seed));
+        points.push_back(simulate_point(base, window_ms, max_batch, lambda, grid_num_requests, seed));
       }
       ctl.report(5 + 5 * ++done / total, 10);
     }
@@ -213,24 +257,17 @@ void output_grid(RunResult& result, const BatcherParams& base, const Inputs& in,
 }
 
 Result<RunResult> run_pareto(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const double total = static_cast<double>(kTable13.size()) * static_cast<double>(in.count("n")) +
-                       static_cast<double>(kGridWindowsMs.size() * kGridMaxBatches.size() * kGridRatesPerAccelerator.size()) *
-                           static_cast<double>(in.count("grid_n"));
-  if (total > kMaxSimulatedRequests)
-    return Error{"too_large", "grid_n",
-                 "5 x n + 240 x grid_n must be at most " + format_number(kMaxSimulatedRequests) +
-                     " simulated requests, got " + format_number(total),
-                 {{"max", format_number(kMaxSimulatedRequests)}, {"got", format_number(total)}}};
+  const auto params = validate_pareto(in);
+  if (!params.ok()) return params.error();
+  const ParetoParams& p = params.value();
   std::vector<Notice> service_notes;  // after the size check: cpu_fit takes a measurement
-  auto service = service_model_from_inputs(in, seed, &service_notes);
-  if (!service.ok()) return service.error();
   BatcherParams base;
-  base.num_accelerators = in.count("accelerators");
-  base.service = service.value();
+  base.num_accelerators = p.num_accelerators;
+  base.service = make_service_model(p.service, seed, &service_notes);
   RunResult result;
   output_service_model(result, base.service, service_notes);
-  output_table13(result, base, in, seed, ctl);
-  output_grid(result, base, in, seed, ctl);
+  output_table13(result, base, p, seed, ctl);
+  output_grid(result, base, p.grid_num_requests, seed, ctl);
   return result;
 }
 
@@ -245,23 +282,15 @@ CellSpec pareto_cell() {
   params.push_back(count("grid_n", "requests", 4'000, 500, 200'000));
   CellSpec cell{"batching/pareto", std::move(params), &run_pareto};
   cell.outputs = {sometimes(out("service_a_ms", "ms")), sometimes(out("service_b_ms", "ms")),
-                  out("w2_b16_offered_per_s", "req/s"), out("w2_b16_capacity_per_s", "req/s"),
-                  out("w2_b16_floor_ms", "ms"), out("w2_b16_throughput_per_s", "req/s"), out("w2_b16_avg_ms", "ms"),
-                  out("w2_b16_p99_ms", "ms"), out("w2_b16_mean_batch", ""), out("w5_b32_offered_per_s", "req/s"),
-                  out("w5_b32_capacity_per_s", "req/s"), out("w5_b32_floor_ms", "ms"),
-                  out("w5_b32_throughput_per_s", "req/s"), out("w5_b32_avg_ms", "ms"), out("w5_b32_p99_ms", "ms"),
-                  out("w5_b32_mean_batch", ""), out("w10_b32_offered_per_s", "req/s"),
-                  out("w10_b32_capacity_per_s", "req/s"), out("w10_b32_floor_ms", "ms"),
-                  out("w10_b32_throughput_per_s", "req/s"), out("w10_b32_avg_ms", "ms"), out("w10_b32_p99_ms", "ms"),
-                  out("w10_b32_mean_batch", ""), out("w20_b64_offered_per_s", "req/s"),
-                  out("w20_b64_capacity_per_s", "req/s"), out("w20_b64_floor_ms", "ms"),
+                  out("w2_b16_throughput_per_s", "req/s"), out("w2_b16_avg_ms", "ms"), out("w2_b16_p99_ms", "ms"),
+                  out("w2_b16_mean_batch", ""), out("w5_b32_throughput_per_s", "req/s"), out("w5_b32_avg_ms", "ms"),
+                  out("w5_b32_p99_ms", "ms"), out("w5_b32_mean_batch", ""), out("w10_b32_throughput_per_s", "req/s"),
+                  out("w10_b32_avg_ms", "ms"), out("w10_b32_p99_ms", "ms"), out("w10_b32_mean_batch", ""),
                   out("w20_b64_throughput_per_s", "req/s"), out("w20_b64_avg_ms", "ms"), out("w20_b64_p99_ms", "ms"),
-                  out("w20_b64_mean_batch", ""), out("w50_b128_offered_per_s", "req/s"),
-                  out("w50_b128_capacity_per_s", "req/s"), out("w50_b128_floor_ms", "ms"),
-                  out("w50_b128_throughput_per_s", "req/s"), out("w50_b128_avg_ms", "ms"),
-                  out("w50_b128_p99_ms", "ms"), out("w50_b128_mean_batch", ""), out("throughput_gain_frac", ""),
-                  out("p99_ratio", "×"), out("grid_points", ""), out("grid_skipped_unstable", "")};
-  cell.tables = {table("table13"), table("grid"), table("frontier")};
+                  out("w20_b64_mean_batch", ""), out("w50_b128_throughput_per_s", "req/s"), out("w50_b128_avg_ms", "ms"),
+                  out("w50_b128_p99_ms", "ms"), out("w50_b128_mean_batch", ""), out("throughput_gain_frac", ""), out("p99_ratio", "×"),
+                  out("grid_points", ""), out("grid_skipped_unstable", "")};
+  cell.tables = {table("table13"), table("table13_load"), table("grid"), table("frontier")};
   return cell;
 }
 

@@ -7,21 +7,41 @@
 #include <array>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "batching/cells.h"
+#include "core/units.h"
 
 namespace sl::batching {
 namespace {
 
-constexpr double kJoulesPerWh = 3600;
+/// Duration and energy of one step of the pipeline.
+struct PhaseCost {
+  double ms = 0;
+  double mj = 0;
+};
+
+/// Table 17's pipeline: the five steps of the NPU path, the CPU's inference step that replaces the NPU's in
+/// the fallback, and the battery.
+struct PhonePipelineParams {
+  PhaseCost camera, decode, preprocess, npu, post;
+  PhaseCost cpu_infer;
+  double battery_wh = 10;
+};
 
 struct Phase {
-  const char* name;  ///< parameter prefix
-  bool on_cpu;       ///< runs on the CPU (all but NPU inference)
+  PhaseCost cost;
+  bool on_cpu;  ///< runs on the CPU (all but NPU inference)
 };
-constexpr std::array<Phase, 5> kPhases = {{{"camera", true}, {"decode", true}, {"preprocess", true}, {"npu", false},
-                                           {"post", true}}};
-constexpr std::size_t kInferencePhase = 3;
+
+/// The five phases in order, with the inference step on the NPU or on the CPU.
+std::array<Phase, 5> phases(const PhonePipelineParams& p, bool cpu_fallback) {
+  return {{{p.camera, true},
+           {p.decode, true},
+           {p.preprocess, true},
+           {cpu_fallback ? p.cpu_infer : p.npu, cpu_fallback},
+           {p.post, true}}};
+}
 
 struct PathTotals {
   double ms = 0;
@@ -30,38 +50,69 @@ struct PathTotals {
 };
 
 /// Time and energy of the five phases, with the inference step on the NPU or on the CPU.
-PathTotals totals(const Inputs& in, bool cpu_fallback) {
+PathTotals totals(const PhonePipelineParams& p, bool cpu_fallback) {
   PathTotals t;
-  for (std::size_t i = 0; i < kPhases.size(); ++i) {
-    const bool fallback = cpu_fallback && i == kInferencePhase;
-    const std::string p = fallback ? "cpu_infer" : kPhases[i].name;
-    t.ms += in.real(p + "_ms");
-    t.mj += in.real(p + "_mj");
-    if (kPhases[i].on_cpu || fallback) t.cpu_ms += in.real(p + "_ms");
+  for (const Phase& phase : phases(p, cpu_fallback)) {
+    t.ms += phase.cost.ms;
+    t.mj += phase.cost.mj;
+    if (phase.on_cpu) t.cpu_ms += phase.cost.ms;
   }
   return t;
 }
 
-void output_path(RunResult& result, const std::string& prefix, const PathTotals& t, double battery_j) {
-  result.output(prefix + "total_ms", t.ms);
-  result.output(prefix + "total_mj", t.mj);
-  result.output(prefix + "fps", 1e3 / t.ms);
-  result.output(prefix + "inferences_per_charge", battery_j / (t.mj * 1e-3));
-  result.output(prefix + "power_mw", t.mj / t.ms * 1e3);  // mJ per ms is W; x 1000 for mW
-  result.output(prefix + "overlapped_fps", 1e3 / t.cpu_ms);
+Result<PhonePipelineParams> validate_phone_pipeline(const Inputs& in) {
+  PhonePipelineParams p;
+  p.camera = {in.real("camera_ms"), in.real("camera_mj")};
+  p.decode = {in.real("decode_ms"), in.real("decode_mj")};
+  p.preprocess = {in.real("preprocess_ms"), in.real("preprocess_mj")};
+  p.npu = {in.real("npu_ms"), in.real("npu_mj")};
+  p.post = {in.real("post_ms"), in.real("post_mj")};
+  p.cpu_infer = {in.real("cpu_infer_ms"), in.real("cpu_infer_mj")};
+  p.battery_wh = in.real("battery_wh");
+  for (const auto& [t, param] : {std::pair{totals(p, false), "npu_ms"}, std::pair{totals(p, true), "cpu_infer_ms"}}) {
+    if (t.ms <= 0 || t.mj <= 0)
+      return Error{"invalid", param,
+                   "a frame must take time and energy: the phases of this path sum to " + format_number(t.ms) +
+                       " ms and " + format_number(t.mj) + " mJ",
+                   {{"got", format_number(t.ms)}}};
+  }
+  return p;
+}
+
+/// The output names of one path (literal, so grep finds each).
+struct PathOutputs {
+  const char* total_ms;
+  const char* total_mj;
+  const char* fps;
+  const char* inferences_per_charge;
+  const char* power_mw;
+  const char* overlapped_fps;
+};
+constexpr PathOutputs kNpuPathOutputs = {"total_ms", "total_mj", "fps", "inferences_per_charge", "power_mw",
+                                         "overlapped_fps"};
+constexpr PathOutputs kCpuPathOutputs = {"cpu_total_ms", "cpu_total_mj", "cpu_fps", "cpu_inferences_per_charge",
+                                         "cpu_power_mw", "cpu_overlapped_fps"};
+
+void output_path(RunResult& result, const PathOutputs& names, const PathTotals& t, double battery_j) {
+  result.output(names.total_ms, t.ms);
+  result.output(names.total_mj, t.mj);
+  result.output(names.fps, 1e3 / t.ms);
+  result.output(names.inferences_per_charge, battery_j / (t.mj * 1e-3));
+  result.output(names.power_mw, t.mj / t.ms * 1e3);  // mJ per ms is W; x 1000 for mW
+  result.output(names.overlapped_fps, 1e3 / t.cpu_ms);
 }
 
 /// Rows of the timeline: one bar per phase on lane 0 (NPU path) and lane 1 (CPU fallback).
-void table_timeline(RunResult& result, const Inputs& in) {
+void table_timeline(RunResult& result, const PhonePipelineParams& p) {
   std::vector<double> lane, phase, from_ms, to_ms, energy_mj, power_mw;
   for (int path = 0; path < 2; ++path) {
     double t = 0;
-    for (std::size_t i = 0; i < kPhases.size(); ++i) {
-      const std::string p = path == 1 && i == kInferencePhase ? "cpu_infer" : kPhases[i].name;
-      const double ms = in.real(p + "_ms");
-      const double mj = in.real(p + "_mj");
+    int index = 0;
+    for (const Phase& step : phases(p, path == 1)) {
+      const double ms = step.cost.ms;
+      const double mj = step.cost.mj;
       lane.push_back(path);
-      phase.push_back(static_cast<double>(i + 1));
+      phase.push_back(static_cast<double>(++index));
       from_ms.push_back(t);
       to_ms.push_back(t + ms);
       energy_mj.push_back(mj);
@@ -79,23 +130,19 @@ void table_timeline(RunResult& result, const Inputs& in) {
 }
 
 Result<RunResult> run_phone_pipeline(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  const PathTotals npu = totals(in, false);
-  const PathTotals cpu = totals(in, true);
-  for (const auto& [t, param] : {std::pair{npu, "npu_ms"}, std::pair{cpu, "cpu_infer_ms"}}) {
-    if (t.ms <= 0 || t.mj <= 0)
-      return Error{"invalid", param,
-                   "a frame must take time and energy: the phases of this path sum to " + format_number(t.ms) +
-                       " ms and " + format_number(t.mj) + " mJ",
-                   {{"got", format_number(t.ms)}}};
-  }
-  const double battery_j = in.real("battery_wh") * kJoulesPerWh;
+  const auto params = validate_phone_pipeline(in);
+  if (!params.ok()) return params.error();
+  const PhonePipelineParams& p = params.value();
+  const PathTotals npu = totals(p, false);
+  const PathTotals cpu = totals(p, true);
+  const double battery_j = p.battery_wh * units::kSPerHour;  // 1 Wh = 1 J/s for 3,600 s
   RunResult result;
-  output_path(result, "", npu, battery_j);
-  output_path(result, "cpu_", cpu, battery_j);
-  result.output("npu_time_frac", in.real("npu_ms") / npu.ms);
-  result.output("decode_energy_frac", in.real("decode_mj") / npu.mj);
+  output_path(result, kNpuPathOutputs, npu, battery_j);
+  output_path(result, kCpuPathOutputs, cpu, battery_j);
+  result.output("npu_time_frac", p.npu.ms / npu.ms);
+  result.output("decode_energy_frac", p.decode.mj / npu.mj);
   result.output("battery_j", battery_j);
-  table_timeline(result, in);
+  table_timeline(result, p);
   return result;
 }
 

@@ -64,9 +64,24 @@ std::vector<ParamSpec> service_model_params() {
           used_when(real("svc_per_item_ms", "ms", 0.6, 0, 1e4), "service", {"linear"})};
 }
 
-Result<ServiceModel> service_model_from_inputs(const Inputs& in, std::uint64_t seed, std::vector<Notice>* notes) {
-  if (in.choice("service") == "table9") return ServiceModel::interpolated(table9_points_s());
-  if (in.choice("service") == "cpu_fit") {
+Result<ServiceModelParams> validate_service_model(const Inputs& in) {
+  ServiceModelParams p;
+  const std::string& law = in.choice("service");
+  p.law = law == "table9" ? ServiceLaw::Table9 : law == "cpu_fit" ? ServiceLaw::CpuFit : ServiceLaw::Linear;
+  if (p.law != ServiceLaw::Linear) return p;
+  p.svc_fixed_ms = in.real("svc_fixed_ms");
+  p.svc_per_item_ms = in.real("svc_per_item_ms");
+  if (p.svc_fixed_ms + p.svc_per_item_ms <= 0)
+    return Error{"invalid", "svc_fixed_ms",
+                 "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got " +
+                     format_number(p.svc_fixed_ms) + " + " + format_number(p.svc_per_item_ms),
+                 {{"got", format_number(p.svc_fixed_ms + p.svc_per_item_ms)}}};
+  return p;
+}
+
+ServiceModel make_service_model(const ServiceModelParams& params, std::uint64_t seed, std::vector<Notice>* notes) {
+  if (params.law == ServiceLaw::Table9) return ServiceModel::interpolated(table9_points_s());
+  if (params.law == ServiceLaw::CpuFit) {
     const CpuServiceFit fit = measure_cpu_service_fit(kCpuFitMaxBatch, seed);
     double a_ms = fit.a_ms;
     if (a_ms < 0) {
@@ -78,14 +93,7 @@ Result<ServiceModel> service_model_from_inputs(const Inputs& in, std::uint64_t s
     }
     return ServiceModel::linear(a_ms * 1e-3, fit.b_ms * 1e-3);  // b > 0: time grows with the batch
   }
-  const double fixed_ms = in.real("svc_fixed_ms");
-  const double per_item_ms = in.real("svc_per_item_ms");
-  if (fixed_ms + per_item_ms <= 0)
-    return Error{"invalid", "svc_fixed_ms",
-                 "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got " +
-                     format_number(fixed_ms) + " + " + format_number(per_item_ms),
-                 {{"got", format_number(fixed_ms + per_item_ms)}}};
-  return ServiceModel::linear(fixed_ms * 1e-3, per_item_ms * 1e-3);
+  return ServiceModel::linear(params.svc_fixed_ms * 1e-3, params.svc_per_item_ms * 1e-3);
 }
 
 }  // namespace sl::batching

@@ -46,10 +46,22 @@ std::vector<std::pair<std::int64_t, double>> table9_points_s();
 /// this CPU now (cell cpu-batch-measure's MLP, B = 1 ... 128) and uses its line a + b B.
 std::vector<ParamSpec> service_model_params();
 
-/// The model those parameters describe, or an error (both linear coefficients zero). With cpu_fit the
-/// measurement runs here (about a second), and `notes` receives what the reader must know (a negative
-/// fitted a, set to 0).
-Result<ServiceModel> service_model_from_inputs(const Inputs& in, std::uint64_t seed, std::vector<Notice>* notes);
+/// Which law T_svc(B) follows, as the `service` choice picks it.
+enum class ServiceLaw { Linear, Table9, CpuFit };
+
+/// The checked service-model parameters of a cell: the law and, for the linear one, its coefficients.
+struct ServiceModelParams {
+  ServiceLaw law = ServiceLaw::Linear;
+  double svc_fixed_ms = 5.0;
+  double svc_per_item_ms = 0.6;
+};
+
+/// Reads the parameters of service_model_params(); an error when the linear law's coefficients are both zero.
+Result<ServiceModelParams> validate_service_model(const Inputs& in);
+
+/// The model those parameters describe. With cpu_fit the measurement runs here (about a second), and
+/// `notes` receives what the reader must know (a negative fitted a, set to 0).
+ServiceModel make_service_model(const ServiceModelParams& params, std::uint64_t seed, std::vector<Notice>* notes);
 
 /// Outputs describing the model used: service_a_ms and service_b_ms for a linear law (the measured
 /// ones for cpu_fit), and any notes as notices.

@@ -22,12 +22,64 @@ namespace {
 constexpr double kWarmupFrac = 0.05;
 constexpr double kMaxSimulatedRequests = 2e7;  ///< about 10 s in the browser
 
-std::optional<Error> too_large(const std::string& param, const std::string& what, double total) {
+/// The burst experiment: base rate, then the burst, then the base rate again.
+struct BurstParams {
+  double base_per_s = 100;
+  double burst_per_s = 300;
+  double start_s = 2;  ///< the burst starts here
+  double burst_s = 1;
+  double after_s = 3;  ///< observed after the burst
+};
+
+/// Both servers' hardware and T_svc(B), the steady sweep and the burst.
+struct WhenToBatchParams {
+  ServiceModelParams service;
+  double window_ms = 5;
+  std::int64_t max_batch = 32;
+  std::int64_t num_accelerators = 1;
+  double rate_min_per_s = 10;
+  double rate_max_per_s = 170;
+  std::int64_t num_rates = 17;
+  std::int64_t num_requests = 20'000;  ///< n, per swept rate and server
+  BurstParams burst;
+};
+
+/// The error for a run that would simulate more than kMaxSimulatedRequests, or none.
+std::optional<Error> check_simulated(const std::string& param, const std::string& what, double total) {
   if (total <= kMaxSimulatedRequests) return std::nullopt;
-  return Error{"too_large", param,
-               what + " must be at most " + format_number(kMaxSimulatedRequests) + " simulated requests, got " +
-                   format_number(total),
-               {{"max", format_number(kMaxSimulatedRequests)}, {"got", format_number(total)}}};
+  return too_large(param, total, kMaxSimulatedRequests, "simulated requests", what);
+}
+
+Result<WhenToBatchParams> validate_when_to_batch(const Inputs& in) {
+  WhenToBatchParams p;
+  p.window_ms = in.real("window_ms");
+  p.max_batch = in.count("max_batch");
+  p.num_accelerators = in.count("accelerators");
+  p.rate_min_per_s = in.real("rate_min_per_s");
+  p.rate_max_per_s = in.real("rate_max_per_s");
+  p.num_rates = in.count("num_rates");
+  p.num_requests = in.count("n");
+  p.burst = {in.real("burst_base_per_s"), in.real("burst_per_s"), in.real("burst_start_s"), in.real("burst_s"),
+             in.real("burst_after_s")};
+  if (p.rate_max_per_s < p.rate_min_per_s)
+    return Error{"invalid", "rate_max_per_s",
+                 "rate_max_per_s must be >= rate_min_per_s = " + format_number(p.rate_min_per_s) + " 1/s, got " +
+                     format_number(p.rate_max_per_s),
+                 {{"min", format_number(p.rate_min_per_s)}, {"unit", "1/s"}, {"got", format_number(p.rate_max_per_s)}}};
+  const double sweep_total = 2.0 * static_cast<double>(p.num_rates) * static_cast<double>(p.num_requests);
+  if (auto e = check_simulated("n", "2 x num_rates x n", sweep_total)) return *e;
+  const BurstParams& burst = p.burst;
+  const double burst_total =
+      2 * (burst.base_per_s * (burst.start_s + burst.after_s) + burst.burst_per_s * burst.burst_s);
+  if (auto e = check_simulated("burst_per_s", "the burst experiment's expected arrivals (x 2 servers)", burst_total))
+    return *e;
+  if (burst.start_s + burst.burst_s + burst.after_s <= 0)
+    return Error{"invalid", "burst_s", "the burst experiment needs time: burst_start_s + burst_s + burst_after_s must be > 0 s, got 0",
+                 {{"got", "0"}}};
+  auto service = validate_service_model(in);
+  if (!service.ok()) return service.error();
+  p.service = service.value();
+  return p;
 }
 
 BatcherParams batch1_params(const BatcherParams& dynamic) {
@@ -43,15 +95,16 @@ struct SweepRow {
   BatchingSummary dynamic;
 };
 
-std::vector<SweepRow> sweep(const BatcherParams& dynamic, const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const double lo = in.real("rate_min");
-  const double hi = in.real("rate_max");
-  const std::int64_t steps = in.count("num_rates");
+std::vector<SweepRow> sweep(const BatcherParams& dynamic, const WhenToBatchParams& params, std::uint64_t seed,
+                            RunControl& ctl) {
+  const double lo = params.rate_min_per_s;
+  const double hi = params.rate_max_per_s;
+  const std::int64_t steps = params.num_rates;
   std::vector<SweepRow> rows;
   for (std::int64_t i = 0; i < steps; ++i) {
     const double rate = steps == 1 ? lo : lo + (hi - lo) * static_cast<double>(i) / static_cast<double>(steps - 1);
     Rng rng = Rng::stream(seed, Stream::Arrivals);
-    const auto arrivals_s = poisson_arrivals_s(rate, in.count("n"), rng);
+    const auto arrivals_s = poisson_arrivals_s(rate, params.num_requests, rng);
     const double warmup_s = kWarmupFrac * arrivals_s.back();
     RunControl quiet;
     const BatcherParams b1 = batch1_params(dynamic);
@@ -147,14 +200,14 @@ double backlog_after_s(const BatchingRun& run, double until_s) {
   return last_end_s - until_s;
 }
 
-void output_burst(RunResult& result, const BatcherParams& dynamic, const Inputs& in, std::uint64_t seed) {
-  const double base = in.real("burst_base_rate");
-  const double before_s = in.real("burst_start_s");
-  const double burst_s = in.real("burst_s");
-  const double after_s = in.real("burst_after_s");
+void output_burst(RunResult& result, const BatcherParams& dynamic, const BurstParams& burst, std::uint64_t seed) {
+  const double base = burst.base_per_s;
+  const double before_s = burst.start_s;
+  const double burst_s = burst.burst_s;
+  const double after_s = burst.after_s;
   Rng rng = Rng::stream(seed, Stream::Misc);
   const auto arrivals_s =
-      piecewise_poisson_arrivals_s({{before_s, base}, {burst_s, in.real("burst_rate")}, {after_s, base}}, rng);
+      piecewise_poisson_arrivals_s({{before_s, base}, {burst_s, burst.burst_per_s}, {after_s, base}}, rng);
   const double end_s = before_s + burst_s + after_s;
   const double bucket_s = end_s / 60;
   RunControl quiet;
@@ -184,39 +237,27 @@ void output_burst(RunResult& result, const BatcherParams& dynamic, const Inputs&
 }
 
 Result<RunResult> run_when_to_batch(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  if (in.real("rate_max") < in.real("rate_min"))
-    return Error{"invalid", "rate_max",
-                 "rate_max must be >= rate_min = " + format_number(in.real("rate_min")) + " 1/s, got " +
-                     format_number(in.real("rate_max")),
-                 {{"min", format_number(in.real("rate_min"))}, {"unit", "1/s"}, {"got", format_number(in.real("rate_max"))}}};
-  const double sweep_total = 2.0 * static_cast<double>(in.count("num_rates")) * static_cast<double>(in.count("n"));
-  if (auto e = too_large("n", "2 x num_rates x n", sweep_total)) return *e;
-  const double burst_total = 2 * (in.real("burst_base_rate") * (in.real("burst_start_s") + in.real("burst_after_s")) +
-                                  in.real("burst_rate") * in.real("burst_s"));
-  if (auto e = too_large("burst_rate", "the burst experiment's expected arrivals (x 2 servers)", burst_total)) return *e;
-  if (in.real("burst_start_s") + in.real("burst_s") + in.real("burst_after_s") <= 0)
-    return Error{"invalid", "burst_s", "the burst experiment needs time: burst_start_s + burst_s + burst_after_s must be > 0 s, got 0",
-                 {{"got", "0"}}};
-  std::vector<Notice> service_notes;  // after the checks above: cpu_fit takes a measurement
-  auto service = service_model_from_inputs(in, seed, &service_notes);
-  if (!service.ok()) return service.error();
+  const auto params = validate_when_to_batch(in);
+  if (!params.ok()) return params.error();
+  const WhenToBatchParams& p = params.value();
+  std::vector<Notice> service_notes;  // after the checks: cpu_fit takes a measurement
   BatcherParams dynamic;
-  dynamic.max_batch_size = in.count("max_batch");
-  dynamic.max_wait_s = in.real("window_ms") * 1e-3;
-  dynamic.num_accelerators = in.count("accelerators");
-  dynamic.service = service.value();
+  dynamic.max_batch_size = p.max_batch;
+  dynamic.max_wait_s = p.window_ms * 1e-3;
+  dynamic.num_accelerators = p.num_accelerators;
+  dynamic.service = make_service_model(p.service, seed, &service_notes);
   RunResult result;
   output_service_model(result, dynamic.service, service_notes);
   const double batch1_capacity = static_cast<double>(dynamic.num_accelerators) * dynamic.service.throughput_per_s(1);
   result.output("batch1_capacity_per_s", batch1_capacity);
   result.output("dynamic_capacity_per_s", static_cast<double>(dynamic.num_accelerators) *
                                               dynamic.service.throughput_per_s(dynamic.max_batch_size));
-  const std::vector<SweepRow> rows = sweep(dynamic, in, seed, ctl);
+  const std::vector<SweepRow> rows = sweep(dynamic, p, seed, ctl);
   output_sweep(result, rows);
-  if (in.real("rate_max") >= batch1_capacity)
+  if (p.rate_max_per_s >= batch1_capacity)
     result.notice("batch1_overloaded", "the sweep reaches batch-1 capacity (" + format_number(batch1_capacity) +
                                            " req/s): there batch 1's queue grows with the run length");
-  output_burst(result, dynamic, in, seed);
+  output_burst(result, dynamic, p.burst, seed);
   return result;
 }
 
@@ -227,12 +268,12 @@ CellSpec when_to_batch_cell() {
   params.push_back(real("window_ms", "ms", 5, 0, 1e4));
   params.push_back(count("max_batch", "requests", 32, 1, 4096));
   params.push_back(count("accelerators", "accelerators", 1, 1, 64));
-  params.push_back(real("rate_min", "1/s", 10, 1e-3, 1e6));
-  params.push_back(real("rate_max", "1/s", 170, 1e-3, 1e6));
+  params.push_back(aliased(real("rate_min_per_s", "1/s", 10, 1e-3, 1e6), {"rate_min"}));
+  params.push_back(aliased(real("rate_max_per_s", "1/s", 170, 1e-3, 1e6), {"rate_max"}));
   params.push_back(count("num_rates", "rates", 17, 1, 100));
   params.push_back(count("n", "requests", 20'000, 1'000, 1'000'000));
-  params.push_back(real("burst_base_rate", "1/s", 100, 0, 1e5));
-  params.push_back(real("burst_rate", "1/s", 300, 0, 1e5));
+  params.push_back(aliased(real("burst_base_per_s", "1/s", 100, 0, 1e5), {"burst_base_rate"}));
+  params.push_back(aliased(real("burst_per_s", "1/s", 300, 0, 1e5), {"burst_rate"}));
   params.push_back(real("burst_start_s", "s", 2, 0, 1e3));
   params.push_back(real("burst_s", "s", 1, 0, 1e3));
   params.push_back(real("burst_after_s", "s", 3, 0, 1e3));

@@ -26,7 +26,7 @@ TEST_CASE("Eq. 4 at 500 req/s: batch 1 costs 2 ms, batch 32 costs 31 + 15 = 46 m
 }
 
 TEST_CASE("Size-triggered batching: simulated formation delay is within 4 SE of (B - 1)/(2 lambda)",
-          "[batching][tax]") {
+          "[batching][tax][.slow]") {
   // The SE comes from the per-batch mean waits, which are independent (disjoint inter-arrival gaps).
   const int batch = GENERATE(2, 8, 32, 100);
   const double lambda = GENERATE(50.0, 500.0);

@@ -90,13 +90,20 @@ TEST_CASE("Camera sync: one accelerator delays a set whose predecessor is still 
 }
 
 TEST_CASE("Multi-camera rejects bad values", "[batching][camera]") {
-  const auto fps = run({{"fps", "0"}});
+  const auto fps = run({{"frames_per_s", "0"}});
   REQUIRE_FALSE(fps.ok());
-  CHECK(fps.error().param == "fps");
+  CHECK(fps.error().param == "frames_per_s");
   const auto frames = run({{"frames", "5"}});
   REQUIRE_FALSE(frames.ok());
   CHECK(frames.error().code == "out_of_range");
   const auto jitter = run({{"jitter_ms", "nan"}});
   REQUIRE_FALSE(jitter.ok());
   CHECK(jitter.error().param == "jitter_ms");
+}
+
+TEST_CASE("Multi-camera still takes the frame rate under its earlier name fps", "[batching][camera]") {
+  const auto renamed = run({{"frames_per_s", "25"}, {"frames", "200"}}).value();
+  const auto old_name = run({{"fps", "25"}, {"frames", "200"}}).value();
+  CHECK_THAT(out(renamed, "period_ms"), WithinRel(40.0, 1e-12));  // 1 / 25 per s
+  CHECK(out(old_name, "period_ms") == out(renamed, "period_ms"));
 }

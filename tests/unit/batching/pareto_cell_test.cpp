@@ -17,24 +17,38 @@ sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std:
 
 const char* kTags[] = {"w2_b16", "w5_b32", "w10_b32", "w20_b64", "w50_b128"};
 
+/// Column `name` of table13_load (one row per Table 13 setting, simulated or not), row `i`.
+double load_row(const sl::RunResult& r, const std::string& name, std::size_t i) {
+  const auto& values = column(r, "table13_load", name);
+  REQUIRE(i < values.size());
+  return values[i];
+}
+
+/// Column `name` of table13 (the simulated settings), row `i`.
+double sim_row(const sl::RunResult& r, const std::string& name, std::size_t i) {
+  const auto& values = column(r, "table13", name);
+  REQUIRE(i < values.size());
+  return values[i];
+}
+
 }  // namespace
 
 TEST_CASE("Pareto: the five Table 13 settings run at the book's rates keep up, above their latency floor",
           "[batching][pareto]") {
   const auto r = run({{"grid_n", "500"}}).value();
   const double book_rates[] = {890, 1140, 1240, 1310, 1350};
-  for (int i = 0; i < 5; ++i) {
+  for (std::size_t i = 0; i < 5; ++i) {
     const std::string t = kTags[i];
     INFO(t);
     // Served = offered for a stable run; the rate measured over n = 20,000 Poisson arrivals has a relative
     // SE of 1/sqrt(n) = 0.7 %, so 4 SE = 2.8 %.
     CHECK_THAT(out(r, t + "_throughput_per_s"), WithinRel(book_rates[i], 0.028));
-    CHECK(out(r, t + "_avg_ms") > out(r, t + "_floor_ms"));
-    CHECK(out(r, t + "_p99_ms") > out(r, t + "_avg_ms"));
+    CHECK(sim_row(r, "avg_ms", i) > load_row(r, "floor_ms", i));
+    CHECK(sim_row(r, "p99_ms", i) > sim_row(r, "avg_ms", i));
   }
   // The floor at 890 req/s: the smallest B with B / (5 + 0.6 B) ms >= 890/s is 10, which takes 11 ms.
-  CHECK_THAT(out(r, "w2_b16_floor_ms"), WithinRel(11.0, 1e-12));
-  CHECK_THAT(out(r, "w2_b16_capacity_per_s"), WithinRel(16 / 14.6e-3, 1e-12));
+  CHECK_THAT(load_row(r, "floor_ms", 0), WithinRel(11.0, 1e-12));
+  CHECK_THAT(load_row(r, "capacity_per_s", 0), WithinRel(16 / 14.6e-3, 1e-12));
   CHECK_THAT(out(r, "throughput_gain_frac"), WithinAbs(1350.0 / 890 - 1, 0.03));
 }
 
@@ -70,24 +84,25 @@ TEST_CASE("Pareto: no grid run beats a frontier point on both throughput and p99
 TEST_CASE("Pareto: a second accelerator lowers the floor, and the p99 where the window is short", "[batching][pareto]") {
   const auto one = run({{"grid_n", "500"}, {"n", "5000"}}).value();
   const auto two = run({{"grid_n", "500"}, {"n", "5000"}, {"accelerators", "2"}}).value();
-  for (const char* t : kTags) {
-    INFO(t);
-    CHECK(out(two, std::string(t) + "_floor_ms") < out(one, std::string(t) + "_floor_ms"));
+  for (std::size_t i = 0; i < 5; ++i) {
+    INFO(kTags[i]);
+    CHECK(load_row(two, "floor_ms", i) < load_row(one, "floor_ms", i));
   }
-  for (const char* t : {"w2_b16", "w5_b32", "w10_b32"}) {
-    INFO(t);
-    CHECK(out(two, std::string(t) + "_p99_ms") < 0.8 * out(one, std::string(t) + "_p99_ms"));
+  for (std::size_t i = 0; i < 3; ++i) {  // w2_b16, w5_b32, w10_b32
+    INFO(kTags[i]);
+    CHECK(sim_row(two, "p99_ms", i) < 0.8 * sim_row(one, "p99_ms", i));
   }
   // A 50 ms window is waited out whatever the hardware: at 1,350 req/s the cap of 128 is not reached in
   // 50 ms (about 68 arrive), so the p99 stays above the window plus that batch's service in both cases.
-  CHECK(out(two, "w50_b128_p99_ms") > 50 + 5 + 0.6 * 60);
+  CHECK(sim_row(two, "p99_ms", 4) > 50 + 5 + 0.6 * 60);
 }
 
 TEST_CASE("Pareto: Table 9's interpolated model skips settings it cannot carry, with a notice", "[batching][pareto]") {
   const auto r = run({{"service", "table9"}, {"grid_n", "500"}, {"n", "5000"}}).value();
   // Table 9 gives 1,280 req/s at batch 32: 1,240 req/s is 97 % of it, above the 95 % limit.
-  CHECK(r.find_output("w10_b32_p99_ms") == nullptr);
-  CHECK_THAT(out(r, "w10_b32_capacity_per_s"), WithinRel(1280.0, 1e-12));
+  CHECK(r.find_output("w10_b32_throughput_per_s") == nullptr);
+  CHECK(column(r, "table13", "window_ms").size() < 5);
+  CHECK_THAT(load_row(r, "capacity_per_s", 2), WithinRel(1280.0, 1e-12));
   REQUIRE_FALSE(r.notices.empty());
   CHECK(r.notices[0].code == "unstable_config");
   CHECK(r.find_output("throughput_gain_frac") == nullptr);
@@ -96,7 +111,7 @@ TEST_CASE("Pareto: Table 9's interpolated model skips settings it cannot carry, 
 TEST_CASE("Pareto: same seed, same numbers; bad inputs are rejected with the parameter named", "[batching][pareto]") {
   const auto a = run({{"grid_n", "500"}, {"n", "2000"}}, "5").value();
   const auto b = run({{"grid_n", "500"}, {"n", "2000"}}, "5").value();
-  CHECK(out(a, "w5_b32_p99_ms") == out(b, "w5_b32_p99_ms"));
+  CHECK(column(a, "table13", "p99_ms") == column(b, "table13", "p99_ms"));
   const auto zero = run({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});
   REQUIRE_FALSE(zero.ok());
   CHECK(zero.error().param == "svc_fixed_ms");
@@ -129,7 +144,7 @@ TEST_CASE("Pareto with the CPU fit: the service model is this CPU's measured lin
   for (int i = 0; i < 5; ++i) {
     INFO(kTags[i]);
     const double b = static_cast<double>(caps[i]);
-    CHECK_THAT(out(r.value(), std::string(kTags[i]) + "_capacity_per_s"), WithinRel(b / ((a_ms + b_ms * b) * 1e-3), 1e-9));
+    CHECK_THAT(load_row(r.value(), "capacity_per_s", static_cast<std::size_t>(i)), WithinRel(b / ((a_ms + b_ms * b) * 1e-3), 1e-9));
   }
 }
 

@@ -34,7 +34,7 @@ TEST_CASE("When to batch: the batch-1 server is M/D/1 (mean within 5 % of S + rh
           "[batching][when]") {
   // The batcher itself is checked against M/D/1 to 4 batch-means SE in dynamic_batcher_test; this checks the
   // cell's wiring. At rho = 0.56 and 10^5 requests the SE of the mean is under 1 %.
-  const auto r = run({{"rate_min", "100"}, {"rate_max", "100"}, {"num_rates", "1"}, {"n", "100000"}}).value();
+  const auto r = run({{"rate_min_per_s", "100"}, {"rate_max_per_s", "100"}, {"num_rates", "1"}, {"n", "100000"}}).value();
   const double s = 5.6, rho = 0.56;
   const auto& t = r.tables[0];
   REQUIRE(t.columns[1].first == "batch1_mean_ms");
@@ -56,10 +56,10 @@ TEST_CASE("When to batch: a burst above batch-1 capacity builds a backlog batch 
 }
 
 TEST_CASE("When to batch rejects a reversed sweep and bad values", "[batching][when]") {
-  const auto rev = run({{"rate_min", "100"}, {"rate_max", "50"}});
+  const auto rev = run({{"rate_min_per_s", "100"}, {"rate_max_per_s", "50"}});
   REQUIRE_FALSE(rev.ok());
   CHECK(rev.error().code == "invalid");
-  CHECK(rev.error().param == "rate_max");
+  CHECK(rev.error().param == "rate_max_per_s");
   const auto neg = run({{"window_ms", "-1"}});
   REQUIRE_FALSE(neg.ok());
   CHECK(neg.error().param == "window_ms");
@@ -73,18 +73,33 @@ TEST_CASE("When to batch refuses sweeps and bursts beyond 2e7 simulated requests
   REQUIRE_FALSE(sweep.ok());
   CHECK(sweep.error().code == "too_large");
   CHECK(sweep.error().param == "n");
-  const auto burst = run({{"burst_rate", "100000"}, {"burst_s", "1000"}});
+  const auto burst = run({{"burst_per_s", "100000"}, {"burst_s", "1000"}});
   REQUIRE_FALSE(burst.ok());
   CHECK(burst.error().code == "too_large");
-  CHECK(burst.error().param == "burst_rate");
+  CHECK(burst.error().param == "burst_per_s");
 }
 
 TEST_CASE("When to batch: a silent burst experiment gives zeros, one with no time is rejected", "[batching][when]") {
-  const auto silent = run({{"burst_base_rate", "0"}, {"burst_rate", "0"}, {"num_rates", "2"}, {"n", "1000"}}).value();
+  const auto silent = run({{"burst_base_per_s", "0"}, {"burst_per_s", "0"}, {"num_rates", "2"}, {"n", "1000"}}).value();
   CHECK(out(silent, "burst_batch1_max_queue") == 0);
   CHECK(out(silent, "burst_dynamic_max_p99_ms") == 0);
   const auto no_time = run({{"burst_start_s", "0"}, {"burst_s", "0"}, {"burst_after_s", "0"}});
   REQUIRE_FALSE(no_time.ok());
   CHECK(no_time.error().code == "invalid");
   CHECK(no_time.error().param == "burst_s");
+}
+
+TEST_CASE("When to batch still takes the rates under their earlier names", "[batching][when]") {
+  const std::map<std::string, std::string> small = {{"num_rates", "2"}, {"n", "1000"}};
+  auto renamed = small;
+  renamed.insert({{"rate_max_per_s", "120"}, {"burst_per_s", "250"}, {"burst_base_per_s", "90"}});
+  auto old = small;
+  old.insert({{"rate_max", "120"}, {"burst_rate", "250"}, {"burst_base_rate", "90"}});
+  const auto a = run(renamed).value();
+  const auto b = run(old).value();
+  CHECK(out(a, "top_rate_per_s") == 120);
+  CHECK(out(b, "top_rate_per_s") == 120);
+  CHECK(out(a, "burst_batch1_max_queue") == out(b, "burst_batch1_max_queue"));
+  const auto both = run({{"rate_max", "120"}, {"rate_max_per_s", "120"}});
+  CHECK_FALSE(both.ok());
 }

@@ -83,4 +83,28 @@ inline double book_tolerance(const std::string& cell, const std::string& output,
   return 0;
 }
 
+/// One cell under test, its id bound once: `const cell_test::Cell cell{"llm/energy"};`, then
+/// `cell.run({{"lambda", "3"}})`, `cell.error({...})`, `cell.check_book(r, "tok_per_s")`. Test files use it
+/// instead of wrapping run()/try_run() around their own kCell each.
+struct Cell {
+  std::string id;
+
+  sl::Result<sl::RunResult> try_run(std::map<std::string, std::string> raw = {}, const std::string& seed = "1") const {
+    return cell_test::try_run(id, std::move(raw), seed);
+  }
+  sl::RunResult run(std::map<std::string, std::string> raw = {}, const std::string& seed = "1") const {
+    return cell_test::run(id, std::move(raw), seed);
+  }
+  sl::Error error(std::map<std::string, std::string> raw) const { return error_of(id, std::move(raw)); }
+  double book(const std::string& output, const std::string& ref = "") const { return book_value(id, output, ref); }
+  double tolerance(const std::string& output, const std::string& ref = "") const {
+    return book_tolerance(id, output, ref);
+  }
+  /// The run's output lies within the lab file's tolerance of the book's value.
+  void check_book(const sl::RunResult& r, const std::string& output, const std::string& ref = "") const {
+    INFO(id << ": book value of " << output);
+    CHECK_THAT(out(r, output), Catch::Matchers::WithinAbs(book(output, ref), tolerance(output, ref)));
+  }
+};
+
 }  // namespace cell_test

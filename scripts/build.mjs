@@ -6,7 +6,7 @@
 // the model file that request/cold-start fetches (assets/model-*.bin, deterministic noise, not in git).
 // Every URL is relative, so the output works from any static host under any sub-path.
 import { build } from 'esbuild';
-import { cp, mkdir, rm, writeFile, access } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile, access } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -27,6 +27,14 @@ const labs_dir = resolve(options['labs-dir']);
 const web = join(root, 'web');
 const WASM_FILES = ['serving_lab.js', 'serving_lab.wasm'];
 const ENTRY_POINTS = ['main_index.js', 'main_lab.js'];
+// The pages, written from the one template web/page.html: its script, and what else its head holds.
+const PAGES = {
+  'index.html': {
+    entry: 'main_index.js',
+    head: '<meta name="description" content="A browser laboratory for model-serving systems: queues, batching, KV cache and LLM serving, computed by a C++ core in WebAssembly.">',
+  },
+  'lab.html': { entry: 'main_lab.js', head: '<link rel="modulepreload" href="js/main_lab.js">' },
+};
 // The cold-start model: 8 shards of 4 MiB (32 MiB), listed in assets/model.json like a sharded checkpoint's
 // index. Browsers cache no single entry above a share of their cache (Chromium: 1/8), hence the shards.
 const MODEL_SHARDS = 8;
@@ -37,13 +45,21 @@ async function main() {
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
   await bundle();
-  for (const name of ['index.html', 'lab.html', 'worker.js', 'probes', 'css', 'i18n']) {
+  await write_pages();
+  for (const name of ['worker.js', 'probes', 'css', 'i18n']) {
     await cp(join(web, name), join(out, name), { recursive: true });
   }
   for (const name of WASM_FILES) await cp(join(wasm_dir, name), join(out, name));
   const labs = await copy_labs();
   await write_model();
   console.log(`built ${out}: ${labs.length} labs (${labs.map((lab) => `${lab.id}:${lab.status}`).join(', ')})`);
+}
+
+async function write_pages() {
+  const template = await readFile(join(web, 'page.html'), 'utf8');
+  for (const [name, { entry, head }] of Object.entries(PAGES)) {
+    await writeFile(join(out, name), template.replace('<!-- head -->', head).replace('{{entry}}', entry));
+  }
 }
 
 async function check_wasm() {

@@ -5,8 +5,8 @@
 
 namespace sl::batching {
 
-/// This lab's cells, in page order.
-void register_cells(std::vector<CellSpec>& cells);
+/// This lab's cells (their page order is the lab file's: labs/batching/lab.json).
+std::vector<CellSpec> cells();
 
 /// Cell `batching/batch-sweep-table`: Table 9 recomputed from its measured batch times.
 CellSpec batch_sweep_table_cell();

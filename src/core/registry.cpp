@@ -7,10 +7,10 @@
 namespace sl {
 
 // One call per domain; each lives in src/<lab>/cells.cpp.
-namespace queues { void register_cells(std::vector<CellSpec>& cells); }
-namespace batching { void register_cells(std::vector<CellSpec>& cells); }
-namespace llm { void register_cells(std::vector<CellSpec>& cells); }
-namespace request { void register_cells(std::vector<CellSpec>& cells); }
+namespace queues { std::vector<CellSpec> cells(); }
+namespace batching { std::vector<CellSpec> cells(); }
+namespace llm { std::vector<CellSpec> cells(); }
+namespace request { std::vector<CellSpec> cells(); }
 
 namespace {
 
@@ -25,10 +25,8 @@ std::size_t page_position(const std::string& id) {
 const std::vector<CellSpec>& all_cells() {
   static const std::vector<CellSpec> cells = [] {
     std::vector<CellSpec> all;
-    queues::register_cells(all);
-    batching::register_cells(all);
-    llm::register_cells(all);
-    request::register_cells(all);
+    for (auto lab_cells : {queues::cells, batching::cells, llm::cells, request::cells})
+      for (auto& cell : lab_cells()) all.push_back(std::move(cell));
     std::stable_sort(all.begin(), all.end(),
                      [](const CellSpec& a, const CellSpec& b) { return page_position(a.id) < page_position(b.id); });
     return all;

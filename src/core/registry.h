@@ -7,7 +7,7 @@
 
 namespace sl {
 
-/// Every cell of every lab, in page order (cell_order()). Built once by explicit register_* calls (no static
+/// Every cell of every lab, in page order (cell_order()). Built once from each lab's explicit cells() list (no static
 /// self-registration: the linker drops unreferenced objects from static libraries).
 const std::vector<CellSpec>& all_cells();
 

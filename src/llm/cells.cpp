@@ -6,16 +6,9 @@
 
 namespace sl::llm {
 
-void register_cells(std::vector<CellSpec>& cells) {
-  // Page order: llama3-8b-case, cpu-decode-roofline, kv-growth, batched-decode, continuous-batching,
-  // prefix-caching, energy.
-  cells.push_back(llama3_8b_case_cell());
-  cells.push_back(cpu_decode_roofline_cell());
-  cells.push_back(kv_growth_cell());
-  cells.push_back(batched_decode_cell());
-  cells.push_back(continuous_batching_cell());
-  cells.push_back(prefix_caching_cell());
-  cells.push_back(energy_cell());
+std::vector<CellSpec> cells() {
+  return {llama3_8b_case_cell(), cpu_decode_roofline_cell(), kv_growth_cell(), batched_decode_cell(),
+          continuous_batching_cell(), prefix_caching_cell(), energy_cell()};
 }
 
 }  // namespace sl::llm

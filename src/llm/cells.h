@@ -5,7 +5,7 @@
 
 namespace sl::llm {
 
-/// This lab's cells, in page order.
-void register_cells(std::vector<CellSpec>& cells);
+/// This lab's cells (their page order is the lab file's: labs/llm/lab.json).
+std::vector<CellSpec> cells();
 
 }  // namespace sl::llm

@@ -5,8 +5,8 @@
 
 namespace sl::queues {
 
-/// Lab 1 cells, in page order.
-void register_cells(std::vector<CellSpec>& cells);
+/// This lab's cells (their page order is the lab file's: labs/queues/lab.json).
+std::vector<CellSpec> cells();
 
 /// Cell `queues/littles-law`: a simulated FIFO queue, L against lambda_eff W, and napkin math 1.2.
 CellSpec littles_law_cell();

@@ -5,8 +5,8 @@
 
 namespace sl::request {
 
-/// This lab's cells, in page order.
-void register_cells(std::vector<CellSpec>& cells);
+/// This lab's cells (their page order is the lab file's: labs/request/lab.json).
+std::vector<CellSpec> cells();
 
 /// Cell `request/serialization`: N float32 values as JSON, Base64 and protobuf, sized and timed here.
 CellSpec serialization_cell();

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "cell_runner.h"
+#include "llm/bad_input.h"
 
 using Catch::Matchers::WithinRel;
 using cell_test::out;
@@ -71,14 +72,7 @@ TEST_CASE("A small KV pool makes the paged engine preempt and the naive one queu
 }
 
 TEST_CASE("Continuous batching cell rejects impossible setups with a clear error", "[llm][scheduler]") {
-  // Each row: the inputs, the parameter the error names, and its code ("" = not pinned).
-  struct Row {
-    const char* what;
-    std::map<std::string, std::string> raw;
-    const char* param;
-    const char* code;
-  };
-  const auto row = GENERATE(values<Row>({
+  const auto row = GENERATE(values<cell_test::BadInput>({
       {"KV reserve beside the 70B weights", {{"model", "llama3.1-70b"}}, "kv_gib", "too_large"},
       {"static batch larger than the pool's max-length slots", {{"static_batch", "289"}}, "static_batch", ""},
       {"prompts that cannot fit one step without chunked prefill",
@@ -88,8 +82,5 @@ TEST_CASE("Continuous batching cell rejects impossible setups with a clear error
       {"a pool smaller than one request", {{"kv_gib", "0.1"}}, "kv_gib", ""},
       {"a negative rate", {{"lambda", "-1"}}, "lambda", ""},
   }));
-  INFO(row.what);
-  const auto e = cell.error(row.raw);
-  CHECK(e.param == row.param);
-  if (*row.code) CHECK(e.code == row.code);
+  cell_test::check_error(cell.error(row.raw), row);
 }

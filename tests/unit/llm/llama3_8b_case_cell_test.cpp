@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "cell_runner.h"
+#include "llm/bad_input.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
@@ -90,14 +91,7 @@ TEST_CASE("Case study: presets and precisions move the numbers the right way", "
 }
 
 TEST_CASE("Case study: impossible configurations are errors naming the parameter", "[llm][model]") {
-  // Each row: the inputs, the parameter the error names, and its code where the test pins it ("" = any).
-  struct Row {
-    const char* what;
-    std::map<std::string, std::string> raw;
-    const char* param;
-    const char* code;
-  };
-  const auto row = GENERATE(values<Row>({
+  const auto row = GENERATE(values<cell_test::BadInput>({
       {"FP16 Llama-3.1-70B (141 GB) does not fit in 80 GiB", {{"model", "llama3.1-70b"}, {"weights", "fp16"}},
        "weights", "too_large"},
       {"a 72 GiB reserve beside 35.3 GB of 70B weights", {{"model", "llama3.1-70b"}}, "kv_reserve_gib", ""},
@@ -105,8 +99,5 @@ TEST_CASE("Case study: impossible configurations are errors naming the parameter
       {"more KV heads than query heads", {{"model", "custom"}, {"kv_heads", "64"}}, "kv_heads", ""},
       {"an out-of-range efficiency", {{"efficiency_frac", "0"}}, "efficiency_frac", ""},
   }));
-  INFO(row.what);
-  const auto e = cell.error(row.raw);
-  CHECK(e.param == row.param);
-  if (*row.code) CHECK(e.code == row.code);
+  cell_test::check_error(cell.error(row.raw), row);
 }

@@ -15,7 +15,8 @@ TEST_CASE("Napkin math 1.5: 912 tokens/s at 1,000 W is 1.0965 J/token and 548.2 
   CHECK(out(r, "tok_per_s") == cell.book("tok_per_s"));  // the book's own guard: 114 x 8
   CHECK(out(r, "power_w") == cell.book("power_w"));      // 700 + 300 W
   // Printed to 4 and 1 decimals; 40,000 / 548.2 = 72.96 and 100,000 / 548.2 = 182.4 phones and cups.
-  for (const char* name : {"j_per_token", "response_j", "responses_per_phone", "responses_per_cup"}) cell.check_book(r, name);
+  for (const char* name : {"j_per_token", "response_j", "responses_per_phone", "responses_per_cup"})
+    cell.check_book(r, name);
 }
 
 TEST_CASE("Napkin math 1.5: at 10 % utilisation 600 W over 91.2 tokens/s is 6.6 J/token, 6x", "[llm][model][book]") {

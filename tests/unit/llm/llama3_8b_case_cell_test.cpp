@@ -78,7 +78,8 @@ TEST_CASE("Case study: a custom model equal to the preset gives the preset's num
 TEST_CASE("Case study: presets and precisions move the numbers the right way", "[llm][model]") {
   const auto base = cell.run();
   // FP16 weights (16.06 GB, leaving 69.9 GiB) are 4x the INT4 bytes: the floor is 4x.
-  CHECK_THAT(out(cell.run({{"weights", "fp16"}, {"kv_reserve_gib", "60"}}), "floor_ms"), WithinRel(4 * out(base, "floor_ms"), 1e-12));
+  CHECK_THAT(out(cell.run({{"weights", "fp16"}, {"kv_reserve_gib", "60"}}), "floor_ms"),
+             WithinRel(4 * out(base, "floor_ms"), 1e-12));
   // FP8 KV halves the bytes per token and doubles the tokens the reserve holds.
   CHECK(out(cell.run({{"kv", "fp8"}}), "kv_tokens") == 2 * 589'824);
   // On the A100 the floor is eq. 18 with 2.039 TB/s.

@@ -23,7 +23,8 @@ TEST_CASE("Book: 100 requests sharing a 2,000-token prefix save (N - 1) S = 198,
   const auto r = cell.run({});
   CHECK(out(r, "saved_prefill_tokens") == cell.book("saved_prefill_tokens"));  // exact: 125 whole blocks
   CHECK(out(r, "saved_formula_tokens") == 99 * 2000);  // (N - 1) S
-  CHECK_THAT(out(r, "saved_prefill_frac"), WithinRel(cell.book("saved_prefill_frac"), 1e-12));  // 198,000 / (100 x 2,200)
+  // 198,000 / (100 x 2,200)
+  CHECK_THAT(out(r, "saved_prefill_frac"), WithinRel(cell.book("saved_prefill_frac"), 1e-12));
 }
 
 TEST_CASE("Book: reloading offloaded KV over 32 GB/s PCIe costs >= 5.1, 8.2 and 131 ms", "[llm][scheduler][book]") {

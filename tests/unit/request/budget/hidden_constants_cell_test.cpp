@@ -144,5 +144,6 @@ TEST_CASE("With k = 1 the layer table reads as MACs and FP16 weights (2 bytes a 
 TEST_CASE("The old id peak_tflops still sets the peak compute", "[request][table6]") {
   // Ridge = peak / bandwidth: 9 TFLOP/s over 900 GB/s is 10 FLOP/byte.
   CHECK_THAT(out(cell.run({{"peak_tflops", "9"}}), "ridge_flop_per_byte"), WithinRel(10.0, 1e-12));
-  CHECK(out(cell.run({{"peak_tflops", "9"}}), "ridge_flop_per_byte") == out(cell.run({{"peak_tflop_per_s", "9"}}), "ridge_flop_per_byte"));
+  CHECK(out(cell.run({{"peak_tflops", "9"}}), "ridge_flop_per_byte") ==
+        out(cell.run({{"peak_tflop_per_s", "9"}}), "ridge_flop_per_byte"));
 }

@@ -118,7 +118,8 @@ TEST_CASE("Latency-budget inputs are validated: reversed ranges and out-of-range
 
 TEST_CASE("With every non-model phase at zero, the model is the whole request and no ceiling is reported",
           "[request][budget]") {
-  const auto r = cell.run({{"jpeg_ms", "0"}, {"resize_ms", "0"}, {"normalize_ms", "0"}, {"h2d_ms", "0"}, {"post_ms", "0"}});
+  const auto r =
+      cell.run({{"jpeg_ms", "0"}, {"resize_ms", "0"}, {"normalize_ms", "0"}, {"h2d_ms", "0"}, {"post_ms", "0"}});
   CHECK(out(r, "model_frac") == 1.0);
   CHECK_THAT(out(r, "amdahl_speedup"), WithinRel(10.0, 1e-12));
   CHECK(r.find_output("amdahl_ceiling") == nullptr);

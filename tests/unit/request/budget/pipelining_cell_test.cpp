@@ -76,7 +76,8 @@ TEST_CASE("Exponential stages, one worker: pipelined throughput matches the two-
   const auto work = lc::draw_stage_times(200'000, sl::Distribution::exponential(1e3 / pre_ms),
                                          sl::Distribution::exponential(1e3 / 5.0), 11);
   const auto [x, se] = throughput_with_se(pipelined_records(work, 1, buffer));
-  const auto r = cell.run({{"law", "exp"}, {"pre_ms", std::to_string(pre_ms)}, {"buffer", std::to_string(buffer)}, {"n", "10"}});
+  const auto r = cell.run(
+      {{"law", "exp"}, {"pre_ms", std::to_string(pre_ms)}, {"buffer", std::to_string(buffer)}, {"n", "10"}});
   const double closed = out(r, "tandem_closed_form_per_s");
   INFO("buffer " << buffer << " pre " << pre_ms << " ms: simulated " << x << " +- " << se << ", exact " << closed);
   if (pre_ms == 5.0) CHECK_THAT(closed, WithinRel(200.0 * (buffer + 2) / (buffer + 3), 1e-12));

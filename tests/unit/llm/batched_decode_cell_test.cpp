@@ -3,44 +3,30 @@
 #include "cell_runner.h"
 #include "llm/step_time.h"
 
-using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::has_notice;
 using cell_test::out;
 
 namespace {
 
-const std::string kCell = "llm/batched-decode";
-sl::Result<sl::RunResult> try_run(const std::map<std::string, std::string>& raw) {
-  return cell_test::try_run(kCell, raw);
-}
-
-sl::RunResult run(const std::map<std::string, std::string>& raw = {}) { return cell_test::run(kCell, raw); }
-
-/// The output lies within the lab file's tolerance of the book's printed value (labs/llm/<cell>.json).
-void check_book(const sl::RunResult& r, const std::string& output) {
-  INFO("book value of " << output);
-  CHECK_THAT(cell_test::out(r, output),
-             Catch::Matchers::WithinAbs(cell_test::book_value(kCell, output), cell_test::book_tolerance(kCell, output)));
-}
+const cell_test::Cell cell{"llm/batched-decode"};
 
 /// A column of the cell's only table.
 const std::vector<double>& column(const sl::RunResult& r, const std::string& name) {
   return cell_test::column(r, r.tables.at(0).name, name);
 }
 
-
 }  // namespace
 
 TEST_CASE("Batched decode at batch 1 is the case study's TPOT, 1.57 ms", "[llm][model][book]") {
-  const auto r = run();
-  check_book(r, "tpot_b1_ms");  // printed to 0.01 ms
-  check_book(r, "ttft_ms");
+  const auto r = cell.run();
+  cell.check_book(r, "tpot_b1_ms");  // printed to 0.01 ms
+  cell.check_book(r, "ttft_ms");
   CHECK_THAT(out(r, "tok_per_s_b1"), WithinRel(1e3 / out(r, "tpot_b1_ms"), 1e-12));
 }
 
 TEST_CASE("Batched decode: throughput rises with batch towards its ceiling, TPOT grows", "[llm][model]") {
-  const auto r = run();
+  const auto r = cell.run();
   const auto& batch = column(r, "batch");
   const auto& tok = column(r, "tok_per_s");
   const auto& tpot = column(r, "tpot_ms");
@@ -63,7 +49,7 @@ TEST_CASE("Batched decode: throughput rises with batch towards its ceiling, TPOT
 }
 
 TEST_CASE("Batched decode: memory caps the batch before the 50 ms TPOT target does", "[llm][model]") {
-  const auto r = run();
+  const auto r = cell.run();
   // (80 GiB - 4.015 GB) / (131,072 B x 1,256) = 497.4 sequences.
   CHECK(out(r, "max_batch_memory") == 497);
   CHECK(out(r, "max_batch_slo") == 497);
@@ -71,7 +57,7 @@ TEST_CASE("Batched decode: memory caps the batch before the 50 ms TPOT target do
   CHECK(out(r, "tok_per_s_at_max") > 1000);
   CHECK(out(r, "min_batch_target") == 2);  // batch 1: 638 tokens/s; batch 2: 1,227 tokens/s
   SECTION("a tight TPOT target binds first") {
-    const auto tight = run({{"tpot_slo_ms", "10"}});
+    const auto tight = cell.run({{"tpot_slo_ms", "10"}});
     // 10 ms = 1.5185 ms + B x 0.049144 ms -> B = 172.6 -> 172.
     CHECK(tight.find_output("max_batch_slo") != nullptr);
     CHECK(out(tight, "max_batch_slo") == 172);
@@ -80,7 +66,7 @@ TEST_CASE("Batched decode: memory caps the batch before the 50 ms TPOT target do
 }
 
 TEST_CASE("Batched decode: short contexts turn the step compute-bound where the roofs cross", "[llm][model]") {
-  const auto r = run({{"context", "100"}});
+  const auto r = cell.run({{"context", "100"}});
   // memory: 1.1985 ms + B x 3.91 us; compute: B x 40.7 us at 0.4 x 989 TFLOP/s -> cross at B = 32.6 -> 33.
   REQUIRE(r.find_output("compute_bound_batch") != nullptr);
   const double b = out(r, "compute_bound_batch");
@@ -99,21 +85,18 @@ TEST_CASE("Batched decode: short contexts turn the step compute-bound where the 
 
 TEST_CASE("Batched decode: impossible inputs are errors, unreachable targets are notices", "[llm][model]") {
   SECTION("a context whose KV exceeds the memory") {
-    const auto r = try_run({{"context", "10000000"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "context");
+    const auto e = cell.error({{"context", "10000000"}});
+    CHECK(e.code == "too_large");
+    CHECK(e.param == "context");
   }
   SECTION("FP16 70B weights on one GPU") {
-    const auto r = try_run({{"model", "llama3.1-70b"}, {"weights", "fp16"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().param == "weights");
+    CHECK(cell.error({{"model", "llama3.1-70b"}, {"weights", "fp16"}}).param == "weights");
   }
   SECTION("a TPOT target below one step") {
-    const auto r = run({{"tpot_slo_ms", "1"}});
+    const auto r = cell.run({{"tpot_slo_ms", "1"}});
     CHECK(out(r, "max_batch_slo") == 0);
     CHECK(has_notice(r, "slo_unreachable"));
     CHECK(has_notice(r, "target_unreachable"));
   }
-  CHECK_FALSE(try_run({{"max_batch", "0"}}).ok());
+  CHECK_FALSE(cell.try_run({{"max_batch", "0"}}).ok());
 }

@@ -3,19 +3,14 @@
 #include <cmath>
 
 #include "cell_runner.h"
+#include "llm/bad_input.h"
 
-using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::out;
 
 namespace {
 
-const std::string kCell = "llm/continuous-batching";
-sl::Result<sl::RunResult> try_run(std::map<std::string, std::string> raw) {
-  return cell_test::try_run(kCell, std::move(raw));
-}
-
-sl::RunResult run(std::map<std::string, std::string> raw) { return cell_test::run(kCell, std::move(raw)); }
+const cell_test::Cell cell{"llm/continuous-batching"};
 
 // Rows of the "policies" table.
 enum Policy { kContinuous = 0, kNaive = 1, kStatic = 2 };
@@ -31,31 +26,28 @@ double policy(const sl::RunResult& r, const std::string& column, Policy k) {
 
 TEST_CASE("Book: the 72 GiB reserve holds 589,824 tokens; max-length reservation wastes 40-50 %, 16-token blocks "
           "under 4 %", "[llm][scheduler][book]") {
-  const auto r = run({{"n", "20"}});
-  const double pool_tokens = cell_test::book_value(kCell, "kv_pool_tokens");  // 72 x 2^30 / 131,072 (§21), exact
+  const auto r = cell.run({{"n", "20"}});
+  const double pool_tokens = cell.book("kv_pool_tokens");  // 72 x 2^30 / 131,072 (§21), exact
   CHECK(out(r, "kv_pool_tokens") == pool_tokens);
   CHECK(out(r, "kv_pool_blocks") == pool_tokens / 16);
   // The book prints ranges, "40-50 %" and "< 4 %"; the lab file holds them as centre +- half-width.
-  const auto within_book = [&](const std::string& name) {
-    CHECK_THAT(out(r, name), WithinAbs(cell_test::book_value(kCell, name), cell_test::book_tolerance(kCell, name)));
-  };
-  within_book("naive_reserve_waste_frac");
-  within_book("paged_reserve_waste_frac");
+  cell.check_book(r, "naive_reserve_waste_frac");
+  cell.check_book(r, "paged_reserve_waste_frac");
   CHECK(out(r, "naive_fit_seqs") == std::floor(pool_tokens / 2048));  // max_model_len slots: 288
   CHECK(out(r, "paged_fit_seqs") > 1.8 * out(r, "naive_fit_seqs"));
-  CHECK_THAT(out(r, "example_slot_waste_frac"), WithinRel(cell_test::book_value(kCell, "example_slot_waste_frac"), 1e-12));
+  CHECK_THAT(out(r, "example_slot_waste_frac"), WithinRel(cell.book("example_slot_waste_frac"), 1e-12));
 }
 
 TEST_CASE("With heavy-tailed answers at the defaults static batching uses under half its slot-steps",
           "[llm][scheduler]") {
-  const auto r = run({{"n", "20"}});
+  const auto r = cell.run({{"n", "20"}});
   CHECK(out(r, "static_slot_util_frac") < 0.5);
   CHECK(out(r, "continuous_slot_util_frac") > 0.95);
 }
 
 TEST_CASE("At the defaults continuous batching beats static batching on throughput and meets the book's LLM targets",
           "[llm][scheduler]") {
-  const auto r = run({});
+  const auto r = cell.run({});
   CHECK(policy(r, "tok_per_s", kContinuous) > 2 * policy(r, "tok_per_s", kStatic));
   CHECK(policy(r, "kv_waste_frac", kContinuous) < 0.04);
   CHECK(policy(r, "kv_waste_frac", kNaive) > 0.3);
@@ -72,7 +64,7 @@ TEST_CASE("At the defaults continuous batching beats static batching on throughp
 }
 
 TEST_CASE("A small KV pool makes the paged engine preempt and the naive one queue", "[llm][scheduler]") {
-  const auto r = run({{"kv_gib", "8"}, {"n", "600"}});
+  const auto r = cell.run({{"kv_gib", "8"}, {"n", "600"}});
   CHECK(out(r, "preemptions") > 0);
   CHECK(out(r, "naive_preemptions") == 0);
   CHECK(policy(r, "mean_batch", kContinuous) > policy(r, "mean_batch", kNaive));
@@ -80,36 +72,15 @@ TEST_CASE("A small KV pool makes the paged engine preempt and the naive one queu
 }
 
 TEST_CASE("Continuous batching cell rejects impossible setups with a clear error", "[llm][scheduler]") {
-  SECTION("KV reserve beside the 70B weights") {
-    auto r = try_run({{"model", "llama3.1-70b"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "kv_gib");
-  }
-  SECTION("static batch larger than the pool's max-length slots") {
-    auto r = try_run({{"static_batch", "289"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().param == "static_batch");
-  }
-  SECTION("prompts that cannot fit one step without chunked prefill") {
-    auto r = try_run({{"chunked_prefill", "off"}, {"max_num_batched_tokens", "1024"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "invalid");
-    CHECK(r.error().param == "max_num_batched_tokens");
-  }
-  SECTION("the same under the parameter's old name, max_batched_tokens") {
-    auto r = try_run({{"chunked_prefill", "off"}, {"max_batched_tokens", "1024"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().param == "max_num_batched_tokens");
-  }
-  SECTION("a pool smaller than one request") {
-    auto r = try_run({{"kv_gib", "0.1"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().param == "kv_gib");
-  }
-  SECTION("a negative rate") {
-    auto r = try_run({{"lambda", "-1"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().param == "lambda");
-  }
+  const auto row = GENERATE(values<cell_test::BadInput>({
+      {"KV reserve beside the 70B weights", {{"model", "llama3.1-70b"}}, "kv_gib", "too_large"},
+      {"static batch larger than the pool's max-length slots", {{"static_batch", "289"}}, "static_batch", ""},
+      {"prompts that cannot fit one step without chunked prefill",
+       {{"chunked_prefill", "off"}, {"max_num_batched_tokens", "1024"}}, "max_num_batched_tokens", "invalid"},
+      {"the same under the parameter's old name, max_batched_tokens",
+       {{"chunked_prefill", "off"}, {"max_batched_tokens", "1024"}}, "max_num_batched_tokens", ""},
+      {"a pool smaller than one request", {{"kv_gib", "0.1"}}, "kv_gib", ""},
+      {"a negative rate", {{"lambda", "-1"}}, "lambda", ""},
+  }));
+  cell_test::check_error(cell.error(row.raw), row);
 }

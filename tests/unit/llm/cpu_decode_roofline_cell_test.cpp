@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "cell_runner.h"
+#include "llm/bad_input.h"
 #include "llm/cpu_decode_roofline.h"
 
-using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::column;
 using cell_test::find_column;
@@ -17,7 +17,7 @@ using sl::llm::DecodeShape;
 
 namespace {
 
-const std::string kCell = "llm/cpu-decode-roofline";
+const cell_test::Cell cell{"llm/cpu-decode-roofline"};
 
 // 1 MiB of FP32 weights as four 256 x 256 matrices, batches 1, 2, 4: a few milliseconds.
 const std::map<std::string, std::string> kQuick = {
@@ -25,7 +25,7 @@ const std::map<std::string, std::string> kQuick = {
 
 sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw) {
   for (const auto& [k, v] : kQuick) raw.emplace(k, v);
-  return cell_test::try_run(kCell, std::move(raw), "5");
+  return cell.try_run(std::move(raw), "5");
 }
 
 }  // namespace
@@ -83,41 +83,25 @@ TEST_CASE("Book GPU points beside the CPU: H100 ridge 295 FLOP/B, V100 15.6, INT
   // 989e12 / 3.35e12 = 295.2; 14.0e12 / 900e9 = 15.56 (printed 15.6); 2 FLOP / 0.5 B = 4 (eq. 18 text).
   CHECK_THAT(out(r.value(), "h100_ridge_flop_per_byte"), WithinRel(989.0 / 3.35, 1e-12));
   CHECK_THAT(out(r.value(), "v100_ridge_flop_per_byte"), WithinRel(14.0e12 / 900e9, 1e-12));
-  CHECK_THAT(out(r.value(), "v100_ridge_flop_per_byte"),
-             WithinAbs(cell_test::book_value(kCell, "v100_ridge_flop_per_byte"),
-                       cell_test::book_tolerance(kCell, "v100_ridge_flop_per_byte")));
-  CHECK(out(r.value(), "int4_b1_ai_flop_per_byte") == cell_test::book_value(kCell, "int4_b1_ai_flop_per_byte"));
+  cell.check_book(r.value(), "v100_ridge_flop_per_byte");
+  CHECK(out(r.value(), "int4_b1_ai_flop_per_byte") == cell.book("int4_b1_ai_flop_per_byte"));
 }
 
 TEST_CASE("CPU decode roofline refuses impossible or oversized inputs", "[llm][measure]") {
-  SECTION("weights smaller than one matrix") {
-    const auto r = run({{"weights_mib", "1"}, {"hidden", "1024"}});  // one 1024^2 FP32 matrix is 4 MiB
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "invalid");
-    CHECK(r.error().param == "weights_mib");
-  }
-  SECTION("weights the wasm heap cannot hold") {
-    const auto r = run({{"weights_mib", "2048"}, {"hidden", "1024"}, {"precision", "fp32"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "weights_mib");
-  }
-  SECTION("FP32 plus INT8 copies over the limit, though FP32 alone (1,300 MiB) would fit") {
-    // 1,300 MiB FP32 + 325 MiB INT8 = 1,625 MiB > 1,536 MiB (the FP32-only run is not made: too slow here).
-    const auto r = run({{"weights_mib", "1300"}, {"hidden", "1024"}, {"max_batch", "2"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "weights_mib");
-  }
-  SECTION("a sweep with too much arithmetic names the batch") {
-    const auto r = run({{"weights_mib", "64"}, {"hidden", "1024"}, {"max_batch", "1024"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "max_batch");
-  }
-  SECTION("an unknown precision") {
-    const auto r = run({{"precision", "fp16"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "bad_choice");
-  }
+  const auto row = GENERATE(values<cell_test::BadInput>({
+      // one 1024^2 FP32 matrix is 4 MiB
+      {"weights smaller than one matrix", {{"weights_mib", "1"}, {"hidden", "1024"}}, "weights_mib", "invalid"},
+      {"weights the wasm heap cannot hold", {{"weights_mib", "2048"}, {"hidden", "1024"}, {"precision", "fp32"}},
+       "weights_mib", "too_large"},
+      // 1,300 MiB FP32 + 325 MiB INT8 = 1,625 MiB > 1,536 MiB (the FP32-only run is not made: too slow here).
+      {"FP32 plus INT8 copies over the limit, though FP32 alone (1,300 MiB) would fit",
+       {{"weights_mib", "1300"}, {"hidden", "1024"}, {"max_batch", "2"}}, "weights_mib", "too_large"},
+      {"a sweep with too much arithmetic names the batch",
+       {{"weights_mib", "64"}, {"hidden", "1024"}, {"max_batch", "1024"}}, "max_batch", "too_large"},
+      {"an unknown precision", {{"precision", "fp16"}}, "", "bad_choice"},
+  }));
+  INFO(row.what);
+  const auto r = run(row.raw);
+  REQUIRE_FALSE(r.ok());
+  cell_test::check_error(r.error(), row);
 }

@@ -7,44 +7,29 @@ using Catch::Matchers::WithinRel;
 using cell_test::column;
 using cell_test::out;
 
-namespace {
-
-const std::string kCell = "llm/energy";
-sl::Result<sl::RunResult> try_run(const std::map<std::string, std::string>& raw) {
-  return cell_test::try_run(kCell, raw);
-}
-
-sl::RunResult run(const std::map<std::string, std::string>& raw = {}) { return cell_test::run(kCell, raw); }
-
-/// The output lies within the lab file's tolerance of the book's printed value (labs/llm/<cell>.json).
-void check_book(const sl::RunResult& r, const std::string& output) {
-  INFO("book value of " << output);
-  CHECK_THAT(cell_test::out(r, output),
-             Catch::Matchers::WithinAbs(cell_test::book_value(kCell, output), cell_test::book_tolerance(kCell, output)));
-}
-
-}  // namespace
+const cell_test::Cell cell{"llm/energy"};
 
 TEST_CASE("Napkin math 1.5: 912 tokens/s at 1,000 W is 1.0965 J/token and 548.2 J per 500-token reply",
           "[llm][model][book]") {
-  const auto r = run();
-  CHECK(out(r, "tok_per_s") == cell_test::book_value(kCell, "tok_per_s"));  // the book's own guard: 114 x 8
-  CHECK(out(r, "power_w") == cell_test::book_value(kCell, "power_w"));      // 700 + 300 W
+  const auto r = cell.run();
+  CHECK(out(r, "tok_per_s") == cell.book("tok_per_s"));  // the book's own guard: 114 x 8
+  CHECK(out(r, "power_w") == cell.book("power_w"));      // 700 + 300 W
   // Printed to 4 and 1 decimals; 40,000 / 548.2 = 72.96 and 100,000 / 548.2 = 182.4 phones and cups.
-  for (const char* name : {"j_per_token", "response_j", "responses_per_phone", "responses_per_cup"}) check_book(r, name);
+  for (const char* name : {"j_per_token", "response_j", "responses_per_phone", "responses_per_cup"})
+    cell.check_book(r, name);
 }
 
 TEST_CASE("Napkin math 1.5: at 10 % utilisation 600 W over 91.2 tokens/s is 6.6 J/token, 6x", "[llm][model][book]") {
-  const auto r = run();
+  const auto r = cell.run();
   CHECK_THAT(out(r, "low_util_tok_per_s"), WithinRel(91.2, 1e-12));
   CHECK(out(r, "low_util_power_w") == 600);
-  check_book(r, "low_util_j_per_token");  // 6.579, printed "6.6"
+  cell.check_book(r, "low_util_j_per_token");  // 6.579, printed "6.6"
   CHECK_THAT(out(r, "low_util_ratio"), WithinRel(6.0, 1e-12));      // (600 / 0.1) / 1000
 }
 
 TEST_CASE("Energy curves: the book's two points lie on the curves, and the three assumptions are ordered",
           "[llm][model]") {
-  const auto r = run();
+  const auto r = cell.run();
   const auto& util = column(r, "utilisation", "util_frac");
   const auto& tdp = column(r, "utilisation", "j_at_tdp");
   const auto& linear = column(r, "utilisation", "j_linear");
@@ -64,7 +49,7 @@ TEST_CASE("Energy curves: the book's two points lie on the curves, and the three
 
 TEST_CASE("Energy: the step model's J/token falls with batch and beats the book's reading-pace scenario",
           "[llm][model]") {
-  const auto r = run();
+  const auto r = cell.run();
   const auto& j = column(r, "batch", "j_per_token");
   for (std::size_t i = 1; i < j.size(); ++i) CHECK(j[i] < j[i - 1]);
   // Batch 1: 1,000 W x 1.5676 ms = 1.5676 J/token (the case study's TPOT at full power).
@@ -73,25 +58,21 @@ TEST_CASE("Energy: the step model's J/token falls with batch and beats the book'
   CHECK_THAT(out(r, "model_tok_per_s"), WithinRel(114 / 7.1208e-3, 1e-4));
   CHECK(out(r, "model_j_per_token") < out(r, "j_per_token") / 10);
   CHECK(r.notices.empty());
-  const auto capped = run({{"concurrent", "1000"}});
+  const auto capped = cell.run({{"concurrent", "1000"}});
   CHECK(out(capped, "model_batch") == 497);
   REQUIRE(capped.notices.size() == 1);
   CHECK(capped.notices[0].code == "batch_capped");
 }
 
 TEST_CASE("Energy: idle power above busy power and oversized contexts are errors", "[llm][model]") {
-  auto r = try_run({{"idle_w", "800"}});
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.error().param == "idle_w");
-  r = try_run({{"context", "10000000"}});
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.error().param == "context");
-  CHECK_FALSE(try_run({{"low_util_pct", "0"}}).ok());
+  CHECK(cell.error({{"idle_w", "800"}}).param == "idle_w");
+  CHECK(cell.error({{"context", "10000000"}}).param == "context");
+  CHECK_FALSE(cell.try_run({{"low_util_pct", "0"}}).ok());
 }
 
 TEST_CASE("Energy per conversation turn: the prefix cache cuts prefill and energy on multi-turn chats",
           "[llm][model]") {
-  const auto r = run();
+  const auto r = cell.run();
   // Without the cache every turn recomputes its whole prompt: turn k (0-based) holds S + k (U + A) + U tokens,
   // so the mean over 4 turns is 2,000 + 100 + 1.5 x 300 = 2,550, exactly.
   CHECK(out(r, "turn_prefill_tok_nocache") == 2550);
@@ -103,12 +84,12 @@ TEST_CASE("Energy per conversation turn: the prefix cache cuts prefill and energ
   // the saving is well below the share of prefill tokens saved.
   CHECK(out(r, "turn_saving_frac") < 1 - out(r, "turn_prefill_tok_cached") / 2550);
   // Same seed, same numbers.
-  CHECK(run().outputs == r.outputs);
+  CHECK(cell.run().outputs == r.outputs);
 }
 
 TEST_CASE("Energy per turn: with nothing shared between requests the prefix cache changes nothing",
           "[llm][model]") {
-  const auto r = run({{"turns", "1"}, {"system_tokens", "0"}});
+  const auto r = cell.run({{"turns", "1"}, {"system_tokens", "0"}});
   CHECK(out(r, "turn_prefill_tok_cached") == 100);
   CHECK(out(r, "turn_prefill_tok_nocache") == 100);
   CHECK(out(r, "turn_j_cached") == out(r, "turn_j_nocache"));
@@ -116,8 +97,7 @@ TEST_CASE("Energy per turn: with nothing shared between requests the prefix cach
 
 TEST_CASE("Energy per turn: a conversation longer than the KV pool is an error", "[llm][model]") {
   // 2,000 + 100 x (100 + 10,000) tokens > 589,824 tokens in 72 GiB.
-  const auto r = try_run({{"turns", "100"}, {"answer_tokens", "10000"}});
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.error().code == "too_large");
-  CHECK(r.error().param == "turns");
+  const auto e = cell.error({{"turns", "100"}, {"answer_tokens", "10000"}});
+  CHECK(e.code == "too_large");
+  CHECK(e.param == "turns");
 }

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "cell_runner.h"
+#include "llm/bad_input.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
@@ -8,19 +9,7 @@ using cell_test::out;
 
 namespace {
 
-const std::string kCell = "llm/llama3-8b-case";
-sl::Result<sl::RunResult> try_run(const std::map<std::string, std::string>& raw) {
-  return cell_test::try_run(kCell, raw);
-}
-
-sl::RunResult run(const std::map<std::string, std::string>& raw = {}) { return cell_test::run(kCell, raw); }
-
-/// The output lies within the lab file's tolerance of the book's printed value (labs/llm/<cell>.json).
-void check_book(const sl::RunResult& r, const std::string& output) {
-  INFO("book value of " << output);
-  CHECK_THAT(cell_test::out(r, output),
-             Catch::Matchers::WithinAbs(cell_test::book_value(kCell, output), cell_test::book_tolerance(kCell, output)));
-}
+const cell_test::Cell cell{"llm/llama3-8b-case"};
 
 /// The GB/GiB table's value column for one item, as {decimal, binary, book} and their match flags.
 std::vector<double> column_for_item(const sl::RunResult& r, const std::string& column, int item) {
@@ -40,26 +29,26 @@ std::vector<double> column_for_item(const sl::RunResult& r, const std::string& c
 
 TEST_CASE("Case study: every printed number of the Llama-3-8B on H100 study at the defaults",
           "[llm][model][book]") {
-  const auto r = run();
+  const auto r = cell.run();
   // The lab file's tolerances are half a unit of the book's last printed digit.
   for (const char* name : {"weight_gb", "floor_ms", "floor_a100_ms", "intensity_flop_per_byte", "ttft_ms", "tpot_ms",
                            "decode_s", "kv_per_token_mb", "kv_tokens_million", "remaining_vram_gib",
                            "tokens_per_h_million", "usd_per_m_tokens"})
-    check_book(r, name);
+    cell.check_book(r, name);
   // Our own closed forms, exactly: 8.03e9 x 0.5 B; 2 FLOP per 0.5 B weight; 2 x 32 x 8 x 128 x 2 B per token.
   CHECK(out(r, "weight_gb") == 4.015);
   CHECK(out(r, "intensity_flop_per_byte") == 4.0);
   CHECK(out(r, "kv_per_token_bytes") == 131'072);
   // The book's own guards, exact: 72 x 2^30 / 131,072 tokens, floor(589,824 / 1,256) requests.
-  CHECK(out(r, "kv_tokens") == cell_test::book_value(kCell, "kv_tokens"));
-  CHECK(out(r, "concurrent_requests") == cell_test::book_value(kCell, "concurrent_requests"));
+  CHECK(out(r, "kv_tokens") == cell.book("kv_tokens"));
+  CHECK(out(r, "concurrent_requests") == cell.book("concurrent_requests"));
   CHECK(out(r, "prefill_req_per_s") == 10.0);                              // 10,000 tokens/s / 1,000
   CHECK_THAT(out(r, "tokens_per_h_million"), WithinRel(45.216, 1e-12));  // 10 x 3,600 x 1,256
 }
 
 TEST_CASE("Case study: the GB/GiB table closes the reserve figures only as GiB and the weights only as GB",
           "[llm][model][book]") {
-  const auto r = run();
+  const auto r = cell.run();
   // Items: 0 weights, 1 GPU memory, 2 left after weights, 3 KV/token, 4 tokens in reserve (M), 5 requests.
   const auto requests = column_for_item(r, "value", 5);
   CHECK(requests[0] == 437);  // 72e9 / 131,072 = 549,316 tokens -> 437 requests (the decimal reading)
@@ -75,11 +64,11 @@ TEST_CASE("Case study: the GB/GiB table closes the reserve figures only as GiB a
 }
 
 TEST_CASE("Case study: a custom model equal to the preset gives the preset's numbers", "[llm][model]") {
-  const auto preset = run();
-  const auto custom = run({{"model", "custom"}, {"gpu", "custom"}});
+  const auto preset = cell.run();
+  const auto custom = cell.run({{"model", "custom"}, {"gpu", "custom"}});
   for (const auto& [name, value] : preset.outputs) CHECK_THAT(out(custom, name), WithinRel(value, 1e-12));
   CHECK(preset.notices.empty());
-  const auto ignored = run({{"layers", "40"}, {"bw_tb_per_s", "2"}});
+  const auto ignored = cell.run({{"layers", "40"}, {"bw_tb_per_s", "2"}});
   REQUIRE(ignored.notices.size() == 2);
   CHECK(ignored.notices[0].code == "custom_model_ignored");
   CHECK(ignored.notices[1].code == "custom_gpu_ignored");
@@ -87,45 +76,29 @@ TEST_CASE("Case study: a custom model equal to the preset gives the preset's num
 }
 
 TEST_CASE("Case study: presets and precisions move the numbers the right way", "[llm][model]") {
-  const auto base = run();
+  const auto base = cell.run();
   // FP16 weights (16.06 GB, leaving 69.9 GiB) are 4x the INT4 bytes: the floor is 4x.
-  CHECK_THAT(out(run({{"weights", "fp16"}, {"kv_reserve_gib", "60"}}), "floor_ms"), WithinRel(4 * out(base, "floor_ms"), 1e-12));
+  CHECK_THAT(out(cell.run({{"weights", "fp16"}, {"kv_reserve_gib", "60"}}), "floor_ms"),
+             WithinRel(4 * out(base, "floor_ms"), 1e-12));
   // FP8 KV halves the bytes per token and doubles the tokens the reserve holds.
-  CHECK(out(run({{"kv", "fp8"}}), "kv_tokens") == 2 * 589'824);
+  CHECK(out(cell.run({{"kv", "fp8"}}), "kv_tokens") == 2 * 589'824);
   // On the A100 the floor is eq. 18 with 2.039 TB/s.
-  CHECK_THAT(out(run({{"gpu", "a100"}}), "floor_ms"), WithinAbs(1.97, 0.005));
+  CHECK_THAT(out(cell.run({{"gpu", "a100"}}), "floor_ms"), WithinAbs(1.97, 0.005));
   // Llama-3.1-70B INT4 leaves 47.0 GiB; with a 40 GiB reserve, KV of 327,680 B/token holds 131,072 tokens.
-  const auto big = run({{"model", "llama3.1-70b"}, {"kv_reserve_gib", "40"}});
+  const auto big = cell.run({{"model", "llama3.1-70b"}, {"kv_reserve_gib", "40"}});
   CHECK(out(big, "kv_tokens") == 131'072);
   // TPOT = (35.3e9 + 327,680 x 1,256) / 3.35e12 + 80 x 0.01 ms = 11.460 ms.
   CHECK_THAT(out(big, "tpot_ms"), WithinRel((35.3e9 + 327'680.0 * 1256) / 3.35e12 * 1e3 + 0.8, 1e-12));
 }
 
 TEST_CASE("Case study: impossible configurations are errors naming the parameter", "[llm][model]") {
-  SECTION("FP16 Llama-3.1-70B (141 GB) does not fit in 80 GiB") {
-    const auto r = try_run({{"model", "llama3.1-70b"}, {"weights", "fp16"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "weights");
-  }
-  SECTION("a 72 GiB reserve beside 35.3 GB of 70B weights") {
-    const auto r = try_run({{"model", "llama3.1-70b"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().param == "kv_reserve_gib");
-  }
-  SECTION("a request longer than the reserve") {
-    const auto r = try_run({{"prompt", "1000000"}, {"kv_reserve_gib", "1"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().param == "prompt");
-  }
-  SECTION("more KV heads than query heads") {
-    const auto r = try_run({{"model", "custom"}, {"kv_heads", "64"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().param == "kv_heads");
-  }
-  SECTION("an out-of-range efficiency") {
-    const auto r = try_run({{"efficiency_frac", "0"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().param == "efficiency_frac");
-  }
+  const auto row = GENERATE(values<cell_test::BadInput>({
+      {"FP16 Llama-3.1-70B (141 GB) does not fit in 80 GiB", {{"model", "llama3.1-70b"}, {"weights", "fp16"}},
+       "weights", "too_large"},
+      {"a 72 GiB reserve beside 35.3 GB of 70B weights", {{"model", "llama3.1-70b"}}, "kv_reserve_gib", ""},
+      {"a request longer than the reserve", {{"prompt", "1000000"}, {"kv_reserve_gib", "1"}}, "prompt", ""},
+      {"more KV heads than query heads", {{"model", "custom"}, {"kv_heads", "64"}}, "kv_heads", ""},
+      {"an out-of-range efficiency", {{"efficiency_frac", "0"}}, "efficiency_frac", ""},
+  }));
+  cell_test::check_error(cell.error(row.raw), row);
 }

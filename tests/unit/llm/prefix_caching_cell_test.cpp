@@ -2,25 +2,12 @@
 
 #include "cell_runner.h"
 
-using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::out;
 
 namespace {
 
-const std::string kCell = "llm/prefix-caching";
-sl::Result<sl::RunResult> try_run(std::map<std::string, std::string> raw) {
-  return cell_test::try_run(kCell, std::move(raw));
-}
-
-sl::RunResult run(std::map<std::string, std::string> raw) { return cell_test::run(kCell, std::move(raw)); }
-
-/// The output lies within the lab file's tolerance of the book's printed value (labs/llm/<cell>.json).
-void check_book(const sl::RunResult& r, const std::string& output) {
-  INFO("book value of " << output);
-  CHECK_THAT(cell_test::out(r, output),
-             Catch::Matchers::WithinAbs(cell_test::book_value(kCell, output), cell_test::book_tolerance(kCell, output)));
-}
+const cell_test::Cell cell{"llm/prefix-caching"};
 
 const sl::Table& table(const sl::RunResult& r, const std::string& name) {
   for (const auto& t : r.tables)
@@ -33,29 +20,30 @@ const sl::Table& table(const sl::RunResult& r, const std::string& name) {
 
 TEST_CASE("Book: 100 requests sharing a 2,000-token prefix save (N - 1) S = 198,000 prefill tokens, 90 %",
           "[llm][scheduler][book]") {
-  const auto r = run({});
-  CHECK(out(r, "saved_prefill_tokens") == cell_test::book_value(kCell, "saved_prefill_tokens"));  // exact: 125 whole blocks
+  const auto r = cell.run({});
+  CHECK(out(r, "saved_prefill_tokens") == cell.book("saved_prefill_tokens"));  // exact: 125 whole blocks
   CHECK(out(r, "saved_formula_tokens") == 99 * 2000);  // (N - 1) S
-  CHECK_THAT(out(r, "saved_prefill_frac"), WithinRel(cell_test::book_value(kCell, "saved_prefill_frac"), 1e-12));  // 198,000 / (100 x 2,200)
+  // 198,000 / (100 x 2,200)
+  CHECK_THAT(out(r, "saved_prefill_frac"), WithinRel(cell.book("saved_prefill_frac"), 1e-12));
 }
 
 TEST_CASE("Book: reloading offloaded KV over 32 GB/s PCIe costs >= 5.1, 8.2 and 131 ms", "[llm][scheduler][book]") {
-  const auto r = run({{"users", "2"}, {"chats", "1"}});
+  const auto r = cell.run({{"users", "2"}, {"chats", "1"}});
   // 1,256 x 131,072 B = 164.6 MB -> 5.14 ms; 2,000 tokens -> 8.19 ms; 32,000 -> 131.07 ms. The book prints one
   // decimal (5.1, 8.2) and whole ms (131): tolerances half a printed unit.
   for (const char* name : {"reload_request_ms", "reload_prefix_ms", "reload_long_ms", "reload_request_gb"})
-    check_book(r, name);
+    cell.check_book(r, name);
 }
 
 TEST_CASE("Only full blocks hit: a 2,010-token prefix saves (N - 1) x 2,000", "[llm][scheduler]") {
-  const auto r = run({{"prefix_tokens", "2010"}, {"users", "20"}, {"chats", "1"}});
+  const auto r = cell.run({{"prefix_tokens", "2010"}, {"users", "20"}, {"chats", "1"}});
   CHECK(out(r, "saved_prefill_tokens") == 19 * 2000);
   CHECK(out(r, "saved_block_formula_tokens") == 19 * 2000);
   CHECK(out(r, "saved_formula_tokens") == 19 * 2010);
 }
 
 TEST_CASE("The prefix cache cuts time to first token, for shared prompts and for conversations", "[llm][scheduler]") {
-  const auto r = run({});
+  const auto r = cell.run({});
   CHECK(out(r, "shared_ttft_mean_ms") < 0.5 * out(r, "shared_ttft_mean_nocache_ms"));
   CHECK(out(r, "chat_ttft_mean_ms") < 0.5 * out(r, "chat_ttft_mean_nocache_ms"));
   CHECK(out(r, "alone_ttft_warm_ms") < out(r, "alone_ttft_cold_ms"));
@@ -63,7 +51,7 @@ TEST_CASE("The prefix cache cuts time to first token, for shared prompts and for
 }
 
 TEST_CASE("A larger cache hits at least as often once it holds the working set", "[llm][scheduler]") {
-  const auto r = run({});
+  const auto r = cell.run({});
   const auto& t = table(r, "cache_size");
   const auto& hit = t.columns[2].second;
   REQUIRE(t.columns[2].first == "hit_frac");
@@ -74,10 +62,6 @@ TEST_CASE("A larger cache hits at least as often once it holds the working set",
 }
 
 TEST_CASE("Prefix caching cell rejects conversations that outgrow the context or the pool", "[llm][scheduler]") {
-  auto r = try_run({{"turns", "100"}, {"user_tokens", "2000"}});
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.error().code == "too_large");
-  auto r2 = try_run({{"kv_gib", "0.2"}});
-  REQUIRE_FALSE(r2.ok());
-  CHECK(r2.error().param == "kv_gib");
+  CHECK(cell.error({{"turns", "100"}, {"user_tokens", "2000"}}).code == "too_large");
+  CHECK(cell.error({{"kv_gib", "0.2"}}).param == "kv_gib");
 }

@@ -9,15 +9,11 @@
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::column;
-using cell_test::error_of;
 using cell_test::out;
 namespace lc = sl::request;
 
 namespace {
-const std::string kCell = "request/pipelining";
-sl::RunResult run(std::map<std::string, std::string> raw = {}, const std::string& seed = "1") {
-  return cell_test::run(kCell, std::move(raw), seed);
-}
+const cell_test::Cell cell{"request/pipelining"};
 
 std::vector<lc::PipelineRecord> pipelined_records(const lc::StageTimes& work, int workers, std::int64_t buffer) {
   std::vector<lc::PipelineRecord> records;
@@ -42,7 +38,7 @@ std::pair<double, double> throughput_with_se(const std::vector<lc::PipelineRecor
 
 TEST_CASE("Eq. 2: 5 ms CPU + 5 ms GPU is 50 % efficient serially and N/(N+1) pipelined, a 2N/(N+1) speedup",
           "[request][pipelining][book]") {
-  const auto r = run();  // fixed times, one worker, N = 10,000
+  const auto r = cell.run();  // fixed times, one worker, N = 10,000
   const double n = 10'000;
   CHECK_THAT(out(r, "serial_efficiency_frac"), WithinRel(0.5, 1e-9));
   CHECK_THAT(out(r, "serial_gpu_util_frac"), WithinRel(0.5, 1e-9));
@@ -56,18 +52,18 @@ TEST_CASE("Eq. 2: 5 ms CPU + 5 ms GPU is 50 % efficient serially and N/(N+1) pip
 
 TEST_CASE("With fixed times the slower stage sets the pipelined pace exactly", "[request][pipelining]") {
   SECTION("CPU-bound, one worker: N pre + gpu") {
-    const auto r = run({{"pre_ms", "8"}, {"gpu_ms", "2"}, {"n", "1000"}});
+    const auto r = cell.run({{"pre_ms", "8"}, {"gpu_ms", "2"}, {"n", "1000"}});
     CHECK_THAT(out(r, "pipelined_per_s"), WithinRel(1000 / ((8 * 1000 + 2) * 1e-3), 1e-9));
     CHECK_THAT(out(r, "max_speedup"), WithinRel(10.0 / 8.0, 1e-12));
   }
   SECTION("four workers make an 8 ms preprocessing faster than a 3 ms GPU: pre + N gpu") {
-    const auto r = run({{"pre_ms", "8"}, {"gpu_ms", "3"}, {"workers", "4"}, {"n", "1000"}});
+    const auto r = cell.run({{"pre_ms", "8"}, {"gpu_ms", "3"}, {"workers", "4"}, {"n", "1000"}});
     CHECK_THAT(out(r, "pipelined_per_s"), WithinRel(1000 / ((8 + 3 * 1000) * 1e-3), 1e-9));
     CHECK_THAT(out(r, "bound_per_s"), WithinRel(1000.0 / 3.0, 1e-12));
     CHECK_THAT(out(r, "max_speedup"), WithinRel(11.0 / 3.0, 1e-12));
   }
   SECTION("one request") {
-    const auto r = run({{"n", "1"}});
+    const auto r = cell.run({{"n", "1"}});
     CHECK_THAT(out(r, "speedup"), WithinRel(1.0, 1e-12));
   }
 }
@@ -80,7 +76,8 @@ TEST_CASE("Exponential stages, one worker: pipelined throughput matches the two-
   const auto work = lc::draw_stage_times(200'000, sl::Distribution::exponential(1e3 / pre_ms),
                                          sl::Distribution::exponential(1e3 / 5.0), 11);
   const auto [x, se] = throughput_with_se(pipelined_records(work, 1, buffer));
-  const auto r = run({{"law", "exp"}, {"pre_ms", std::to_string(pre_ms)}, {"buffer", std::to_string(buffer)}, {"n", "10"}});
+  const auto r = cell.run(
+      {{"law", "exp"}, {"pre_ms", std::to_string(pre_ms)}, {"buffer", std::to_string(buffer)}, {"n", "10"}});
   const double closed = out(r, "tandem_closed_form_per_s");
   INFO("buffer " << buffer << " pre " << pre_ms << " ms: simulated " << x << " +- " << se << ", exact " << closed);
   if (pre_ms == 5.0) CHECK_THAT(closed, WithinRel(200.0 * (buffer + 2) / (buffer + 3), 1e-12));
@@ -88,7 +85,7 @@ TEST_CASE("Exponential stages, one worker: pipelined throughput matches the two-
 }
 
 TEST_CASE("An endless buffer with a faster CPU keeps the accelerator busy", "[request][pipelining]") {
-  const auto r = run({{"pre_ms", "15"}, {"workers", "4"}, {"law", "lognormal"}, {"cv", "1"}, {"buffer", "1000000"},
+  const auto r = cell.run({{"pre_ms", "15"}, {"workers", "4"}, {"law", "lognormal"}, {"cv", "1"}, {"buffer", "1000000"},
                       {"n", "100000"}});
   // CPU capacity 4/15 ms = 267 req/s > 200: the backlog of preprocessed work only grows once built, so the GPU
   // idles only at the start.
@@ -97,9 +94,9 @@ TEST_CASE("An endless buffer with a faster CPU keeps the accelerator busy", "[re
 }
 
 TEST_CASE("Both schedules see the same requests; a seed fixes the run", "[request][pipelining]") {
-  const auto a = run({{"law", "exp"}, {"n", "5000"}}, "3");
-  const auto b = run({{"law", "exp"}, {"n", "5000"}}, "3");
-  const auto c = run({{"law", "exp"}, {"n", "5000"}}, "4");
+  const auto a = cell.run({{"law", "exp"}, {"n", "5000"}}, "3");
+  const auto b = cell.run({{"law", "exp"}, {"n", "5000"}}, "3");
+  const auto c = cell.run({{"law", "exp"}, {"n", "5000"}}, "4");
   CHECK(out(a, "pipelined_per_s") == out(b, "pipelined_per_s"));
   CHECK(out(a, "serial_per_s") != out(c, "serial_per_s"));
   // Serial busy times are the totals of the same draws: CPU and GPU shares add up to 1 per resource pair.
@@ -107,7 +104,7 @@ TEST_CASE("Both schedules see the same requests; a seed fixes the run", "[reques
 }
 
 TEST_CASE("The timelines show the first eight requests, one bar per stage", "[request][pipelining]") {
-  const auto r = run({{"workers", "2"}});
+  const auto r = cell.run({{"workers", "2"}});
   const auto& request = column(r, "timeline_pipelined", "request");
   const auto& start = column(r, "timeline_pipelined", "start_ms");
   const auto& end = column(r, "timeline_pipelined", "end_ms");
@@ -120,8 +117,8 @@ TEST_CASE("The timelines show the first eight requests, one bar per stage", "[re
 }
 
 TEST_CASE("Pipelining inputs are validated", "[request][pipelining]") {
-  CHECK(error_of(kCell, {{"workers", "0"}}).code == "out_of_range");
-  CHECK(error_of(kCell, {{"law", "gamma"}}).code == "bad_choice");
-  CHECK(error_of(kCell, {{"buffer", "-1"}}).param == "buffer");
-  CHECK(error_of(kCell, {{"n", "2000000"}}).param == "n");
+  CHECK(cell.error({{"workers", "0"}}).code == "out_of_range");
+  CHECK(cell.error({{"law", "gamma"}}).code == "bad_choice");
+  CHECK(cell.error({{"buffer", "-1"}}).param == "buffer");
+  CHECK(cell.error({{"n", "2000000"}}).param == "n");
 }

@@ -4,27 +4,19 @@
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
-using cell_test::book_tolerance;
-using cell_test::book_value;
 using cell_test::column;
-using cell_test::error_of;
 using cell_test::out;
 
-namespace {
-const std::string kCell = "request/runtimes-precision";
-sl::RunResult run(std::map<std::string, std::string> raw = {}) { return cell_test::run(kCell, std::move(raw)); }
-}  // namespace
+const cell_test::Cell cell{"request/runtimes-precision"};
 
 TEST_CASE("Table 19: speedups over PyTorch eager are 8.5 ms / latency, TensorRT INT8 9.4x",
           "[request][precision][book]") {
-  const auto r = run();
+  const auto r = cell.run();
   CHECK_THAT(out(r, "speedup_torchscript"), WithinRel(8.5 / 6.2, 1e-12));
   // Printed to one decimal (half a unit: 0.05), except TensorRT FP32, printed "3x" (0.5).
-  CHECK_THAT(out(r, "speedup_torchscript"), WithinAbs(book_value(kCell, "speedup_torchscript"), book_tolerance(kCell, "speedup_torchscript")));
-  CHECK_THAT(out(r, "speedup_onnx"), WithinAbs(book_value(kCell, "speedup_onnx"), book_tolerance(kCell, "speedup_onnx")));
-  CHECK_THAT(out(r, "speedup_trt_fp32"), WithinAbs(book_value(kCell, "speedup_trt_fp32"), book_tolerance(kCell, "speedup_trt_fp32")));
-  CHECK_THAT(out(r, "speedup_trt_fp16"), WithinAbs(book_value(kCell, "speedup_trt_fp16"), book_tolerance(kCell, "speedup_trt_fp16")));
-  CHECK_THAT(out(r, "speedup_trt_int8"), WithinAbs(book_value(kCell, "speedup_trt_int8"), book_tolerance(kCell, "speedup_trt_int8")));
+  for (const char* name : {"speedup_torchscript", "speedup_onnx", "speedup_trt_fp32", "speedup_trt_fp16",
+                           "speedup_trt_int8"})
+    cell.check_book(r, name);
   const auto& speedup = column(r, "runtimes", "speedup");
   REQUIRE(speedup.size() == 6);
   CHECK(speedup[0] == 1.0);
@@ -33,10 +25,10 @@ TEST_CASE("Table 19: speedups over PyTorch eager are 8.5 ms / latency, TensorRT 
 
 TEST_CASE("Table 20: INT8 is 3.1x FP32, FP16 2x, INT8 1.6x FP16; PTQ loses 0.33 points, QAT 0.08",
           "[request][precision][book]") {
-  const auto r = run();
-  CHECK_THAT(out(r, "int8_vs_fp32"), WithinAbs(book_value(kCell, "int8_vs_fp32"), book_tolerance(kCell, "int8_vs_fp32")));
+  const auto r = cell.run();
+  cell.check_book(r, "int8_vs_fp32");
   CHECK_THAT(out(r, "fp16_vs_fp32"), WithinRel(2.0, 1e-12));
-  CHECK_THAT(out(r, "int8_vs_fp16"), WithinAbs(book_value(kCell, "int8_vs_fp16"), book_tolerance(kCell, "int8_vs_fp16")));
+  cell.check_book(r, "int8_vs_fp16");
   // Differences of two-decimal percentages: exact to rounding of the decimal inputs (1e-12).
   CHECK_THAT(out(r, "ptq_loss_pp"), WithinAbs(0.33, 1e-12));
   CHECK_THAT(out(r, "qat_loss_pp"), WithinAbs(0.08, 1e-12));
@@ -48,12 +40,12 @@ TEST_CASE("Table 20: INT8 is 3.1x FP32, FP16 2x, INT8 1.6x FP16; PTQ loses 0.33 
 
 TEST_CASE("\"98 MB\" of FP32 ResNet-50 weights closes only in MiB: 102.4 MB = 97.66 MiB",
           "[request][precision][book]") {
-  const auto r = run();
+  const auto r = cell.run();
   CHECK_THAT(out(r, "fp32_weights_mb"), WithinRel(102.4, 1e-12));
   CHECK_THAT(out(r, "fp32_weights_mib"), WithinRel(102.4e6 / 1048576.0, 1e-12));
-  CHECK_THAT(out(r, "fp32_weights_mib"), WithinAbs(book_value(kCell, "fp32_weights_mib"), book_tolerance(kCell, "fp32_weights_mib")));   // printed "98": half a unit
+  cell.check_book(r, "fp32_weights_mib");   // printed "98": half a unit
   CHECK_FALSE(std::fabs(out(r, "fp32_weights_mb") - 98) <= 0.5);  // the decimal reading does not close
-  CHECK_THAT(out(r, "fp16_weights_mib"), WithinAbs(book_value(kCell, "fp16_weights_mib"), book_tolerance(kCell, "fp16_weights_mib")));
+  cell.check_book(r, "fp16_weights_mib");
   // "25 MB" for INT8 closes in neither unit: 24.41 MiB and 25.6 MB are both more than half a unit away.
   CHECK(std::fabs(out(r, "int8_weights_mib") - 25) > 0.5);
   CHECK(std::fabs(out(r, "int8_weights_mb") - 25) > 0.5);
@@ -61,30 +53,30 @@ TEST_CASE("\"98 MB\" of FP32 ResNet-50 weights closes only in MiB: 102.4 MB = 97
 
 TEST_CASE("Eq. 16: the bit ratio bounds the gain at 4x; the measured 3.1x is 78 % of it; 30 GPUs become 10",
           "[request][precision][book]") {
-  const auto r = run();
+  const auto r = cell.run();
   CHECK_THAT(out(r, "theoretical_speedup"), WithinRel(4.0, 1e-12));
   CHECK_THAT(out(r, "measured_share_of_theoretical_frac"), WithinRel(2.8 / 0.9 / 4, 1e-12));
   CHECK(out(r, "low_bit_gpus") == 10);
-  CHECK(out(run({{"low_bits", "4"}}), "theoretical_speedup") == 8);
-  CHECK(out(run({{"fp32_gpus", "31"}}), "low_bit_gpus") == 11);  // whole GPUs: ceil(31 / 3)
+  CHECK(out(cell.run({{"low_bits", "4"}}), "theoretical_speedup") == 8);
+  CHECK(out(cell.run({{"fp32_gpus", "31"}}), "low_bit_gpus") == 11);  // whole GPUs: ceil(31 / 3)
   CHECK(r.notices.empty());
 }
 
 TEST_CASE("An INT8 latency that beats the bit-ratio bound is flagged", "[request][precision]") {
-  const auto r = run({{"trt_int8_ms", "0.5"}});
+  const auto r = cell.run({{"trt_int8_ms", "0.5"}});
   REQUIRE(r.notices.size() == 1);
   CHECK(r.notices[0].code == "above_bound");
 }
 
 TEST_CASE("Runtime inputs are validated", "[request][precision]") {
-  CHECK(error_of(kCell, {{"trt_int8_ms", "0"}}).code == "out_of_range");
-  CHECK(error_of(kCell, {{"ptq_acc_pct", "101"}}).param == "ptq_acc_pct");
-  CHECK(error_of(kCell, {{"low_bits", "2.5"}}).code == "not_integer");
+  CHECK(cell.error({{"trt_int8_ms", "0"}}).code == "out_of_range");
+  CHECK(cell.error({{"ptq_acc_pct", "101"}}).param == "ptq_acc_pct");
+  CHECK(cell.error({{"low_bits", "2.5"}}).code == "not_integer");
 }
 
 TEST_CASE("The old accuracy ids (fp32_acc, ptq_acc, ...) still work", "[request][precision]") {
-  const auto old = cell_test::run(kCell, {{"ptq_acc", "75"}, {"fp32_acc", "76"}});
-  const auto renamed = cell_test::run(kCell, {{"ptq_acc_pct", "75"}, {"fp32_acc_pct", "76"}});
+  const auto old = cell.run({{"ptq_acc", "75"}, {"fp32_acc", "76"}});
+  const auto renamed = cell.run({{"ptq_acc_pct", "75"}, {"fp32_acc_pct", "76"}});
   CHECK(out(old, "ptq_loss_pp") == out(renamed, "ptq_loss_pp"));
   CHECK_THAT(out(old, "ptq_loss_pp"), Catch::Matchers::WithinAbs(1.0, 1e-12));
 }

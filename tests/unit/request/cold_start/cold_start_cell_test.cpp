@@ -5,11 +5,10 @@
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::column;
-using cell_test::error_of;
 using cell_test::out;
 
 namespace {
-const std::string kCell = "request/cold-start";
+const cell_test::Cell cell{"request/cold-start"};
 // Rows of the scenarios table, in the cell's order.
 enum { kCloud, kEngine, kNoWarmup, kWarmPool };
 
@@ -19,7 +18,7 @@ double ontime_in_burst(const sl::RunResult& r, int scenario) {
 }  // namespace
 
 TEST_CASE("Table 8, the model swap and Example 1.12 recomputed", "[request][cold-start][book]") {
-  const auto r = cell_test::run(kCell);
+  const auto r = cell.run();
   // Our numbers from the inputs (closed forms) ...
   CHECK_THAT(out(r, "local_total_s"), WithinRel(0.5 + 0.4 + 0.2 + 0.4, 1e-12));
   CHECK_THAT(out(r, "cloud_total_s"), WithinRel(4.0 + 0.4 + 30 + 0.2 + 0.4, 1e-12));
@@ -32,13 +31,13 @@ TEST_CASE("Table 8, the model swap and Example 1.12 recomputed", "[request][cold
   for (const char* name : {"local_total_s", "cloud_total_s", "swap_ms", "format_speedup", "nvme_floor_s",
                            "cold_request_ratio"}) {
     INFO(name);
-    CHECK_THAT(out(r, name), WithinAbs(cell_test::book_value(kCell, name), cell_test::book_tolerance(kCell, name)));
+    cell.check_book(r, name);
   }
 }
 
 TEST_CASE("The late share of a burst follows the fluid backlog: (C + D) / T with D = excess x C / spare",
           "[request][cold-start]") {
-  const auto r = cell_test::run(kCell);
+  const auto r = cell.run();
   // Cloud: for C = 35 s the backlog grows at 1,500 - 800 = 700 req/s to 24,500, then drains at
   // 2,400 - 1,500 = 900 req/s in D = 27.2 s; requests arriving in those 62.2 s of the 120 s burst are late
   // (the first 0.06 s, before the queue passes 50 ms of work, are not): on time 1 - 62.2 / 120 = 48.1 %.
@@ -54,26 +53,26 @@ TEST_CASE("The late share of a burst follows the fluid backlog: (C + D) / T with
 }
 
 TEST_CASE("A detection delay adds to every scenario, the warm pool included", "[request][cold-start]") {
-  const auto r = cell_test::run(kCell, {{"detect_s", "10"}});
+  const auto r = cell.run({{"detect_s", "10"}});
   // 10 s at 700 req/s excess: 7,000 queued, drained at 900 req/s in 7.8 s -> about 17.8 s of 120 late.
   CHECK_THAT(ontime_in_burst(r, kWarmPool), WithinAbs(1.0 - (10.0 + 7000.0 / 900.0) / 120.0, 0.01));
 }
 
 TEST_CASE("Bad cold-start inputs: an unstable base load and a run too large", "[request][cold-start]") {
-  const auto e = error_of(kCell, {{"base_per_s", "900"}});  // 4 x 200 = 800 req/s capacity
+  const auto e = cell.error({{"base_per_s", "900"}});  // 4 x 200 = 800 req/s capacity
   CHECK(e.code == "unstable");
   CHECK(e.param == "base_per_s");
-  const auto big = error_of(kCell, {{"burst_per_s", "90000"}, {"burst_s", "3600"}});
+  const auto big = cell.error({{"burst_per_s", "90000"}, {"burst_s", "3600"}});
   CHECK(big.code == "too_large");
   CHECK(big.param == "burst_per_s");
-  CHECK(error_of(kCell, {{"replicas", "0"}}).code == "out_of_range");
+  CHECK(cell.error({{"replicas", "0"}}).code == "out_of_range");
 }
 
 TEST_CASE("The renamed burst parameters still accept their old names", "[request][cold-start]") {
   // base_rps -> base_per_s, burst_rps -> burst_per_s, added -> added_replicas (old URLs and CLI flags).
-  CHECK(error_of(kCell, {{"base_rps", "900"}}).param == "base_per_s");
-  const auto old_names = cell_test::run(kCell, {{"measure", "off"}, {"burst_rps", "1200"}, {"added", "4"}});
-  const auto new_names = cell_test::run(kCell, {{"measure", "off"}, {"burst_per_s", "1200"}, {"added_replicas", "4"}});
+  CHECK(cell.error({{"base_rps", "900"}}).param == "base_per_s");
+  const auto old_names = cell.run({{"measure", "off"}, {"burst_rps", "1200"}, {"added", "4"}});
+  const auto new_names = cell.run({{"measure", "off"}, {"burst_per_s", "1200"}, {"added_replicas", "4"}});
   CHECK(out(old_names, "num_requests") == out(new_names, "num_requests"));
   CHECK(column(old_names, "scenarios", "p99_burst_ms") == column(new_names, "scenarios", "p99_burst_ms"));
 }

@@ -13,14 +13,13 @@
 
 using Catch::Matchers::WithinRel;
 using cell_test::column;
-using cell_test::error_of;
 using cell_test::has_notice;
 using cell_test::out;
 using namespace sl::request;
 
 namespace {
 
-const std::string kCell = "request/cold-start";
+const cell_test::Cell cell{"request/cold-start"};
 constexpr double kModelBytes = 33554432;  // 32 MiB
 
 
@@ -54,7 +53,7 @@ TEST_CASE("Probe arithmetic: medians, decimal MB/s and the share of warm loads t
 
 TEST_CASE("The plan asks the browser for the model fetch and the wasm start-up, nothing when measure is off",
           "[request][cold-start-measure]") {
-  auto plan = sl::plan_probes(kCell, {{"repeats", "4"}});
+  auto plan = sl::plan_probes(cell.id, {{"repeats", "4"}});
   REQUIRE(plan.ok());
   std::vector<std::string> keys;
   for (const auto& task : plan.value()) {
@@ -64,14 +63,14 @@ TEST_CASE("The plan asks the browser for the model fetch and the wasm start-up, 
   CHECK(keys == std::vector<std::string>{"model_fetch.bytes", "model_fetch.no_store", "model_fetch.warm",
                                          "model_fetch.warm_network_bytes", "wasm_start.bytes", "wasm_start.compile",
                                          "wasm_start.instantiate"});
-  auto off = sl::plan_probes(kCell, {{"measure", "off"}});
+  auto off = sl::plan_probes(cell.id, {{"measure", "off"}});
   REQUIRE(off.ok());
   CHECK(off.value().empty());
 }
 
 TEST_CASE("Browser samples become medians, rates and Table 8's rescaled load time",
           "[request][cold-start-measure]") {
-  const auto r = cell_test::run(kCell, browser_inputs("300 0 0"));
+  const auto r = cell.run(browser_inputs("300 0 0"));
   CHECK(out(r, "model_mib") == 32);
   CHECK_THAT(out(r, "fetch_bypass_ms"), WithinRel(200.0, 1e-12));
   CHECK_THAT(out(r, "fetch_bypass_mb_per_s"), WithinRel(167.77216, 1e-12));
@@ -95,7 +94,7 @@ TEST_CASE("Browser samples become medians, rates and Table 8's rescaled load tim
 }
 
 TEST_CASE("Warm loads that crossed the network again are counted and flagged", "[request][cold-start-measure]") {
-  const auto r = cell_test::run(kCell, browser_inputs("33554732 0 0"));
+  const auto r = cell.run(browser_inputs("33554732 0 0"));
   CHECK(out(r, "warm_from_cache_frac") == Approx(2.0 / 3).epsilon(1e-12));  // one of three refetched
   CHECK(has_notice(r, "not_cached"));
 }
@@ -105,7 +104,7 @@ TEST_CASE("A site without the model file gives a notice, not fetch outputs", "[r
   raw["measured.model_fetch.bytes"] = "";
   raw["measured.model_fetch.no_store"] = "";
   raw["measured.model_fetch.warm"] = "";
-  const auto r = cell_test::run(kCell, raw);
+  const auto r = cell.run(raw);
   CHECK(has_notice(r, "model_missing"));
   CHECK(r.find_output("fetch_bypass_ms") == nullptr);
   CHECK(r.find_output("wasm_compile_ms") != nullptr);
@@ -113,7 +112,7 @@ TEST_CASE("A site without the model file gives a notice, not fetch outputs", "[r
 
 TEST_CASE("Natively at the defaults the cell times inference and the page cache, and says what only a browser "
           "measures", "[request][cold-start-measure]") {
-  const auto r = cell_test::run(kCell);
+  const auto r = cell.run();
   CHECK(has_notice(r, "browser_only"));
   CHECK(r.find_output("fetch_bypass_ms") == nullptr);
   for (const char* name : {"infer_first_ms", "infer_fresh_model_ms", "infer_steady_ms", "infer_first_over_steady", "read_cold_ms",
@@ -128,7 +127,7 @@ TEST_CASE("Natively at the defaults the cell times inference and the page cache,
 
 TEST_CASE("measure = off leaves the book's numbers and the simulation, and measures nothing",
           "[request][cold-start-measure]") {
-  const auto r = cell_test::run(kCell, {{"measure", "off"}});
+  const auto r = cell.run({{"measure", "off"}});
   CHECK(r.find_output("infer_first_ms") == nullptr);
   CHECK(r.find_output("read_cold_ms") == nullptr);
   CHECK(r.notices.empty());
@@ -138,9 +137,9 @@ TEST_CASE("measure = off leaves the book's numbers and the simulation, and measu
 
 TEST_CASE("Bad measurement inputs are refused with the parameter named", "[request][cold-start-measure]") {
   for (const char* size : {"0", "1025", "1.5"}) {
-    const auto e = error_of(kCell, {{"read_mib", size}});
+    const auto e = cell.error({{"read_mib", size}});
     CHECK(e.param == "read_mib");
   }
-  CHECK(error_of(kCell, {{"repeats", "0"}}).code == "out_of_range");
-  CHECK(error_of(kCell, {{"measure", "maybe"}}).code == "bad_choice");
+  CHECK(cell.error({{"repeats", "0"}}).code == "out_of_range");
+  CHECK(cell.error({{"measure", "maybe"}}).code == "bad_choice");
 }

@@ -6,8 +6,9 @@
 
 using Catch::Matchers::WithinAbs;
 using cell_test::column;
-using cell_test::error_of;
 using cell_test::out;
+
+const cell_test::Cell cell{"request/calibration"};
 
 namespace {
 // Rows of the sets table, in the cell's order.
@@ -20,7 +21,7 @@ double per_set(const sl::RunResult& r, const std::string& name, int set) {
 
 TEST_CASE("The calibration cell: representative ranges keep INT8 within a point of FP32 and respect Delta / 2",
           "[request][calibration]") {
-  const auto r = cell_test::run("request/calibration");
+  const auto r = cell.run();
   CHECK(out(r, "fp32_accuracy_frac") > 0.88);
   CHECK(std::fabs(per_set(r, "drop_pp", kRepresentative)) < 1.0);
   // The eq. 17 bound, up to float rounding of alpha + q Delta (relative 1e-4 of Delta / 2 is ~1e-6 absolute).
@@ -29,13 +30,13 @@ TEST_CASE("The calibration cell: representative ranges keep INT8 within a point 
   CHECK(per_set(r, "input_clipped_frac", kDarkened) > 0.05);
   CHECK(per_set(r, "input_clipped_frac", kDarkened) > 10 * per_set(r, "input_clipped_frac", kRepresentative));
   CHECK(per_set(r, "calib_n", kOneDigit) == 500);  // 500 ones among the 5,000 training digits
-  CHECK_THAT(out(r, "book_drop_pp"), WithinAbs(cell_test::book_value("request/calibration", "book_drop_pp"), 1e-12));
+  CHECK_THAT(out(r, "book_drop_pp"), WithinAbs(cell.book("book_drop_pp"), 1e-12));
   const auto& beta = column(r, "calibration", "beta");
   CHECK(beta[4] < beta[0]);  // darkened input range (set 2, tensor 0) tops out below the representative one
 }
 
 TEST_CASE("Heavily darkened calibration clips enough to cost accuracy", "[request][calibration]") {
-  const auto r = cell_test::run("request/calibration", {{"darken", "0.1"}});
+  const auto r = cell.run({{"darken", "0.1"}});
   CHECK(per_set(r, "drop_pp", kDarkened) > 10.0);
-  CHECK(error_of("request/calibration", {{"darken", "0"}}).param == "darken");
+  CHECK(cell.error({{"darken", "0"}}).param == "darken");
 }

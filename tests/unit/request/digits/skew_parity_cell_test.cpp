@@ -3,12 +3,13 @@
 #include "cell_runner.h"
 
 using Catch::Matchers::WithinRel;
-using cell_test::error_of;
 using cell_test::out;
+
+const cell_test::Cell cell{"request/skew-parity"};
 
 TEST_CASE("The skew-parity cell: the shared transform reproduces offline accuracy and every skew fails parity",
           "[request][skew]") {
-  const auto r = cell_test::run("request/skew-parity");
+  const auto r = cell.run();
   // A 784-256-10 MLP after one epoch over 5,000 digits: about 93 % on held-out digits (a broken training or
   // data path gives ~10 %).
   CHECK(out(r, "offline_accuracy_frac") > 0.88);
@@ -17,17 +18,17 @@ TEST_CASE("The skew-parity cell: the shared transform reproduces offline accurac
   CHECK(out(r, "parity_failures") == 4);
   // Standardizing with the wrong statistics shifts every input and costs several points.
   CHECK(out(r, "accuracy_imagenet_frac") < out(r, "offline_accuracy_frac") - 0.02);
-  CHECK_THAT(out(r, "book_drop_pp"), WithinRel(cell_test::book_value("request/skew-parity", "book_drop_pp"), 1e-12));
+  CHECK_THAT(out(r, "book_drop_pp"), WithinRel(cell.book("book_drop_pp"), 1e-12));
 }
 
 TEST_CASE("Training is deterministic: the same seed gives the same model, another seed another one",
           "[request][skew]") {
   const std::map<std::string, std::string> small = {{"train_n", "500"}, {"hidden", "32"}};
-  const auto a = cell_test::run("request/skew-parity", small, "3");
-  const auto b = cell_test::run("request/skew-parity", small, "4");
-  const auto a2 = cell_test::run("request/skew-parity", small, "3");
+  const auto a = cell.run(small, "3");
+  const auto b = cell.run(small, "4");
+  const auto a2 = cell.run(small, "3");
   CHECK(out(a, "train_accuracy_frac") == out(a2, "train_accuracy_frac"));
   CHECK(out(a, "accuracy_nearest_frac") == out(a2, "accuracy_nearest_frac"));
   CHECK(out(a, "train_accuracy_frac") != out(b, "train_accuracy_frac"));
-  CHECK(error_of("request/skew-parity", {{"train_n", "6000"}}).param == "train_n");
+  CHECK(cell.error({{"train_n", "6000"}}).param == "train_n");
 }

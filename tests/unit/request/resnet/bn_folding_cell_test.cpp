@@ -8,13 +8,14 @@
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::column;
-using cell_test::error_of;
 using cell_test::out;
 using namespace sl::request;
 
+const cell_test::Cell cell{"request/bn-folding"};
+
 TEST_CASE("The bn-folding cell reports the BN traffic it removes and a tiny output difference",
           "[request][bn-folding][resnet]") {
-  const auto r = cell_test::run("request/bn-folding", {{"resolution", "64"}, {"width", "0.25"}});
+  const auto r = cell.run({{"resolution", "64"}, {"width", "0.25"}});
   CHECK(out(r, "num_bn") == 53);
   // Each BN pass reads and writes its conv's output once: 2 x 4 bytes per element of every BN output.
   const auto plan = resnet50_plan({64, 0.25, 1000});
@@ -29,8 +30,8 @@ TEST_CASE("The bn-folding cell reports the BN traffic it removes and a tiny outp
 }
 
 TEST_CASE("The bn-folding cell rejects a resolution too small for ResNet-50", "[request][bn-folding]") {
-  const auto e = error_of("request/bn-folding", {{"resolution", "16"}});
+  const auto e = cell.error({{"resolution", "16"}});
   CHECK(e.code == "out_of_range");
   CHECK(e.param == "resolution");
-  CHECK(error_of("request/bn-folding", {{"reps", "0"}}).param == "repeats");  // the old name, an alias
+  CHECK(cell.error({{"reps", "0"}}).param == "repeats");  // the old name, an alias
 }

@@ -26,7 +26,7 @@ using sl::request::read_jpeg_header;
 
 namespace {
 
-const std::string kCell = "request/resnet-request";
+const cell_test::Cell cell{"request/resnet-request"};
 const std::map<std::string, std::string> kSmall = {{"resolution", "64"}, {"width", "0.25"}};
 
 /// A smooth test image, height x width x 3: gradients and a sine, so JPEG at quality 100 keeps it closely.
@@ -109,7 +109,7 @@ TEST_CASE("Bytes that are not a JPEG are rejected as invalid, naming the paramet
     CHECK(r.error().code == "invalid");
     CHECK(r.error().param == "photo");
   }
-  const auto e = cell_test::error_of(kCell, {{"photo", "\x89PNG\r\n\x1a\n not a jpeg"}});
+  const auto e = cell.error({{"photo", "\x89PNG\r\n\x1a\n not a jpeg"}});
   CHECK(e.code == "invalid");
   CHECK(e.param == "photo");
 }
@@ -146,13 +146,13 @@ TEST_CASE("A JPEG whose header claims more than 40 megapixels is too_large befor
   CHECK(fits.value().width == 6000);
   auto raw = kSmall;
   raw["photo"] = with_claimed_size(8000, 6000);
-  const auto e = cell_test::error_of(kCell, raw);
+  const auto e = cell.error(raw);
   CHECK(e.code == "too_large");
   CHECK(e.param == "photo");
 }
 
 TEST_CASE("The request cell decodes the built-in photo by default and a --photo file when given", "[request][jpeg][resnet]") {
-  const auto builtin = cell_test::run(kCell, kSmall);
+  const auto builtin = cell.run(kSmall);
   CHECK(out(builtin, "photo_width") == 640);
   CHECK(out(builtin, "photo_height") == 480);
   CHECK(out(builtin, "photo_builtin") == 1);
@@ -165,10 +165,10 @@ TEST_CASE("The request cell decodes the built-in photo by default and a --photo 
   std::ofstream(path, std::ios::binary) << jpeg;
   auto raw = kSmall;
   raw["photo"] = "@" + path;
-  auto params = sl::cli::read_files(kCell, raw);
+  auto params = sl::cli::read_files(cell.id, raw);
   std::remove(path.c_str());
   REQUIRE(params.ok());
-  const auto mine = cell_test::run(kCell, params.value());
+  const auto mine = cell.run(params.value());
   CHECK(out(mine, "photo_width") == w);
   CHECK(out(mine, "photo_height") == h);
   CHECK(out(mine, "photo_builtin") == 0);
@@ -178,19 +178,19 @@ TEST_CASE("The request cell decodes the built-in photo by default and a --photo 
 
 TEST_CASE("createImageBitmap: the probe gets the chosen JPEG; C++ takes the median and the ratio", "[request][jpeg][resnet]") {
   SECTION("natively: a notice and no browser outputs") {
-    const auto r = cell_test::run(kCell, kSmall);
+    const auto r = cell.run(kSmall);
     CHECK(r.find_output("bitmap_decode_ms") == nullptr);
     CHECK(cell_test::has_notice(r, "image_bitmap_not_measured"));
   }
   SECTION("with samples: median in ms, and our decode time over it") {
     auto raw = kSmall;
     raw["measured.image_bitmap.decode"] = "0.004 0.001 0.002 0.003 0.0025";
-    const auto r = cell_test::run(kCell, raw);
+    const auto r = cell.run(raw);
     CHECK_THAT(out(r, "bitmap_decode_ms"), WithinRel(2.5, 1e-12));
     CHECK_THAT(out(r, "bitmap_vs_ours"), WithinRel(out(r, "decode_ms") / 2.5, 1e-12));
   }
   SECTION("the plan: one task whose payload is the built-in photo, or the user's file, or none for a bad file") {
-    auto plan = sl::plan_probes(kCell, kSmall);
+    auto plan = sl::plan_probes(cell.id, kSmall);
     REQUIRE(plan.ok());
     REQUIRE(plan.value().size() == 1);
     CHECK(plan.value()[0].probe == "image_bitmap");
@@ -200,12 +200,12 @@ TEST_CASE("createImageBitmap: the probe gets the chosen JPEG; C++ takes the medi
     const std::string mine = encode_jpeg(test_image(32, 32), 32, 32, 90);
     auto with_file = kSmall;
     with_file["photo"] = mine;
-    plan = sl::plan_probes(kCell, with_file);
+    plan = sl::plan_probes(cell.id, with_file);
     REQUIRE(plan.ok());
     REQUIRE(plan.value().size() == 1);
     CHECK(plan.value()[0].payload == mine);
     with_file["photo"] = "not a jpeg";
-    plan = sl::plan_probes(kCell, with_file);
+    plan = sl::plan_probes(cell.id, with_file);
     REQUIRE(plan.ok());
     CHECK(plan.value().empty());
   }

@@ -50,11 +50,11 @@ TEST_CASE("ResNet-50 totals: 25.6 M parameters and 4.1 G multiply-accumulates at
   // torchvision's resnet50 has 25,557,032 trainable parameters (conv weights, BN gamma/beta, fc).
   CHECK(plan.total_params() == 25'557'032);
   // The book prints "25.6 M" (rounded to 0.1 M: half a unit is 0.05 M) and "4.1 G" MACs (0.05 G).
-  const std::string cell = "request/resnet-request";
+  const cell_test::Cell cell{"request/resnet-request"};
   CHECK_THAT(static_cast<double>(plan.total_params()) * 1e-6,
-             WithinAbs(cell_test::book_value(cell, "resnet50_params_m"), cell_test::book_tolerance(cell, "resnet50_params_m")));
+             WithinAbs(cell.book("resnet50_params_m"), cell.tolerance("resnet50_params_m")));
   CHECK_THAT(static_cast<double>(plan.total_macs()) * 1e-9,
-             WithinAbs(cell_test::book_value(cell, "resnet50_gmac"), cell_test::book_tolerance(cell, "resnet50_gmac")));
+             WithinAbs(cell.book("resnet50_gmac"), cell.tolerance("resnet50_gmac")));
   // The exact count, summed by hand stage by stage below: 4,089,184,256 (fvcore's published 4.09 G).
   CHECK(plan.total_macs() == 4'089'184'256);
 }

@@ -7,17 +7,16 @@
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::column;
-using cell_test::error_of;
 using cell_test::out;
 
 namespace {
-const std::string kCell = "request/resnet-request";
+const cell_test::Cell cell{"request/resnet-request"};
 // A small, fast configuration: the phases and formulas are the same at any size.
 const std::map<std::string, std::string> kSmall = {{"resolution", "64"}, {"width", "0.25"}};
 }  // namespace
 
 TEST_CASE("The request's phases add up to the total and their shares to 1", "[request][resnet]") {
-  const auto r = cell_test::run(kCell, kSmall);
+  const auto r = cell.run(kSmall);
   const double total = out(r, "decode_ms") + out(r, "resize_ms") + out(r, "normalize_ms") + out(r, "forward_ms") + out(r, "post_ms");
   CHECK_THAT(out(r, "total_ms"), WithinRel(total, 1e-12));
   const auto& ours = column(r, "budget", "ours_frac");
@@ -31,7 +30,7 @@ TEST_CASE("The request's phases add up to the total and their shares to 1", "[re
 }
 
 TEST_CASE("Amdahl: the model must get M / R times faster before the rest is half the request", "[request][resnet]") {
-  const auto r = cell_test::run(kCell, kSmall);
+  const auto r = cell.run(kSmall);
   const double m = out(r, "forward_ms");
   const double rest = out(r, "total_ms") - m;
   CHECK_THAT(out(r, "speedup_for_half"), WithinRel(m / rest, 1e-9));
@@ -43,7 +42,7 @@ TEST_CASE("Amdahl: the model must get M / R times faster before the rest is half
 }
 
 TEST_CASE("GFLOP/s is 2 x MACs over the median forward time; NHWC agrees with NCHW", "[request][resnet]") {
-  const auto r = cell_test::run(kCell, kSmall);
+  const auto r = cell.run(kSmall);
   CHECK_THAT(out(r, "gflop_per_s"), WithinRel(2.0 * out(r, "run_gmac") / (1e-3 * out(r, "forward_ms")), 1e-9));
   CHECK(out(r, "nhwc_max_rel_diff") < 1e-4);
   CHECK_THAT(out(r, "nhwc_speedup"), WithinRel(out(r, "forward_ms") / out(r, "forward_nhwc_ms"), 1e-9));
@@ -53,18 +52,18 @@ TEST_CASE("GFLOP/s is 2 x MACs over the median forward time; NHWC agrees with NC
 }
 
 TEST_CASE("The true ResNet-50 totals are reported whatever the run's size", "[request][resnet][book]") {
-  const auto r = cell_test::run(kCell, kSmall);
+  const auto r = cell.run(kSmall);
   // Table 6 prints 4.1 GMAC and 25.6 M, to 0.1: the lab file's tolerance is half a unit, 0.05.
   for (const char* name : {"resnet50_gmac", "resnet50_params_m"})
-    CHECK_THAT(out(r, name), WithinAbs(cell_test::book_value(kCell, name), cell_test::book_tolerance(kCell, name)));
+    cell.check_book(r, name);
   CHECK(out(r, "run_gmac") < out(r, "resnet50_gmac"));
 }
 
 TEST_CASE("Peak memory counts the weights, both layouts' copies and the activation buffers", "[request][resnet]") {
-  const auto both = cell_test::run(kCell, kSmall);
+  const auto both = cell.run(kSmall);
   auto one_layout = kSmall;
   one_layout["layouts"] = "nchw";
-  const auto one = cell_test::run(kCell, one_layout);
+  const auto one = cell.run(one_layout);
   // The NHWC copy doubles the weights: the difference is one copy, 4 bytes per parameter plus BN.
   const double params = out(one, "run_params_m") * 1e6;
   CHECK(out(both, "peak_bytes") - out(one, "peak_bytes") >= 4.0 * params);
@@ -73,8 +72,8 @@ TEST_CASE("Peak memory counts the weights, both layouts' copies and the activati
 }
 
 TEST_CASE("Bad resnet-request inputs are rejected with the parameter named", "[request][resnet]") {
-  CHECK(error_of(kCell, {{"resolution", "16"}}).param == "resolution");
-  CHECK(error_of(kCell, {{"width", "2"}}).param == "width");
-  CHECK(error_of(kCell, {{"repeats", "0"}}).code == "out_of_range");
-  CHECK(error_of(kCell, {{"reps", "0"}}).param == "repeats");  // the old name still works (an alias)
+  CHECK(cell.error({{"resolution", "16"}}).param == "resolution");
+  CHECK(cell.error({{"width", "2"}}).param == "width");
+  CHECK(cell.error({{"repeats", "0"}}).code == "out_of_range");
+  CHECK(cell.error({{"reps", "0"}}).param == "repeats");  // the old name still works (an alias)
 }

@@ -7,22 +7,18 @@
 #include "request/wire/protobuf_wire.h"
 #include "request/wire/wire_formats.h"
 
-using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
-using cell_test::book_tolerance;
-using cell_test::book_value;
 using cell_test::column;
-using cell_test::error_of;
 using cell_test::out;
 namespace lc = sl::request;
 
 namespace {
-const std::string kCell = "request/serialization";
+const cell_test::Cell cell{"request/serialization"};
 // Few samples and a short sweep: the numbers are not looked at for speed.
 sl::RunResult run(std::map<std::string, std::string> raw = {}, const std::string& seed = "1") {
   raw.emplace("repeats", "3");
   raw.emplace("sweep_max", "100");
-  return cell_test::run(kCell, std::move(raw), seed);
+  return cell.run(std::move(raw), seed);
 }
 std::int64_t protobuf_size(std::int64_t n) {
   std::vector<std::uint8_t> length;
@@ -35,9 +31,9 @@ TEST_CASE("Napkin math 1.1 bytes: 1,000 floats are 4,003 protobuf bytes (4 KB) a
           "[request][serialization][book]") {
   const auto r = run();
   CHECK(out(r, "protobuf_bytes") == 4003);
-  CHECK_THAT(out(r, "protobuf_kb"), WithinAbs(book_value(kCell, "protobuf_kb"), book_tolerance(kCell, "protobuf_kb")));  // printed "4 KB": half a unit
+  cell.check_book(r, "protobuf_kb");  // printed "4 KB": half a unit
   CHECK(out(r, "base64_bytes") == 5336);
-  CHECK_THAT(out(r, "base64_overhead_frac"), WithinAbs(book_value(kCell, "base64_overhead_frac"), book_tolerance(kCell, "base64_overhead_frac")));  // "+33 %"
+  cell.check_book(r, "base64_overhead_frac");  // "+33 %"
   CHECK(out(r, "round_trip_ok") == 1);
 }
 
@@ -86,7 +82,7 @@ TEST_CASE("The sample tables hold the protobuf bytes of the first 8 values and d
 }
 
 TEST_CASE("Sweep rows cover 10 to the chosen maximum with exact byte counts", "[request][serialization]") {
-  const auto r = cell_test::run(kCell, {{"repeats", "3"}, {"sweep_max", "2000"}, {"n", "10"}});
+  const auto r = cell.run({{"repeats", "3"}, {"sweep_max", "2000"}, {"n", "10"}});
   const auto& n = column(r, "sweep", "n");
   CHECK(n == std::vector<double>{10, 100, 1000, 2000});
   const auto& pb = column(r, "sweep", "protobuf_bytes");
@@ -111,10 +107,10 @@ TEST_CASE("The message depends on N only, not on the seed or the clock", "[reque
 
 TEST_CASE("The browser's JSON.parse is planned for N and every sweep size, on the exact texts our encoder writes",
           "[request][serialization][probe]") {
-  auto plan = sl::plan_probes(kCell, {{"n", "1000"}, {"repeats", "20"}, {"sweep_max", "2000"}});
+  auto plan = sl::plan_probes(cell.id, {{"n", "1000"}, {"repeats", "20"}, {"sweep_max", "2000"}});
   REQUIRE(plan.ok());
   const auto& tasks = plan.value();
-  auto few = sl::plan_probes(kCell, {{"repeats", "5"}});
+  auto few = sl::plan_probes(cell.id, {{"repeats", "5"}});
   REQUIRE(few.ok());
   for (const auto& task : few.value()) CHECK(task.repeats == 5);
   // N = 1000 first, then the sweep's sizes not already there; each in both JSON forms.
@@ -192,15 +188,15 @@ TEST_CASE("The browser's JSON.parse samples give medians, spread, sweep columns 
         for (const auto& c : t.columns) CHECK(c.first.rfind("browser_", 0) != 0);
   }
   SECTION("bad samples are an input error") {
-    CHECK(error_of(kCell, {{"measured.json_parse.compact.1000", "1e-5 -2"}}).code == "bad_measurement");
+    CHECK(cell.error({{"measured.json_parse.compact.1000", "1e-5 -2"}}).code == "bad_measurement");
   }
 }
 
 TEST_CASE("Serialization inputs are validated", "[request][serialization]") {
-  CHECK(error_of(kCell, {{"n", "0"}}).code == "out_of_range");
-  CHECK(error_of(kCell, {{"repeats", "2"}}).param == "repeats");
-  CHECK(error_of(kCell, {{"sweep_max", "5"}}).param == "sweep_max");
-  CHECK(error_of(kCell, {{"n", "2000000"}}).param == "n");
+  CHECK(cell.error({{"n", "0"}}).code == "out_of_range");
+  CHECK(cell.error({{"repeats", "2"}}).param == "repeats");
+  CHECK(cell.error({{"sweep_max", "5"}}).param == "sweep_max");
+  CHECK(cell.error({{"n", "2000000"}}).param == "n");
   // The old id qps is the same parameter: its range is checked and the error names the new id.
-  CHECK(error_of(kCell, {{"qps", "-1"}}).param == "requests_per_s");
+  CHECK(cell.error({{"qps", "-1"}}).param == "requests_per_s");
 }

@@ -20,9 +20,12 @@ const std::map<std::string, std::string> kQuick = {{"max_depth", "20"},    {"max
                                                    {"conv_max_batch", "4"}, {"min_sample_ms", "0.05"},
                                                    {"samples", "3"}};
 
+const cell_test::Cell cell{"batching/cpu-batch-measure"};
+
+/// The cell at kQuick's settings (explicit values win), seed 3.
 sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw) {
-  for (const auto& [k, v] : kQuick) raw.emplace(k, v);  // explicit values win
-  return cell_test::try_run("batching/cpu-batch-measure", std::move(raw), "3");
+  for (const auto& [k, v] : kQuick) raw.emplace(k, v);
+  return cell.try_run(std::move(raw), "3");
 }
 
 /// (Weighted) least squares by the normal equations in raw sums, independent of fit_line's centred form.

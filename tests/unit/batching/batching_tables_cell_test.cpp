@@ -113,21 +113,16 @@ TEST_CASE("Editing the service model moves every table", "[batching][tables]") {
 }
 
 TEST_CASE("Batching tables reject a window twice the SLO, a service above the SLO and a zero model", "[batching][tables]") {
-  const auto window = cell.try_run({{"t12_large_window_ms", "100"}});
-  REQUIRE_FALSE(window.ok());
-  CHECK(window.error().code == "invalid");
-  CHECK(window.error().param == "t12_large_window_ms");
-  const auto svc = cell.try_run({{"t15_svc_ms", "60"}});
-  REQUIRE_FALSE(svc.ok());
-  CHECK(svc.error().param == "t15_svc_ms");
-  const auto zero = cell.try_run({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});
-  REQUIRE_FALSE(zero.ok());
-  CHECK(zero.error().param == "svc_fixed_ms");
-  const auto huge = cell.try_run({{"lambda", "1000000"}, {"t14_window_ms", "100000"}});
-  REQUIRE_FALSE(huge.ok());
-  CHECK(huge.error().code == "too_large");
-  CHECK(huge.error().param == "t14_window_ms");
-  const auto frac = cell.try_run({{"overhead_frac", "1.5"}});
-  REQUIRE_FALSE(frac.ok());
-  CHECK(frac.error().code == "out_of_range");
+  const auto window = cell.error({{"t12_large_window_ms", "100"}});
+  CHECK(window.code == "invalid");
+  CHECK(window.param == "t12_large_window_ms");
+  const auto svc = cell.error({{"t15_svc_ms", "60"}});
+  CHECK(svc.param == "t15_svc_ms");
+  const auto zero = cell.error({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});
+  CHECK(zero.param == "svc_fixed_ms");
+  const auto huge = cell.error({{"lambda", "1000000"}, {"t14_window_ms", "100000"}});
+  CHECK(huge.code == "too_large");
+  CHECK(huge.param == "t14_window_ms");
+  const auto frac = cell.error({{"overhead_frac", "1.5"}});
+  CHECK(frac.code == "out_of_range");
 }

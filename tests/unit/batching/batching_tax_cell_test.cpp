@@ -64,15 +64,12 @@ TEST_CASE("Batching tax: the p99 wait is well above the mean, below the first re
 }
 
 TEST_CASE("Batching tax rejects bad inputs with the parameter named", "[batching][tax]") {
-  const auto neg = cell.try_run({{"lambda", "-1"}});
-  REQUIRE_FALSE(neg.ok());
-  CHECK(neg.error().code == "out_of_range");
-  CHECK(neg.error().param == "lambda");
-  const auto too_few = cell.try_run({{"batch", "64"}, {"n", "100"}});
-  REQUIRE_FALSE(too_few.ok());
-  CHECK(too_few.error().code == "invalid");
-  CHECK(too_few.error().param == "n");
-  const auto zero = cell.try_run({{"batch", "0"}});
-  REQUIRE_FALSE(zero.ok());
-  CHECK(zero.error().param == "batch");
+  const auto neg = cell.error({{"lambda", "-1"}});
+  CHECK(neg.code == "out_of_range");
+  CHECK(neg.param == "lambda");
+  const auto too_few = cell.error({{"batch", "64"}, {"n", "100"}});
+  CHECK(too_few.code == "invalid");
+  CHECK(too_few.param == "n");
+  const auto zero = cell.error({{"batch", "0"}});
+  CHECK(zero.param == "batch");
 }

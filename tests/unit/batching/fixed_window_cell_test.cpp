@@ -141,25 +141,20 @@ TEST_CASE("One accelerator: no request finishes earlier than with free accelerat
 }
 
 TEST_CASE("Fixed windows reject too many requests, too few windows and bad values", "[batching][window]") {
-  const auto big = cell.try_run({{"lambda", "1e5"}, {"duration_s", "1000"}});
-  REQUIRE_FALSE(big.ok());
-  CHECK(big.error().code == "too_large");
-  CHECK(big.error().param == "duration_s");
-  const auto many = cell.try_run({{"lambda", "1"}, {"duration_s", "100000"}, {"window_ms", "0.01"}});
-  REQUIRE_FALSE(many.ok());
-  CHECK(many.error().code == "too_large");  // 10^10 windows would not fit in memory
-  CHECK(many.error().param == "duration_s");
-  const auto few = cell.try_run({{"duration_s", "0.5"}});
-  REQUIRE_FALSE(few.ok());
-  CHECK(few.error().code == "invalid");
-  const auto neg = cell.try_run({{"window_ms", "-3"}});
-  REQUIRE_FALSE(neg.ok());
-  CHECK(neg.error().code == "out_of_range");
-  CHECK(neg.error().param == "window_ms");
-  const auto zero = cell.try_run({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});  // T_svc(B) = 0 is no model
-  REQUIRE_FALSE(zero.ok());
-  CHECK(zero.error().code == "invalid");
-  CHECK(zero.error().param == "svc_fixed_ms");
+  const auto big = cell.error({{"lambda", "1e5"}, {"duration_s", "1000"}});
+  CHECK(big.code == "too_large");
+  CHECK(big.param == "duration_s");
+  const auto many = cell.error({{"lambda", "1"}, {"duration_s", "100000"}, {"window_ms", "0.01"}});
+  CHECK(many.code == "too_large");  // 10^10 windows would not fit in memory
+  CHECK(many.param == "duration_s");
+  const auto few = cell.error({{"duration_s", "0.5"}});
+  CHECK(few.code == "invalid");
+  const auto neg = cell.error({{"window_ms", "-3"}});
+  CHECK(neg.code == "out_of_range");
+  CHECK(neg.param == "window_ms");
+  const auto zero = cell.error({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});  // T_svc(B) = 0 is no model
+  CHECK(zero.code == "invalid");
+  CHECK(zero.param == "svc_fixed_ms");
 }
 
 TEST_CASE("The batch-size table stays within max_points rows and keeps its mass when grouped", "[batching][window][.slow]") {

@@ -109,22 +109,18 @@ TEST_CASE("Pareto: same seed, same numbers; bad inputs are rejected with the par
   const auto a = cell.run({{"grid_n", "500"}, {"n", "2000"}}, "5");
   const auto b = cell.run({{"grid_n", "500"}, {"n", "2000"}}, "5");
   CHECK(column(a, "table13", "p99_ms") == column(b, "table13", "p99_ms"));
-  const auto zero = cell.try_run({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});
-  REQUIRE_FALSE(zero.ok());
-  CHECK(zero.error().param == "svc_fixed_ms");
-  const auto acc = cell.try_run({{"accelerators", "0"}});
-  REQUIRE_FALSE(acc.ok());
-  CHECK(acc.error().code == "out_of_range");
-  const auto load = cell.try_run({{"load", "max"}});
-  REQUIRE_FALSE(load.ok());
-  CHECK(load.error().param == "load");
+  const auto zero = cell.error({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});
+  CHECK(zero.param == "svc_fixed_ms");
+  const auto acc = cell.error({{"accelerators", "0"}});
+  CHECK(acc.code == "out_of_range");
+  const auto load = cell.error({{"load", "max"}});
+  CHECK(load.param == "load");
 }
 
 TEST_CASE("Pareto refuses a run that would simulate more than 2e7 requests", "[batching][pareto]") {
-  const auto big = cell.try_run({{"grid_n", "200000"}});
-  REQUIRE_FALSE(big.ok());
-  CHECK(big.error().code == "too_large");
-  CHECK(big.error().param == "grid_n");
+  const auto big = cell.error({{"grid_n", "200000"}});
+  CHECK(big.code == "too_large");
+  CHECK(big.param == "grid_n");
 }
 
 TEST_CASE("Pareto with the CPU fit: the service model is this CPU's measured line, and capacities follow it",

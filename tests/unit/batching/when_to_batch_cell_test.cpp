@@ -54,37 +54,31 @@ TEST_CASE("When to batch: a burst above batch-1 capacity builds a backlog batch 
 }
 
 TEST_CASE("When to batch rejects a reversed sweep and bad values", "[batching][when]") {
-  const auto rev = cell.try_run({{"rate_min_per_s", "100"}, {"rate_max_per_s", "50"}});
-  REQUIRE_FALSE(rev.ok());
-  CHECK(rev.error().code == "invalid");
-  CHECK(rev.error().param == "rate_max_per_s");
-  const auto neg = cell.try_run({{"window_ms", "-1"}});
-  REQUIRE_FALSE(neg.ok());
-  CHECK(neg.error().param == "window_ms");
-  const auto zero = cell.try_run({{"max_batch", "0"}});
-  REQUIRE_FALSE(zero.ok());
-  CHECK(zero.error().code == "out_of_range");
+  const auto rev = cell.error({{"rate_min_per_s", "100"}, {"rate_max_per_s", "50"}});
+  CHECK(rev.code == "invalid");
+  CHECK(rev.param == "rate_max_per_s");
+  const auto neg = cell.error({{"window_ms", "-1"}});
+  CHECK(neg.param == "window_ms");
+  const auto zero = cell.error({{"max_batch", "0"}});
+  CHECK(zero.code == "out_of_range");
 }
 
 TEST_CASE("When to batch refuses sweeps and bursts beyond 2e7 simulated requests", "[batching][when]") {
-  const auto sweep = cell.try_run({{"num_rates", "100"}, {"n", "1000000"}});
-  REQUIRE_FALSE(sweep.ok());
-  CHECK(sweep.error().code == "too_large");
-  CHECK(sweep.error().param == "n");
-  const auto burst = cell.try_run({{"burst_per_s", "100000"}, {"burst_s", "1000"}});
-  REQUIRE_FALSE(burst.ok());
-  CHECK(burst.error().code == "too_large");
-  CHECK(burst.error().param == "burst_per_s");
+  const auto sweep = cell.error({{"num_rates", "100"}, {"n", "1000000"}});
+  CHECK(sweep.code == "too_large");
+  CHECK(sweep.param == "n");
+  const auto burst = cell.error({{"burst_per_s", "100000"}, {"burst_s", "1000"}});
+  CHECK(burst.code == "too_large");
+  CHECK(burst.param == "burst_per_s");
 }
 
 TEST_CASE("When to batch: a silent burst experiment gives zeros, one with no time is rejected", "[batching][when]") {
   const auto silent = cell.run({{"burst_base_per_s", "0"}, {"burst_per_s", "0"}, {"num_rates", "2"}, {"n", "1000"}});
   CHECK(out(silent, "burst_batch1_max_queue") == 0);
   CHECK(out(silent, "burst_dynamic_max_p99_ms") == 0);
-  const auto no_time = cell.try_run({{"burst_start_s", "0"}, {"burst_s", "0"}, {"burst_after_s", "0"}});
-  REQUIRE_FALSE(no_time.ok());
-  CHECK(no_time.error().code == "invalid");
-  CHECK(no_time.error().param == "burst_s");
+  const auto no_time = cell.error({{"burst_start_s", "0"}, {"burst_s", "0"}, {"burst_after_s", "0"}});
+  CHECK(no_time.code == "invalid");
+  CHECK(no_time.param == "burst_s");
 }
 
 TEST_CASE("When to batch still takes the rates under their earlier names", "[batching][when]") {

@@ -92,23 +92,21 @@ TEST_CASE("The minimum fleet with two GPUs failed misses the SLO under random ro
 }
 
 TEST_CASE("Capacity plan: bad inputs give errors that name the parameter", "[queues][multiserver]") {
-  SECTION("an SLO at or below 4.6 x the service time has no safe utilization") {
-    const auto r = cell.try_run({{"slo_ms", "23"}}, kSeed);
-    REQUIRE(!r.ok());
-    CHECK(r.error().code == "invalid");
-    CHECK(r.error().param == "slo_ms");
-  }
-  SECTION("a fleet too large to simulate") {
-    const auto r = cell.try_run({{"peak_per_s", "1e7"}}, kSeed);
-    REQUIRE(!r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "peak_per_s");
-  }
-  SECTION("a negative rate is out of range") {
-    const auto r = cell.try_run({{"peak_per_s", "-1"}}, kSeed);
-    REQUIRE(!r.ok());
-    CHECK(r.error().param == "peak_per_s");
-  }
+  struct Row {
+    const char* what;
+    std::map<std::string, std::string> raw;
+    const char* code;
+    const char* param;
+  };
+  const auto row = GENERATE(values<Row>({
+      {"an SLO at or below 4.6 x the service time has no safe utilization", {{"slo_ms", "23"}}, "invalid", "slo_ms"},
+      {"a fleet too large to simulate", {{"peak_per_s", "1e7"}}, "too_large", "peak_per_s"},
+      {"a negative rate is out of range", {{"peak_per_s", "-1"}}, "out_of_range", "peak_per_s"},
+  }));
+  INFO(row.what);
+  const auto e = cell.error(row.raw);
+  CHECK(e.code == row.code);
+  CHECK(e.param == row.param);
 }
 
 TEST_CASE("A tiny fleet that cannot survive two failures is flagged, not simulated", "[queues][multiserver]") {

@@ -95,21 +95,19 @@ TEST_CASE("M/M/1 leaves: backups raise the load, so hedging at p95 costs about 1
 }
 
 TEST_CASE("fan-out: bad inputs are errors that name the parameter", "[queues][fanout]") {
-  SECTION("no leaves") {
-    const auto r = cell.try_run({{"leaves", "0"}}, kSeed);
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "out_of_range");
-    CHECK(r.error().param == "leaves");
-  }
-  SECTION("too many leaf draws") {
-    const auto r = cell.try_run({{"leaves", "10000"}, {"requests", "1000000"}}, kSeed);
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "requests");
-  }
-  SECTION("a percentile of 100") {
-    const auto r = cell.try_run({{"percentile", "100"}}, kSeed);
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().param == "percentile");
-  }
+  struct Row {
+    const char* what;
+    std::map<std::string, std::string> raw;
+    const char* code;
+    const char* param;
+  };
+  const auto row = GENERATE(values<Row>({
+      {"no leaves", {{"leaves", "0"}}, "out_of_range", "leaves"},
+      {"too many leaf draws", {{"leaves", "10000"}, {"requests", "1000000"}}, "too_large", "requests"},
+      {"a percentile of 100", {{"percentile", "100"}}, "out_of_range", "percentile"},
+  }));
+  INFO(row.what);
+  const auto e = cell.error(row.raw);
+  CHECK(e.code == row.code);
+  CHECK(e.param == row.param);
 }

@@ -114,17 +114,21 @@ TEST_CASE("Times in system scale with the service time at fixed utilization", "[
 }
 
 TEST_CASE("mm1-md1: bad inputs are errors that name the parameter", "[queues][mm1]") {
-  sl::RunControl ctl;
-  const auto neg = sl::run_cell("queues/mm1-md1", {{"service_ms", "-1"}}, "1", ctl);
-  REQUIRE_FALSE(neg.ok());
-  CHECK(neg.error().code == "out_of_range");
-  CHECK(neg.error().param == "service_ms");
-  const auto few = sl::run_cell("queues/mm1-md1", {{"n", "1000"}}, "1", ctl);
-  REQUIRE_FALSE(few.ok());
-  CHECK(few.error().param == "n");
-  const auto huge = sl::run_cell("queues/mm1-md1", {{"n", "1e9"}}, "1", ctl);
-  REQUIRE_FALSE(huge.ok());
-  CHECK(huge.error().code == "out_of_range");
+  struct Row {
+    const char* what;
+    std::map<std::string, std::string> raw;
+    const char* code;
+    const char* param;
+  };
+  const auto row = GENERATE(values<Row>({
+      {"a negative service time", {{"service_ms", "-1"}}, "out_of_range", "service_ms"},
+      {"too few requests", {{"n", "1000"}}, "out_of_range", "n"},
+      {"too many requests", {{"n", "1e9"}}, "out_of_range", "n"},
+  }));
+  INFO(row.what);
+  const auto e = cell.error(row.raw);
+  CHECK(e.code == row.code);
+  CHECK(e.param == row.param);
 }
 
 TEST_CASE("mm1-md1: the same seed gives the same sweep, another seed a different one", "[queues][mm1]") {

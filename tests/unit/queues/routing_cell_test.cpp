@@ -60,28 +60,22 @@ TEST_CASE("Routing cell with fixed service: no M/M/c closed form, the M/D/1 mean
 }
 
 TEST_CASE("Routing cell: bad inputs give errors that name the parameter", "[queues][multiserver][routing]") {
-  SECTION("rho_min above rho_max") {
-    const auto r = cell.try_run({{"rho_min", "0.9"}, {"rho_max", "0.5"}}, kSeed);
-    REQUIRE(!r.ok());
-    CHECK(r.error().code == "invalid");
-    CHECK(r.error().param == "rho_min");
-  }
-  SECTION("a load at or above 1 has no steady state and is out of range") {
-    const auto r = cell.try_run({{"rho_max", "1"}}, kSeed);
-    REQUIRE(!r.ok());
-    CHECK(r.error().param == "rho_max");
-  }
-  SECTION("too many requests in all") {
-    const auto r = cell.try_run({{"points", "40"}, {"n", "2000000"}}, kSeed);
-    REQUIRE(!r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "n");
-  }
-  SECTION("zero servers") {
-    const auto r = cell.try_run({{"servers", "0"}}, kSeed);
-    REQUIRE(!r.ok());
-    CHECK(r.error().param == "servers");
-  }
+  struct Row {
+    const char* what;
+    std::map<std::string, std::string> raw;
+    const char* code;
+    const char* param;
+  };
+  const auto row = GENERATE(values<Row>({
+      {"rho_min above rho_max", {{"rho_min", "0.9"}, {"rho_max", "0.5"}}, "invalid", "rho_min"},
+      {"a load at or above 1 has no steady state and is out of range", {{"rho_max", "1"}}, "out_of_range", "rho_max"},
+      {"too many requests in all", {{"points", "40"}, {"n", "2000000"}}, "too_large", "n"},
+      {"zero servers", {{"servers", "0"}}, "out_of_range", "servers"},
+  }));
+  INFO(row.what);
+  const auto e = cell.error(row.raw);
+  CHECK(e.code == row.code);
+  CHECK(e.param == row.param);
 }
 
 TEST_CASE("Routing cell: the same seed gives the same curves", "[queues][multiserver][routing]") {

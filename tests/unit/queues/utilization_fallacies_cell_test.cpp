@@ -87,28 +87,20 @@ TEST_CASE("The fallacy arithmetic follows other inputs", "[queues][fallacies]") 
 }
 
 TEST_CASE("utilization-fallacies: bad inputs are errors that name the parameter", "[queues][fallacies]") {
-  SECTION("a 'faster' model so slow that the queue is unstable") {
-    const auto r = cell.try_run({{"new_service_ms", "7"}}, kSeed);  // rho' = 0.8 * 7 / 5 = 1.12
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "unstable");
-    CHECK(r.error().param == "new_service_ms");
-  }
-  SECTION("a model so much faster that nothing queues any more") {
-    const auto r = cell.try_run({{"new_service_ms", "0.01"}}, kSeed);  // rho' = 0.8 * 0.01 / 5 = 0.0016
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "invalid");
-    CHECK(r.error().param == "new_service_ms");
-  }
-  SECTION("rho_high not above rho_low") {
-    const auto r = cell.try_run({{"rho_low", "0.9"}, {"rho_high", "0.7"}}, kSeed);
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "invalid");
-    CHECK(r.error().param == "rho_high");
-  }
-  SECTION("rho out of range") {
-    const auto r = cell.try_run({{"rho", "1"}}, kSeed);
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "out_of_range");
-    CHECK(r.error().param == "rho");
-  }
+  struct Row {
+    const char* what;
+    std::map<std::string, std::string> raw;
+    const char* code;
+    const char* param;
+  };
+  const auto row = GENERATE(values<Row>({
+      {"a 'faster' model so slow that the queue is unstable", {{"new_service_ms", "7"}}, "unstable", "new_service_ms"},  // rho' = 0.8 * 7 / 5 = 1.12
+      {"a model so much faster that nothing queues any more", {{"new_service_ms", "0.01"}}, "invalid", "new_service_ms"},  // rho' = 0.8 * 0.01 / 5 = 0.0016
+      {"rho_high not above rho_low", {{"rho_low", "0.9"}, {"rho_high", "0.7"}}, "invalid", "rho_high"},
+      {"rho out of range", {{"rho", "1"}}, "out_of_range", "rho"},
+  }));
+  INFO(row.what);
+  const auto e = cell.error(row.raw);
+  CHECK(e.code == row.code);
+  CHECK(e.param == row.param);
 }

@@ -5,11 +5,7 @@
 using Catch::Matchers::WithinRel;
 using cell_test::out;
 
-namespace {
-
 const cell_test::Cell cell{"batching/batch-sweep-table"};
-
-}  // namespace
 
 TEST_CASE("Table 9: throughput B/T and per-image T/B from the five measured times", "[batching][table9][book]") {
   const auto r = cell.run({});

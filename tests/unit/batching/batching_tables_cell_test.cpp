@@ -8,11 +8,7 @@
 using Catch::Matchers::WithinRel;
 using cell_test::out;
 
-namespace {
-
 const cell_test::Cell cell{"batching/batching-tables"};
-
-}  // namespace
 
 TEST_CASE("Table 11: T_svc = 5 + 0.6B gives 5.6 ... 24.2 ms, 179 ... 1,322 img/s, 7.4x", "[batching][tables][book]") {
   const auto r = cell.run({});

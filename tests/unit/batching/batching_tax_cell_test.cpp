@@ -7,11 +7,7 @@ using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::out;
 
-namespace {
-
 const cell_test::Cell cell{"batching/batching-tax"};
-
-}  // namespace
 
 TEST_CASE("Eq. 4 at 500 req/s: batch 1 costs 2 ms, batch 32 costs 31 + 15 = 46 ms, 23x", "[batching][tax][book]") {
   const auto r = cell.run({{"n", "1000"}});

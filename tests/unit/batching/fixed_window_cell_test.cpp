@@ -13,11 +13,7 @@ using Catch::Matchers::WithinRel;
 using cell_test::out;
 namespace b = sl::batching;
 
-namespace {
-
 const cell_test::Cell cell{"batching/fixed-window"};
-
-}  // namespace
 
 TEST_CASE("Poisson helpers: the pmf sums to 1, quantiles and tails agree with the CDF", "[batching][window]") {
   const double m = GENERATE(0.5, 5.0, 60.0);

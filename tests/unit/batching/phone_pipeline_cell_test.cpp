@@ -5,11 +5,7 @@
 using Catch::Matchers::WithinRel;
 using cell_test::out;
 
-namespace {
-
 const cell_test::Cell cell{"batching/phone-pipeline"};
-
-}  // namespace
 
 TEST_CASE("Table 17: 45 ms and 2.98 mJ per photo, 22 FPS, 12.1 M inferences on 10 Wh, 66 mW", "[batching][phone][book]") {
   const auto r = cell.run({});

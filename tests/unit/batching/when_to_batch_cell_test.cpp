@@ -6,11 +6,7 @@ using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::out;
 
-namespace {
-
 const cell_test::Cell cell{"batching/when-to-batch"};
-
-}  // namespace
 
 TEST_CASE("When to batch: batching wins the p99 at a much lower rate than the mean", "[batching][when]") {
   const auto r = cell.run({{"n", "10000"}});

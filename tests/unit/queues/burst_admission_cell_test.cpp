@@ -8,12 +8,8 @@ using Catch::Matchers::WithinRel;
 using cell_test::column;
 using cell_test::out;
 
-namespace {
-
 const cell_test::Cell cell{"queues/burst-admission"};
 const std::string kSeed = "7";  // the seed these runs have always used
-
-}  // namespace
 
 TEST_CASE("Admission control bounds the queue at limit = k x workers; without it the queue grows",
           "[queues][multiserver][admission]") {

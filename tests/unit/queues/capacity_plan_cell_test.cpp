@@ -10,12 +10,8 @@ using Catch::Matchers::WithinRel;
 using cell_test::out;
 using namespace sl::queues;
 
-namespace {
-
 const cell_test::Cell cell{"queues/capacity-plan"};
 const std::string kSeed = "7";  // the seed these runs have always used
-
-}  // namespace
 
 TEST_CASE("Napkin math 1.3: every number of the capacity plan, to the book's printed digits", "[queues][multiserver][book]") {
   const CapacityPlan p = plan_capacity(CapacityPlanInputs{});

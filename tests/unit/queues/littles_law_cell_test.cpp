@@ -6,12 +6,8 @@
 using Catch::Matchers::WithinRel;
 using cell_test::out;
 
-namespace {
-
 const cell_test::Cell cell{"queues/littles-law"};
 const std::string kSeed = "7";  // the seed these runs have always used
-
-}  // namespace
 
 TEST_CASE("Little's law: L is within 1% of lambda W for N = 10^6 at rho = 0.8", "[queues][littles]") {
   const std::string service = GENERATE(as<std::string>{}, "exp", "det");

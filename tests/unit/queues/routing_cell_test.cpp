@@ -8,12 +8,8 @@ using Catch::Matchers::WithinRel;
 using cell_test::column;
 using cell_test::out;
 
-namespace {
-
 const cell_test::Cell cell{"queues/routing"};
 const std::string kSeed = "7";  // the seed these runs have always used
-
-}  // namespace
 
 TEST_CASE("Routing cell: the shared queue's mean wait agrees with Erlang C within 4 batch-means SE",
           "[queues][multiserver][routing]") {

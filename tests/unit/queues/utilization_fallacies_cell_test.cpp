@@ -9,12 +9,8 @@ using Catch::Matchers::WithinRel;
 using cell_test::column;
 using cell_test::out;
 
-namespace {
-
 const cell_test::Cell cell{"queues/utilization-fallacies"};
 const std::string kSeed = "7";  // the seed these runs have always used
-
-}  // namespace
 
 TEST_CASE("Fallacy 'a faster model': 25 ms -> 2.94 ms, queueing 21.25x, system 8.5x, model 2.5x",
           "[queues][fallacies][book]") {

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 
+#include "bad_input.h"
 #include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
@@ -112,21 +113,12 @@ TEST_CASE("The Black Friday numbers at the defaults: 10x, 50 ms, 8-12 queued for
 }
 
 TEST_CASE("Burst admission: bad inputs give errors that name the parameter", "[queues][multiserver][admission]") {
-  struct Row {
-    const char* what;
-    std::map<std::string, std::string> raw;
-    const char* code;
-    const char* param;
-  };
-  const auto row = GENERATE(values<Row>({
+  const auto row = GENERATE(values<cell_test::BadInput>({
       {"no arrivals at all", {{"base_per_s", "0"}, {"spike_per_s", "0"}}, "invalid", "base_per_s"},
       {"too many arrivals to simulate", {{"spike_per_s", "1e7"}, {"spike_s", "60"}}, "too_large", "spike_per_s"},
       {"a negative rate", {{"base_per_s", "-1"}}, "out_of_range", "base_per_s"},
   }));
-  INFO(row.what);
-  const auto e = cell.error(row.raw);
-  CHECK(e.code == row.code);
-  CHECK(e.param == row.param);
+  cell_test::check_bad_input(cell, row);
 }
 
 TEST_CASE("Burst admission: the same seed gives the same run, both policies see the same arrivals",

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "bad_input.h"
 #include "cell_runner.h"
 #include "queues/capacity_plan.h"
 #include "queues/closed_forms.h"
@@ -88,21 +89,12 @@ TEST_CASE("The minimum fleet with two GPUs failed misses the SLO under random ro
 }
 
 TEST_CASE("Capacity plan: bad inputs give errors that name the parameter", "[queues][multiserver]") {
-  struct Row {
-    const char* what;
-    std::map<std::string, std::string> raw;
-    const char* code;
-    const char* param;
-  };
-  const auto row = GENERATE(values<Row>({
+  const auto row = GENERATE(values<cell_test::BadInput>({
       {"an SLO at or below 4.6 x the service time has no safe utilization", {{"slo_ms", "23"}}, "invalid", "slo_ms"},
       {"a fleet too large to simulate", {{"peak_per_s", "1e7"}}, "too_large", "peak_per_s"},
       {"a negative rate is out of range", {{"peak_per_s", "-1"}}, "out_of_range", "peak_per_s"},
   }));
-  INFO(row.what);
-  const auto e = cell.error(row.raw);
-  CHECK(e.code == row.code);
-  CHECK(e.param == row.param);
+  cell_test::check_bad_input(cell, row);
 }
 
 TEST_CASE("A tiny fleet that cannot survive two failures is flagged, not simulated", "[queues][multiserver]") {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "bad_input.h"
 #include "cell_runner.h"
 #include "queues/fan_out.h"
 
@@ -95,19 +96,10 @@ TEST_CASE("M/M/1 leaves: backups raise the load, so hedging at p95 costs about 1
 }
 
 TEST_CASE("fan-out: bad inputs are errors that name the parameter", "[queues][fanout]") {
-  struct Row {
-    const char* what;
-    std::map<std::string, std::string> raw;
-    const char* code;
-    const char* param;
-  };
-  const auto row = GENERATE(values<Row>({
+  const auto row = GENERATE(values<cell_test::BadInput>({
       {"no leaves", {{"leaves", "0"}}, "out_of_range", "leaves"},
       {"too many leaf draws", {{"leaves", "10000"}, {"requests", "1000000"}}, "too_large", "requests"},
       {"a percentile of 100", {{"percentile", "100"}}, "out_of_range", "percentile"},
   }));
-  INFO(row.what);
-  const auto e = cell.error(row.raw);
-  CHECK(e.code == row.code);
-  CHECK(e.param == row.param);
+  cell_test::check_bad_input(cell, row);
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "bad_input.h"
 #include "cell_runner.h"
 #include "queues/closed_forms.h"
 #include "queues/confidence_intervals.h"
@@ -114,21 +115,12 @@ TEST_CASE("Times in system scale with the service time at fixed utilization", "[
 }
 
 TEST_CASE("mm1-md1: bad inputs are errors that name the parameter", "[queues][mm1]") {
-  struct Row {
-    const char* what;
-    std::map<std::string, std::string> raw;
-    const char* code;
-    const char* param;
-  };
-  const auto row = GENERATE(values<Row>({
+  const auto row = GENERATE(values<cell_test::BadInput>({
       {"a negative service time", {{"service_ms", "-1"}}, "out_of_range", "service_ms"},
       {"too few requests", {{"n", "1000"}}, "out_of_range", "n"},
       {"too many requests", {{"n", "1e9"}}, "out_of_range", "n"},
   }));
-  INFO(row.what);
-  const auto e = cell.error(row.raw);
-  CHECK(e.code == row.code);
-  CHECK(e.param == row.param);
+  cell_test::check_bad_input(cell, row);
 }
 
 TEST_CASE("mm1-md1: the same seed gives the same sweep, another seed a different one", "[queues][mm1]") {

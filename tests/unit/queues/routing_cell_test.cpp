@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "bad_input.h"
 #include "cell_runner.h"
 #include "queues/erlang_c.h"
 
@@ -56,22 +57,13 @@ TEST_CASE("Routing cell with fixed service: no M/M/c closed form, the M/D/1 mean
 }
 
 TEST_CASE("Routing cell: bad inputs give errors that name the parameter", "[queues][multiserver][routing]") {
-  struct Row {
-    const char* what;
-    std::map<std::string, std::string> raw;
-    const char* code;
-    const char* param;
-  };
-  const auto row = GENERATE(values<Row>({
+  const auto row = GENERATE(values<cell_test::BadInput>({
       {"rho_min above rho_max", {{"rho_min", "0.9"}, {"rho_max", "0.5"}}, "invalid", "rho_min"},
       {"a load at or above 1 has no steady state and is out of range", {{"rho_max", "1"}}, "out_of_range", "rho_max"},
       {"too many requests in all", {{"points", "40"}, {"n", "2000000"}}, "too_large", "n"},
       {"zero servers", {{"servers", "0"}}, "out_of_range", "servers"},
   }));
-  INFO(row.what);
-  const auto e = cell.error(row.raw);
-  CHECK(e.code == row.code);
-  CHECK(e.param == row.param);
+  cell_test::check_bad_input(cell, row);
 }
 
 TEST_CASE("Routing cell: the same seed gives the same curves", "[queues][multiserver][routing]") {

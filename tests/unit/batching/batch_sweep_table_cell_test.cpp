@@ -2,25 +2,13 @@
 
 #include "cell_runner.h"
 
-using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::out;
 
-namespace {
-
-sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw) {
-  return cell_test::try_run("batching/batch-sweep-table", std::move(raw));
-}
-
-
-/// The lab file's book value of `output` and its tolerance (labs/batching/batch-sweep-table.json).
-double book(const std::string& output) { return cell_test::book_value("batching/batch-sweep-table", output); }
-double book_tol(const std::string& output) { return cell_test::book_tolerance("batching/batch-sweep-table", output); }
-
-}  // namespace
+const cell_test::Cell cell{"batching/batch-sweep-table"};
 
 TEST_CASE("Table 9: throughput B/T and per-image T/B from the five measured times", "[batching][table9][book]") {
-  const auto r = run({}).value();
+  const auto r = cell.run({});
   // Exact quotients of the printed inputs (5.0, 7.2, 9.1, 14.0, 25.0 ms).
   CHECK_THAT(out(r, "throughput_b1_per_s"), WithinRel(200.0, 1e-12));
   CHECK_THAT(out(r, "throughput_b4_per_s"), WithinRel(4 / 7.2e-3, 1e-12));
@@ -28,8 +16,8 @@ TEST_CASE("Table 9: throughput B/T and per-image T/B from the five measured time
   CHECK_THAT(out(r, "per_image_b8_ms"), WithinRel(1.1375, 1e-12));
   CHECK_THAT(out(r, "per_image_b32_ms"), WithinRel(0.78125, 1e-12));
   // Printed to one decimal: 6.4x and 4.4x (879.1 / 200 = 4.3956) -> tolerance 0.05.
-  CHECK_THAT(out(r, "speedup_b32_vs_b1"), WithinAbs(book("speedup_b32_vs_b1"), book_tol("speedup_b32_vs_b1")));
-  CHECK_THAT(out(r, "speedup_b8_vs_b1"), WithinAbs(book("speedup_b8_vs_b1"), book_tol("speedup_b8_vs_b1")));
+  cell.check_book(r, "speedup_b32_vs_b1");
+  cell.check_book(r, "speedup_b8_vs_b1");
   CHECK_THAT(out(r, "latency_b32_window_ms"), WithinRel(35.0, 1e-12));
   CHECK_THAT(out(r, "latency_b8_small_window_ms"), WithinRel(14.1, 1e-12));  // book: "about 14 ms"
   CHECK(out(r, "latency_b8_small_window_ms") <= 20);
@@ -38,7 +26,7 @@ TEST_CASE("Table 9: throughput B/T and per-image T/B from the five measured time
 }
 
 TEST_CASE("The knee: throughput bought per extra ms falls after batch 8", "[batching][table9]") {
-  const auto r = run({}).value();
+  const auto r = cell.run({});
   const auto& sweep = r.tables.front();
   REQUIRE(sweep.name == "sweep");
   std::vector<double> gain;
@@ -52,19 +40,17 @@ TEST_CASE("The knee: throughput bought per extra ms falls after batch 8", "[batc
 }
 
 TEST_CASE("Edited times flow through every column", "[batching][table9]") {
-  const auto r = run({{"t_b32_ms", "32"}, {"window_ms", "0"}}).value();
+  const auto r = cell.run({{"t_b32_ms", "32"}, {"window_ms", "0"}});
   CHECK_THAT(out(r, "throughput_b32_per_s"), WithinRel(1000.0, 1e-12));
   CHECK_THAT(out(r, "speedup_b32_vs_b1"), WithinRel(5.0, 1e-12));
   CHECK_THAT(out(r, "latency_b32_window_ms"), WithinRel(32.0, 1e-12));
 }
 
 TEST_CASE("A batch faster than a smaller one, or a non-positive time, is rejected", "[batching][table9]") {
-  const auto slower = run({{"t_b16_ms", "8"}});
-  REQUIRE_FALSE(slower.ok());
-  CHECK(slower.error().code == "invalid");
-  CHECK(slower.error().param == "t_b16_ms");
-  const auto zero = run({{"t_b1_ms", "0"}});
-  REQUIRE_FALSE(zero.ok());
-  CHECK(zero.error().code == "out_of_range");
-  CHECK(zero.error().param == "t_b1_ms");
+  const auto slower = cell.error({{"t_b16_ms", "8"}});
+  CHECK(slower.code == "invalid");
+  CHECK(slower.param == "t_b16_ms");
+  const auto zero = cell.error({{"t_b1_ms", "0"}});
+  CHECK(zero.code == "out_of_range");
+  CHECK(zero.param == "t_b1_ms");
 }

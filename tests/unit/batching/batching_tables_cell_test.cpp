@@ -5,37 +5,25 @@
 #include "batching/batch_formulas.h"
 #include "cell_runner.h"
 
-using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::out;
 
-namespace {
-
-sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw) {
-  return cell_test::try_run("batching/batching-tables", std::move(raw));
-}
-
-
-/// The lab file's book value of `output` and its tolerance (labs/batching/batching-tables.json).
-double book(const std::string& output) { return cell_test::book_value("batching/batching-tables", output); }
-double book_tol(const std::string& output) { return cell_test::book_tolerance("batching/batching-tables", output); }
-
-}  // namespace
+const cell_test::Cell cell{"batching/batching-tables"};
 
 TEST_CASE("Table 11: T_svc = 5 + 0.6B gives 5.6 ... 24.2 ms, 179 ... 1,322 img/s, 7.4x", "[batching][tables][book]") {
-  const auto r = run({}).value();
+  const auto r = cell.run({});
   CHECK_THAT(out(r, "t11_svc_b1_ms"), WithinRel(5.6, 1e-12));
   CHECK_THAT(out(r, "t11_svc_b32_ms"), WithinRel(24.2, 1e-12));
   CHECK_THAT(out(r, "t11_total_b16_ms"), WithinRel(24.6, 1e-12));
   CHECK_THAT(out(r, "t11_throughput_b8_per_s"), WithinRel(8 / 9.8e-3, 1e-12));
-  CHECK_THAT(out(r, "t11_throughput_b32_per_s"), WithinAbs(book("t11_throughput_b32_per_s"), book_tol("t11_throughput_b32_per_s")));  // printed to 1 img/s
+  cell.check_book(r, "t11_throughput_b32_per_s");  // printed to 1 img/s
   CHECK_THAT(out(r, "t11_gain_x"), WithinRel((32 / 24.2) / (1 / 5.6), 1e-12));
-  CHECK_THAT(out(r, "t11_gain_x"), WithinAbs(book("t11_gain_x"), book_tol("t11_gain_x")));
+  cell.check_book(r, "t11_gain_x");
 }
 
 TEST_CASE("Example 1.7: compute share 10.7 % -> printed 10, 79.3 % -> 79; overhead reaches 10 % at batch 75",
           "[batching][tables][book]") {
-  const auto r = run({}).value();
+  const auto r = cell.run({});
   CHECK_THAT(out(r, "eff_b1_frac"), WithinRel(0.6 / 5.6, 1e-12));
   CHECK(out(r, "eff_b1_pct_truncated") == 10);  // int(10.71): the book truncates
   CHECK_THAT(out(r, "eff_b32_frac"), WithinRel(19.2 / 24.2, 1e-12));
@@ -57,13 +45,13 @@ TEST_CASE("The overhead rule batch is the first to meet the target, for other mo
 
 TEST_CASE("Table 12: 2.5 vs 12.5 ms wait, 47.5 vs 37.5 ms budget, +12.3 % from the assumed capacities",
           "[batching][tables][book]") {
-  const auto r = run({}).value();
+  const auto r = cell.run({});
   CHECK_THAT(out(r, "t12_small_wait_ms"), WithinRel(2.5, 1e-12));
   CHECK_THAT(out(r, "t12_large_wait_ms"), WithinRel(12.5, 1e-12));
   CHECK_THAT(out(r, "t12_small_budget_ms"), WithinRel(47.5, 1e-12));
   CHECK_THAT(out(r, "t12_large_budget_ms"), WithinRel(37.5, 1e-12));
   CHECK_THAT(out(r, "t12_gain_frac"), WithinRel(1280.0 / 1140 - 1, 1e-12));
-  CHECK_THAT(out(r, "t12_gain_frac"), WithinAbs(book("t12_gain_frac"), book_tol("t12_gain_frac")));
+  cell.check_book(r, "t12_gain_frac");
   CHECK(out(r, "t12_wait_increase_ms") == 10);
   CHECK(out(r, "t12_max_wait_increase_ms") == 20);
   // Eq. 12 on the model: 2.5 + 5 + 0.6B <= 50 -> 70; 12.5 + 5 + 0.6B <= 50 -> 54.
@@ -75,35 +63,35 @@ TEST_CASE("Table 12: 2.5 vs 12.5 ms wait, 47.5 vs 37.5 ms budget, +12.3 % from t
 }
 
 TEST_CASE("Table 12's batch caps keep their earlier names t12_small_cap and t12_large_cap", "[batching][tables]") {
-  const auto renamed = run({{"t12_large_max_batch", "64"}}).value();
-  const auto old_name = run({{"t12_large_cap", "64"}}).value();
+  const auto renamed = cell.run({{"t12_large_max_batch", "64"}});
+  const auto old_name = cell.run({{"t12_large_cap", "64"}});
   CHECK(cell_test::column(renamed, "table12_model", "max_batch")[1] == 64);
   CHECK(out(renamed, "t12_model_gain_frac") == out(old_name, "t12_model_gain_frac"));
-  CHECK(out(renamed, "t12_model_gain_frac") != out(run({}).value(), "t12_model_gain_frac"));
+  CHECK(out(renamed, "t12_model_gain_frac") != out(cell.run({}), "t12_model_gain_frac"));
 }
 
 TEST_CASE("Table 14: 15 ms budget, batch 7 / p99 13, envelope 24.8 ms, capacity 1,176.9 img/s, 500 served",
           "[batching][tables][book]") {
-  const auto r = run({}).value();
+  const auto r = cell.run({});
   CHECK_THAT(out(r, "t14_budget_ms"), WithinRel(15.0, 1e-12));
   CHECK(out(r, "t14_seen_batch_mean") == 7);
   CHECK(out(r, "t14_seen_batch_p99") == 13);
   CHECK_THAT(out(r, "t14_envelope_ms"), WithinRel(24.8, 1e-12));
   CHECK_THAT(out(r, "t14_capacity_per_s"), WithinRel(32 / 24.2e-3 * 0.89, 1e-12));
-  CHECK_THAT(out(r, "t14_capacity_per_s"), WithinAbs(book("t14_capacity_per_s"), book_tol("t14_capacity_per_s")));
+  cell.check_book(r, "t14_capacity_per_s");
   CHECK(out(r, "t14_served_per_s") == 500);
   CHECK(r.notices.empty());
   // The cap binds when memory allows fewer than the p99 batch.
-  const auto capped = run({{"max_batch", "8"}}).value();
+  const auto capped = cell.run({{"max_batch", "8"}});
   CHECK(out(capped, "t14_seen_batch_p99") == 8);
 }
 
 TEST_CASE("Table 15: eq. 15 windows 15.8 / 7.1 / 5 / 2.24 ms shrink while batches grow", "[batching][tables][book]") {
-  const auto r = run({}).value();
+  const auto r = cell.run({});
   CHECK_THAT(out(r, "t15_window_100_ms"), WithinRel(1e3 * std::sqrt(0.025 / 100), 1e-12));
   CHECK_THAT(out(r, "t15_window_1000_ms"), WithinRel(5.0, 1e-12));
-  CHECK_THAT(out(r, "t15_latency_500_ms"), WithinAbs(book("t15_latency_500_ms"), book_tol("t15_latency_500_ms")));
-  CHECK_THAT(out(r, "t15_batch_5000"), WithinAbs(book("t15_batch_5000"), book_tol("t15_batch_5000")));
+  cell.check_book(r, "t15_latency_500_ms");
+  cell.check_book(r, "t15_batch_5000");
   CHECK(out(r, "t15_window_500_ms") < out(r, "t15_window_100_ms"));
   CHECK(out(r, "t15_window_5000_ms") < out(r, "t15_window_1000_ms"));
   CHECK(out(r, "t15_batch_500") > out(r, "t15_batch_100"));
@@ -113,7 +101,7 @@ TEST_CASE("Table 15: eq. 15 windows 15.8 / 7.1 / 5 / 2.24 ms shrink while batche
 }
 
 TEST_CASE("Editing the service model moves every table", "[batching][tables]") {
-  const auto r = run({{"svc_fixed_ms", "2"}, {"svc_per_item_ms", "1"}}).value();
+  const auto r = cell.run({{"svc_fixed_ms", "2"}, {"svc_per_item_ms", "1"}});
   CHECK_THAT(out(r, "t11_svc_b32_ms"), WithinRel(34.0, 1e-12));
   CHECK_THAT(out(r, "t11_gain_x"), WithinRel((32 / 34.0) / (1 / 3.0), 1e-12));
   CHECK_THAT(out(r, "t14_envelope_ms"), WithinRel(12 + 2 + 13.0, 1e-12));
@@ -121,21 +109,16 @@ TEST_CASE("Editing the service model moves every table", "[batching][tables]") {
 }
 
 TEST_CASE("Batching tables reject a window twice the SLO, a service above the SLO and a zero model", "[batching][tables]") {
-  const auto window = run({{"t12_large_window_ms", "100"}});
-  REQUIRE_FALSE(window.ok());
-  CHECK(window.error().code == "invalid");
-  CHECK(window.error().param == "t12_large_window_ms");
-  const auto svc = run({{"t15_svc_ms", "60"}});
-  REQUIRE_FALSE(svc.ok());
-  CHECK(svc.error().param == "t15_svc_ms");
-  const auto zero = run({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});
-  REQUIRE_FALSE(zero.ok());
-  CHECK(zero.error().param == "svc_fixed_ms");
-  const auto huge = run({{"lambda", "1000000"}, {"t14_window_ms", "100000"}});
-  REQUIRE_FALSE(huge.ok());
-  CHECK(huge.error().code == "too_large");
-  CHECK(huge.error().param == "t14_window_ms");
-  const auto frac = run({{"overhead_frac", "1.5"}});
-  REQUIRE_FALSE(frac.ok());
-  CHECK(frac.error().code == "out_of_range");
+  const auto window = cell.error({{"t12_large_window_ms", "100"}});
+  CHECK(window.code == "invalid");
+  CHECK(window.param == "t12_large_window_ms");
+  const auto svc = cell.error({{"t15_svc_ms", "60"}});
+  CHECK(svc.param == "t15_svc_ms");
+  const auto zero = cell.error({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});
+  CHECK(zero.param == "svc_fixed_ms");
+  const auto huge = cell.error({{"lambda", "1000000"}, {"t14_window_ms", "100000"}});
+  CHECK(huge.code == "too_large");
+  CHECK(huge.param == "t14_window_ms");
+  const auto frac = cell.error({{"overhead_frac", "1.5"}});
+  CHECK(frac.code == "out_of_range");
 }

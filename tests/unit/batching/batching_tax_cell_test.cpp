@@ -7,16 +7,10 @@ using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::out;
 
-namespace {
-
-sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "1") {
-  return cell_test::try_run("batching/batching-tax", std::move(raw), seed);
-}
-
-}  // namespace
+const cell_test::Cell cell{"batching/batching-tax"};
 
 TEST_CASE("Eq. 4 at 500 req/s: batch 1 costs 2 ms, batch 32 costs 31 + 15 = 46 ms, 23x", "[batching][tax][book]") {
-  const auto r = run({{"n", "1000"}}).value();
+  const auto r = cell.run({{"n", "1000"}});
   CHECK(out(r, "formation_b1_ms") == 0);
   CHECK_THAT(out(r, "total_b1_ms"), WithinRel(2.0, 1e-12));
   CHECK_THAT(out(r, "formation_closed_ms"), WithinRel(31.0, 1e-12));
@@ -30,7 +24,7 @@ TEST_CASE("Size-triggered batching: simulated formation delay is within 4 SE of 
   // The SE comes from the per-batch mean waits, which are independent (disjoint inter-arrival gaps).
   const int batch = GENERATE(2, 8, 32, 100);
   const double lambda = GENERATE(50.0, 500.0);
-  const auto r = run({{"batch", std::to_string(batch)}, {"lambda", std::to_string(lambda)}, {"n", "200000"}}).value();
+  const auto r = cell.run({{"batch", std::to_string(batch)}, {"lambda", std::to_string(lambda)}, {"n", "200000"}});
   const double closed_ms = (batch - 1) / (2 * lambda) * 1e3;
   CHECK_THAT(out(r, "formation_closed_ms"), WithinRel(closed_ms, 1e-12));
   CHECK_THAT(out(r, "formation_sim_ms"), WithinAbs(closed_ms, 4 * out(r, "formation_sim_se_ms")));
@@ -40,7 +34,7 @@ TEST_CASE("Size-triggered batching: simulated formation delay is within 4 SE of 
 }
 
 TEST_CASE("Every point of the batch sweep matches eq. 4, and batch 1 never waits", "[batching][tax]") {
-  const auto r = run({{"n", "100000"}}).value();
+  const auto r = cell.run({{"n", "100000"}});
   const auto& t = r.tables.front();
   REQUIRE(t.name == "formation");
   const auto& b = t.columns[0].second;
@@ -59,22 +53,19 @@ TEST_CASE("Every point of the batch sweep matches eq. 4, and batch 1 never waits
 }
 
 TEST_CASE("Batching tax: the p99 wait is well above the mean, below the first request's wait tail", "[batching][tax]") {
-  const auto r = run({{"n", "100000"}}).value();
+  const auto r = cell.run({{"n", "100000"}});
   // The first request of a batch waits Gamma(B - 1, lambda): mean 62 ms, sd sqrt(31)/500 s = 11 ms.
   CHECK(out(r, "formation_sim_p99_ms") > out(r, "formation_closed_ms"));
   CHECK(out(r, "formation_sim_p99_ms") < out(r, "first_request_wait_ms") + 4 * 11.1);
 }
 
 TEST_CASE("Batching tax rejects bad inputs with the parameter named", "[batching][tax]") {
-  const auto neg = run({{"lambda", "-1"}});
-  REQUIRE_FALSE(neg.ok());
-  CHECK(neg.error().code == "out_of_range");
-  CHECK(neg.error().param == "lambda");
-  const auto too_few = run({{"batch", "64"}, {"n", "100"}});
-  REQUIRE_FALSE(too_few.ok());
-  CHECK(too_few.error().code == "invalid");
-  CHECK(too_few.error().param == "n");
-  const auto zero = run({{"batch", "0"}});
-  REQUIRE_FALSE(zero.ok());
-  CHECK(zero.error().param == "batch");
+  const auto neg = cell.error({{"lambda", "-1"}});
+  CHECK(neg.code == "out_of_range");
+  CHECK(neg.param == "lambda");
+  const auto too_few = cell.error({{"batch", "64"}, {"n", "100"}});
+  CHECK(too_few.code == "invalid");
+  CHECK(too_few.param == "n");
+  const auto zero = cell.error({{"batch", "0"}});
+  CHECK(zero.param == "batch");
 }

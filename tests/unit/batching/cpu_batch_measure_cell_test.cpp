@@ -20,9 +20,12 @@ const std::map<std::string, std::string> kQuick = {{"max_depth", "20"},    {"max
                                                    {"conv_max_batch", "4"}, {"min_sample_ms", "0.05"},
                                                    {"samples", "3"}};
 
+const cell_test::Cell cell{"batching/cpu-batch-measure"};
+
+/// The cell at kQuick's settings (explicit values win), seed 3.
 sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw) {
-  for (const auto& [k, v] : kQuick) raw.emplace(k, v);  // explicit values win
-  return cell_test::try_run("batching/cpu-batch-measure", std::move(raw), "3");
+  for (const auto& [k, v] : kQuick) raw.emplace(k, v);
+  return cell.try_run(std::move(raw), "3");
 }
 
 /// (Weighted) least squares by the normal equations in raw sums, independent of fit_line's centred form.
@@ -127,35 +130,30 @@ TEST_CASE("The MLP FLOP and memory formulas match a hand count", "[batching][mea
 }
 
 TEST_CASE("CPU batch measurement refuses impossible or oversized inputs", "[batching][measure]") {
-  SECTION("a kernel larger than the padded image") {
-    const auto r = run({{"conv_size", "4"}, {"conv_kernel", "9"}, {"conv_padding", "1"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "invalid");
-    CHECK(r.error().param == "conv_kernel");
-  }
-  SECTION("a GPU model with no time at all") {
-    const auto r = run({{"gpu_fixed_ms", "0"}, {"gpu_per_item_ms", "0"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "invalid");
-  }
-  SECTION("weights beyond the memory limit name the layer size") {
-    const auto r = run({{"mlp_hidden", "4096"}, {"mlp_layers", "16"}});  // 15 x 4096^2 x 4 B ~ 1 GiB
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "mlp_hidden");
-  }
-  SECTION("a sweep with too much arithmetic names the batch") {
-    const auto r = run({{"max_batch", "4096"}});  // 8,191 items x 0.8 MFLOP = 6.6 GFLOP > 4 GFLOP
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "max_batch");
-  }
-  SECTION("out-of-range values are caught by the parameter ranges") {
-    const auto r = run({{"width", "0"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "out_of_range");
-    CHECK(r.error().param == "width");
-  }
+  struct Row {
+    const char* what;
+    std::map<std::string, std::string> raw;
+    const char* code;
+    const char* param;
+  };
+  const auto row = GENERATE(values<Row>({
+      {"a kernel larger than the padded image", {{"conv_size", "4"}, {"conv_kernel", "9"}, {"conv_padding", "1"}},
+       "invalid", "conv_kernel"},
+      // The cell names the per-item time here (fixed-window and pareto name svc_fixed_ms for their zero model).
+      {"a GPU model with no time at all", {{"gpu_fixed_ms", "0"}, {"gpu_per_item_ms", "0"}}, "invalid",
+       "gpu_per_item_ms"},
+      // 15 x 4096^2 x 4 B ~ 1 GiB
+      {"weights beyond the memory limit name the layer size", {{"mlp_hidden", "4096"}, {"mlp_layers", "16"}},
+       "too_large", "mlp_hidden"},
+      // 8,191 items x 0.8 MFLOP = 6.6 GFLOP > 4 GFLOP
+      {"a sweep with too much arithmetic names the batch", {{"max_batch", "4096"}}, "too_large", "max_batch"},
+      {"out-of-range values are caught by the parameter ranges", {{"width", "0"}}, "out_of_range", "width"},
+  }));
+  INFO(row.what);
+  const auto r = run(row.raw);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == row.code);
+  CHECK(r.error().param == row.param);
 }
 
 TEST_CASE("CPU batch measurement reports progress that only grows and ends at 1", "[batching][measure]") {

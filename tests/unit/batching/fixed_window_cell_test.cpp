@@ -13,18 +13,7 @@ using Catch::Matchers::WithinRel;
 using cell_test::out;
 namespace b = sl::batching;
 
-namespace {
-
-sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "1") {
-  return cell_test::try_run("batching/fixed-window", std::move(raw), seed);
-}
-
-
-/// The lab file's book value of `output` and its tolerance (labs/batching/fixed-window.json).
-double book(const std::string& output) { return cell_test::book_value("batching/fixed-window", output); }
-double book_tol(const std::string& output) { return cell_test::book_tolerance("batching/fixed-window", output); }
-
-}  // namespace
+const cell_test::Cell cell{"batching/fixed-window"};
 
 TEST_CASE("Poisson helpers: the pmf sums to 1, quantiles and tails agree with the CDF", "[batching][window]") {
   const double m = GENERATE(0.5, 5.0, 60.0);
@@ -39,14 +28,14 @@ TEST_CASE("Poisson helpers: the pmf sums to 1, quantiles and tails agree with th
 }
 
 TEST_CASE("Eq. 8: a 20 ms window costs 10 ms on average, 20 ms at worst, 20 % of a 50 ms SLO", "[batching][window][book]") {
-  const auto r = run({{"duration_s", "20"}}).value();
+  const auto r = cell.run({{"duration_s", "20"}});
   CHECK_THAT(out(r, "budget_wait_ms"), WithinRel(10.0, 1e-12));
   CHECK_THAT(out(r, "budget_wait_max_ms"), WithinRel(20.0, 1e-12));
   CHECK_THAT(out(r, "budget_wait_share_frac"), WithinRel(0.2, 1e-12));
 }
 
 TEST_CASE("Table 10: mean, std, Pr(empty) and Pr(batch >= 2 x mean) at 50/200/500/1000 QPS", "[batching][window][book]") {
-  const auto r = run({{"duration_s", "20"}}).value();
+  const auto r = cell.run({{"duration_s", "20"}});
   // Exact values (e^-lambda T and Poisson upper tails); the book prints them rounded.
   CHECK_THAT(out(r, "t10_p_empty_50_frac"), WithinRel(std::exp(-0.5), 1e-12));
   CHECK_THAT(out(r, "t10_p_double_50_frac"), WithinRel(1 - std::exp(-0.5), 1e-12));  // Pr(X >= 1)
@@ -54,23 +43,23 @@ TEST_CASE("Table 10: mean, std, Pr(empty) and Pr(batch >= 2 x mean) at 50/200/50
   CHECK_THAT(out(r, "t10_p_empty_1000_frac"), WithinRel(std::exp(-10.0), 1e-12));
   CHECK_THAT(out(r, "t10_std_500"), WithinRel(std::sqrt(5.0), 1e-12));
   // Printed: 61 %, 39 %, 14 %, 14 %, 0.7 %, 3 %, 0.005 %, 0.3 % (tolerance = half the last printed digit).
-  CHECK_THAT(out(r, "t10_p_empty_50_frac"), WithinAbs(book("t10_p_empty_50_frac"), book_tol("t10_p_empty_50_frac")));
-  CHECK_THAT(out(r, "t10_p_double_50_frac"), WithinAbs(book("t10_p_double_50_frac"), book_tol("t10_p_double_50_frac")));
-  CHECK_THAT(out(r, "t10_p_empty_200_frac"), WithinAbs(book("t10_p_empty_200_frac"), book_tol("t10_p_empty_200_frac")));
-  CHECK_THAT(out(r, "t10_p_double_200_frac"), WithinAbs(book("t10_p_double_200_frac"), book_tol("t10_p_double_200_frac")));
-  CHECK_THAT(out(r, "t10_p_empty_500_frac"), WithinAbs(book("t10_p_empty_500_frac"), book_tol("t10_p_empty_500_frac")));
-  CHECK_THAT(out(r, "t10_p_double_500_frac"), WithinAbs(book("t10_p_double_500_frac"), book_tol("t10_p_double_500_frac")));
-  CHECK_THAT(out(r, "t10_p_empty_1000_frac"), WithinAbs(book("t10_p_empty_1000_frac"), book_tol("t10_p_empty_1000_frac")));
-  CHECK_THAT(out(r, "t10_p_double_1000_frac"), WithinAbs(book("t10_p_double_1000_frac"), book_tol("t10_p_double_1000_frac")));
+  cell.check_book(r, "t10_p_empty_50_frac");
+  cell.check_book(r, "t10_p_double_50_frac");
+  cell.check_book(r, "t10_p_empty_200_frac");
+  cell.check_book(r, "t10_p_double_200_frac");
+  cell.check_book(r, "t10_p_empty_500_frac");
+  cell.check_book(r, "t10_p_double_500_frac");
+  cell.check_book(r, "t10_p_empty_1000_frac");
+  cell.check_book(r, "t10_p_double_1000_frac");
 }
 
 TEST_CASE("Eq. 13 at 500 QPS and 10 ms: mean 13.6 ms, envelope 22.2 ms (1.63x); Table 14's 12 ms window: 24.8 ms",
           "[batching][window][book]") {
-  const auto r = run({{"duration_s", "20"}}).value();
+  const auto r = cell.run({{"duration_s", "20"}});
   CHECK(out(r, "seen_batch_p99") == 12);  // Poisson(5): CDF(10) = 0.986, CDF(11) = 0.995
   CHECK_THAT(out(r, "latency_mean_closed_ms"), WithinRel(13.6, 1e-12));
   CHECK_THAT(out(r, "envelope_ms"), WithinRel(22.2, 1e-12));
-  CHECK_THAT(out(r, "envelope_over_mean"), WithinAbs(book("envelope_over_mean"), book_tol("envelope_over_mean")));
+  cell.check_book(r, "envelope_over_mean");
   CHECK(out(r, "t14_seen_batch_mean") == 7);
   CHECK(out(r, "t14_seen_batch_p99") == 13);  // Poisson(6): smallest k with CDF >= 0.99 is 12
   CHECK_THAT(out(r, "t14_envelope_ms"), WithinRel(24.8, 1e-12));
@@ -82,7 +71,7 @@ TEST_CASE("Calendar windows: the mean wait is within 4 SE of T/2", "[batching][w
   // so the i.i.d. standard error applies.
   const std::string lambda = GENERATE("50", "500", "3000");
   const std::string window = GENERATE("2", "10", "35");
-  const auto r = run({{"lambda", lambda}, {"window_ms", window}, {"duration_s", "60"}}).value();
+  const auto r = cell.run({{"lambda", lambda}, {"window_ms", window}, {"duration_s", "60"}});
   CHECK_THAT(out(r, "wait_sim_ms"), WithinAbs(out(r, "wait_closed_ms"), 4 * out(r, "wait_sim_se_ms")));
   CHECK(out(r, "wait_max_sim_ms") <= std::stod(window));
 }
@@ -119,7 +108,7 @@ TEST_CASE("Eq. 13's envelope is conservative: above the simulated true p99, whic
           "[batching][window]") {
   const std::string lambda = GENERATE("100", "500", "2000");
   const std::string window = GENERATE("5", "10", "20");
-  const auto r = run({{"lambda", lambda}, {"window_ms", window}, {"duration_s", "60"}}).value();
+  const auto r = cell.run({{"lambda", lambda}, {"window_ms", window}, {"duration_s", "60"}});
   CHECK(out(r, "latency_p99_sim_ms") < out(r, "envelope_ms"));
   CHECK(out(r, "latency_p99_sim_ms") > out(r, "latency_mean_sim_ms"));
   CHECK(out(r, "t14_latency_p99_sim_ms") < out(r, "t14_envelope_ms"));
@@ -139,8 +128,8 @@ TEST_CASE("Calendar windows: mean latency is within 4 SE of T/2 + T_svc(1 + lamb
 }
 
 TEST_CASE("One accelerator: no request finishes earlier than with free accelerators", "[batching][window]") {
-  const auto free = run({{"duration_s", "50"}}).value();
-  const auto one = run({{"duration_s", "50"}, {"accelerators", "one"}}).value();
+  const auto free = cell.run({{"duration_s", "50"}});
+  const auto one = cell.run({{"duration_s", "50"}, {"accelerators", "one"}});
   CHECK(out(one, "latency_mean_sim_ms") >= out(free, "latency_mean_sim_ms"));
   CHECK(out(one, "latency_p99_sim_ms") >= out(free, "latency_p99_sim_ms"));
   REQUIRE(one.notices.size() == 1);
@@ -148,30 +137,25 @@ TEST_CASE("One accelerator: no request finishes earlier than with free accelerat
 }
 
 TEST_CASE("Fixed windows reject too many requests, too few windows and bad values", "[batching][window]") {
-  const auto big = run({{"lambda", "1e5"}, {"duration_s", "1000"}});
-  REQUIRE_FALSE(big.ok());
-  CHECK(big.error().code == "too_large");
-  CHECK(big.error().param == "duration_s");
-  const auto many = run({{"lambda", "1"}, {"duration_s", "100000"}, {"window_ms", "0.01"}});
-  REQUIRE_FALSE(many.ok());
-  CHECK(many.error().code == "too_large");  // 10^10 windows would not fit in memory
-  CHECK(many.error().param == "duration_s");
-  const auto few = run({{"duration_s", "0.5"}});
-  REQUIRE_FALSE(few.ok());
-  CHECK(few.error().code == "invalid");
-  const auto neg = run({{"window_ms", "-3"}});
-  REQUIRE_FALSE(neg.ok());
-  CHECK(neg.error().code == "out_of_range");
-  CHECK(neg.error().param == "window_ms");
-  const auto zero = run({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});  // T_svc(B) = 0 is no model
-  REQUIRE_FALSE(zero.ok());
-  CHECK(zero.error().code == "invalid");
-  CHECK(zero.error().param == "svc_fixed_ms");
+  const auto big = cell.error({{"lambda", "1e5"}, {"duration_s", "1000"}});
+  CHECK(big.code == "too_large");
+  CHECK(big.param == "duration_s");
+  const auto many = cell.error({{"lambda", "1"}, {"duration_s", "100000"}, {"window_ms", "0.01"}});
+  CHECK(many.code == "too_large");  // 10^10 windows would not fit in memory
+  CHECK(many.param == "duration_s");
+  const auto few = cell.error({{"duration_s", "0.5"}});
+  CHECK(few.code == "invalid");
+  const auto neg = cell.error({{"window_ms", "-3"}});
+  CHECK(neg.code == "out_of_range");
+  CHECK(neg.param == "window_ms");
+  const auto zero = cell.error({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});  // T_svc(B) = 0 is no model
+  CHECK(zero.code == "invalid");
+  CHECK(zero.param == "svc_fixed_ms");
 }
 
 TEST_CASE("The batch-size table stays within max_points rows and keeps its mass when grouped", "[batching][window][.slow]") {
   // lambda T = 10,000: mean +- 5 sd spans ~1,010 sizes, grouped 3 to a row; rows hold per-size averages.
-  const auto r = run({{"lambda", "100000"}, {"window_ms", "100"}, {"duration_s", "20"}, {"t14_window_ms", "100"},
+  const auto r = cell.try_run({{"lambda", "100000"}, {"window_ms", "100"}, {"duration_s", "20"}, {"t14_window_ms", "100"},
                       {"budget_window_ms", "100"}})
                      .value();
   for (const auto& t : r.tables) {

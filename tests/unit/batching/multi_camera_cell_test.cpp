@@ -11,9 +11,7 @@ using cell_test::out;
 
 namespace {
 
-sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "1") {
-  return cell_test::try_run("batching/multi-camera", std::move(raw), seed);
-}
+const cell_test::Cell cell{"batching/multi-camera"};
 
 double normal_upper_tail(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }
 
@@ -21,7 +19,7 @@ double normal_upper_tail(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0));
 
 TEST_CASE("Table 16: frames in at 8/10/15 ms, inference 15-25 ms, result at 32 ms, 1 ms slack, 36 % sync budget",
           "[batching][camera][book]") {
-  const auto r = run({{"frames", "100"}}).value();
+  const auto r = cell.run({{"frames", "100"}});
   CHECK_THAT(out(r, "arrival_spread_ms"), WithinAbs(7.0, 1e-9));
   CHECK_THAT(out(r, "nominal_start_ms"), WithinAbs(15.0, 1e-9));
   CHECK_THAT(out(r, "nominal_inference_done_ms"), WithinAbs(25.0, 1e-9));
@@ -38,7 +36,7 @@ TEST_CASE("Multi-camera: with a 20 ms timeout a set misses exactly when camera 6
   // 1 - Phi(1) = 0.1587. Cameras 1-5 are 6 sd below 16 ms and the timeout (5 sd) almost never fires.
   // Sets are independent (the accelerator is free again long before the next one), so the binomial SE holds.
   const std::int64_t n = 20'000;
-  const auto r = run({{"frames", std::to_string(n)}}).value();
+  const auto r = cell.run({{"frames", std::to_string(n)}});
   const double p = normal_upper_tail(1.0);
   CHECK_THAT(out(r, "miss_frac"), WithinAbs(p, 4 * std::sqrt(p * (1 - p) / n)));
   CHECK(out(r, "stale_frac") < 1e-3);
@@ -47,7 +45,7 @@ TEST_CASE("Multi-camera: with a 20 ms timeout a set misses exactly when camera 6
 TEST_CASE("Multi-camera: a 16 ms timeout never misses; camera 6's late frames become stale instead",
           "[batching][camera]") {
   const std::int64_t n = 20'000;
-  const auto r = run({{"frames", std::to_string(n)}, {"timeout_ms", "16"}}).value();
+  const auto r = cell.run({{"frames", std::to_string(n)}, {"timeout_ms", "16"}});
   CHECK(out(r, "miss_frac") == 0);
   // Stale frames: camera 6 after 16 ms, Pr = 1 - Phi(1), over 6 cameras.
   const double p = normal_upper_tail(1.0);
@@ -57,11 +55,11 @@ TEST_CASE("Multi-camera: a 16 ms timeout never misses; camera 6's late frames be
 
 TEST_CASE("Multi-camera: without jitter the book's timeline holds; sweeps trade misses for stale frames",
           "[batching][camera]") {
-  const auto calm = run({{"frames", "1000"}, {"jitter_ms", "0"}}).value();
+  const auto calm = cell.run({{"frames", "1000"}, {"jitter_ms", "0"}});
   CHECK(out(calm, "miss_frac") == 0);
   CHECK(out(calm, "stale_frac") == 0);
   CHECK_THAT(out(calm, "result_p99_ms"), WithinAbs(32.0, 1e-9));
-  const auto r = run({{"frames", "5000"}}).value();
+  const auto r = cell.run({{"frames", "5000"}});
   for (const auto& t : r.tables) {
     if (t.name != "by_timeout") continue;
     const auto& timeout = t.columns[0].second;
@@ -90,20 +88,17 @@ TEST_CASE("Camera sync: one accelerator delays a set whose predecessor is still 
 }
 
 TEST_CASE("Multi-camera rejects bad values", "[batching][camera]") {
-  const auto fps = run({{"frames_per_s", "0"}});
-  REQUIRE_FALSE(fps.ok());
-  CHECK(fps.error().param == "frames_per_s");
-  const auto frames = run({{"frames", "5"}});
-  REQUIRE_FALSE(frames.ok());
-  CHECK(frames.error().code == "out_of_range");
-  const auto jitter = run({{"jitter_ms", "nan"}});
-  REQUIRE_FALSE(jitter.ok());
-  CHECK(jitter.error().param == "jitter_ms");
+  const auto fps = cell.error({{"frames_per_s", "0"}});
+  CHECK(fps.param == "frames_per_s");
+  const auto frames = cell.error({{"frames", "5"}});
+  CHECK(frames.code == "out_of_range");
+  const auto jitter = cell.error({{"jitter_ms", "nan"}});
+  CHECK(jitter.param == "jitter_ms");
 }
 
 TEST_CASE("Multi-camera still takes the frame rate under its earlier name fps", "[batching][camera]") {
-  const auto renamed = run({{"frames_per_s", "25"}, {"frames", "200"}}).value();
-  const auto old_name = run({{"fps", "25"}, {"frames", "200"}}).value();
+  const auto renamed = cell.run({{"frames_per_s", "25"}, {"frames", "200"}});
+  const auto old_name = cell.run({{"fps", "25"}, {"frames", "200"}});
   CHECK_THAT(out(renamed, "period_ms"), WithinRel(40.0, 1e-12));  // 1 / 25 per s
   CHECK(out(old_name, "period_ms") == out(renamed, "period_ms"));
 }

@@ -11,10 +11,7 @@ using cell_test::out;
 
 namespace {
 
-sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "1") {
-  return cell_test::try_run("batching/pareto", std::move(raw), seed);
-}
-
+const cell_test::Cell cell{"batching/pareto"};
 const char* kTags[] = {"w2_b16", "w5_b32", "w10_b32", "w20_b64", "w50_b128"};
 
 /// Column `name` of table13_load (one row per Table 13 setting, simulated or not), row `i`.
@@ -35,7 +32,7 @@ double sim_row(const sl::RunResult& r, const std::string& name, std::size_t i) {
 
 TEST_CASE("Pareto: the five Table 13 settings run at the book's rates keep up, above their latency floor",
           "[batching][pareto]") {
-  const auto r = run({{"grid_n", "500"}}).value();
+  const auto r = cell.run({{"grid_n", "500"}});
   const double book_rates[] = {890, 1140, 1240, 1310, 1350};
   for (std::size_t i = 0; i < 5; ++i) {
     const std::string t = kTags[i];
@@ -53,7 +50,7 @@ TEST_CASE("Pareto: the five Table 13 settings run at the book's rates keep up, a
 }
 
 TEST_CASE("Pareto: no grid run beats a frontier point on both throughput and p99", "[batching][pareto]") {
-  const auto r = run({{"n", "2000"}}).value();
+  const auto r = cell.run({{"n", "2000"}});
   const auto& offered = column(r, "grid", "offered_per_s");
   const auto& p99 = column(r, "grid", "p99_ms");
   const auto& thr = column(r, "grid", "throughput_per_s");
@@ -82,8 +79,8 @@ TEST_CASE("Pareto: no grid run beats a frontier point on both throughput and p99
 }
 
 TEST_CASE("Pareto: a second accelerator lowers the floor, and the p99 where the window is short", "[batching][pareto]") {
-  const auto one = run({{"grid_n", "500"}, {"n", "5000"}}).value();
-  const auto two = run({{"grid_n", "500"}, {"n", "5000"}, {"accelerators", "2"}}).value();
+  const auto one = cell.run({{"grid_n", "500"}, {"n", "5000"}});
+  const auto two = cell.run({{"grid_n", "500"}, {"n", "5000"}, {"accelerators", "2"}});
   for (std::size_t i = 0; i < 5; ++i) {
     INFO(kTags[i]);
     CHECK(load_row(two, "floor_ms", i) < load_row(one, "floor_ms", i));
@@ -98,7 +95,7 @@ TEST_CASE("Pareto: a second accelerator lowers the floor, and the p99 where the 
 }
 
 TEST_CASE("Pareto: Table 9's interpolated model skips settings it cannot carry, with a notice", "[batching][pareto]") {
-  const auto r = run({{"service", "table9"}, {"grid_n", "500"}, {"n", "5000"}}).value();
+  const auto r = cell.run({{"service", "table9"}, {"grid_n", "500"}, {"n", "5000"}});
   // Table 9 gives 1,280 req/s at batch 32: 1,240 req/s is 97 % of it, above the 95 % limit.
   CHECK(r.find_output("w10_b32_throughput_per_s") == nullptr);
   CHECK(column(r, "table13", "window_ms").size() < 5);
@@ -109,30 +106,26 @@ TEST_CASE("Pareto: Table 9's interpolated model skips settings it cannot carry, 
 }
 
 TEST_CASE("Pareto: same seed, same numbers; bad inputs are rejected with the parameter named", "[batching][pareto]") {
-  const auto a = run({{"grid_n", "500"}, {"n", "2000"}}, "5").value();
-  const auto b = run({{"grid_n", "500"}, {"n", "2000"}}, "5").value();
+  const auto a = cell.run({{"grid_n", "500"}, {"n", "2000"}}, "5");
+  const auto b = cell.run({{"grid_n", "500"}, {"n", "2000"}}, "5");
   CHECK(column(a, "table13", "p99_ms") == column(b, "table13", "p99_ms"));
-  const auto zero = run({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});
-  REQUIRE_FALSE(zero.ok());
-  CHECK(zero.error().param == "svc_fixed_ms");
-  const auto acc = run({{"accelerators", "0"}});
-  REQUIRE_FALSE(acc.ok());
-  CHECK(acc.error().code == "out_of_range");
-  const auto load = run({{"load", "max"}});
-  REQUIRE_FALSE(load.ok());
-  CHECK(load.error().param == "load");
+  const auto zero = cell.error({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});
+  CHECK(zero.param == "svc_fixed_ms");
+  const auto acc = cell.error({{"accelerators", "0"}});
+  CHECK(acc.code == "out_of_range");
+  const auto load = cell.error({{"load", "max"}});
+  CHECK(load.param == "load");
 }
 
 TEST_CASE("Pareto refuses a run that would simulate more than 2e7 requests", "[batching][pareto]") {
-  const auto big = run({{"grid_n", "200000"}});
-  REQUIRE_FALSE(big.ok());
-  CHECK(big.error().code == "too_large");
-  CHECK(big.error().param == "grid_n");
+  const auto big = cell.error({{"grid_n", "200000"}});
+  CHECK(big.code == "too_large");
+  CHECK(big.param == "grid_n");
 }
 
 TEST_CASE("Pareto with the CPU fit: the service model is this CPU's measured line, and capacities follow it",
           "[batching][pareto][measure]") {
-  const auto r = run({{"service", "cpu_fit"}, {"grid_n", "500"}, {"n", "2000"}});
+  const auto r = cell.try_run({{"service", "cpu_fit"}, {"grid_n", "500"}, {"n", "2000"}});
   REQUIRE(r.ok());
   const double a_ms = out(r.value(), "service_a_ms");
   const double b_ms = out(r.value(), "service_b_ms");
@@ -149,10 +142,10 @@ TEST_CASE("Pareto with the CPU fit: the service model is this CPU's measured lin
 }
 
 TEST_CASE("The book's linear model is reported as the service line it is", "[batching][pareto]") {
-  const auto r = run({{"grid_n", "500"}, {"n", "2000"}, {"svc_fixed_ms", "4"}, {"svc_per_item_ms", "0.5"}}).value();
+  const auto r = cell.run({{"grid_n", "500"}, {"n", "2000"}, {"svc_fixed_ms", "4"}, {"svc_per_item_ms", "0.5"}});
   CHECK_THAT(out(r, "service_a_ms"), WithinRel(4.0, 1e-15));
   CHECK_THAT(out(r, "service_b_ms"), WithinRel(0.5, 1e-15));
   CHECK(r.find_output("service_a_ms") != nullptr);
-  const auto t9 = run({{"grid_n", "500"}, {"n", "2000"}, {"service", "table9"}}).value();
+  const auto t9 = cell.run({{"grid_n", "500"}, {"n", "2000"}, {"service", "table9"}});
   CHECK(t9.find_output("service_a_ms") == nullptr);  // interpolated points have no single line
 }

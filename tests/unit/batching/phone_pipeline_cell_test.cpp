@@ -2,43 +2,31 @@
 
 #include "cell_runner.h"
 
-using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::out;
 
-namespace {
-
-sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw) {
-  return cell_test::try_run("batching/phone-pipeline", std::move(raw));
-}
-
-
-/// The lab file's book value of `output` and its tolerance (labs/batching/phone-pipeline.json).
-double book(const std::string& output) { return cell_test::book_value("batching/phone-pipeline", output); }
-double book_tol(const std::string& output) { return cell_test::book_tolerance("batching/phone-pipeline", output); }
-
-}  // namespace
+const cell_test::Cell cell{"batching/phone-pipeline"};
 
 TEST_CASE("Table 17: 45 ms and 2.98 mJ per photo, 22 FPS, 12.1 M inferences on 10 Wh, 66 mW", "[batching][phone][book]") {
-  const auto r = run({}).value();
+  const auto r = cell.run({});
   CHECK_THAT(out(r, "total_ms"), WithinRel(45.0, 1e-12));    // 8 + 15 + 5 + 12 + 5
   CHECK_THAT(out(r, "total_mj"), WithinRel(2.98, 1e-12));    // 0.08 + 1.5 + 0.4 + 0.8 + 0.2
   CHECK_THAT(out(r, "fps"), WithinRel(1000.0 / 45, 1e-12));  // printed "22 FPS"
   CHECK_THAT(out(r, "inferences_per_charge"), WithinRel(36000 / 2.98e-3, 1e-12));
-  CHECK_THAT(out(r, "inferences_per_charge"), WithinAbs(book("inferences_per_charge"), book_tol("inferences_per_charge")));
+  cell.check_book(r, "inferences_per_charge");
   CHECK_THAT(out(r, "power_mw"), WithinRel(2.98 / 45 * 1000, 1e-12));
-  CHECK_THAT(out(r, "power_mw"), WithinAbs(book("power_mw"), book_tol("power_mw")));
+  cell.check_book(r, "power_mw");
 }
 
 TEST_CASE("Table 17's CPU fallback: 78 ms and 6.38 mJ (printed 6.4)", "[batching][phone][book]") {
-  const auto r = run({}).value();
+  const auto r = cell.run({});
   CHECK_THAT(out(r, "cpu_total_ms"), WithinRel(78.0, 1e-12));
   CHECK_THAT(out(r, "cpu_total_mj"), WithinRel(6.38, 1e-12));
   CHECK(out(r, "cpu_inferences_per_charge") < out(r, "inferences_per_charge") / 2);
 }
 
 TEST_CASE("Phone pipeline: the timeline's bars tile each path and its energies sum to the totals", "[batching][phone]") {
-  const auto r = run({{"decode_ms", "7"}, {"decode_mj", "0.5"}}).value();
+  const auto r = cell.run({{"decode_ms", "7"}, {"decode_mj", "0.5"}});
   const auto& t = r.tables.front();
   REQUIRE(t.name == "timeline");
   const auto& lane = t.columns[0].second;
@@ -62,12 +50,10 @@ TEST_CASE("Phone pipeline: the timeline's bars tile each path and its energies s
 }
 
 TEST_CASE("Phone pipeline rejects a path with no time or energy, and negative values", "[batching][phone]") {
-  const auto zero = run({{"camera_ms", "0"}, {"decode_ms", "0"}, {"preprocess_ms", "0"}, {"npu_ms", "0"}, {"post_ms", "0"}});
-  REQUIRE_FALSE(zero.ok());
-  CHECK(zero.error().code == "invalid");
-  CHECK(zero.error().param == "npu_ms");
-  const auto neg = run({{"npu_mj", "-1"}});
-  REQUIRE_FALSE(neg.ok());
-  CHECK(neg.error().code == "out_of_range");
-  CHECK(neg.error().param == "npu_mj");
+  const auto zero = cell.error({{"camera_ms", "0"}, {"decode_ms", "0"}, {"preprocess_ms", "0"}, {"npu_ms", "0"}, {"post_ms", "0"}});
+  CHECK(zero.code == "invalid");
+  CHECK(zero.param == "npu_ms");
+  const auto neg = cell.error({{"npu_mj", "-1"}});
+  CHECK(neg.code == "out_of_range");
+  CHECK(neg.param == "npu_mj");
 }

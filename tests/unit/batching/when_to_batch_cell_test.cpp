@@ -6,16 +6,10 @@ using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::out;
 
-namespace {
-
-sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "1") {
-  return cell_test::try_run("batching/when-to-batch", std::move(raw), seed);
-}
-
-}  // namespace
+const cell_test::Cell cell{"batching/when-to-batch"};
 
 TEST_CASE("When to batch: batching wins the p99 at a much lower rate than the mean", "[batching][when]") {
-  const auto r = run({{"n", "10000"}}).value();
+  const auto r = cell.run({{"n", "10000"}});
   const double p99_from = out(r, "batching_wins_p99_from_per_s");
   const double mean_from = out(r, "batching_wins_mean_from_per_s");
   CHECK(p99_from > 0);
@@ -34,7 +28,7 @@ TEST_CASE("When to batch: the batch-1 server is M/D/1 (mean within 5 % of S + rh
           "[batching][when]") {
   // The batcher itself is checked against M/D/1 to 4 batch-means SE in dynamic_batcher_test; this checks the
   // cell's wiring. At rho = 0.56 and 10^5 requests the SE of the mean is under 1 %.
-  const auto r = run({{"rate_min_per_s", "100"}, {"rate_max_per_s", "100"}, {"num_rates", "1"}, {"n", "100000"}}).value();
+  const auto r = cell.run({{"rate_min_per_s", "100"}, {"rate_max_per_s", "100"}, {"num_rates", "1"}, {"n", "100000"}});
   const double s = 5.6, rho = 0.56;
   const auto& t = r.tables[0];
   REQUIRE(t.columns[1].first == "batch1_mean_ms");
@@ -43,7 +37,7 @@ TEST_CASE("When to batch: the batch-1 server is M/D/1 (mean within 5 % of S + rh
 
 TEST_CASE("When to batch: a burst above batch-1 capacity builds a backlog batch 1 needs ~0.7 s to clear",
           "[batching][when]") {
-  const auto r = run({{"n", "2000"}, {"num_rates", "2"}}).value();
+  const auto r = cell.run({{"n", "2000"}, {"num_rates", "2"}});
   // Fluid model: (300 - 178.6) req/s for 1 s leaves ~121 requests, served at 5.6 ms each = 0.68 s. The burst
   // count is Poisson (sd 17 requests = 0.1 s of service), so allow 3 sd.
   CHECK_THAT(out(r, "burst_batch1_backlog_s"), WithinAbs((300 - 1 / 5.6e-3) * 5.6e-3, 0.3));
@@ -56,37 +50,31 @@ TEST_CASE("When to batch: a burst above batch-1 capacity builds a backlog batch 
 }
 
 TEST_CASE("When to batch rejects a reversed sweep and bad values", "[batching][when]") {
-  const auto rev = run({{"rate_min_per_s", "100"}, {"rate_max_per_s", "50"}});
-  REQUIRE_FALSE(rev.ok());
-  CHECK(rev.error().code == "invalid");
-  CHECK(rev.error().param == "rate_max_per_s");
-  const auto neg = run({{"window_ms", "-1"}});
-  REQUIRE_FALSE(neg.ok());
-  CHECK(neg.error().param == "window_ms");
-  const auto zero = run({{"max_batch", "0"}});
-  REQUIRE_FALSE(zero.ok());
-  CHECK(zero.error().code == "out_of_range");
+  const auto rev = cell.error({{"rate_min_per_s", "100"}, {"rate_max_per_s", "50"}});
+  CHECK(rev.code == "invalid");
+  CHECK(rev.param == "rate_max_per_s");
+  const auto neg = cell.error({{"window_ms", "-1"}});
+  CHECK(neg.param == "window_ms");
+  const auto zero = cell.error({{"max_batch", "0"}});
+  CHECK(zero.code == "out_of_range");
 }
 
 TEST_CASE("When to batch refuses sweeps and bursts beyond 2e7 simulated requests", "[batching][when]") {
-  const auto sweep = run({{"num_rates", "100"}, {"n", "1000000"}});
-  REQUIRE_FALSE(sweep.ok());
-  CHECK(sweep.error().code == "too_large");
-  CHECK(sweep.error().param == "n");
-  const auto burst = run({{"burst_per_s", "100000"}, {"burst_s", "1000"}});
-  REQUIRE_FALSE(burst.ok());
-  CHECK(burst.error().code == "too_large");
-  CHECK(burst.error().param == "burst_per_s");
+  const auto sweep = cell.error({{"num_rates", "100"}, {"n", "1000000"}});
+  CHECK(sweep.code == "too_large");
+  CHECK(sweep.param == "n");
+  const auto burst = cell.error({{"burst_per_s", "100000"}, {"burst_s", "1000"}});
+  CHECK(burst.code == "too_large");
+  CHECK(burst.param == "burst_per_s");
 }
 
 TEST_CASE("When to batch: a silent burst experiment gives zeros, one with no time is rejected", "[batching][when]") {
-  const auto silent = run({{"burst_base_per_s", "0"}, {"burst_per_s", "0"}, {"num_rates", "2"}, {"n", "1000"}}).value();
+  const auto silent = cell.run({{"burst_base_per_s", "0"}, {"burst_per_s", "0"}, {"num_rates", "2"}, {"n", "1000"}});
   CHECK(out(silent, "burst_batch1_max_queue") == 0);
   CHECK(out(silent, "burst_dynamic_max_p99_ms") == 0);
-  const auto no_time = run({{"burst_start_s", "0"}, {"burst_s", "0"}, {"burst_after_s", "0"}});
-  REQUIRE_FALSE(no_time.ok());
-  CHECK(no_time.error().code == "invalid");
-  CHECK(no_time.error().param == "burst_s");
+  const auto no_time = cell.error({{"burst_start_s", "0"}, {"burst_s", "0"}, {"burst_after_s", "0"}});
+  CHECK(no_time.code == "invalid");
+  CHECK(no_time.param == "burst_s");
 }
 
 TEST_CASE("When to batch still takes the rates under their earlier names", "[batching][when]") {
@@ -95,11 +83,11 @@ TEST_CASE("When to batch still takes the rates under their earlier names", "[bat
   renamed.insert({{"rate_max_per_s", "120"}, {"burst_per_s", "250"}, {"burst_base_per_s", "90"}});
   auto old = small;
   old.insert({{"rate_max", "120"}, {"burst_rate", "250"}, {"burst_base_rate", "90"}});
-  const auto a = run(renamed).value();
-  const auto b = run(old).value();
+  const auto a = cell.run(renamed);
+  const auto b = cell.run(old);
   CHECK(out(a, "top_rate_per_s") == 120);
   CHECK(out(b, "top_rate_per_s") == 120);
   CHECK(out(a, "burst_batch1_max_queue") == out(b, "burst_batch1_max_queue"));
-  const auto both = run({{"rate_max", "120"}, {"rate_max_per_s", "120"}});
+  const auto both = cell.try_run({{"rate_max", "120"}, {"rate_max_per_s", "120"}});
   CHECK_FALSE(both.ok());
 }

@@ -6,6 +6,20 @@
 
 using namespace sl::kernels;
 
+namespace {
+
+/// y = A x for an m x k matrix A of leading dimension lda, by gemv_f32 (first) and by the naive loop (second).
+std::pair<std::vector<float>, std::vector<float>> gemv_and_naive(std::int64_t m, std::int64_t k, std::int64_t lda,
+                                                                 const std::vector<float>& a,
+                                                                 const std::vector<float>& x) {
+  std::vector<float> y(static_cast<std::size_t>(m)), y_naive = y;
+  gemv_f32(m, k, a.data(), lda, x.data(), y.data());
+  gemv_f32_naive(m, k, a.data(), lda, x.data(), y_naive.data());
+  return {y, y_naive};
+}
+
+}  // namespace
+
 TEST_CASE("GEMV equals the naive loop exactly on small integers and within rounding on random data",
           "[kernels][gemv]") {
   const std::int64_t m = GENERATE(1, 3, 4, 7, 33);
@@ -14,17 +28,13 @@ TEST_CASE("GEMV equals the naive loop exactly on small integers and within round
   SECTION("small integers: exact") {
     const auto a = test::random_small_ints(1, m * lda);
     const auto x = test::random_small_ints(2, k);
-    std::vector<float> y(static_cast<std::size_t>(m)), y_naive = y;
-    gemv_f32(m, k, a.data(), lda, x.data(), y.data());
-    gemv_f32_naive(m, k, a.data(), lda, x.data(), y_naive.data());
+    const auto [y, y_naive] = gemv_and_naive(m, k, lda, a, x);
     CHECK(y == y_naive);
   }
   SECTION("random floats: within gamma_k sum |a x|") {
     const auto a = test::random_floats(3, m * lda);
     const auto x = test::random_floats(4, k);
-    std::vector<float> y(static_cast<std::size_t>(m)), y_naive = y;
-    gemv_f32(m, k, a.data(), lda, x.data(), y.data());
-    gemv_f32_naive(m, k, a.data(), lda, x.data(), y_naive.data());
+    const auto [y, y_naive] = gemv_and_naive(m, k, lda, a, x);
     for (std::int64_t i = 0; i < m; ++i) {
       double abs_sum = 0;
       for (std::int64_t p = 0; p < k; ++p) abs_sum += std::fabs(a[static_cast<std::size_t>(i * lda + p)] * x[static_cast<std::size_t>(p)]);

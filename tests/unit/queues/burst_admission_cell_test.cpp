@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 
+#include "bad_input.h"
 #include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;
@@ -8,23 +9,13 @@ using Catch::Matchers::WithinRel;
 using cell_test::column;
 using cell_test::out;
 
-namespace {
-
-const std::string kCell = "queues/burst-admission";
-sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  return cell_test::try_run(kCell, std::move(raw), seed);
-}
-
-sl::RunResult run_ok(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  return cell_test::run(kCell, std::move(raw), seed);
-}
-
-}  // namespace
+const cell_test::Cell cell{"queues/burst-admission"};
+const std::string kSeed = "7";  // the seed these runs have always used
 
 TEST_CASE("Admission control bounds the queue at limit = k x workers; without it the queue grows",
           "[queues][multiserver][admission]") {
   SECTION("the default spike: 100 workers, 3 per worker") {
-    const auto v = run_ok({});
+    const auto v = cell.run({}, kSeed);
     CHECK(out(v, "queue_limit") == 300);
     CHECK(out(v, "max_queue_limit") <= 300);
     CHECK(out(v, "max_queue_limit") >= 290);  // the spike does fill it
@@ -35,14 +26,14 @@ TEST_CASE("Admission control bounds the queue at limit = k x workers; without it
   SECTION("the book's 4 workers: 8 or 12 waiting at most") {
     const std::string k = GENERATE(as<std::string>{}, "2", "3");
     // 4 workers of 50 ms serve 80 req/s; a spike of 400 req/s against a normal 40.
-    const auto v = run_ok({{"workers", "4"}, {"base_per_s", "40"}, {"spike_per_s", "400"}, {"queue_per_worker", k}});
+    const auto v = cell.run({{"workers", "4"}, {"base_per_s", "40"}, {"spike_per_s", "400"}, {"queue_per_worker", k}}, kSeed);
     const double limit = 4 * std::stod(k);
     CHECK(out(v, "queue_limit") == limit);
     CHECK(out(v, "max_queue_limit") <= limit);
     CHECK(out(v, "rejected_limit_frac") > 0);
   }
   SECTION("a limit of 0 turns away every arrival that finds all workers busy (Erlang loss)") {
-    const auto v = run_ok({{"queue_per_worker", "0"}});
+    const auto v = cell.run({{"queue_per_worker", "0"}}, kSeed);
     CHECK(out(v, "max_queue_limit") == 0);
     CHECK(out(v, "late_limit_frac") == 0);
   }
@@ -54,7 +45,7 @@ TEST_CASE("Without admission control the spike follows the fluid model: backlog 
   // 2,000 req/s: the last spike request waits 10 s. The random backlog has a standard deviation of about
   // sqrt(25,000 arrivals + 5,000 departures) = 173 requests (0.9%), so 5% is over 5 of them; the p99 of an
   // interval adds the service time's own tail (p99 of Exp(50 ms) = 0.23 s), hence -0.3 s / +0.5 s.
-  const auto v = run_ok({});
+  const auto v = cell.run({}, kSeed);
   CHECK_THAT(out(v, "fluid_backlog"), WithinRel(20'000.0, 1e-12));
   CHECK_THAT(out(v, "fluid_peak_latency_s"), WithinRel(10.05, 1e-12));
   CHECK_THAT(out(v, "fluid_drain_s"), WithinRel(20.0, 1e-12));
@@ -68,7 +59,7 @@ TEST_CASE("Without admission control the spike follows the fluid model: backlog 
 }
 
 TEST_CASE("Goodput collapses without admission control and holds with it", "[queues][multiserver][admission]") {
-  const auto v = run_ok({});
+  const auto v = cell.run({}, kSeed);
   CHECK(out(v, "good_limit_frac") > out(v, "good_none_frac") + 0.2);
   CHECK(out(v, "late_limit_frac") == 0);  // a wait of at most ~0.15 s never reaches the 1 s timeout
   CHECK(out(v, "peak_p99_limit_s") < 1.0);
@@ -88,7 +79,7 @@ TEST_CASE("Goodput collapses without admission control and holds with it", "[que
 
 TEST_CASE("Every request ends in exactly one outcome", "[queues][multiserver][admission]") {
   const std::string mode = GENERATE(as<std::string>{}, "serve", "drop");
-  const auto v = run_ok({{"on_timeout", mode}});
+  const auto v = cell.run({{"on_timeout", mode}}, kSeed);
   for (const std::string key : {"none", "limit"}) {
     double sum = out(v, "good_" + key + "_frac") + out(v, "late_" + key + "_frac") + out(v, "rejected_" + key + "_frac");
     if (mode == "drop") sum += out(v, "dropped_" + key + "_frac");
@@ -100,7 +91,7 @@ TEST_CASE("Every request ends in exactly one outcome", "[queues][multiserver][ad
 TEST_CASE("Skipping timed-out requests bounds the latency of the served ones by timeout + service",
           "[queues][multiserver][admission]") {
   // Fixed 50 ms service: a request starts within 1 s of arriving or is skipped, so it ends within 1.05 s.
-  const auto v = run_ok({{"on_timeout", "drop"}, {"service", "det"}});
+  const auto v = cell.run({{"on_timeout", "drop"}, {"service", "det"}}, kSeed);
   CHECK(out(v, "peak_p99_none_s") <= 1.05 + 1e-9);
   CHECK(out(v, "dropped_none_frac") > 0.1);
   CHECK(out(v, "max_queue_none") > 1000);  // the queue still grows; its clients just give up
@@ -108,45 +99,32 @@ TEST_CASE("Skipping timed-out requests bounds the latency of the served ones by 
 
 TEST_CASE("The Black Friday numbers at the defaults: 10x, 50 ms, 8-12 queued for 4 workers",
           "[queues][multiserver][admission][book]") {
-  const auto v = run_ok({});
-  // Book values and their printed rounding from the lab file.
-  const auto book = [](const std::string& output) {
-    return WithinAbs(cell_test::book_value(kCell, output), cell_test::book_tolerance(kCell, output));
-  };
+  const auto v = cell.run({}, kSeed);
+  // Book values and their printed rounding from the lab file (cell.check_book).
   CHECK_THAT(out(v, "spike_factor"), WithinRel(10'000.0 / 1'000.0, 1e-12));
-  CHECK_THAT(out(v, "spike_factor"), book("spike_factor"));
+  cell.check_book(v, "spike_factor");
   // M/M/c at 1,000 req/s on 100 workers of 50 ms (rho 0.5): Erlang C is tiny, so the mean is 50 ms.
-  CHECK_THAT(out(v, "normal_latency_ms"), book("normal_latency_ms"));
+  cell.check_book(v, "normal_latency_ms");
   CHECK(out(v, "example_limit_low") == 2 * 4);   // 2-3 x the book's 4 workers
   CHECK(out(v, "example_limit_high") == 3 * 4);
-  CHECK_THAT(out(v, "example_limit_low"), book("example_limit_low"));
-  CHECK_THAT(out(v, "example_limit_high"), book("example_limit_high"));
-  CHECK_THAT(out(v, "peak_p99_none_s"), book("peak_p99_none_s"));
+  cell.check_book(v, "example_limit_low");
+  cell.check_book(v, "example_limit_high");
+  cell.check_book(v, "peak_p99_none_s");
 }
 
 TEST_CASE("Burst admission: bad inputs give errors that name the parameter", "[queues][multiserver][admission]") {
-  SECTION("no arrivals at all") {
-    const auto r = run({{"base_per_s", "0"}, {"spike_per_s", "0"}});
-    REQUIRE(!r.ok());
-    CHECK(r.error().code == "invalid");
-  }
-  SECTION("too many arrivals to simulate") {
-    const auto r = run({{"spike_per_s", "1e7"}, {"spike_s", "60"}});
-    REQUIRE(!r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "spike_per_s");
-  }
-  SECTION("a negative rate") {
-    const auto r = run({{"base_per_s", "-1"}});
-    REQUIRE(!r.ok());
-    CHECK(r.error().param == "base_per_s");
-  }
+  const auto row = GENERATE(values<cell_test::BadInput>({
+      {"no arrivals at all", {{"base_per_s", "0"}, {"spike_per_s", "0"}}, "invalid", "base_per_s"},
+      {"too many arrivals to simulate", {{"spike_per_s", "1e7"}, {"spike_s", "60"}}, "too_large", "spike_per_s"},
+      {"a negative rate", {{"base_per_s", "-1"}}, "out_of_range", "base_per_s"},
+  }));
+  cell_test::check_bad_input(cell, row);
 }
 
 TEST_CASE("Burst admission: the same seed gives the same run, both policies see the same arrivals",
           "[queues][multiserver][admission]") {
-  const auto a = run_ok({{"after_s", "5"}}, "3");
-  const auto b = run_ok({{"after_s", "5"}}, "3");
+  const auto a = cell.run({{"after_s", "5"}}, "3");
+  const auto b = cell.run({{"after_s", "5"}}, "3");
   CHECK(out(a, "good_none_frac") == out(b, "good_none_frac"));
   CHECK(out(a, "peak_p99_limit_s") == out(b, "peak_p99_limit_s"));
   // Offered per interval is counted once; both policies' outcomes add up to it.
@@ -159,7 +137,7 @@ TEST_CASE("Burst admission: the same seed gives the same run, both policies see 
 
 TEST_CASE("Burst admission: a long run is downsampled to at most RunControl::max_points rows per table",
           "[queues][multiserver][admission]") {
-  const auto v = run_ok({{"base_per_s", "100"}, {"spike_per_s", "1000"}, {"after_s", "3600"}, {"interval_ms", "10"}});
+  const auto v = cell.run({{"base_per_s", "100"}, {"spike_per_s", "1000"}, {"after_s", "3600"}, {"interval_ms", "10"}}, kSeed);
   for (const auto& t : v.tables) {
     INFO("table " << t.name);
     CHECK(static_cast<int>(t.columns.front().second.size()) <= sl::RunControl().max_points);
@@ -168,10 +146,9 @@ TEST_CASE("Burst admission: a long run is downsampled to at most RunControl::max
 }
 
 TEST_CASE("Burst admission: the old parameter ids base_qps and spike_qps still set the rates", "[queues][admission]") {
-  const auto old_names = run_ok({{"base_qps", "100"}, {"spike_qps", "1000"}, {"after_s", "5"}});
-  const auto new_names = run_ok({{"base_per_s", "100"}, {"spike_per_s", "1000"}, {"after_s", "5"}});
+  const auto old_names = cell.run({{"base_qps", "100"}, {"spike_qps", "1000"}, {"after_s", "5"}}, kSeed);
+  const auto new_names = cell.run({{"base_per_s", "100"}, {"spike_per_s", "1000"}, {"after_s", "5"}}, kSeed);
   CHECK(out(old_names, "spike_factor") == 10);
   CHECK(out(old_names, "good_none_frac") == out(new_names, "good_none_frac"));
-  const auto both = run({{"base_qps", "100"}, {"base_per_s", "100"}});
-  REQUIRE_FALSE(both.ok());  // one parameter given twice, under its two names
+  const auto both = cell.error({{"base_qps", "100"}, {"base_per_s", "100"}});  // one parameter given twice, under its two names
 }

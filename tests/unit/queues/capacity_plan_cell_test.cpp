@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "bad_input.h"
 #include "cell_runner.h"
 #include "queues/capacity_plan.h"
 #include "queues/closed_forms.h"
@@ -10,29 +11,21 @@ using Catch::Matchers::WithinRel;
 using cell_test::out;
 using namespace sl::queues;
 
-namespace {
-
-sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  return cell_test::try_run("queues/capacity-plan", std::move(raw), seed);
-}
-
-}  // namespace
+const cell_test::Cell cell{"queues/capacity-plan"};
+const std::string kSeed = "7";  // the seed these runs have always used
 
 TEST_CASE("Napkin math 1.3: every number of the capacity plan, to the book's printed digits", "[queues][multiserver][book]") {
   const CapacityPlan p = plan_capacity(CapacityPlanInputs{});
   // The book's numbers and their printed rounding come from the lab file: 0.54 = 1 - 4.6 x 5 / 50 and
   // 200 req/s = 1 / 5 ms exactly, the GPU counts as integers, 9,259.3; 46.3; 61.1; 41.0 % within half of
   // the last printed digit.
-  const auto book = [](const std::string& output) {
-    return WithinAbs(cell_test::book_value("queues/capacity-plan", output),
-                     cell_test::book_tolerance("queues/capacity-plan", output));
-  };
+  const auto book = [](const std::string& output) { return WithinAbs(cell.book(output), cell.tolerance(output)); };
   CHECK_THAT(p.rho_safe, book("rho_safe"));
   CHECK_THAT(p.gpu_rate_per_s, book("gpu_rate_per_s"));
-  CHECK(p.gpus_min == cell_test::book_value("queues/capacity-plan", "gpus_min"));
-  CHECK(p.gpus_planned == cell_test::book_value("queues/capacity-plan", "gpus_planned"));
-  CHECK(p.gpus_n_plus_2_min == cell_test::book_value("queues/capacity-plan", "gpus_n_plus_2_min"));
-  CHECK(p.gpus_n_plus_2_headroom == cell_test::book_value("queues/capacity-plan", "gpus_n_plus_2_headroom"));
+  CHECK(p.gpus_min == cell.book("gpus_min"));
+  CHECK(p.gpus_planned == cell.book("gpus_planned"));
+  CHECK(p.gpus_n_plus_2_min == cell.book("gpus_n_plus_2_min"));
+  CHECK(p.gpus_n_plus_2_headroom == cell.book("gpus_n_plus_2_headroom"));
   CHECK_THAT(p.mu_required_per_s, book("mu_required_per_s"));
   CHECK_THAT(p.gpus_exact, book("gpus_exact"));
   CHECK_THAT(p.gpus_headroom_exact, book("gpus_headroom_exact"));
@@ -49,7 +42,7 @@ TEST_CASE("Rounding up forgives floating-point noise but not a real fraction", "
 }
 
 TEST_CASE("The capacity-plan cell reports the napkin numbers and simulates 0, 1 and 2 failures", "[queues][multiserver]") {
-  const auto r = run({{"n", "20000"}});
+  const auto r = cell.try_run({{"n", "20000"}}, kSeed);
   REQUIRE(r.ok());
   const auto& v = r.value();
   CHECK(out(v, "gpus_planned") == 62);
@@ -68,7 +61,7 @@ TEST_CASE("Capacity plan by simulation: the planned fleet's p99 matches the clos
   // 500,000 requests per case. Measured across 20 seeds, random routing's p99 has a standard deviation of
   // 0.26 ms (0.7%) at this size and no bias; 3% is over 4 of them. The shared queue at rho 0.4 almost never
   // waits, so its p99 is the service time's ln 100 x 5 ms = 23.0 ms, with a smaller spread.
-  const auto r = run({{"n", "500000"}}, "3");
+  const auto r = cell.try_run({{"n", "500000"}}, "3");
   REQUIRE(r.ok());
   const auto& v = r.value();
   for (const char* f : {"_f0", "_f1", "_f2"}) {
@@ -85,7 +78,7 @@ TEST_CASE("Capacity plan by simulation: the planned fleet's p99 matches the clos
 
 TEST_CASE("The minimum fleet with two GPUs failed misses the SLO under random routing", "[queues][multiserver]") {
   // 45 GPUs at 5,000 QPS: rho = 0.556, exact p99 = ln 100 x 5 ms / 0.444 = 51.8 ms > 50 ms.
-  const auto r = run({{"fleet", "minimum"}, {"n", "500000"}});
+  const auto r = cell.try_run({{"fleet", "minimum"}, {"n", "500000"}}, kSeed);
   REQUIRE(r.ok());
   const auto& v = r.value();
   CHECK(out(v, "fleet_gpus") == 47);
@@ -96,29 +89,18 @@ TEST_CASE("The minimum fleet with two GPUs failed misses the SLO under random ro
 }
 
 TEST_CASE("Capacity plan: bad inputs give errors that name the parameter", "[queues][multiserver]") {
-  SECTION("an SLO at or below 4.6 x the service time has no safe utilization") {
-    const auto r = run({{"slo_ms", "23"}});
-    REQUIRE(!r.ok());
-    CHECK(r.error().code == "invalid");
-    CHECK(r.error().param == "slo_ms");
-  }
-  SECTION("a fleet too large to simulate") {
-    const auto r = run({{"peak_per_s", "1e7"}});
-    REQUIRE(!r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "peak_per_s");
-  }
-  SECTION("a negative rate is out of range") {
-    const auto r = run({{"peak_per_s", "-1"}});
-    REQUIRE(!r.ok());
-    CHECK(r.error().param == "peak_per_s");
-  }
+  const auto row = GENERATE(values<cell_test::BadInput>({
+      {"an SLO at or below 4.6 x the service time has no safe utilization", {{"slo_ms", "23"}}, "invalid", "slo_ms"},
+      {"a fleet too large to simulate", {{"peak_per_s", "1e7"}}, "too_large", "peak_per_s"},
+      {"a negative rate is out of range", {{"peak_per_s", "-1"}}, "out_of_range", "peak_per_s"},
+  }));
+  cell_test::check_bad_input(cell, row);
 }
 
 TEST_CASE("A tiny fleet that cannot survive two failures is flagged, not simulated", "[queues][multiserver]") {
   // 150 QPS at 5 ms: rho_safe 0.54 -> 1.39 -> 2 GPUs, x 1.3 -> 3 planned. With 2 failed, one GPU at rho 0.75
   // still works; with the minimum fleet (2), two failures leave none.
-  const auto r = run({{"peak_per_s", "150"}, {"fleet", "minimum"}, {"n", "5000"}});
+  const auto r = cell.try_run({{"peak_per_s", "150"}, {"fleet", "minimum"}, {"n", "5000"}}, kSeed);
   REQUIRE(r.ok());
   const auto& v = r.value();
   CHECK(out(v, "fleet_gpus") == 2);
@@ -130,8 +112,8 @@ TEST_CASE("A tiny fleet that cannot survive two failures is flagged, not simulat
 }
 
 TEST_CASE("Capacity plan: the old parameter id peak_qps still sets the peak rate", "[queues][multiserver]") {
-  const auto old_name = run({{"peak_qps", "150"}, {"n", "5000"}});
-  const auto new_name = run({{"peak_per_s", "150"}, {"n", "5000"}});
+  const auto old_name = cell.try_run({{"peak_qps", "150"}, {"n", "5000"}}, kSeed);
+  const auto new_name = cell.try_run({{"peak_per_s", "150"}, {"n", "5000"}}, kSeed);
   REQUIRE(old_name.ok());
   REQUIRE(new_name.ok());
   CHECK(out(old_name.value(), "gpus_planned") == 3);  // 150 x 5 ms / 0.54 = 1.39 -> 2 GPUs, x 1.3 -> 3

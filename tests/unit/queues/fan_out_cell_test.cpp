@@ -2,24 +2,18 @@
 
 #include <cmath>
 
+#include "bad_input.h"
 #include "cell_runner.h"
 #include "queues/fan_out.h"
 
-using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::out;
 using namespace sl::queues;
 
 namespace {
 
-const std::string kCell = "queues/fan-out";
-sl::Result<sl::RunResult> try_run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  return cell_test::try_run(kCell, std::move(raw), seed);
-}
-
-sl::RunResult run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  return cell_test::run(kCell, std::move(raw), seed);
-}
+const cell_test::Cell cell{"queues/fan-out"};
+const std::string kSeed = "7";  // the seed these runs have always used
 
 /// The closed form lies within twice the simulated 95 % interval's half-width (about 4 SE) of the estimate
 /// named `value` (with its bounds `lo` and `hi`).
@@ -34,7 +28,7 @@ void check_near(const sl::RunResult& r, const std::string& value_name, const std
 }  // namespace
 
 TEST_CASE("The fan-out cell's share of slow requests is 1 - p^n, and the simulation agrees", "[queues][fanout]") {
-  const auto r = run({{"percentile", "99.9"}, {"leaves", "1000"}, {"requests", "2000"}});
+  const auto r = cell.run({{"percentile", "99.9"}, {"leaves", "1000"}, {"requests", "2000"}}, kSeed);
   CHECK_THAT(out(r, "p_any_slow_frac"), WithinRel(1 - std::pow(0.999, 1000), 1e-12));  // 0.632
   check_near(r, "sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac", out(r, "p_any_slow_frac"));
 }
@@ -42,7 +36,7 @@ TEST_CASE("The fan-out cell's share of slow requests is 1 - p^n, and the simulat
 TEST_CASE("The slowest of n exponential leaves: simulated p50 and p99 match F^-1(p^(1/n))", "[queues][fanout]") {
   // Exponential leaves of mean m: request p-quantile = -m ln(1 - p^(1/n)). At n = 100, m = 10 ms:
   // p50 = 49.75 ms, p99 = 92.05 ms.
-  const auto r = run({});
+  const auto r = cell.run({}, kSeed);
   const double m = 10;
   CHECK_THAT(out(r, "req_p50_ms"), WithinRel(-m * std::log1p(-std::pow(0.5, 0.01)), 1e-12));
   CHECK_THAT(out(r, "req_p99_ms"), WithinRel(-m * std::log1p(-std::pow(0.99, 0.01)), 1e-12));
@@ -54,7 +48,7 @@ TEST_CASE("The slowest of n exponential leaves: simulated p50 and p99 match F^-1
 TEST_CASE("The fan-out cell's hedged p99 is the closed form (t - m ln(1 - G)) / 2", "[queues][fanout]") {
   const double m = 0.010, t = m * std::log(20.0);  // exponential leaves of 10 ms, hedged after the leaf p95
   const double g = std::pow(0.99, 0.01);           // the leaf quantile behind the request p99 at n = 100
-  const auto r = run({});
+  const auto r = cell.run({}, kSeed);
   CHECK_THAT(out(r, "hedge_after_ms"), WithinRel(1e3 * t, 1e-12));
   CHECK_THAT(out(r, "hedged_p99_ms"), WithinRel(1e3 * (t - m * std::log1p(-g)) / 2, 1e-10));
   check_near(r, "sim_hedged_p99_ms", "sim_hedged_p99_lo_ms", "sim_hedged_p99_hi_ms", out(r, "hedged_p99_ms"));
@@ -64,13 +58,11 @@ TEST_CASE("Hedging after the p95 costs about 5 % extra load and cuts the request
   // Book: backup after the p95 => about 5 % extra load (value and printed rounding from the lab file).
   // Exactly 1 - 0.95 for a law that does not depend on load; the simulated share is within its Wilson
   // interval of it.
-  const double book = cell_test::book_value(kCell, "sim_hedge_share_frac");
-  const double book_tolerance = cell_test::book_tolerance(kCell, "sim_hedge_share_frac");
   for (const std::string leaf : {"exp", "lognormal"}) {
-    const auto r = run({{"leaf", leaf}});
+    const auto r = cell.run({{"leaf", leaf}}, kSeed);
     INFO("leaf law " << leaf);
     CHECK_THAT(out(r, "hedge_share_frac"), WithinRel(1 - 0.95, 1e-12));
-    CHECK_THAT(out(r, "sim_hedge_share_frac"), WithinAbs(book, book_tolerance));
+    cell.check_book(r, "sim_hedge_share_frac");
     check_near(r, "sim_hedge_share_frac", "sim_hedge_share_lo_frac", "sim_hedge_share_hi_frac", 1 - 0.95);
     CHECK(out(r, "sim_hedged_p99_hi_ms") < out(r, "sim_req_p99_lo_ms"));
     CHECK(out(r, "p99_cut_x") > 1.3);
@@ -78,7 +70,7 @@ TEST_CASE("Hedging after the p95 costs about 5 % extra load and cuts the request
 }
 
 TEST_CASE("The fan-out cell with lognormal leaves matches its closed-form p99s", "[queues][fanout]") {
-  const auto r = run({{"leaf", "lognormal"}});
+  const auto r = cell.run({{"leaf", "lognormal"}}, kSeed);
   check_near(r, "sim_req_p99_ms", "sim_req_p99_lo_ms", "sim_req_p99_hi_ms", out(r, "req_p99_ms"));
   check_near(r, "sim_hedged_p99_ms", "sim_hedged_p99_lo_ms", "sim_hedged_p99_hi_ms", out(r, "hedged_p99_ms"));
 }
@@ -86,7 +78,7 @@ TEST_CASE("The fan-out cell with lognormal leaves matches its closed-form p99s",
 TEST_CASE("M/M/1 leaves: backups raise the load, so hedging at p95 costs about 10 % at rho = 0.7", "[queues][fanout]") {
   const auto h = mm1_hedge_share(0.7, 0.95);  // the closed-form share (fan_out_test.cpp)
   REQUIRE(h.has_value());
-  const auto r = run({{"leaf", "mm1"}});
+  const auto r = cell.run({{"leaf", "mm1"}}, kSeed);
   REQUIRE(r.notices.size() == 1);
   CHECK(r.notices[0].code == "hedge_load");
   CHECK_THAT(out(r, "hedge_share_frac"), WithinRel(*h, 1e-12));
@@ -96,7 +88,7 @@ TEST_CASE("M/M/1 leaves: backups raise the load, so hedging at p95 costs about 1
   CHECK_THAT(out(r, "sim_req_p50_ms"), WithinRel(out(r, "req_p50_ms"), 0.10));
   CHECK_THAT(out(r, "sim_hedge_share_frac"), WithinRel(*h, 0.16));
 
-  const auto unstable = run({{"leaf", "mm1"}, {"rho", "0.9"}, {"requests", "2000"}});
+  const auto unstable = cell.run({{"leaf", "mm1"}, {"rho", "0.9"}, {"requests", "2000"}}, kSeed);
   REQUIRE(unstable.notices.size() == 1);
   CHECK(unstable.notices[0].code == "hedge_unstable");
   CHECK(unstable.find_output("sim_hedged_p99_ms") == nullptr);
@@ -104,21 +96,10 @@ TEST_CASE("M/M/1 leaves: backups raise the load, so hedging at p95 costs about 1
 }
 
 TEST_CASE("fan-out: bad inputs are errors that name the parameter", "[queues][fanout]") {
-  SECTION("no leaves") {
-    const auto r = try_run({{"leaves", "0"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "out_of_range");
-    CHECK(r.error().param == "leaves");
-  }
-  SECTION("too many leaf draws") {
-    const auto r = try_run({{"leaves", "10000"}, {"requests", "1000000"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "requests");
-  }
-  SECTION("a percentile of 100") {
-    const auto r = try_run({{"percentile", "100"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().param == "percentile");
-  }
+  const auto row = GENERATE(values<cell_test::BadInput>({
+      {"no leaves", {{"leaves", "0"}}, "out_of_range", "leaves"},
+      {"too many leaf draws", {{"leaves", "10000"}, {"requests", "1000000"}}, "too_large", "requests"},
+      {"a percentile of 100", {{"percentile", "100"}}, "out_of_range", "percentile"},
+  }));
+  cell_test::check_bad_input(cell, row);
 }

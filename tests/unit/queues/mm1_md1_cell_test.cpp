@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "bad_input.h"
 #include "cell_runner.h"
 #include "queues/closed_forms.h"
 #include "queues/confidence_intervals.h"
@@ -14,9 +15,8 @@ using cell_test::out;
 
 namespace {
 
-sl::RunResult run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  return cell_test::run("queues/mm1-md1", std::move(raw), seed);
-}
+const cell_test::Cell cell{"queues/mm1-md1"};
+const std::string kSeed = "7";  // the seed these runs have always used
 
 /// Row `row` of the table closing_rows (rho = 0.5, 0.8, 0.95): |simulated - closed| within 4 standard
 /// errors; the table's 95 % half-width is t(31) = 2.04 SEs.
@@ -40,8 +40,7 @@ double closing(const sl::RunResult& r, const std::string& name, double rho) {
 }  // namespace
 
 TEST_CASE("Table 7: eq. 5 gives 2x/3.3x/5x/10x/20x and 10/17/25/50/100 ms at 5 ms", "[queues][mm1][book]") {
-  const auto r = run({});
-  const std::string cell = "queues/mm1-md1";
+  const auto r = cell.run({}, kSeed);
   // Our values are the exact S / (1 - rho); the book's, and their printed rounding (abs 0.05 for 3.3, 0.5
   // for the integers, so 16.67 ms prints as 17), come from the lab file.
   struct Row {
@@ -56,21 +55,19 @@ TEST_CASE("Table 7: eq. 5 gives 2x/3.3x/5x/10x/20x and 10/17/25/50/100 ms at 5 m
     INFO("rho = " << row.rho);
     CHECK_THAT(out(r, row.multiple), WithinRel(1 / (1 - row.rho), 1e-12));
     CHECK_THAT(out(r, row.W_ms), WithinRel(5 / (1 - row.rho), 1e-12));
-    CHECK_THAT(out(r, row.multiple),
-               WithinAbs(cell_test::book_value(cell, row.multiple), cell_test::book_tolerance(cell, row.multiple)));
-    CHECK_THAT(out(r, row.W_ms), WithinAbs(cell_test::book_value(cell, row.W_ms), cell_test::book_tolerance(cell, row.W_ms)));
+    cell.check_book(r, row.multiple);
+    cell.check_book(r, row.W_ms);
   }
   // Eq. 6 rounds ln 100 = 4.605 to 4.6; at rho = 0.7 it is 4.6 / 0.3 = 15.3 service times.
   CHECK_THAT(out(r, "ln_100"), WithinRel(std::log(100.0), 1e-15));
-  CHECK_THAT(out(r, "ln_100"), WithinAbs(cell_test::book_value(cell, "ln_100"), cell_test::book_tolerance(cell, "ln_100")));
+  cell.check_book(r, "ln_100");
   CHECK_THAT(out(r, "eq6_multiple_70"), WithinRel(4.6 / 0.3, 1e-12));
-  CHECK_THAT(out(r, "eq6_multiple_70"),
-             WithinAbs(cell_test::book_value(cell, "eq6_multiple_70"), cell_test::book_tolerance(cell, "eq6_multiple_70")));
+  cell.check_book(r, "eq6_multiple_70");
 }
 
 TEST_CASE("Simulated M/M/1 and M/D/1 means and p99s are within 4 SE of their closed forms", "[queues][mm1]") {
   // SEs by batch means (32 batches of one long run per load and model).
-  const auto r = run({});
+  const auto r = cell.run({}, kSeed);
   const double s = 0.005;
   const auto& rhos = column(r, "closing_rows", "rho");
   REQUIRE(rhos == std::vector<double>{0.5, 0.8, 0.95});
@@ -91,13 +88,13 @@ TEST_CASE("Simulated M/M/1 and M/D/1 means and p99s are within 4 SE of their clo
 TEST_CASE("The 95 % intervals cover most of the closed forms across the whole sweep", "[queues][mm1]") {
   // 42 checks (M/M/1 mean and p99, M/D/1 mean at 11 loads; M/D/1 p99 at the 9 loads up to 0.85). With
   // correct 95 % intervals the count covered is about Binomial(42, 0.95): mean 39.9, sd 1.4; accept >= 35.
-  const auto r = run({}, "3");
+  const auto r = cell.run({}, "3");
   CHECK(out(r, "closed_forms_checked") == 42);
   CHECK(out(r, "closed_forms_inside_ci") >= 35);
 }
 
 TEST_CASE("M/D/1's simulated p99 sits clearly below eq. 6 at every load; M/M/1's straddles it", "[queues][mm1]") {
-  const auto r = run({});
+  const auto r = cell.run({}, kSeed);
   const auto& eq6 = column(r, "sweep", "eq6_p99_ms");
   const auto& md1_hi = column(r, "sweep", "md1_p99_hi_ms");
   const auto& mm1_ratio = column(r, "sweep", "mm1_p99_to_eq6");
@@ -110,31 +107,26 @@ TEST_CASE("M/D/1's simulated p99 sits clearly below eq. 6 at every load; M/M/1's
 TEST_CASE("Times in system scale with the service time at fixed utilization", "[queues][mm1]") {
   // Same seed, S doubled: every arrival and service time doubles, so every time in system does too
   // (up to rounding in 1/S).
-  const auto a = run({{"service_ms", "5"}, {"n", "500000"}});
-  const auto b = run({{"service_ms", "10"}, {"n", "500000"}});
+  const auto a = cell.run({{"service_ms", "5"}, {"n", "500000"}}, kSeed);
+  const auto b = cell.run({{"service_ms", "10"}, {"n", "500000"}}, kSeed);
   CHECK_THAT(closing(b, "mm1_W_ms", 0.8), WithinRel(2 * closing(a, "mm1_W_ms", 0.8), 1e-9));
   CHECK_THAT(closing(b, "md1_p99_ms", 0.95), WithinRel(2 * closing(a, "md1_p99_ms", 0.95), 1e-9));
   CHECK_THAT(out(b, "eq5_W_90_ms"), WithinRel(100.0, 1e-12));
 }
 
 TEST_CASE("mm1-md1: bad inputs are errors that name the parameter", "[queues][mm1]") {
-  sl::RunControl ctl;
-  const auto neg = sl::run_cell("queues/mm1-md1", {{"service_ms", "-1"}}, "1", ctl);
-  REQUIRE_FALSE(neg.ok());
-  CHECK(neg.error().code == "out_of_range");
-  CHECK(neg.error().param == "service_ms");
-  const auto few = sl::run_cell("queues/mm1-md1", {{"n", "1000"}}, "1", ctl);
-  REQUIRE_FALSE(few.ok());
-  CHECK(few.error().param == "n");
-  const auto huge = sl::run_cell("queues/mm1-md1", {{"n", "1e9"}}, "1", ctl);
-  REQUIRE_FALSE(huge.ok());
-  CHECK(huge.error().code == "out_of_range");
+  const auto row = GENERATE(values<cell_test::BadInput>({
+      {"a negative service time", {{"service_ms", "-1"}}, "out_of_range", "service_ms"},
+      {"too few requests", {{"n", "1000"}}, "out_of_range", "n"},
+      {"too many requests", {{"n", "1e9"}}, "out_of_range", "n"},
+  }));
+  cell_test::check_bad_input(cell, row);
 }
 
 TEST_CASE("mm1-md1: the same seed gives the same sweep, another seed a different one", "[queues][mm1]") {
-  const auto a = run({{"n", "500000"}}, "4");
-  const auto b = run({{"n", "500000"}}, "4");
-  const auto c = run({{"n", "500000"}}, "5");
+  const auto a = cell.run({{"n", "500000"}}, "4");
+  const auto b = cell.run({{"n", "500000"}}, "4");
+  const auto c = cell.run({{"n", "500000"}}, "5");
   CHECK(column(a, "sweep", "mm1_p99_ms") == column(b, "sweep", "mm1_p99_ms"));
   CHECK(column(a, "sweep", "md1_W_ms") == column(b, "sweep", "md1_W_ms"));
   CHECK(column(a, "sweep", "mm1_W_ms") != column(c, "sweep", "mm1_W_ms"));

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "bad_input.h"
 #include "cell_runner.h"
 #include "queues/erlang_c.h"
 
@@ -8,17 +9,12 @@ using Catch::Matchers::WithinRel;
 using cell_test::column;
 using cell_test::out;
 
-namespace {
-
-sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  return cell_test::try_run("queues/routing", std::move(raw), seed);
-}
-
-}  // namespace
+const cell_test::Cell cell{"queues/routing"};
+const std::string kSeed = "7";  // the seed these runs have always used
 
 TEST_CASE("Routing cell: the shared queue's mean wait agrees with Erlang C within 4 batch-means SE",
           "[queues][multiserver][routing]") {
-  const auto r = run({{"rho_min", "0.9"}, {"rho_max", "0.9"}, {"points", "1"}, {"n", "1000000"}});
+  const auto r = cell.try_run({{"rho_min", "0.9"}, {"rho_max", "0.9"}, {"points", "1"}, {"n", "1000000"}}, kSeed);
   REQUIRE(r.ok());
   const auto& v = r.value();
   // 8 servers of 5 ms at rho 0.9: lambda = 1,440/s, Erlang C wait = C / (1,600 - 1,440).
@@ -32,7 +28,7 @@ TEST_CASE("Routing cell: the shared queue's mean wait agrees with Erlang C withi
 }
 
 TEST_CASE("Routing cell: one row per load point, ordered policies at every load", "[queues][multiserver][routing]") {
-  const auto r = run({{"points", "4"}, {"n", "100000"}});
+  const auto r = cell.try_run({{"points", "4"}, {"n", "100000"}}, kSeed);
   REQUIRE(r.ok());
   const auto& v = r.value();
   const auto& rho = column(v, "sweep", "rho");
@@ -51,7 +47,7 @@ TEST_CASE("Routing cell: one row per load point, ordered policies at every load"
 
 TEST_CASE("Routing cell with fixed service: no M/M/c closed form, the M/D/1 mean for random routing",
           "[queues][multiserver][routing]") {
-  const auto r = run({{"service", "det"}, {"points", "2"}, {"n", "20000"}});
+  const auto r = cell.try_run({{"service", "det"}, {"points", "2"}, {"n", "20000"}}, kSeed);
   REQUIRE(r.ok());
   const auto& v = r.value();
   CHECK(v.find_output("mean_shared_closed_ms") == nullptr);
@@ -61,33 +57,18 @@ TEST_CASE("Routing cell with fixed service: no M/M/c closed form, the M/D/1 mean
 }
 
 TEST_CASE("Routing cell: bad inputs give errors that name the parameter", "[queues][multiserver][routing]") {
-  SECTION("rho_min above rho_max") {
-    const auto r = run({{"rho_min", "0.9"}, {"rho_max", "0.5"}});
-    REQUIRE(!r.ok());
-    CHECK(r.error().code == "invalid");
-    CHECK(r.error().param == "rho_min");
-  }
-  SECTION("a load at or above 1 has no steady state and is out of range") {
-    const auto r = run({{"rho_max", "1"}});
-    REQUIRE(!r.ok());
-    CHECK(r.error().param == "rho_max");
-  }
-  SECTION("too many requests in all") {
-    const auto r = run({{"points", "40"}, {"n", "2000000"}});
-    REQUIRE(!r.ok());
-    CHECK(r.error().code == "too_large");
-    CHECK(r.error().param == "n");
-  }
-  SECTION("zero servers") {
-    const auto r = run({{"servers", "0"}});
-    REQUIRE(!r.ok());
-    CHECK(r.error().param == "servers");
-  }
+  const auto row = GENERATE(values<cell_test::BadInput>({
+      {"rho_min above rho_max", {{"rho_min", "0.9"}, {"rho_max", "0.5"}}, "invalid", "rho_min"},
+      {"a load at or above 1 has no steady state and is out of range", {{"rho_max", "1"}}, "out_of_range", "rho_max"},
+      {"too many requests in all", {{"points", "40"}, {"n", "2000000"}}, "too_large", "n"},
+      {"zero servers", {{"servers", "0"}}, "out_of_range", "servers"},
+  }));
+  cell_test::check_bad_input(cell, row);
 }
 
 TEST_CASE("Routing cell: the same seed gives the same curves", "[queues][multiserver][routing]") {
-  const auto a = run({{"points", "2"}, {"n", "10000"}}, "5");
-  const auto b = run({{"points", "2"}, {"n", "10000"}}, "5");
+  const auto a = cell.try_run({{"points", "2"}, {"n", "10000"}}, "5");
+  const auto b = cell.try_run({{"points", "2"}, {"n", "10000"}}, "5");
   REQUIRE((a.ok() && b.ok()));
   CHECK(out(a.value(), "p99_jsq_ms") == out(b.value(), "p99_jsq_ms"));
   CHECK(out(a.value(), "mean_p2_ms") == out(b.value(), "mean_p2_ms"));

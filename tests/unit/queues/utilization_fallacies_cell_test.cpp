@@ -2,35 +2,20 @@
 
 #include <cmath>
 
+#include "bad_input.h"
 #include "cell_runner.h"
 #include "queues/confidence_intervals.h"
 
-using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::column;
 using cell_test::out;
 
-namespace {
-
-const std::string kCell = "queues/utilization-fallacies";
-sl::Result<sl::RunResult> try_run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  return cell_test::try_run(kCell, std::move(raw), seed);
-}
-
-sl::RunResult run(std::map<std::string, std::string> raw, const std::string& seed = "7") {
-  return cell_test::run(kCell, std::move(raw), seed);
-}
-
-/// The lab file's book value of `output` with its printed rounding as the tolerance.
-Catch::Matchers::Floating::WithinAbsMatcher book(const std::string& output) {
-  return WithinAbs(cell_test::book_value(kCell, output), cell_test::book_tolerance(kCell, output));
-}
-
-}  // namespace
+const cell_test::Cell cell{"queues/utilization-fallacies"};
+const std::string kSeed = "7";  // the seed these runs have always used
 
 TEST_CASE("Fallacy 'a faster model': 25 ms -> 2.94 ms, queueing 21.25x, system 8.5x, model 2.5x",
           "[queues][fallacies][book]") {
-  const auto r = run({});
+  const auto r = cell.run({}, kSeed);
   // Defaults: S = 5 ms at rho = 0.8, then S' = 2 ms at the same arrival rate, so rho' = 0.8 x 2 / 5 = 0.32.
   // Exact M/M/1 values (eq. 5), then the book's printed ones from the lab file.
   const double rho_after = 0.8 * 2 / 5;
@@ -45,13 +30,13 @@ TEST_CASE("Fallacy 'a faster model': 25 ms -> 2.94 ms, queueing 21.25x, system 8
   for (const char* output : {"wait_at_rho_ms", "W_at_rho_ms", "wait_after_ms", "W_after_ms", "queue_gain_x",
                              "system_speedup_x", "model_speedup_x"}) {
     INFO(output);
-    CHECK_THAT(out(r, output), book(output));
+    cell.check_book(r, output);
   }
 }
 
 TEST_CASE("Pitfall 'high utilization': 90 % vs 70 % saves 22.2 %, costs 3x latency, p99 76.7 -> 230 ms",
           "[queues][fallacies][book]") {
-  const auto r = run({});
+  const auto r = cell.run({}, kSeed);
   // Defaults: rho_low = 0.7, rho_high = 0.9, S = 5 ms; eq. 6 is 4.6 S / (1 - rho).
   CHECK_THAT(out(r, "W_multiple_high"), WithinRel(1 / (1 - 0.9), 1e-12));
   CHECK_THAT(out(r, "wait_multiple_high"), WithinRel(0.9 / (1 - 0.9), 1e-12));
@@ -62,22 +47,22 @@ TEST_CASE("Pitfall 'high utilization': 90 % vs 70 % saves 22.2 %, costs 3x laten
   for (const char* output : {"W_multiple_high", "wait_multiple_high", "cost_saving_frac", "latency_ratio_x",
                              "p99_low_ms", "p99_high_ms"}) {
     INFO(output);
-    CHECK_THAT(out(r, output), book(output));
+    cell.check_book(r, output);
   }
 }
 
 TEST_CASE("Pitfall 'average latency': 16.7 ms mean vs 76.7 ms p99 at 70 %, a 4.6x gap", "[queues][fallacies][book]") {
-  const auto r = run({});
+  const auto r = cell.run({}, kSeed);
   CHECK_THAT(out(r, "W_low_ms"), WithinRel(5 / (1 - 0.7), 1e-12));
   CHECK_THAT(out(r, "p99_to_mean_x"), WithinRel(4.6, 1e-12));  // eq. 6 / eq. 5 = 4.6 at any load
-  CHECK_THAT(out(r, "W_low_ms"), book("W_low_ms"));
-  CHECK_THAT(out(r, "p99_to_mean_x"), book("p99_to_mean_x"));
+  cell.check_book(r, "W_low_ms");
+  cell.check_book(r, "p99_to_mean_x");
 }
 
 TEST_CASE("Every fallacy number is confirmed by simulation within 4 standard errors", "[queues][fallacies]") {
   // The checks table holds each exact M/M/1 value beside its simulated estimate and 95 % interval (batch
   // means, t(31) = 2.04 SEs; delta method for ratios). 4 SE = 2 / 2.04 of the interval's full width.
-  const auto r = run({});
+  const auto r = cell.run({}, kSeed);
   const auto& exact = column(r, "checks", "exact");
   const auto& sim = column(r, "checks", "sim");
   const auto& lo = column(r, "checks", "sim_lo");
@@ -93,34 +78,17 @@ TEST_CASE("Every fallacy number is confirmed by simulation within 4 standard err
 }
 
 TEST_CASE("The fallacy arithmetic follows other inputs", "[queues][fallacies]") {
-  const auto r = run({{"rho_low", "0.5"}, {"rho_high", "0.8"}, {"n", "400000"}});
+  const auto r = cell.run({{"rho_low", "0.5"}, {"rho_high", "0.8"}, {"n", "400000"}}, kSeed);
   CHECK_THAT(out(r, "cost_saving_frac"), WithinRel(0.375, 1e-12));  // 1 - 0.5 / 0.8
   CHECK_THAT(out(r, "latency_ratio_x"), WithinRel(2.5, 1e-12));      // (1 - 0.5) / (1 - 0.8)
 }
 
 TEST_CASE("utilization-fallacies: bad inputs are errors that name the parameter", "[queues][fallacies]") {
-  SECTION("a 'faster' model so slow that the queue is unstable") {
-    const auto r = try_run({{"new_service_ms", "7"}});  // rho' = 0.8 * 7 / 5 = 1.12
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "unstable");
-    CHECK(r.error().param == "new_service_ms");
-  }
-  SECTION("a model so much faster that nothing queues any more") {
-    const auto r = try_run({{"new_service_ms", "0.01"}});  // rho' = 0.8 * 0.01 / 5 = 0.0016
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "invalid");
-    CHECK(r.error().param == "new_service_ms");
-  }
-  SECTION("rho_high not above rho_low") {
-    const auto r = try_run({{"rho_low", "0.9"}, {"rho_high", "0.7"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "invalid");
-    CHECK(r.error().param == "rho_high");
-  }
-  SECTION("rho out of range") {
-    const auto r = try_run({{"rho", "1"}});
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == "out_of_range");
-    CHECK(r.error().param == "rho");
-  }
+  const auto row = GENERATE(values<cell_test::BadInput>({
+      {"a 'faster' model so slow that the queue is unstable", {{"new_service_ms", "7"}}, "unstable", "new_service_ms"},  // rho' = 0.8 * 7 / 5 = 1.12
+      {"a model so much faster that nothing queues any more", {{"new_service_ms", "0.01"}}, "invalid", "new_service_ms"},  // rho' = 0.8 * 0.01 / 5 = 0.0016
+      {"rho_high not above rho_low", {{"rho_low", "0.9"}, {"rho_high", "0.7"}}, "invalid", "rho_high"},
+      {"rho out of range", {{"rho", "1"}}, "out_of_range", "rho"},
+  }));
+  cell_test::check_bad_input(cell, row);
 }

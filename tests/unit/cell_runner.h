@@ -107,4 +107,27 @@ struct Cell {
   }
 };
 
+/// One input a cell must refuse, as a row of a GENERATE(values<cell_test::BadInput>({...})) table: what it
+/// is, the raw inputs, and the error's code and the parameter it names, each where the test pins it ("" =
+/// any).
+struct BadInput {
+  const char* what;
+  std::map<std::string, std::string> raw;
+  const char* code;
+  const char* param;
+};
+
+/// The error carries the row's code and names the row's parameter, where they are given.
+inline void check_error(const sl::Error& e, const BadInput& row) {
+  INFO(row.what);
+  if (*row.code) CHECK(e.code == row.code);
+  if (*row.param) CHECK(e.param == row.param);
+}
+
+/// The cell refuses the row's inputs with the row's error.
+inline void check_bad_input(const Cell& cell, const BadInput& row) {
+  INFO(cell.id);
+  check_error(cell.error(row.raw), row);
+}
+
 }  // namespace cell_test

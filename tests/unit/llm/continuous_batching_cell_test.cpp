@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "cell_runner.h"
-#include "llm/bad_input.h"
 
 using Catch::Matchers::WithinRel;
 using cell_test::out;
@@ -73,14 +72,14 @@ TEST_CASE("A small KV pool makes the paged engine preempt and the naive one queu
 
 TEST_CASE("Continuous batching cell rejects impossible setups with a clear error", "[llm][scheduler]") {
   const auto row = GENERATE(values<cell_test::BadInput>({
-      {"KV reserve beside the 70B weights", {{"model", "llama3.1-70b"}}, "kv_gib", "too_large"},
-      {"static batch larger than the pool's max-length slots", {{"static_batch", "289"}}, "static_batch", ""},
+      {"KV reserve beside the 70B weights", {{"model", "llama3.1-70b"}}, "too_large", "kv_gib"},
+      {"static batch larger than the pool's max-length slots", {{"static_batch", "289"}}, "", "static_batch"},
       {"prompts that cannot fit one step without chunked prefill",
-       {{"chunked_prefill", "off"}, {"max_num_batched_tokens", "1024"}}, "max_num_batched_tokens", "invalid"},
+       {{"chunked_prefill", "off"}, {"max_num_batched_tokens", "1024"}}, "invalid", "max_num_batched_tokens"},
       {"the same under the parameter's old name, max_batched_tokens",
-       {{"chunked_prefill", "off"}, {"max_batched_tokens", "1024"}}, "max_num_batched_tokens", ""},
-      {"a pool smaller than one request", {{"kv_gib", "0.1"}}, "kv_gib", ""},
-      {"a negative rate", {{"lambda", "-1"}}, "lambda", ""},
+       {{"chunked_prefill", "off"}, {"max_batched_tokens", "1024"}}, "", "max_num_batched_tokens"},
+      {"a pool smaller than one request", {{"kv_gib", "0.1"}}, "", "kv_gib"},
+      {"a negative rate", {{"lambda", "-1"}}, "", "lambda"},
   }));
   cell_test::check_error(cell.error(row.raw), row);
 }

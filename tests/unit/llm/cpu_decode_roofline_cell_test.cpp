@@ -6,7 +6,6 @@
 #include <cmath>
 
 #include "cell_runner.h"
-#include "llm/bad_input.h"
 #include "llm/cpu_decode_roofline.h"
 
 using Catch::Matchers::WithinRel;
@@ -90,15 +89,15 @@ TEST_CASE("Book GPU points beside the CPU: H100 ridge 295 FLOP/B, V100 15.6, INT
 TEST_CASE("CPU decode roofline refuses impossible or oversized inputs", "[llm][measure]") {
   const auto row = GENERATE(values<cell_test::BadInput>({
       // one 1024^2 FP32 matrix is 4 MiB
-      {"weights smaller than one matrix", {{"weights_mib", "1"}, {"hidden", "1024"}}, "weights_mib", "invalid"},
+      {"weights smaller than one matrix", {{"weights_mib", "1"}, {"hidden", "1024"}}, "invalid", "weights_mib"},
       {"weights the wasm heap cannot hold", {{"weights_mib", "2048"}, {"hidden", "1024"}, {"precision", "fp32"}},
-       "weights_mib", "too_large"},
+       "too_large", "weights_mib"},
       // 1,300 MiB FP32 + 325 MiB INT8 = 1,625 MiB > 1,536 MiB (the FP32-only run is not made: too slow here).
       {"FP32 plus INT8 copies over the limit, though FP32 alone (1,300 MiB) would fit",
-       {{"weights_mib", "1300"}, {"hidden", "1024"}, {"max_batch", "2"}}, "weights_mib", "too_large"},
+       {{"weights_mib", "1300"}, {"hidden", "1024"}, {"max_batch", "2"}}, "too_large", "weights_mib"},
       {"a sweep with too much arithmetic names the batch",
-       {{"weights_mib", "64"}, {"hidden", "1024"}, {"max_batch", "1024"}}, "max_batch", "too_large"},
-      {"an unknown precision", {{"precision", "fp16"}}, "", "bad_choice"},
+       {{"weights_mib", "64"}, {"hidden", "1024"}, {"max_batch", "1024"}}, "too_large", "max_batch"},
+      {"an unknown precision", {{"precision", "fp16"}}, "bad_choice", ""},
   }));
   INFO(row.what);
   const auto r = run(row.raw);

@@ -1,7 +1,6 @@
 #include <catch2/catch.hpp>
 
 #include "cell_runner.h"
-#include "llm/bad_input.h"
 
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
@@ -94,11 +93,11 @@ TEST_CASE("Case study: presets and precisions move the numbers the right way", "
 TEST_CASE("Case study: impossible configurations are errors naming the parameter", "[llm][model]") {
   const auto row = GENERATE(values<cell_test::BadInput>({
       {"FP16 Llama-3.1-70B (141 GB) does not fit in 80 GiB", {{"model", "llama3.1-70b"}, {"weights", "fp16"}},
-       "weights", "too_large"},
-      {"a 72 GiB reserve beside 35.3 GB of 70B weights", {{"model", "llama3.1-70b"}}, "kv_reserve_gib", ""},
-      {"a request longer than the reserve", {{"prompt", "1000000"}, {"kv_reserve_gib", "1"}}, "prompt", ""},
-      {"more KV heads than query heads", {{"model", "custom"}, {"kv_heads", "64"}}, "kv_heads", ""},
-      {"an out-of-range efficiency", {{"efficiency_frac", "0"}}, "efficiency_frac", ""},
+       "too_large", "weights"},
+      {"a 72 GiB reserve beside 35.3 GB of 70B weights", {{"model", "llama3.1-70b"}}, "", "kv_reserve_gib"},
+      {"a request longer than the reserve", {{"prompt", "1000000"}, {"kv_reserve_gib", "1"}}, "", "prompt"},
+      {"more KV heads than query heads", {{"model", "custom"}, {"kv_heads", "64"}}, "", "kv_heads"},
+      {"an out-of-range efficiency", {{"efficiency_frac", "0"}}, "", "efficiency_frac"},
   }));
   cell_test::check_error(cell.error(row.raw), row);
 }

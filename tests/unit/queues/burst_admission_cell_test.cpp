@@ -1,7 +1,6 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 
-#include "bad_input.h"
 #include "cell_runner.h"
 
 using Catch::Matchers::WithinAbs;

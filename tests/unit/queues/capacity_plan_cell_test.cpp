@@ -1,7 +1,6 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "bad_input.h"
 #include "cell_runner.h"
 #include "queues/capacity_plan.h"
 #include "queues/closed_forms.h"

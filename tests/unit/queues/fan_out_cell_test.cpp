@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "bad_input.h"
 #include "cell_runner.h"
 #include "queues/fan_out.h"
 

@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "bad_input.h"
 #include "cell_runner.h"
 #include "queues/closed_forms.h"
 #include "queues/confidence_intervals.h"

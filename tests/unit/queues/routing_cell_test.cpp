@@ -1,6 +1,5 @@
 #include <catch2/catch.hpp>
 
-#include "bad_input.h"
 #include "cell_runner.h"
 #include "queues/erlang_c.h"
 

@@ -24,8 +24,11 @@ function line_of(text, instance_path) {
     const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
     return /^\d+$/.test(key) ? Number(key) : key;
   });
-  let node = tree ? findNodeAtLocation(tree, path) : undefined;
-  while (!node && path.length) node = findNodeAtLocation(tree, path.splice(-1, 1) && path);
+  let node = findNodeAtLocation(tree, path);
+  while (!node && path.length) {   // a missing member: point at the nearest parent that exists
+    path.pop();
+    node = findNodeAtLocation(tree, path);
+  }
   const offset = node ? node.offset : 0;
   return text.slice(0, offset).split('\n').length;
 }

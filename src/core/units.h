@@ -13,6 +13,7 @@ inline constexpr double kGB = 1e9;                        ///< 10^9 B
 inline constexpr double kTB = 1e12;                       ///< 10^12 B
 
 inline constexpr double kMsPerS = 1e3;
+inline constexpr double kSPerMs = 1e-3;  ///< multiply by it: x_ms * 1e-3 is not always x_ms / 1e3 to the bit
 inline constexpr double kUsPerS = 1e6;
 inline constexpr double kNsPerS = 1e9;
 inline constexpr double kSPerHour = 3600.0;

@@ -18,7 +18,7 @@ namespace {
 
 using units::kGB;
 constexpr std::int64_t kSearchCap = std::int64_t{1} << 30;  // searches stop here (x 10^7 context fits int64)
-constexpr double kSPerMs = 1e-3;
+using units::kSPerMs;
 
 struct BatchedDecodeParams {
   ModelChoice model_choice;

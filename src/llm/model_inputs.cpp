@@ -15,7 +15,7 @@ using units::kMsPerS;
 constexpr double kParamsPerBillion = 1e9;  // params_b counts parameters in 10^9
 constexpr double kBillionPerParam = 1e-9;
 constexpr double kPerTera = 1e-12;         // peak_tflop_per_s and bw_tb_per_s count 10^12 per second
-constexpr double kSPerMs = 1e-3;
+using units::kSPerMs;
 
 double bytes_of(const std::string& precision) {
   if (precision == "fp16") return 2.0;

@@ -37,6 +37,12 @@ ParamSpec aliased(ParamSpec spec, std::vector<std::string> old_names) {
   return spec;
 }
 
+ParamSpec explored(ParamSpec spec, double lo, double hi) {
+  spec.slider_min = lo;
+  spec.slider_max = hi;
+  return spec;
+}
+
 const char* presence_name(Presence presence) {
   switch (presence) {
     case Presence::Always: return "always";

@@ -29,6 +29,12 @@ struct ParamSpec {
   /// Earlier names of this parameter, still accepted as CLI flags and URL keys so that old links keep
   /// working (`qps` for `lambda_per_s`); parse_inputs maps them to `name`.
   std::vector<std::string> aliases;
+  /// The range a reader explores with the page's slider, when narrower than [min, max] (which bounds what
+  /// the text field and the CLI accept): lambda may be 10^9 per second, but its slider spans 1 to 1,000.
+  /// Both 0: the slider spans [min, max]. The page draws it on a log scale when it spans more than two
+  /// decades.
+  double slider_min = 0;
+  double slider_max = 0;
 };
 
 ParamSpec real(std::string name, std::string unit, double default_value, double min, double max);
@@ -40,6 +46,8 @@ ParamSpec bytes(std::string name, std::string accept, double max_bytes);
 ParamSpec used_when(ParamSpec spec, std::string choice_param, std::vector<std::string> values);
 /// `spec`, also accepted under its earlier names (old URL keys and CLI flags).
 ParamSpec aliased(ParamSpec spec, std::vector<std::string> old_names);
+/// `spec` (Real or Count), explored on the page with a slider from lo to hi, inside [min, max].
+ParamSpec explored(ParamSpec spec, double lo, double hi);
 
 /// Which runs have an output or a table.
 enum class Presence {

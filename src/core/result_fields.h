@@ -93,6 +93,10 @@ void write(const ParamSpec& p, Writer& w) {
       w.key("default"), w.number(p.default_value);
       w.key("min"), w.number(p.min);
       w.key("max"), w.number(p.max);
+      w.key("slider"), w.begin_object();
+      w.key("min"), w.number(p.slider_max > p.slider_min ? p.slider_min : p.min);
+      w.key("max"), w.number(p.slider_max > p.slider_min ? p.slider_max : p.max);
+      w.end_object();
       break;
     case ParamSpec::Kind::Bytes:
       w.key("kind"), w.string("bytes");

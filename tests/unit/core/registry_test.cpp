@@ -57,3 +57,26 @@ TEST_CASE("Each book comparison is judged against its own tolerance, and only at
   for (const auto& c : off.value().book) some_off = some_off || !c.applies;
   CHECK(some_off);
 }
+
+TEST_CASE("Every slider range lies inside its parameter's range and holds its default", "[core][registry]") {
+  for (const auto& cell : sl::all_cells())
+    for (const auto& p : cell.params) {
+      if (p.slider_min == 0 && p.slider_max == 0) continue;
+      INFO(cell.id << " --" << p.name);
+      CHECK((p.kind == sl::ParamSpec::Kind::Real || p.kind == sl::ParamSpec::Kind::Count));
+      CHECK(p.slider_min < p.slider_max);
+      CHECK(p.slider_min >= p.min);
+      CHECK(p.slider_max <= p.max);
+      CHECK(p.default_value >= p.slider_min);
+      CHECK(p.default_value <= p.slider_max);
+    }
+}
+
+TEST_CASE("explored() sets the slider range and nothing else", "[core][cell]") {
+  auto p = sl::explored(sl::real("lambda_per_s", "1/s", 100, 0, 1e9), 1, 1000);
+  CHECK(p.slider_min == 1);
+  CHECK(p.slider_max == 1000);
+  CHECK(p.min == 0);
+  CHECK(p.max == 1e9);
+  CHECK(p.default_value == 100);
+}

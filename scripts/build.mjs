@@ -50,6 +50,7 @@ async function main() {
   for (const name of ['worker.js', 'probes', 'css', 'i18n']) {
     await cp(join(web, name), join(out, name), { recursive: true });
   }
+  await cp(join(web, 'embed', 'embed.js'), join(out, 'embed.js'));   // the course page's listener (README)
   for (const name of WASM_FILES) await cp(join(wasm_dir, name), join(out, name));
   const labs = await copy_labs();
   await write_model();

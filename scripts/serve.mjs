@@ -93,6 +93,8 @@ async function handle(request, response) {
     response.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');
     return;
   }
+  // embed.js is loaded by course pages of other origins (a no-cors script load, which CORP same-origin blocks).
+  if (url_path === '/embed.js') headers['Cross-Origin-Resource-Policy'] = 'cross-origin';
   const twin = await compressed_twin(file, request.headers['accept-encoding'] || '');
   response.writeHead(200, {
     ...headers,

@@ -51,6 +51,7 @@ async function main() {
     await cp(join(web, name), join(out, name), { recursive: true });
   }
   await cp(join(web, 'embed', 'embed.js'), join(out, 'embed.js'));   // the course page's listener (README)
+  await writeFile(join(out, '_headers'), HEADERS_FILE);   // Netlify / Cloudflare Pages (docs/hosting.md)
   for (const name of WASM_FILES) await cp(join(wasm_dir, name), join(out, name));
   const labs = await copy_labs();
   await write_model();
@@ -116,6 +117,16 @@ async function copy_labs() {
   await writeFile(join(out, 'labs', 'index.json'), `${JSON.stringify({ labs: index }, null, 2)}\n`);
   return labs;
 }
+
+// The headers serve.mjs sends, for hosts that read a _headers file (Netlify, Cloudflare Pages).
+const HEADERS_FILE = `/*
+  Cross-Origin-Opener-Policy: same-origin
+  Cross-Origin-Embedder-Policy: require-corp
+  Cross-Origin-Resource-Policy: same-origin
+  X-Content-Type-Options: nosniff
+/embed.js
+  Cross-Origin-Resource-Policy: cross-origin
+`;
 
 // Text and wasm are served compressed (scripts/serve.mjs picks <file>.br or <file>.gz by Accept-Encoding, as
 // nginx gzip_static, Netlify and Cloudflare Pages do). The model shards under assets/ are noise: not worth it.

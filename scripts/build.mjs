@@ -8,6 +8,7 @@
 import { build } from 'esbuild';
 import { cp, mkdir, readFile, readdir, rm, writeFile, access } from 'node:fs/promises';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -54,7 +55,10 @@ async function main() {
   await writeFile(join(out, '_headers'), HEADERS_FILE);   // Netlify / Cloudflare Pages (docs/hosting.md)
   for (const name of WASM_FILES) await cp(join(wasm_dir, name), join(out, name));
   const labs = await copy_labs();
+  for (const name of ['manifest.webmanifest', 'icon.svg']) await cp(join(web, name), join(out, name));
   await write_model();
+  const precached = await write_service_worker(out);
+  console.log(`service worker: ${precached.files} files precached (${precached.bytes} bytes), version ${precached.version}`);
   const compressed = await precompress(out);
   console.log(`precompressed ${compressed.files} files: ${compressed.raw} → ${compressed.br} bytes (br), ${compressed.gz} (gzip)`);
   console.log(`built ${out}: ${labs.length} labs (${labs.map((lab) => `${lab.id}:${lab.status}`).join(', ')})`);
@@ -116,6 +120,32 @@ async function copy_labs() {
   const index = labs.map(({ id, order, status, title, summary }) => ({ id, order, status, title, summary }));
   await writeFile(join(out, 'labs', 'index.json'), `${JSON.stringify({ labs: index }, null, 2)}\n`);
   return labs;
+}
+
+// The service worker precaches every file of the site but the measurement model (assets/), the compressed
+// twins and the host's _headers file.
+const NOT_PRECACHED = /^(assets\/|_headers$|sw\.js$)|\.(br|gz)$/;
+
+/** dist/sw.js from web/sw.js with the precache list and a version that changes when any listed file does. */
+async function write_service_worker(dir) {
+  const files = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath ?? entry.path, entry.name).slice(dir.length + 1).split('\\').join('/');
+    if (!NOT_PRECACHED.test(path)) files.push(path);
+  }
+  files.sort();
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for (const path of files) {
+    const data = await readFile(join(dir, path));
+    bytes += data.length;
+    hash.update(`${path}\0${data.length}\0`).update(data);
+  }
+  const version = hash.digest('hex').slice(0, 16);
+  const template = await readFile(join(web, 'sw.js'), 'utf8');
+  await writeFile(join(dir, 'sw.js'), template.replace('__VERSION__', version).replace("['__FILES__']", JSON.stringify(files)));
+  return { files: files.length, bytes, version };
 }
 
 // The headers serve.mjs sends, for hosts that read a _headers file (Netlify, Cloudflare Pages).

@@ -10,3 +10,4 @@ import './photo.spec.mjs';
 import './aliases.spec.mjs';
 import './lab_fetch.spec.mjs';
 import './explorable.spec.mjs';
+import './offline.spec.mjs';

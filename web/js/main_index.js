@@ -4,11 +4,13 @@ import { t, pick, set_lang, current_lang } from './i18n.js';
 import { read_page_state } from './url_state.js';
 import { fetch_lab_index } from './labs.js';
 import { site_header, site_footer } from './site_chrome.js';
+import { take_waiting_version, enable_offline } from './offline.js';
 
 let labs = null;
 let load_error = null;
 
 async function main() {
+  if (!(await take_waiting_version())) return;   // a newer deployment: the page reloads on it
   await set_lang(read_page_state().lang);
   try {
     labs = await fetch_lab_index();
@@ -17,6 +19,7 @@ async function main() {
   }
   render();
   document.body.dataset.ready = 'true';
+  enable_offline();
 }
 
 function render() {

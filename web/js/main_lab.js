@@ -7,6 +7,7 @@ import { CellWorker } from './worker_pool.js';
 import { CellView } from './cell_view.js';
 import { site_header, site_footer, refresh_footer_timer } from './site_chrome.js';
 import { set_timer_resolution_ms } from './timer_resolution.js';
+import { take_waiting_version, enable_offline } from './offline.js';
 
 const state = read_page_state();
 const page = { lab: null, views: [], message: null };
@@ -15,6 +16,7 @@ const ask_predictions = state.query.get('predict') !== '0';
 let toc_observer = null;
 
 async function main() {
+  if (!state.embed && !(await take_waiting_version())) return;   // a newer deployment: the page reloads on it
   await set_lang(state.lang);
   document.body.classList.toggle('sl-embed', state.embed);
   document.body.classList.toggle('sl-lab-page', !state.embed);
@@ -56,6 +58,7 @@ async function start_cells(docs) {
   await first_runs(page.views.filter((view) => view.run_now));
   document.body.dataset.ready = 'true';
   if (state.embed) post_to_parent({ type: 'serving-lab:ready', cell: page.views[0]?.cell_id });
+  else enable_offline();
   if (window.location.hash) document.getElementById(window.location.hash.slice(1))?.scrollIntoView();
 }
 

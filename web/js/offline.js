@@ -1,0 +1,49 @@
+// Offline after one visit (web/sw.js). The service worker is registered once the page has computed, so its
+// precache download never competes with the first results. A deployment newer than the one serving this page
+// is used from the next page that opens (it switches before loading anything, then reloads), or at once when
+// the reader accepts the banner; every open page of the site then reloads, so none mixes two versions.
+import { el } from './dom.js';
+import { t } from './i18n.js';
+
+const SKIP = 'serving-lab:skip-waiting';
+
+/** At page start: if a newer version is waiting, switch to it and reload. Resolves false when it reloads. */
+export async function take_waiting_version() {
+  if (!('serviceWorker' in navigator)) return true;
+  const registration = await navigator.serviceWorker.getRegistration();
+  listen_for_switch();
+  if (registration?.waiting && navigator.serviceWorker.controller) {
+    registration.waiting.postMessage(SKIP);
+    return false;   // controllerchange reloads the page
+  }
+  return true;
+}
+
+let listening = false;
+function listen_for_switch() {
+  if (listening || !navigator.serviceWorker.controller) return;
+  listening = true;
+  navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload());
+}
+
+/** After the first results: register the service worker; offer a reload when a newer version has installed. */
+export async function enable_offline() {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  let registration;
+  try {
+    registration = await navigator.serviceWorker.register('sw.js');
+  } catch {
+    return;   // a browser or host without service workers: the site works online as before
+  }
+  const offer = (worker) => {
+    if (!navigator.serviceWorker.controller || document.querySelector('.sl-update')) return;
+    listen_for_switch();
+    document.body.append(el('div', { class: 'sl-update', role: 'status' }, t('offline.update'), ' ',
+      el('button', { type: 'button', class: 'sl-button sl-button-small', on: { click: () => worker.postMessage(SKIP) } }, t('offline.reload'))));
+  };
+  if (registration.waiting) offer(registration.waiting);
+  registration.addEventListener('updatefound', () => {
+    const worker = registration.installing;
+    worker?.addEventListener('statechange', () => { if (worker.state === 'installed') offer(worker); });
+  });
+}

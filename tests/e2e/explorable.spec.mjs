@@ -1,0 +1,188 @@
+// The lab pages as explorables (issue 12), measured as a reader meets them at 1280×900 and on a 390 px
+// phone: the main chart beside the controls, at most 12 result rows before any disclosure is opened, a page
+// a third as tall as the flat one, axe-core's 0 violations, numbers typed the Vietnamese way, downloads, a
+// key slider that moves the chart, the prediction prompt, and a screenshot of every page (wide and narrow,
+// EN and VI) in test-artifacts/.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { load_labs } from '../../scripts/labs/load.mjs';
+import { ROOT, start_server, launch_browser, new_page, open, screenshot, runs_of, next_run } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+const labs = (await load_labs()).filter((lab) => lab.status === 'ready');
+// A third of each page's height before this issue (24,800, 35,700, 27,300 and 38,700 px at 1280×900).
+const MAX_HEIGHT_PX = { queues: 8300, batching: 11900, llm: 9100, request: 12900 };
+const MAX_VISIBLE_ROWS = 12;
+const WIDE = { width: 1280, height: 900 };
+const NARROW = { width: 390, height: 844 };
+
+/** Opens a lab page and waits until every cell has finished its first run. */
+async function open_lab(page, url, lab) {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 90_000 });
+  await page.waitForFunction((count) => document.querySelectorAll('.sl-cell[data-runs]').length >= count,
+    lab.cells.length, { timeout: 60_000 });
+}
+
+/** axe-core inside the page (evaluated, so the page's CSP need not allow an injected script). */
+async function axe_violations(page) {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+describe('explorable lab pages', () => {
+  let server;
+  let browser;
+  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
+  after(async () => { await browser?.close(); await server?.stop(); });
+
+  for (const lab of labs) {
+    test(`${lab.id}: chart beside the controls, ≤ ${MAX_VISIBLE_ROWS} rows per cell, ≤ ${MAX_HEIGHT_PX[lab.id]} px, axe clean, downloads`, async () => {
+      const page = await new_page(browser, WIDE);
+      await open_lab(page, `${server.url}lab.html?lab=${lab.id}&predict=0`, lab);
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      console.log(`# ${lab.id}: ${height} px tall at 1280×900`);
+      assert.ok(height <= MAX_HEIGHT_PX[lab.id], `${lab.id} is ${height} px tall`);
+
+      for (const cell of lab.cells) {
+        const id = cell.id.split('/')[1];
+        assert.ok((await page.textContent(`#${id} .sl-cell-text`)).length > 40, `${cell.id}: no framing text`);
+        // Focusing the first control scrolls it into view; the main chart must then be in view too.
+        await page.focus(`#${id} .sl-form :is(input, select)`);
+        const top = await page.$eval(`#${id} .sl-main-chart .sl-chart`, (chart) => chart.getBoundingClientRect().top);
+        assert.ok(top >= 0 && top < WIDE.height, `${cell.id}: main chart top at ${top} px while its first control is focused`);
+        const rows = await page.$$eval(`#${id} :is(.sl-results, .sl-outputs-box) tbody tr`,
+          (trs) => trs.filter((tr) => tr.checkVisibility()).length);
+        assert.ok(rows <= MAX_VISIBLE_ROWS, `${cell.id}: ${rows} result rows visible before any disclosure`);
+        for (const chart of await page.$$(`#${id} .sl-chart:not([hidden])`)) {
+          const formats = await chart.$$eval('[data-format]', (buttons) => buttons.map((b) => b.dataset.format));
+          assert.ok(['svg', 'png', 'csv'].every((f) => formats.includes(f)), `${cell.id}: chart downloads ${formats}`);
+          assert.ok((await chart.$eval('.sl-chart-canvas', (c) => c.getAttribute('aria-label'))).length > 0);
+        }
+        for (const table of await page.$$(`#${id} :is(.sl-result-table, .sl-book-details)`)) {
+          assert.ok(await table.$('[data-format="csv"]'), `${cell.id}: a table without CSV`);
+        }
+      }
+      assert.deepEqual(await axe_violations(page), [], `${lab.id}: axe-core violations`);
+      await screenshot(page, `explorable-${lab.id}-wide-en`);
+      assert.deepEqual(page.problems, []);
+      await page.context().close();
+    });
+
+    test(`${lab.id}: Vietnamese and a 390 px phone, axe clean, screenshots`, async () => {
+      const page = await new_page(browser, NARROW);
+      await open_lab(page, `${server.url}lab.html?lab=${lab.id}&lang=vi&predict=0`, lab);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `horizontal overflow of ${overflow} px`);
+      const small = await page.$$eval('.sl-cell :is(button, input[type="text"], select)', (controls) => controls
+        .filter((c) => c.checkVisibility()).map((c) => [c.name || c.textContent.trim(), c.getBoundingClientRect().height])
+        .filter(([, h]) => h < 44));
+      assert.deepEqual(small, [], 'touch targets under 44 px');
+      assert.deepEqual(await axe_violations(page), [], `${lab.id} (vi, 390 px): axe-core violations`);
+      await screenshot(page, `explorable-${lab.id}-narrow-vi`);
+      await page.setViewportSize(WIDE);
+      await screenshot(page, `explorable-${lab.id}-wide-vi`);
+      await page.context().close();
+      const phone = await new_page(browser, NARROW);
+      await open_lab(phone, `${server.url}lab.html?lab=${lab.id}&predict=0`, lab);
+      await screenshot(phone, `explorable-${lab.id}-narrow-en`);
+      await phone.context().close();
+    });
+  }
+
+  test('the landing page and an embed have no axe-core violations', async () => {
+    const page = await new_page(browser, WIDE);
+    await open(page, `${server.url}index.html`);
+    assert.deepEqual(await axe_violations(page), [], 'landing page');
+    await open(page, `${server.url}lab.html?lab=queues&cell=mm1-md1&embed=1&predict=0`);
+    await page.waitForSelector('#mm1-md1[data-state="done"]', { timeout: 30_000 });
+    assert.deepEqual(await axe_violations(page), [], 'embed page');
+    await page.context().close();
+  });
+
+  test('vi: "0,5" is 0.5, "1.000" is read as 1000 and says so, never as 1', async () => {
+    const page = await new_page(browser, WIDE);
+    await open(page, `${server.url}lab.html?lab=queues&cell=littles-law&embed=1&lang=vi`);
+    await page.waitForSelector('#littles-law[data-state="done"]');
+    const field = '#littles-law [name="lambda"]';
+    let before = await runs_of(page, '#littles-law');
+    await page.fill(field, '0,5');
+    assert.equal(await next_run(page, before, '#littles-law'), 'done');
+    assert.match(page.url(), /[?&]lambda=0\.5(&|$)/);
+    assert.equal(await page.isVisible('#littles-law [data-param="lambda"] .sl-read-as'), false);
+    before = await runs_of(page, '#littles-law');
+    await page.fill(field, '1.000');
+    assert.equal(await next_run(page, before, '#littles-law'), 'done');
+    assert.match(page.url(), /[?&]lambda=1000(&|$)/);
+    assert.match(await page.textContent('#littles-law [data-param="lambda"] .sl-read-as'), /1000/);
+    await page.context().close();
+  });
+
+  test('dragging a key slider reruns the cell and changes its main chart', async () => {
+    const page = await new_page(browser, WIDE);
+    await open(page, `${server.url}lab.html?lab=queues&cell=littles-law&embed=1`);
+    await page.waitForSelector('#littles-law[data-state="done"]');
+    const slider = await page.$('#littles-law .sl-slider');
+    assert.ok(slider, 'littles-law has a key slider');
+    const drawn = () => page.$eval('#littles-law .sl-main-chart .sl-chart-canvas svg', (svg) => svg.innerHTML);
+    const chart_before = await drawn();
+    const box = await slider.boundingBox();
+    const before = await runs_of(page, '#littles-law');
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
+    assert.equal(await next_run(page, before, '#littles-law'), 'done');
+    await page.waitForFunction((old) => document.querySelector('#littles-law .sl-main-chart .sl-chart-canvas svg')?.innerHTML !== old,
+      chart_before, { timeout: 10_000 });
+    assert.notEqual(await drawn(), chart_before);
+    await page.context().close();
+  });
+
+  test('downloads: the chart as SVG, its data as CSV with labelled headers, the result as the CLI prints it', async () => {
+    const page = await new_page(browser, WIDE);
+    await open(page, `${server.url}lab.html?lab=queues&cell=littles-law&embed=1`);
+    await page.waitForSelector('#littles-law[data-state="done"]');
+    await page.waitForSelector('#littles-law .sl-chart [data-format="svg"]');
+    const saved = async (selector) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+      return readFile(await download.path(), 'utf8');
+    };
+    assert.match(await saved('#littles-law .sl-main-chart [data-format="svg"]'), /^<svg/);
+    const csv = await saved('#littles-law .sl-main-chart [data-format="csv"]');
+    const header = csv.split('\r\n')[0];
+    assert.ok(!/^[a-z_]+(,[a-z_]+)*$/.test(header), `CSV headers are labels, not C++ keys: ${header}`);
+    const json = JSON.parse(await saved('#littles-law .sl-download-json'));
+    const cli = JSON.parse(execFileSync(join(ROOT, 'build/native/serving-lab'), ['run', 'queues/littles-law', '--seed', '1', '--json'], { encoding: 'utf8' }));
+    assert.deepEqual(Object.keys(json), Object.keys(cli));
+    assert.deepEqual(json, cli);
+    await page.context().close();
+  });
+
+  test('predict, then run: the answer stays hidden until a guess, then shows beside it; ?predict=0 turns it off', async () => {
+    const cell = labs.flatMap((lab) => lab.cells.map((c) => ({ lab: lab.id, ...c }))).find((c) => c.predict);
+    assert.ok(cell, 'some cell asks for a prediction');
+    const id = cell.id.split('/')[1];
+    const page = await new_page(browser, WIDE);
+    await open(page, `${server.url}lab.html?lab=${cell.lab}&cell=${id}&embed=1`);
+    await page.waitForSelector(`#${id}[data-state="done"]`, { timeout: 30_000 });
+    assert.ok(await page.isVisible(`#${id} .sl-predict-form`));
+    assert.equal(await page.isVisible(`#${id} .sl-results`), false, 'results hidden before the guess');
+    await page.click(`#${id} .sl-predict-form [type="submit"]`);
+    assert.match(await page.textContent(`#${id} .sl-predict-message`), /number|số/i);
+    await page.fill(`#${id} .sl-predict-input`, '42');
+    await page.click(`#${id} .sl-predict-form [type="submit"]`);
+    assert.match(await page.textContent(`#${id} .sl-predict-outcome`), /42/);
+    assert.ok(await page.isVisible(`#${id} .sl-results`));
+    await open(page, `${server.url}lab.html?lab=${cell.lab}&cell=${id}&embed=1&predict=0`);
+    await page.waitForSelector(`#${id}[data-state="done"]`, { timeout: 30_000 });
+    assert.equal(await page.$(`#${id} .sl-predict-form`), null);
+    await page.context().close();
+  });
+});

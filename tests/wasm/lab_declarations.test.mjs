@@ -1,0 +1,39 @@
+// What a lab file names — key parameters, headline and predicted outputs, outputs in chart summaries, result
+// and chart tables — is declared in the cell's C++ spec (list_cells() of the built module), so the page never
+// shows a slider, figure or table that no run can fill.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadModule, plain } from './load_module.mjs';
+import { load_labs } from '../../scripts/labs/load.mjs';
+import { data_names } from '../../web/js/charts.js';
+
+const M = await loadModule();
+const specs = new Map(plain(M.list_cells()).map((spec) => [spec.id, spec]));
+const cells = (await load_labs()).flatMap((lab) => lab.cells);
+
+for (const cell of cells) {
+  test(`${cell.id}: every name its lab file uses is declared in C++`, () => {
+    const spec = specs.get(cell.id);
+    assert.ok(spec, 'registered in C++');
+    const outputs = new Set(spec.outputs.map((output) => output.name));
+    const tables = new Set([...spec.tables.map((table) => table.name), 'book']);
+    for (const name of cell.key_params || []) {
+      const param = spec.params.find((p) => p.name === name);
+      assert.ok(param, `key parameter ${name} is a parameter`);
+      assert.ok(['real', 'count'].includes(param.kind), `key parameter ${name} is a number`);
+      assert.ok(param.slider.min < param.slider.max, `${name}: slider range`);
+    }
+    for (const name of cell.headline || []) assert.ok(outputs.has(name), `headline ${name} is a declared output`);
+    if (cell.predict) assert.ok(outputs.has(cell.predict.output), `predicted ${cell.predict.output} is a declared output`);
+    for (const chart of cell.charts) {
+      for (const lang of ['en', 'vi']) {
+        for (const [, name] of (chart.summary?.[lang] || '').matchAll(/\{(\w+)\}/g)) {
+          assert.ok(outputs.has(name), `chart ${chart.id} summary (${lang}) names {${name}}, not a declared output`);
+        }
+      }
+      for (const name of data_names(chart.spec)) assert.ok(tables.has(name), `chart ${chart.id} reads table ${name}, not declared`);
+    }
+    if (cell.result_table) assert.ok(tables.has(cell.result_table.table), `result table ${cell.result_table.table} is declared`);
+    for (const name of Object.keys(cell.tables || {})) assert.ok(tables.has(name), `tables.${name} is a declared table`);
+  });
+}

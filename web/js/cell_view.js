@@ -24,6 +24,7 @@ export class CellView {
   #files = {};                    // file parameters: name → Uint8Array (never in the URL)
   #form = null; #status; #error_box; #notices; #results; #stale_note; #charts; #charts_box;
   #last_result = null; #last_error = null; #datasets = null; #debounce = 0;
+  #open_full = null;
   #number; #prediction = null; #headline_box; #table_box; #book_box; #outputs_box; #main_box;
 
   /**
@@ -107,7 +108,7 @@ export class CellView {
       el('summary', {}, t('cell.why', { title: pick(section.title, '') })),
       (pick(section.text, []) || []).map((paragraph) => el('p', {}, paragraph))));
     replace_children(this.element,
-      el('h2', { class: 'sl-cell-title', id: `${this.#id_prefix}-title` },
+      el(this.#embed ? 'h1' : 'h2', { class: 'sl-cell-title', id: `${this.#id_prefix}-title` },
         this.#number ? el('span', { class: 'sl-cell-number' }, `${this.#number}. `) : null, pick(doc.title, this.#spec.id)),
       el('div', { class: 'sl-cell-text' }, (pick(doc.text, []) || []).map((paragraph) => el('p', {}, paragraph))),
       el('div', { class: 'sl-explore' },
@@ -141,18 +142,40 @@ export class CellView {
       if (this.#last_result) save(`${this.#spec.id.replace('/', '-')}.json`, result_json(this.#last_result), 'application/json');
     } } }, t('cell.download_json')));
     if (this.#embed) {
-      const full = new URL(`lab.html?lab=${encodeURIComponent(this.#lab_id)}`, window.location.href);
-      if (current_lang() !== 'en') full.searchParams.set('lang', current_lang());
-      full.hash = short_id(this.#spec.id);
-      row.append(el('a', { class: 'sl-open-full', href: full.href, target: '_blank', rel: 'noopener' }, t('share.open_full')));
+      // The full lab page with this cell's inputs (its keys prefixed with the cell's id), kept current.
+      const open_full = el('a', { class: 'sl-open-full', href: this.full_url(), target: '_blank', rel: 'noopener',
+        on: { focus: () => { open_full.href = this.full_url(); }, pointerenter: () => { open_full.href = this.full_url(); } } },
+      t('share.open_full'));
+      this.#open_full = open_full;
+      row.append(open_full);
     }
     return row;
   }
 
-  #links() {
-    const changed = Object.fromEntries(this.#spec.params
+  /** The full lab page showing this cell with its current inputs and seed. */
+  full_url() {
+    const full = new URL(`lab.html?lab=${encodeURIComponent(this.#lab_id)}`, window.location.href);
+    if (current_lang() !== 'en') full.searchParams.set('lang', current_lang());
+    for (const [name, text] of Object.entries(this.#changed_values())) full.searchParams.set(param_key(this.#spec.id, name, false), text);
+    if (this.#seed_text !== null) full.searchParams.set(param_key(this.#spec.id, SEED_KEY, false), this.#seed_text);
+    full.hash = short_id(this.#spec.id);
+    return full.href;
+  }
+
+  /** {name: text} of the parameters that differ from their defaults. */
+  #changed_values() {
+    return Object.fromEntries(this.#spec.params
       .filter((param) => param.kind !== 'bytes' && this.#values[param.name] !== String(param.default))
       .map((param) => [param.name, this.#values[param.name]]));
+  }
+
+  /** What an embedding page may learn after a run: the cell, its inputs as typed and its shareable URL. */
+  get state() {
+    return { cell: this.#spec.id, inputs: { ...this.#changed_values() }, seed: this.#seed_text, url: this.full_url() };
+  }
+
+  #links() {
+    const changed = this.#changed_values();
     const embed = embed_url({ lab: this.#lab_id, cell_id: this.#spec.id, values: changed, seed: this.#seed_text, lang: current_lang() });
     return { link: this.#embed ? window.location.href : cell_link(this.#spec.id), embed };
   }
@@ -206,6 +229,8 @@ export class CellView {
     this.#status.finished('done');
     this.#show_result(result, true);
     this.element.dataset.state = 'done';
+    if (this.#open_full) this.#open_full.href = this.full_url();
+    this.element.dispatchEvent(new CustomEvent('sl-run', { bubbles: true }));
   }
 
   /** Stops a run in progress; the cell shows "cancelled" and stays usable. */
@@ -246,8 +271,8 @@ export class CellView {
       this.#prediction.answer(outputs[name], value_with_unit(outputs, name, this.#spec));
     }
     replace_children(this.#headline_box, headline(outputs, doc, this.#spec));
-    replace_children(this.#table_box, result_table(result.tables, doc));
-    replace_children(this.#book_box, book_details(result.book || [], doc));
+    replace_children(this.#table_box, result_table(result.tables, doc, this.#spec.id));
+    replace_children(this.#book_box, book_details(result.book || [], doc, this.#spec.id));
     replace_children(this.#outputs_box, all_outputs(outputs, doc, this.#spec));
     for (const box of [this.#results, this.#outputs_box]) box.hidden = concealed;
     this.#set_stale(false);

@@ -52,8 +52,10 @@ async function start_cells(docs) {
   workers[0].timer_resolution_s().then((resolution_s) => {
     if (resolution_s !== null) { set_timer_resolution_ms(resolution_s * 1000); refresh_footer_timer(); }
   });
+  if (state.embed) tell_parent(page.views[0]);
   await first_runs(page.views.filter((view) => view.run_now));
   document.body.dataset.ready = 'true';
+  if (state.embed) post_to_parent({ type: 'serving-lab:ready', cell: page.views[0]?.cell_id });
   if (window.location.hash) document.getElementById(window.location.hash.slice(1))?.scrollIntoView();
 }
 
@@ -73,6 +75,28 @@ async function first_runs(views) {
     running.set(view, view.run_now().finally(() => running.delete(view)));
   }
   await Promise.all(running.values());
+}
+
+/**
+ * An embedded cell tells the page around it its height (serving-lab:resize, on every change: embed.js sizes
+ * the iframe with it), when it has computed (serving-lab:ready) and, after each run, its inputs and
+ * shareable URL (serving-lab:state). The parent's origin is unknown, so "*": the messages carry nothing
+ * that the iframe's own URL does not.
+ */
+function post_to_parent(message) {
+  if (window.parent !== window) window.parent.postMessage(message, '*');
+}
+
+function tell_parent(view) {
+  let last = 0;
+  const report = () => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height !== last) post_to_parent({ type: 'serving-lab:resize', height });
+    last = height;
+  };
+  new ResizeObserver(report).observe(document.documentElement);
+  report();
+  document.addEventListener('sl-run', () => { if (view?.state) post_to_parent({ type: 'serving-lab:state', ...view.state }); });
 }
 
 function fail(key, args, class_name = 'sl-error') {

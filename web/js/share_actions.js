@@ -37,8 +37,11 @@ export function share_actions(get_links, get_title) {
   };
   const embed = () => {
     const { embed: url } = get_links();
+    // The iframe works alone (it scrolls inside its height); with embed.js it takes its content's height.
+    const listener = new URL('embed.js', url).href;
     const snippet = `<iframe src="${escape_attribute(url)}" title="${escape_attribute(get_title())}" ` +
-      `width="100%" height="${EMBED_HEIGHT_PX}" style="border:0" loading="lazy"></iframe>`;
+      `width="100%" height="${EMBED_HEIGHT_PX}" style="border:0" loading="lazy"></iframe>\n` +
+      `<script src="${escape_attribute(listener)}" defer></script>`;
     show('share.embed_label', snippet, true);
     copy(snippet);
   };

@@ -103,8 +103,9 @@ CellSpec batch_sweep_table_cell() {
   CellSpec cell{"batching/batch-sweep-table",
                 {real("t_b1_ms", "ms", 5.0, 1e-3, 1e5), real("t_b4_ms", "ms", 7.2, 1e-3, 1e5),
                  real("t_b8_ms", "ms", 9.1, 1e-3, 1e5), real("t_b16_ms", "ms", 14.0, 1e-3, 1e5),
-                 real("t_b32_ms", "ms", 25.0, 1e-3, 1e5), real("window_ms", "ms", 10, 0, 1e5),
-                 real("small_window_ms", "ms", 5, 0, 1e5), real("slo_ms", "ms", 20, 1e-3, 1e5)},
+                 explored(real("t_b32_ms", "ms", 25.0, 1e-3, 1e5), 14, 80),
+                 explored(real("window_ms", "ms", 10, 0, 1e5), 0, 40),
+                 real("small_window_ms", "ms", 5, 0, 1e5), explored(real("slo_ms", "ms", 20, 1e-3, 1e5), 5, 60)},
                 &run_batch_sweep_table};
   cell.uses_seed = false;
   cell.outputs = {out("per_image_b1_ms", "ms"), out("throughput_b1_per_s", "1/s"), out("per_image_b4_ms", "ms"),

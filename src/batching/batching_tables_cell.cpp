@@ -250,8 +250,8 @@ Result<RunResult> run_batching_tables(const Inputs& in, std::uint64_t /*seed*/, 
 
 CellSpec batching_tables_cell() {
   CellSpec cell{"batching/batching-tables",
-                {real("svc_fixed_ms", "ms", 5, 0, 1e4), real("svc_per_item_ms", "ms", 0.6, 0, 1e4),
-                 real("slo_ms", "ms", 50, 1e-3, 1e6), real("window_ms", "ms", 10, 0, 1e5),
+                {explored(real("svc_fixed_ms", "ms", 5, 0, 1e4), 0, 20), explored(real("svc_per_item_ms", "ms", 0.6, 0, 1e4), 0, 2),
+                 explored(real("slo_ms", "ms", 50, 1e-3, 1e6), 10, 200), real("window_ms", "ms", 10, 0, 1e5),
                  real("overhead_frac", "", 0.1, 1e-6, 0.999),
                  real("t12_small_window_ms", "ms", 5, 0, 1e5), real("t12_large_window_ms", "ms", 25, 0, 1e5),
                  aliased(count("t12_small_max_batch", "requests", 32, 1, 1e5), {"t12_small_cap"}),

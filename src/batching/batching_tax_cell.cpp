@@ -138,8 +138,9 @@ Result<RunResult> run_batching_tax(const Inputs& in, std::uint64_t seed, RunCont
 
 CellSpec batching_tax_cell() {
   CellSpec cell{"batching/batching-tax",
-                {real("lambda", "1/s", 500, 1e-3, 1e6), count("batch", "requests", 32, 1, 4096),
-                 real("t_inf_b1_ms", "ms", 2.0, 1e-3, 1e5), real("t_inf_ms", "ms", 15.0, 1e-3, 1e5),
+                {explored(real("lambda", "1/s", 500, 1e-3, 1e6), 10, 10000),
+                 explored(count("batch", "requests", 32, 1, 4096), 1, 256),
+                 real("t_inf_b1_ms", "ms", 2.0, 1e-3, 1e5), explored(real("t_inf_ms", "ms", 15.0, 1e-3, 1e5), 2, 60),
                  count("n", "requests", 100'000, 2, 2'000'000)},
                 &run_batching_tax};
   cell.outputs = {out("formation_b1_ms", "ms"), out("total_b1_ms", "ms"), out("formation_closed_ms", "ms"),

@@ -336,10 +336,10 @@ CellSpec cpu_batch_measure_cell() {
                 {count("width", "units", 16, 1, 256), count("max_depth", "layers", 100, 2, 1000),
                  count("mlp_input", "units", 784, 1, 4096), count("mlp_hidden", "units", 256, 1, 4096),
                  count("mlp_layers", "layers", 4, 1, 16), count("mlp_output", "units", 10, 1, 4096),
-                 count("max_batch", "items", 256, 2, 4096), count("conv_in", "channels", 16, 1, 512),
+                 explored(count("max_batch", "items", 256, 2, 4096), 4, 256), count("conv_in", "channels", 16, 1, 512),
                  count("conv_out", "channels", 32, 1, 512), count("conv_size", "pixels", 28, 1, 512),
                  count("conv_kernel", "pixels", 3, 1, 11), count("conv_stride", "pixels", 1, 1, 4),
-                 count("conv_padding", "pixels", 1, 0, 5), count("conv_max_batch", "items", 16, 2, 1024),
+                 count("conv_padding", "pixels", 1, 0, 5), explored(count("conv_max_batch", "items", 16, 2, 1024), 2, 32),
                  real("gpu_fixed_ms", "ms", 5, 0, 1e4), real("gpu_per_item_ms", "ms", 0.6, 0, 1e4),
                  real("min_sample_ms", "ms", 1, 0.01, 1000), count("samples", "samples", 5, 3, 101)},
                 &run_cpu_batch_measure};

@@ -276,7 +276,8 @@ Result<RunResult> run_fixed_window(const Inputs& in, std::uint64_t seed, RunCont
 
 CellSpec fixed_window_cell() {
   CellSpec cell{"batching/fixed-window",
-                {real("lambda", "1/s", 500, 1e-3, 1e5), real("window_ms", "ms", 10, 0.01, 1e4),
+                {explored(real("lambda", "1/s", 500, 1e-3, 1e5), 10, 1000),
+                 explored(real("window_ms", "ms", 10, 0.01, 1e4), 1, 40),
                  real("svc_fixed_ms", "ms", 5, 0, 1e4), real("svc_per_item_ms", "ms", 0.6, 0, 1e4),
                  choice("accelerators", {"unlimited", "one"}, "unlimited"), real("duration_s", "s", 200, 0.01, 1e6),
                  real("t14_window_ms", "ms", 12, 0.01, 1e4), real("budget_window_ms", "ms", 20, 0.01, 1e4),

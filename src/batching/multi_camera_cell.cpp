@@ -140,8 +140,9 @@ Result<RunResult> run_multi_camera(const Inputs& in, std::uint64_t seed, RunCont
 CellSpec multi_camera_cell() {
   CellSpec cell{"batching/multi-camera",
                 {aliased(real("frames_per_s", "1/s", 30, 0.1, 1000), {"fps"}), real("deadline_ms", "ms", 33, 0.01, 1e5), real("cam1_ms", "ms", 8, 0, 1e4),
-                 real("cam2to5_ms", "ms", 10, 0, 1e4), real("cam6_ms", "ms", 15, 0, 1e4), real("jitter_ms", "ms", 1, 0, 1e3),
-                 real("timeout_ms", "ms", 20, 0, 1e5), real("inference_ms", "ms", 10, 0, 1e4), real("post_ms", "ms", 7, 0, 1e4),
+                 real("cam2to5_ms", "ms", 10, 0, 1e4), explored(real("cam6_ms", "ms", 15, 0, 1e4), 8, 25),
+                 explored(real("jitter_ms", "ms", 1, 0, 1e3), 0, 5),
+                 explored(real("timeout_ms", "ms", 20, 0, 1e5), 8, 30), real("inference_ms", "ms", 10, 0, 1e4), real("post_ms", "ms", 7, 0, 1e4),
                  real("sync_budget_ms", "ms", 12, 0, 1e5), count("frames", "frame sets", 20'000, 100, 1'000'000)},
                 &run_multi_camera};
   cell.outputs = {out("period_ms", "ms"), out("arrival_spread_ms", "ms"), out("nominal_start_ms", "ms"),

@@ -275,7 +275,7 @@ Result<RunResult> run_pareto(const Inputs& in, std::uint64_t seed, RunControl& c
 
 CellSpec pareto_cell() {
   std::vector<ParamSpec> params = service_model_params();
-  params.push_back(count("accelerators", "accelerators", 1, 1, 64));
+  params.push_back(explored(count("accelerators", "accelerators", 1, 1, 64), 1, 4));
   params.push_back(choice("load", {"book", "common"}, "book"));
   params.push_back(real("lambda", "1/s", 1000, 1, 1e6));
   params.push_back(count("n", "requests", 20'000, 1'000, 1'000'000));

@@ -151,18 +151,18 @@ Result<RunResult> run_phone_pipeline(const Inputs& in, std::uint64_t /*seed*/, R
 CellSpec phone_pipeline_cell() {
   CellSpec cell{"batching/phone-pipeline",
                 {real("camera_ms", "ms", 8, 0, 1e5), real("camera_mj", "mJ", 0.08, 0, 1e6),
-                 real("decode_ms", "ms", 15, 0, 1e5), real("decode_mj", "mJ", 1.5, 0, 1e6),
+                 explored(real("decode_ms", "ms", 15, 0, 1e5), 0, 40), real("decode_mj", "mJ", 1.5, 0, 1e6),
                  real("preprocess_ms", "ms", 5, 0, 1e5), real("preprocess_mj", "mJ", 0.4, 0, 1e6),
-                 real("npu_ms", "ms", 12, 0, 1e5), real("npu_mj", "mJ", 0.8, 0, 1e6),
+                 explored(real("npu_ms", "ms", 12, 0, 1e5), 1, 60), real("npu_mj", "mJ", 0.8, 0, 1e6),
                  real("post_ms", "ms", 5, 0, 1e5), real("post_mj", "mJ", 0.2, 0, 1e6),
                  real("cpu_infer_ms", "ms", 45, 0, 1e5), real("cpu_infer_mj", "mJ", 4.2, 0, 1e6),
-                 real("battery_wh", "Wh", 10, 1e-3, 1e4)},
+                 explored(real("battery_wh", "Wh", 10, 1e-3, 1e4), 1, 100)},
                 &run_phone_pipeline};
   cell.uses_seed = false;
   cell.outputs = {out("total_ms", "ms"), out("total_mj", "mJ"), out("fps", ""), out("inferences_per_charge", ""),
-                  out("power_mw", ""), out("overlapped_fps", ""), out("cpu_total_ms", "ms"),
+                  out("power_mw", "mW"), out("overlapped_fps", ""), out("cpu_total_ms", "ms"),
                   out("cpu_total_mj", "mJ"), out("cpu_fps", ""), out("cpu_inferences_per_charge", ""),
-                  out("cpu_power_mw", ""), out("cpu_overlapped_fps", ""), out("npu_time_frac", ""),
+                  out("cpu_power_mw", "mW"), out("cpu_overlapped_fps", ""), out("npu_time_frac", ""),
                   out("decode_energy_frac", ""), out("battery_j", "J")};
   cell.tables = {table("timeline")};
   return cell;

@@ -60,8 +60,8 @@ void output_service_model(RunResult& result, const ServiceModel& model, const st
 
 std::vector<ParamSpec> service_model_params() {
   return {choice("service", {"linear", "table9", "cpu_fit"}, "linear"),
-          used_when(real("svc_fixed_ms", "ms", 5.0, 0, 1e4), "service", {"linear"}),
-          used_when(real("svc_per_item_ms", "ms", 0.6, 0, 1e4), "service", {"linear"})};
+          used_when(explored(real("svc_fixed_ms", "ms", 5.0, 0, 1e4), 0, 20), "service", {"linear"}),
+          used_when(explored(real("svc_per_item_ms", "ms", 0.6, 0, 1e4), 0, 2), "service", {"linear"})};
 }
 
 Result<ServiceModelParams> validate_service_model(const Inputs& in) {

@@ -20,6 +20,7 @@ namespace sl::batching {
 namespace {
 
 constexpr double kWarmupFrac = 0.05;
+constexpr std::size_t kMaxRateRows = 12;  ///< rows of the result table by_rate
 constexpr double kMaxSimulatedRequests = 2e7;  ///< about 10 s in the browser
 
 /// The burst experiment: base rate, then the burst, then the base rate again.
@@ -154,6 +155,24 @@ void output_sweep(RunResult& result, const std::vector<SweepRow>& rows) {
       .column("dynamic_mean_ms", dyn_mean)
       .column("dynamic_p99_ms", dyn_p99)
       .column("dynamic_mean_batch", dyn_batch);
+  // The result table: at most kMaxRateRows of the swept rates, evenly strided, the highest always in.
+  const std::size_t stride = (rows.size() + kMaxRateRows - 1) / kMaxRateRows;
+  Table& by_rate = result.table("by_rate");
+  std::vector<double> r_rate, r_b1_mean, r_b1_p99, r_dyn_mean, r_dyn_p99, r_dyn_batch;
+  for (std::size_t i = (rows.size() - 1) % stride; i < rows.size(); i += stride) {
+    r_rate.push_back(rate[i]);
+    r_b1_mean.push_back(b1_mean[i]);
+    r_b1_p99.push_back(b1_p99[i]);
+    r_dyn_mean.push_back(dyn_mean[i]);
+    r_dyn_p99.push_back(dyn_p99[i]);
+    r_dyn_batch.push_back(dyn_batch[i]);
+  }
+  by_rate.column("rate_per_s", r_rate)
+      .column("batch1_mean_ms", r_b1_mean)
+      .column("batch1_p99_ms", r_b1_p99)
+      .column("dynamic_mean_ms", r_dyn_mean)
+      .column("dynamic_p99_ms", r_dyn_p99)
+      .column("dynamic_mean_batch", r_dyn_batch);
 }
 
 /// Requests waiting (arrived, not yet started) over time, bucket-averaged exactly.
@@ -265,8 +284,8 @@ Result<RunResult> run_when_to_batch(const Inputs& in, std::uint64_t seed, RunCon
 
 CellSpec when_to_batch_cell() {
   std::vector<ParamSpec> params = service_model_params();
-  params.push_back(real("window_ms", "ms", 5, 0, 1e4));
-  params.push_back(count("max_batch", "requests", 32, 1, 4096));
+  params.push_back(explored(real("window_ms", "ms", 5, 0, 1e4), 0, 20));
+  params.push_back(explored(count("max_batch", "requests", 32, 1, 4096), 1, 128));
   params.push_back(count("accelerators", "accelerators", 1, 1, 64));
   params.push_back(aliased(real("rate_min_per_s", "1/s", 10, 1e-3, 1e6), {"rate_min"}));
   params.push_back(aliased(real("rate_max_per_s", "1/s", 170, 1e-3, 1e6), {"rate_max"}));
@@ -287,7 +306,7 @@ CellSpec when_to_batch_cell() {
                   out("burst_dynamic_max_queue", ""), out("burst_batch1_max_p99_ms", "ms"),
                   out("burst_dynamic_max_p99_ms", "ms"), out("burst_batch1_backlog_s", "s"),
                   out("burst_dynamic_backlog_s", "s")};
-  cell.tables = {table("sweep"), table("burst")};
+  cell.tables = {table("sweep"), table("by_rate"), table("burst")};
   return cell;
 }
 

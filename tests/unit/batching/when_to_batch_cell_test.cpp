@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <utility>
 
 #include "cell_runner.h"
 
@@ -20,8 +21,20 @@ TEST_CASE("When to batch: batching wins the p99 at a much lower rate than the me
   CHECK(mean_from > 10);
   CHECK_THAT(out(r, "batch1_capacity_per_s"), WithinRel(1 / 5.6e-3, 1e-12));
   CHECK(out(r, "top_dynamic_p99_ms") < out(r, "top_batch1_p99_ms"));
-  REQUIRE(r.tables.size() == 2);
+  REQUIRE(r.tables.size() == 3);
   CHECK(r.tables[0].columns[0].second.size() == 17);
+}
+
+TEST_CASE("When to batch: the result table by_rate keeps at most 12 swept rates, the highest among them",
+          "[batching][when]") {
+  // stride = ceil(rates / 12): 17 rates -> every 2nd, 9 rows; 100 rates -> every 9th, 12 rows.
+  for (const auto& [num_rates, rows] : {std::pair{"1", 1}, std::pair{"12", 12}, std::pair{"17", 9}, std::pair{"100", 12}}) {
+    const auto r = cell.run({{"n", "1000"}, {"num_rates", num_rates}});
+    REQUIRE(r.tables[1].name == "by_rate");
+    const auto& rates = r.tables[1].columns[0].second;
+    CHECK(rates.size() == static_cast<std::size_t>(rows));
+    CHECK(rates.back() == out(r, "top_rate_per_s"));
+  }
 }
 
 TEST_CASE("When to batch: the batch-1 server is M/D/1 (mean within 5 % of S + rho S / (2 (1 - rho)))",

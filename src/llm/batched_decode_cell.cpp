@@ -122,6 +122,33 @@ void add_sweep(const BatchedDecodeParams& p, int max_points, RunResult& result) 
       .column("overhead_ms", overhead_ms);
 }
 
+/// The result table: batches 1, 2, 4, … up to max_batch (every 2^k-th power of two where that would pass
+/// kMaxTableRows rows), each with its step time split and whether it fits in memory and meets the TPOT target.
+void add_batch_table(const BatchedDecodeParams& p, std::int64_t max_fit, RunResult& result) {
+  constexpr int kMaxTableRows = 12;
+  int num_doublings = 0;
+  while ((std::int64_t{1} << (num_doublings + 1)) <= p.max_batch) ++num_doublings;
+  const int stride = (num_doublings + kMaxTableRows - 2) / (kMaxTableRows - 1);  // ceil: at most 12 rows
+  std::vector<double> batch, tpot_ms, tokens, memory_ms, compute_ms, ok;
+  for (int k = 0; k <= num_doublings; k += std::max(1, stride)) {
+    const std::int64_t b = std::int64_t{1} << k;
+    const StepTime t = decode_step(p, b);
+    batch.push_back(static_cast<double>(b));
+    tpot_ms.push_back(t.total_s * units::kMsPerS);
+    tokens.push_back(static_cast<double>(b) / t.total_s);
+    memory_ms.push_back(t.memory_s * units::kMsPerS);
+    compute_ms.push_back(t.compute_s * units::kMsPerS);
+    ok.push_back(b <= max_fit && t.total_s <= p.tpot_slo_s ? 1.0 : 0.0);
+  }
+  result.table("batches")
+      .column("batch", batch)
+      .column("tpot_ms", tpot_ms)
+      .column("tok_per_s", tokens)
+      .column("memory_ms", memory_ms)
+      .column("compute_ms", compute_ms)
+      .column("fits", ok);
+}
+
 Result<RunResult> run_batched_decode(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {
   const auto checked = validate_batched_decode(in);
   if (!checked.ok()) return checked.error();
@@ -171,6 +198,7 @@ Result<RunResult> run_batched_decode(const Inputs& in, std::uint64_t /*seed*/, R
                                    " ms) exceeds the TTFT target.");
 
   add_sweep(p, ctl.max_points, result);
+  add_batch_table(p, max_fit, result);
   result.table("limits")
       .column("max_batch_memory", {static_cast<double>(max_fit)})
       .column("knee_batch", {static_cast<double>(knee)})
@@ -184,12 +212,12 @@ Result<RunResult> run_batched_decode(const Inputs& in, std::uint64_t /*seed*/, R
 CellSpec batched_decode_cell() {
   std::vector<ParamSpec> params = model_params(llama3_8b());
   for (auto& spec : gpu_params(h100())) params.push_back(std::move(spec));
-  params.push_back(count("context", "tokens", 1256, 1, 10'000'000));
+  params.push_back(explored(count("context", "tokens", 1256, 1, 10'000'000), 64, 131'072));
   params.push_back(count("max_batch", "sequences", 512, 1, 1'000'000));
   params.push_back(count("prompt", "tokens", 1000, 1, 1'000'000));
-  params.push_back(real("tpot_slo_ms", "ms", 50, 0.001, 1e6));
+  params.push_back(explored(real("tpot_slo_ms", "ms", 50, 0.001, 1e6), 1, 200));
   params.push_back(real("ttft_slo_ms", "ms", 500, 0.001, 1e7));
-  params.push_back(aliased(real("target_tok_per_s", "tokens/s", 1000, 1, 1e9), {"target_tok_s"}));
+  params.push_back(explored(aliased(real("target_tok_per_s", "tokens/s", 1000, 1, 1e9), {"target_tok_s"}), 100, 100'000));
   CellSpec cell{"llm/batched-decode", std::move(params), &run_batched_decode};
   cell.uses_seed = false;
   cell.outputs = {out("tpot_b1_ms", "ms"), out("tok_per_s_b1", "tokens/s"), out("ceiling_tok_per_s", "tokens/s"),
@@ -197,7 +225,7 @@ CellSpec batched_decode_cell() {
                   out("max_batch_slo", ""), sometimes(out("tpot_at_max_ms", "ms")),
                   sometimes(out("tok_per_s_at_max", "tokens/s")), sometimes(out("min_batch_target", "")),
                   out("ttft_ms", "ms")};
-  cell.tables = {table("sweep"), table("limits")};
+  cell.tables = {table("sweep"), table("limits"), table("batches")};
   return cell;
 }
 

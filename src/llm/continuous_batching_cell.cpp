@@ -232,6 +232,15 @@ Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, 
   result.output("naive_preemptions", static_cast<double>(summaries[1].num_preemptions));
   result.output("speedup_vs_static", summaries[0].output_tok_per_s / summaries[2].output_tok_per_s);
   result.output("speedup_vs_naive", summaries[0].output_tok_per_s / summaries[1].output_tok_per_s);
+  // The policies table's figures the chart summaries quote.
+  result.output("tok_per_s", summaries[0].output_tok_per_s);
+  result.output("ttft_p99_ms", summaries[0].ttft_p99_s * units::kMsPerS);
+  result.output("static_ttft_p99_ms", summaries[2].ttft_p99_s * units::kMsPerS);
+  result.output("mean_batch", summaries[0].mean_batch);
+  result.output("naive_mean_batch", summaries[1].mean_batch);
+  result.output("static_mean_batch", summaries[2].mean_batch);
+  result.output("kv_usage_frac", summaries[0].kv_usage_frac);
+  result.output("naive_kv_usage_frac", summaries[1].kv_usage_frac);
   timeline_table(result, runs, ctl.max_points);
   batching_experiments(result, p, seed);
 
@@ -258,15 +267,17 @@ Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, 
 
 CellSpec continuous_batching_cell() {
   std::vector<ParamSpec> params = serving_hardware_params();
+  for (ParamSpec& spec : params)
+    if (spec.name == "kv_gib") spec = explored(spec, 8, 72);  // below 8 GiB 32 static slots of 2,048 tokens no longer fit
   const std::vector<ParamSpec> rest = {
-      real("lambda", "1/s", 18, 0.001, 10000), count("n", "requests", 2000, 1, 50000),
+      explored(real("lambda", "1/s", 18, 0.001, 10000), 1, 60), count("n", "requests", 2000, 1, 50000),
       real("arrival_cv", "", 1, 0, 20),
       real("prompt_mean", "tokens", 1000, 1, 1e6), real("prompt_cv", "", 0.5, 0, 10),
       real("output_mean", "tokens", 256, 1, 1e6), real("output_cv", "", 1, 0, 10),
       count("max_model_len", "tokens", 2048, 2, 131072),
       count("max_num_seqs", "requests", 256, 1, 4096), aliased(count("max_num_batched_tokens", "tokens", 8192, 1, 1 << 20), {"max_batched_tokens"}),
       choice("chunked_prefill", {"on", "off"}, "on"), choice("prefix_caching", {"on", "off"}, "on"),
-      count("static_batch", "requests", 32, 1, 4096),
+      explored(count("static_batch", "requests", 32, 1, 4096), 1, 256),
       aliased(count("example_batch", "sequences", 8, 1, 4096), {"ex_batch"}),
       aliased(count("example_short_tokens", "tokens", 10, 1, 1e6), {"ex_short"}),
       aliased(count("example_long_tokens", "tokens", 100, 1, 1e6), {"ex_long"})};
@@ -274,7 +285,10 @@ CellSpec continuous_batching_cell() {
   CellSpec cell{"llm/continuous-batching", std::move(params), &run_continuous_batching};
   cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("preemptions", ""),
                   out("preempted_frac", ""), out("naive_preemptions", ""), out("speedup_vs_static", ""),
-                  out("speedup_vs_naive", ""), out("offered_tok_per_s", "tokens/s"), out("example_slot_waste_frac", ""),
+                  out("speedup_vs_naive", ""), out("tok_per_s", "tokens/s"), out("ttft_p99_ms", "ms"),
+                  out("static_ttft_p99_ms", "ms"), out("mean_batch", "sequences"), out("naive_mean_batch", "sequences"),
+                  out("static_mean_batch", "sequences"), out("kv_usage_frac", ""), out("naive_kv_usage_frac", ""),
+                  out("offered_tok_per_s", "tokens/s"), out("example_slot_waste_frac", ""),
                   out("example_batch_util_frac", ""), out("static_slot_util_frac", ""),
                   out("continuous_slot_util_frac", ""), out("reserve_mean_tokens", ""),
                   out("naive_reserve_waste_frac", ""), out("paged_reserve_waste_frac", ""), out("naive_fit_seqs", ""),

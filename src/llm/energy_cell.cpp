@@ -206,7 +206,8 @@ Result<RunResult> run_energy(const Inputs& in, std::uint64_t seed, RunControl& c
 
 CellSpec energy_cell() {
   CellSpec cell{"llm/energy",
-                {count("concurrent", "requests", 114, 1, 1'000'000), aliased(real("req_tok_per_s", "tokens/s", 8, 0.001, 1e6), {"req_tok_s"}),
+                {explored(count("concurrent", "requests", 114, 1, 1'000'000), 1, 1000),
+                 explored(aliased(real("req_tok_per_s", "tokens/s", 8, 0.001, 1e6), {"req_tok_s"}), 1, 200),
                  real("gpu_w", "W", 700, 0, 100'000), real("host_w", "W", 300, 0, 100'000),
                  count("response", "tokens", 500, 1, 10'000'000), real("low_util_pct", "%", 10, 0.1, 100),
                  real("idle_w", "W", 300, 0, 100'000), real("phone_j", "J", 40'000, 1, 1e12),
@@ -219,7 +220,7 @@ CellSpec energy_cell() {
   cell.outputs = {out("tok_per_s", "tokens/s"), out("power_w", "W"), out("j_per_token", "J"), out("response_j", "J"),
                   out("responses_per_phone", ""), out("responses_per_cup", ""), out("low_util_tok_per_s", "tokens/s"),
                   out("low_util_power_w", "W"), out("low_util_j_per_token", "J"), out("low_util_ratio", ""),
-                  out("model_batch", ""), out("model_tok_per_req_s", "s"), out("model_tok_per_s", "tokens/s"),
+                  out("model_batch", ""), out("model_tok_per_req_s", "tokens/s"), out("model_tok_per_s", "tokens/s"),
                   out("model_j_per_token", "J"), out("turn_j_cached", "J"), out("turn_j_nocache", "J"),
                   out("turn_saving_frac", ""), out("turn_prefill_tok_cached", ""),
                   out("turn_prefill_tok_nocache", "")};

@@ -84,6 +84,21 @@ void add_curves(const KvGrowthParams& p, int max_points, RunResult& result) {
   result.table("crossings").column("context_tok", cross_context).column("batch", cross_batch).column("kv", cross_kv);
 }
 
+/// One row per curve: its batch, its slope (KV per token of context, all sequences together) and where it
+/// meets the budget, on the chart or not.
+void add_curve_table(const KvGrowthParams& p, RunResult& result) {
+  const double kv = static_cast<double>(p.model.kv_bytes_per_token());
+  std::vector<double> batch, slope_mb, cross_tok, batch_kv_at_max;
+  for (std::int64_t b : p.batches) {
+    batch.push_back(static_cast<double>(b));
+    slope_mb.push_back(kv * static_cast<double>(b) / kMB);
+    cross_tok.push_back(p.budget_bytes() / (kv * static_cast<double>(b)));
+    batch_kv_at_max.push_back(kv * static_cast<double>(b) * static_cast<double>(p.max_context) / p.unit_bytes);
+  }
+  result.table("curves").column("batch", batch).column("slope_mb_per_tok", slope_mb).column("cross_tok", cross_tok)
+      .column("kv_at_max_context", batch_kv_at_max);
+}
+
 Result<RunResult> run_kv_growth(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {
   const auto checked = validate_kv_growth(in);
   if (!checked.ok()) return checked.error();
@@ -109,6 +124,7 @@ Result<RunResult> run_kv_growth(const Inputs& in, std::uint64_t /*seed*/, RunCon
   result.output("kv_32x8k_gib", kv * 32 * 8000 / kGiB);
 
   add_curves(p, ctl.max_points, result);
+  add_curve_table(p, result);
   return result;
 }
 
@@ -119,10 +135,10 @@ CellSpec kv_growth_cell() {
   params.push_back(count("b1", "sequences", 1, 1, 100'000));
   params.push_back(count("b2", "sequences", 4, 1, 100'000));
   params.push_back(count("b3", "sequences", 16, 1, 100'000));
-  params.push_back(count("b4", "sequences", 32, 1, 100'000));
-  params.push_back(count("max_context", "tokens", 32'000, 100, 10'000'000));
+  params.push_back(explored(count("b4", "sequences", 32, 1, 100'000), 1, 1024));
+  params.push_back(explored(count("max_context", "tokens", 32'000, 100, 10'000'000), 1000, 1'000'000));
   params.push_back(real("device", "GB or GiB", 80, 0.001, 100'000));
-  params.push_back(real("weights_mem", "GB or GiB", 35, 0, 100'000));
+  params.push_back(explored(real("weights_mem", "GB or GiB", 35, 0, 100'000), 0, 75));
   params.push_back(choice("units", {"gb", "gib"}, "gb"));
   CellSpec cell{"llm/kv-growth", std::move(params), &run_kv_growth};
   cell.uses_seed = false;
@@ -130,7 +146,7 @@ CellSpec kv_growth_cell() {
                   out("model_weight_gb", "GB"), out("budget_gb", "GB"), out("budget_gib", "GiB"),
                   out("cross_b1_tok", "tokens"), out("cross_b2_tok", "tokens"), out("cross_b3_tok", "tokens"),
                   out("cross_b4_tok", "tokens"), out("kv_32x8k_gb", "GB"), out("kv_32x8k_gib", "GiB")};
-  cell.tables = {table("kv"), table("budget"), table("crossings")};
+  cell.tables = {table("kv"), table("budget"), table("crossings"), table("curves")};
   return cell;
 }
 

@@ -107,6 +107,22 @@ void add_unit_table(const Llama3CaseParams& p, RunResult& result) {
   result.table("gb_gib").column("item", item).column("reading", reading).column("value", value).column("match", match);
 }
 
+/// Where the request's time goes, one row per part: 0 prefill (TTFT), then the decode steps' roofline time split
+/// between 1 reading the weights and 2 reading the KV cache (in proportion to their bytes), and 3 the framework tax.
+void add_request_time_table(const StepTime& ttft, const StepTime& tpot, double weight_bytes, std::int64_t output_tokens,
+                            RunResult& result) {
+  const double n = static_cast<double>(output_tokens);
+  const double roof_s = n * (tpot.total_s - tpot.overhead_s);
+  const double weight_s = roof_s * weight_bytes / tpot.bytes;
+  const double parts_s[] = {ttft.total_s, weight_s, roof_s - weight_s, n * tpot.overhead_s};
+  std::vector<double> part, ms;
+  for (int k = 0; k < static_cast<int>(std::size(parts_s)); ++k) {
+    part.push_back(k);
+    ms.push_back(parts_s[k] * units::kMsPerS);
+  }
+  result.table("request_time").column("part", part).column("ms", ms);
+}
+
 Result<RunResult> run_llama3_8b_case(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
   const auto checked = validate_llama3_8b_case(in);
   if (!checked.ok()) return checked.error();
@@ -146,6 +162,7 @@ Result<RunResult> run_llama3_8b_case(const Inputs& in, std::uint64_t /*seed*/, R
   result.output("tpot_tax_ms", tpot.overhead_s * units::kMsPerS);
   result.output("decode_s", decode_s);
   result.output("request_s", request_s);
+  add_request_time_table(ttft, tpot, weights, p.output_tokens, result);
 
   // KV capacity: the reserve (read as GiB, as the book's code does) over the bytes one token keeps.
   const std::int64_t kv = m.kv_bytes_per_token();
@@ -182,10 +199,10 @@ Result<RunResult> run_llama3_8b_case(const Inputs& in, std::uint64_t /*seed*/, R
 CellSpec llama3_8b_case_cell() {
   std::vector<ParamSpec> params = model_params(llama3_8b());
   for (auto& spec : gpu_params(h100())) params.push_back(std::move(spec));
-  params.push_back(count("prompt", "tokens", 1000, 1, 1'000'000));
-  params.push_back(count("output", "tokens", 256, 1, 1'000'000));
+  params.push_back(explored(count("prompt", "tokens", 1000, 1, 1'000'000), 10, 100'000));
+  params.push_back(explored(count("output", "tokens", 256, 1, 1'000'000), 1, 10'000));
   params.push_back(real("kv_reserve_gib", "GiB", 72, 0.001, 100'000));
-  params.push_back(aliased(real("prefill_tok_per_s", "tokens/s", 10'000, 1, 1e9), {"prefill_tok_s"}));
+  params.push_back(explored(aliased(real("prefill_tok_per_s", "tokens/s", 10'000, 1, 1e9), {"prefill_tok_s"}), 1000, 100'000));
   params.push_back(aliased(real("price_usd_per_h", "$/h", 3.0, 0, 10'000), {"price_usd_h"}));
   CellSpec cell{"llm/llama3-8b-case", std::move(params), &run_llama3_8b_case};
   cell.uses_seed = false;
@@ -199,7 +216,7 @@ CellSpec llama3_8b_case_cell() {
                   out("kv_tokens_million", ""), out("concurrent_requests", ""), out("prefill_req_per_s", "1/s"),
                   out("decode_req_per_s", "1/s"), out("serving_req_per_s", "1/s"), out("tokens_per_h_million", ""),
                   out("usd_per_m_tokens", "$")};
-  cell.tables = {table("gb_gib")};
+  cell.tables = {table("gb_gib"), table("request_time")};
   return cell;
 }
 

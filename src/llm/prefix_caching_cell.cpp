@@ -192,12 +192,12 @@ Result<RunResult> run_prefix_caching(const Inputs& in, std::uint64_t seed, RunCo
 CellSpec prefix_caching_cell() {
   std::vector<ParamSpec> params = serving_hardware_params();
   const std::vector<ParamSpec> rest = {
-      count("users", "requests", 100, 1, 20000), count("prefix_tokens", "tokens", 2000, 0, 100000),
+      count("users", "requests", 100, 1, 20000), explored(count("prefix_tokens", "tokens", 2000, 0, 100000), 0, 8000),
       count("unique_tokens", "tokens", 200, 1, 100000), count("answer_tokens", "tokens", 100, 1, 10000),
       real("lambda", "1/s", 5, 0.001, 10000),
-      count("chats", "conversations", 50, 1, 2000), count("turns", "turns", 4, 1, 100),
+      count("chats", "conversations", 50, 1, 2000), explored(count("turns", "turns", 4, 1, 100), 1, 10),
       count("user_tokens", "tokens", 100, 1, 100000), aliased(real("chat_per_s", "1/s", 2, 0.001, 10000), {"chat_lambda"}),
-      real("think_s", "s", 5, 0, 3600),
+      explored(real("think_s", "s", 5, 0, 3600), 0, 60),
       count("request_tokens", "tokens", 1256, 1, 10000000), count("long_tokens", "tokens", 32000, 1, 10000000),
       real("pcie_gb_per_s", "GB/s", 32, 0.001, 10000)};
   params.insert(params.end(), rest.begin(), rest.end());

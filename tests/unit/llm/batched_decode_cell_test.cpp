@@ -100,3 +100,19 @@ TEST_CASE("Batched decode: impossible inputs are errors, unreachable targets are
   }
   CHECK_FALSE(cell.try_run({{"max_batch", "0"}}).ok());
 }
+
+TEST_CASE("Batched decode: the result table has the powers of two up to the largest batch, at most 12 rows",
+          "[llm][model]") {
+  const auto r = cell.run();
+  const auto& batch = cell_test::column(r, "batches", "batch");
+  const auto& fits = cell_test::column(r, "batches", "fits");
+  // Defaults: 1, 2, 4, ..., 512; 512 sequences of 1,256 tokens overflow memory (497 fit), the others fit.
+  REQUIRE(batch.size() == 10);
+  CHECK(batch.back() == 512);
+  CHECK(fits.back() == 0);
+  CHECK(fits[batch.size() - 2] == 1);
+  const auto wide = cell.run({{"max_batch", "1000000"}});
+  const auto& many = cell_test::column(wide, "batches", "batch");
+  CHECK(many.size() <= 12);
+  for (std::size_t i = 1; i < many.size(); ++i) CHECK(many[i] == 4 * many[i - 1]);  // every other power of two
+}

@@ -83,3 +83,15 @@ TEST_CASE("Continuous batching cell rejects impossible setups with a clear error
   }));
   cell_test::check_error(cell.error(row.raw), row);
 }
+
+TEST_CASE("The figures the chart summaries quote are the policies table's", "[llm][scheduler]") {
+  const auto r = cell.run();
+  CHECK(out(r, "tok_per_s") == policy(r, "tok_per_s", kContinuous));
+  CHECK(out(r, "ttft_p99_ms") == policy(r, "ttft_p99_ms", kContinuous));
+  CHECK(out(r, "static_ttft_p99_ms") == policy(r, "ttft_p99_ms", kStatic));
+  CHECK(out(r, "mean_batch") == policy(r, "mean_batch", kContinuous));
+  CHECK(out(r, "naive_mean_batch") == policy(r, "mean_batch", kNaive));
+  CHECK(out(r, "static_mean_batch") == policy(r, "mean_batch", kStatic));
+  CHECK(out(r, "kv_usage_frac") == policy(r, "kv_usage_frac", kContinuous));
+  CHECK(out(r, "naive_kv_usage_frac") == policy(r, "kv_usage_frac", kNaive));
+}

@@ -59,3 +59,14 @@ TEST_CASE("KV growth: weights as large as the device leave no budget and are an 
   CHECK(e.param == "weights_mem");
   CHECK_FALSE(cell.try_run({{"b4", "0"}}).ok());
 }
+
+TEST_CASE("KV growth: the curves table lists every batch with the crossing outputs, on the chart or not",
+          "[llm][model]") {
+  const auto r = cell.run();
+  const auto& batch = cell_test::column(r, "curves", "batch");
+  const auto& cross = cell_test::column(r, "curves", "cross_tok");
+  REQUIRE(batch.size() == 4);
+  CHECK(batch == std::vector<double>{1, 4, 16, 32});
+  CHECK(cross[0] == out(r, "cross_b1_tok"));  // 137,329 tokens: past the 32,000 drawn, still listed
+  CHECK(cross[3] == out(r, "cross_b4_tok"));
+}

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "cell_runner.h"
@@ -12,8 +14,9 @@ const cell_test::Cell cell{"llm/llama3-8b-case"};
 
 /// The GB/GiB table's value column for one item, as {decimal, binary, book} and their match flags.
 std::vector<double> column_for_item(const sl::RunResult& r, const std::string& column, int item) {
-  const auto& t = r.tables.at(0);
-  REQUIRE(t.name == "gb_gib");
+  const auto found = std::find_if(r.tables.begin(), r.tables.end(), [](const sl::Table& t) { return t.name == "gb_gib"; });
+  REQUIRE(found != r.tables.end());
+  const auto& t = *found;
   std::vector<double> xs;
   const auto& items = t.columns[0].second;
   for (const auto& [name, values] : t.columns)
@@ -100,4 +103,15 @@ TEST_CASE("Case study: impossible configurations are errors naming the parameter
       {"an out-of-range efficiency", {{"efficiency_frac", "0"}}, "", "efficiency_frac"},
   }));
   cell_test::check_error(cell.error(row.raw), row);
+}
+
+TEST_CASE("Case study: the request-time parts add up to TTFT + decode", "[llm][model]") {
+  const auto r = cell.run();
+  const auto& ms = cell_test::column(r, "request_time", "ms");
+  REQUIRE(ms.size() == 4);
+  CHECK_THAT(ms[0], WithinRel(out(r, "ttft_ms"), 1e-12));
+  CHECK_THAT(ms[1] + ms[2] + ms[3], WithinRel(out(r, "decode_s") * 1e3, 1e-12));
+  // Framework tax: 256 steps x 32 layers x 0.01 ms = 81.92 ms; the weight read is 256 x 1.1985 ms = 306.8 ms.
+  CHECK_THAT(ms[3], WithinRel(81.92, 1e-12));
+  CHECK_THAT(ms[1], WithinRel(256 * out(r, "floor_ms"), 1e-9));
 }

@@ -203,7 +203,7 @@ CellSpec hidden_constants_cell() {
                  explored(real("cand_weights_mb", "MB", 51.2, 0, 1e9), 0, 200),
                  explored(aliased(real("peak_tflop_per_s", "TFLOP/s", 14, 1e-6, 1e6), {"peak_tflops"}), 1, 1000),
                  real("bw_gb_per_s", "GB/s", 900, 1e-6, 1e7), real("r_from", "px", 224, 1, 1e5),
-                 real("r_to", "px", 448, 1, 1e5), explored(real("measured_slowdown", "x", 3.6, 1e-6, 1e10), 1, 4)},
+                 real("r_to", "px", 448, 1, 1e5), explored(real("measured_slowdown", "×", 3.6, 1e-6, 1e10), 1, 4)},
                 &run_hidden_constants};
   cell.uses_seed = false;
   cell.outputs = {out("ops_g", ""), out("weights_mb", "MB"), out("ops_lo_g", ""), out("ops_hi_g", ""),

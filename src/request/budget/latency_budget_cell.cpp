@@ -187,7 +187,7 @@ CellSpec latency_budget_cell() {
                 {explored(real("jpeg_ms", "ms", 3, 0, 1e5), 0, 30), real("resize_ms", "ms", 1, 0, 1e5),
                  real("normalize_ms", "ms", 0.5, 0, 1e5), real("h2d_ms", "ms", 0.5, 0, 1e5),
                  explored(real("forward_ms", "ms", 5, 1e-6, 1e5), 0.1, 100), real("post_ms", "ms", 0.1, 0, 1e5),
-                 real("fast_forward_ms", "ms", 2, 1e-6, 1e5), explored(real("speedup_k", "x", 10, 1, 1e6), 1, 1000),
+                 real("fast_forward_ms", "ms", 2, 1e-6, 1e5), explored(real("speedup_k", "×", 10, 1, 1e6), 1, 1000),
                  real("parse_ms", "ms", 0.5, 0, 1e5), real("embed_ms", "ms", 6, 0, 1e5),
                  real("mlp_ms", "ms", 1.5, 1e-6, 1e5), real("rank_ms", "ms", 1, 0, 1e5),
                  real("dlrm_budget_ms", "ms", 10, 1e-6, 1e6),

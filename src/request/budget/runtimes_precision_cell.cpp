@@ -124,7 +124,7 @@ CellSpec runtimes_precision_cell() {
                  aliased(real("ptq_acc_pct", "%", 75.80, 0, 100), {"ptq_acc"}),
                  aliased(real("qat_acc_pct", "%", 76.05, 0, 100), {"qat_acc"}),
                  real("params_m", "M", 25.6, 1e-6, 1e7), count("low_bits", "bits", 8, 1, 32),
-                 count("fp32_gpus", "GPUs", 30, 1, 1e9), real("practical_speedup", "x", 3, 1e-3, 1e3)},
+                 count("fp32_gpus", "GPUs", 30, 1, 1e9), real("practical_speedup", "×", 3, 1e-3, 1e3)},
                 &run_runtimes_precision};
   cell.uses_seed = false;
   cell.outputs = {out("speedup_torchscript", "×"), out("speedup_onnx", "×"), out("speedup_trt_fp32", "×"),

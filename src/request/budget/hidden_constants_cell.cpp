@@ -158,13 +158,15 @@ void ridge_outputs(const HiddenConstantsParams& p, RunResult& result, const Hidd
   const double ridge = p.peak_flop_per_s / p.bw_bytes_per_s;
   result.output("ridge_flop_per_byte", ridge);
   result.output("ai_224_over_ridge", modeled_ai(h.ops_g, h.weights_mb, 224) / ridge);
-  std::vector<double> r, ai, ridge_col;
+  std::vector<double> r, ai, ai_candidate, ridge_col;
   for (double x = kCurveMinResolution; x <= kCurveMaxResolution; x += kCurveStep) {
     r.push_back(x);
     ai.push_back(modeled_ai(h.ops_g, h.weights_mb, x));
+    ai_candidate.push_back(modeled_ai(p.cand_ops_g, p.cand_weights_mb, x));
     ridge_col.push_back(ridge);
   }
-  result.table("ai_curve").column("resolution", std::move(r)).column("ai", std::move(ai)).column("ridge", std::move(ridge_col));
+  result.table("ai_curve").column("resolution", std::move(r)).column("ai", std::move(ai))
+      .column("ai_candidate", std::move(ai_candidate)).column("ridge", std::move(ridge_col));
 }
 
 /// Eq. 1: T(r) = a + b s. The theoretical slowdown is the pixel ratio t; a measured m in [1, t] gives the
@@ -197,10 +199,11 @@ CellSpec hidden_constants_cell() {
   const std::vector<std::string> rows{"224", "384", "512", "640"};
   CellSpec cell{"request/hidden-constants",
                 {choice("row_a", rows, "224"), choice("row_b", rows, "640"), count("act_rw_factor", "", 2, 1, 8),
-                 real("params_m", "M", 25.6, 1e-3, 1e6), real("cand_ops_g", "G", 4.1, 1e-6, 1e6),
-                 real("cand_weights_mb", "MB", 51.2, 0, 1e9), aliased(real("peak_tflop_per_s", "TFLOP/s", 14, 1e-6, 1e6), {"peak_tflops"}),
+                 real("params_m", "M", 25.6, 1e-3, 1e6), explored(real("cand_ops_g", "G", 4.1, 1e-6, 1e6), 2, 8),
+                 explored(real("cand_weights_mb", "MB", 51.2, 0, 1e9), 0, 200),
+                 explored(aliased(real("peak_tflop_per_s", "TFLOP/s", 14, 1e-6, 1e6), {"peak_tflops"}), 1, 1000),
                  real("bw_gb_per_s", "GB/s", 900, 1e-6, 1e7), real("r_from", "px", 224, 1, 1e5),
-                 real("r_to", "px", 448, 1, 1e5), real("measured_slowdown", "x", 3.6, 1e-6, 1e10)},
+                 real("r_to", "px", 448, 1, 1e5), explored(real("measured_slowdown", "×", 3.6, 1e-6, 1e10), 1, 4)},
                 &run_hidden_constants};
   cell.uses_seed = false;
   cell.outputs = {out("ops_g", ""), out("weights_mb", "MB"), out("ops_lo_g", ""), out("ops_hi_g", ""),

@@ -184,10 +184,10 @@ Result<RunResult> run_latency_budget(const Inputs& in, std::uint64_t /*seed*/, R
 
 CellSpec latency_budget_cell() {
   CellSpec cell{"request/latency-budget",
-                {real("jpeg_ms", "ms", 3, 0, 1e5), real("resize_ms", "ms", 1, 0, 1e5),
+                {explored(real("jpeg_ms", "ms", 3, 0, 1e5), 0, 30), real("resize_ms", "ms", 1, 0, 1e5),
                  real("normalize_ms", "ms", 0.5, 0, 1e5), real("h2d_ms", "ms", 0.5, 0, 1e5),
-                 real("forward_ms", "ms", 5, 1e-6, 1e5), real("post_ms", "ms", 0.1, 0, 1e5),
-                 real("fast_forward_ms", "ms", 2, 1e-6, 1e5), real("speedup_k", "x", 10, 1, 1e6),
+                 explored(real("forward_ms", "ms", 5, 1e-6, 1e5), 0.1, 100), real("post_ms", "ms", 0.1, 0, 1e5),
+                 real("fast_forward_ms", "ms", 2, 1e-6, 1e5), explored(real("speedup_k", "×", 10, 1, 1e6), 1, 1000),
                  real("parse_ms", "ms", 0.5, 0, 1e5), real("embed_ms", "ms", 6, 0, 1e5),
                  real("mlp_ms", "ms", 1.5, 1e-6, 1e5), real("rank_ms", "ms", 1, 0, 1e5),
                  real("dlrm_budget_ms", "ms", 10, 1e-6, 1e6),
@@ -201,9 +201,9 @@ CellSpec latency_budget_cell() {
   cell.uses_seed = false;
   cell.outputs = {out("resnet_total_ms", "ms"), out("preprocess_ms", "ms"), out("preprocess_frac", ""),
                   out("pre_and_transfer_frac", ""), out("model_frac", ""), out("fast_total_ms", "ms"),
-                  out("fast_preprocess_frac", ""), out("amdahl_speedup", ""), out("amdahl_total_ms", "ms"),
-                  out("amdahl_ceiling", ""), out("dlrm_total_ms", "ms"), out("dlrm_headroom_ms", "ms"),
-                  out("dlrm_mlp_frac", ""), out("dlrm_embed_frac", ""), out("dlrm_mlp_ceiling", ""),
+                  out("fast_preprocess_frac", ""), out("amdahl_speedup", "×"), out("amdahl_total_ms", "ms"),
+                  sometimes(out("amdahl_ceiling", "×")), out("dlrm_total_ms", "ms"), out("dlrm_headroom_ms", "ms"),
+                  out("dlrm_mlp_frac", ""), out("dlrm_embed_frac", ""), sometimes(out("dlrm_mlp_ceiling", "×")),
                   out("tax_low_us", "µs"), out("tax_high_us", "µs"), out("tax_low_frac", ""),
                   out("tax_high_frac", ""), out("tax_all_low_ms", "ms"), out("tax_all_high_ms", "ms")};
   cell.tables = {table("phases"), table("amdahl"), table("amdahl_at_k"), table("serving_tax")};

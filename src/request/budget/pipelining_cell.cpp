@@ -160,8 +160,9 @@ Result<RunResult> run_pipelining(const Inputs& in, std::uint64_t seed, RunContro
 
 CellSpec pipelining_cell() {
   CellSpec cell{"request/pipelining",
-                {real("pre_ms", "ms", 5, 1e-6, 1e6), real("gpu_ms", "ms", 5, 1e-6, 1e6),
-                 count("workers", "workers", 1, 1, 256), count("buffer", "requests", 2, 0, 1'000'000),
+                {explored(real("pre_ms", "ms", 5, 1e-6, 1e6), 0.1, 100),
+                 explored(real("gpu_ms", "ms", 5, 1e-6, 1e6), 0.1, 100),
+                 explored(count("workers", "workers", 1, 1, 256), 1, 16), count("buffer", "requests", 2, 0, 1'000'000),
                  choice("law", {"det", "exp", "lognormal"}, "det"), real("cv", "", 0.5, 0.01, 10),
                  count("n", "requests", 10'000, 1, 1'000'000)},
                 &run_pipelining};

@@ -115,15 +115,16 @@ Result<RunResult> run_runtimes_precision(const Inputs& in, std::uint64_t /*seed*
 
 CellSpec runtimes_precision_cell() {
   CellSpec cell{"request/runtimes-precision",
-                {real("pytorch_ms", "ms", 8.5, 1e-6, 1e6), real("torchscript_ms", "ms", 6.2, 1e-6, 1e6),
-                 real("onnx_ms", "ms", 5.1, 1e-6, 1e6), real("trt_fp32_ms", "ms", 2.8, 1e-6, 1e6),
-                 real("trt_fp16_ms", "ms", 1.4, 1e-6, 1e6), real("trt_int8_ms", "ms", 0.9, 1e-6, 1e6),
+                {explored(real("pytorch_ms", "ms", 8.5, 1e-6, 1e6), 1, 50),
+                 real("torchscript_ms", "ms", 6.2, 1e-6, 1e6), real("onnx_ms", "ms", 5.1, 1e-6, 1e6),
+                 real("trt_fp32_ms", "ms", 2.8, 1e-6, 1e6), real("trt_fp16_ms", "ms", 1.4, 1e-6, 1e6),
+                 explored(real("trt_int8_ms", "ms", 0.9, 1e-6, 1e6), 0.1, 10),
                  aliased(real("fp32_acc_pct", "%", 76.13, 0, 100), {"fp32_acc"}),
                  aliased(real("fp16_acc_pct", "%", 76.13, 0, 100), {"fp16_acc"}),
                  aliased(real("ptq_acc_pct", "%", 75.80, 0, 100), {"ptq_acc"}),
                  aliased(real("qat_acc_pct", "%", 76.05, 0, 100), {"qat_acc"}),
                  real("params_m", "M", 25.6, 1e-6, 1e7), count("low_bits", "bits", 8, 1, 32),
-                 count("fp32_gpus", "GPUs", 30, 1, 1e9), real("practical_speedup", "x", 3, 1e-3, 1e3)},
+                 count("fp32_gpus", "GPUs", 30, 1, 1e9), real("practical_speedup", "×", 3, 1e-3, 1e3)},
                 &run_runtimes_precision};
   cell.uses_seed = false;
   cell.outputs = {out("speedup_torchscript", "×"), out("speedup_onnx", "×"), out("speedup_trt_fp32", "×"),

@@ -4,6 +4,7 @@
 // keeps each below a utilization cap rho (0.54 from napkin math 1.3), so fleet cost is a step function of
 // the load; where the CPU steps stay under one T4 is the CPU/GPU crossover. Cost per request grows as
 // 1 / utilization.
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -90,7 +91,23 @@ void fleet_outputs(const CostParams& p, RunResult& result) {
   result.output("t4_fleet_usd_per_h", fleet_usd_per_h(f.t4, qps, rho));
   result.output("v100_fleet_usd_per_h", fleet_usd_per_h(f.v100, qps, rho));
 
-  std::vector<double> q = log_grid(kSweepMinQps, p.sweep_max_per_s, kSweepLevels), cpu, t4, v100;
+  // One row per instance type: its price, its throughput and what the load costs on it (the result table).
+  std::vector<double> ids, usd_per_h, per_s, usd_per_m, machines, fleet;
+  for (const Machine* m : {&f.cpu, &f.t4, &f.v100}) {
+    ids.push_back(static_cast<double>(ids.size()));
+    usd_per_h.push_back(m->usd_per_h);
+    per_s.push_back(m->saturated_per_s);
+    usd_per_m.push_back(usd_per_million(*m));
+    machines.push_back(static_cast<double>(machines_needed(*m, qps, rho)));
+    fleet.push_back(fleet_usd_per_h(*m, qps, rho));
+  }
+  result.table("instances").column("instance", std::move(ids)).column("usd_per_h", std::move(usd_per_h))
+      .column("per_s", std::move(per_s)).column("usd_per_m", std::move(usd_per_m))
+      .column("machines", std::move(machines)).column("fleet_usd_per_h", std::move(fleet));
+  result.table("load").column("qps", {qps});
+
+  // The chart's sweep reaches the load itself when the load is above sweep_max.
+  std::vector<double> q = log_grid(kSweepMinQps, std::fmax(p.sweep_max_per_s, qps), kSweepLevels), cpu, t4, v100;
   for (double x : q) {
     cpu.push_back(fleet_usd_per_h(f.cpu, x, rho));
     t4.push_back(fleet_usd_per_h(f.t4, x, rho));
@@ -105,7 +122,8 @@ void crossover_outputs(const CostParams& p, RunResult& result) {
   const std::optional<double> q = cpu_cheaper_up_to_qps(f.cpu, {f.t4, f.v100}, p.rho);
   if (q) {
     result.output("crossover_qps", *q);
-    result.table("crossover_point").column("qps", {*q}).column("usd_per_h", {fleet_usd_per_h(f.cpu, *q, p.rho)});
+    result.table("crossover_point").column("qps", {*q}).column("usd_per_h", {fleet_usd_per_h(f.cpu, *q, p.rho)})
+        .column("rho", {p.rho});
   } else {
     result.notice("no_crossover", "At these prices the CPU costs no more per request than either GPU, so a CPU "
                                   "fleet stays competitive at every load: there is no crossover.");
@@ -143,18 +161,20 @@ CellSpec cost_cell() {
                  real("b_latency_ms", "ms", 10, 1e-6, 1e6),
                  real("cpu_usd_per_h", "$/h", 0.17, 1e-6, 1e6), real("cpu_per_s", "1/s", 50, 1e-6, 1e9),
                  real("t4_usd_per_h", "$/h", 0.53, 1e-6, 1e6), real("t4_per_s", "1/s", 400, 1e-6, 1e9),
-                 real("v100_usd_per_h", "$/h", 3.06, 1e-6, 1e6), real("v100_per_s", "1/s", 1200, 1e-6, 1e9),
-                 aliased(real("requests_per_s", "1/s", 5000, 1e-6, 1e9), {"qps"}), real("rho", "", 0.54, 0.05, 1),
+                 explored(real("v100_usd_per_h", "$/h", 3.06, 1e-6, 1e6), 0.5, 10), real("v100_per_s", "1/s", 1200, 1e-6, 1e9),
+                 explored(aliased(real("requests_per_s", "1/s", 5000, 1e-6, 1e9), {"qps"}), 10, 1e5),
+                 real("rho", "", 0.54, 0.05, 1),
                  aliased(real("sweep_max_per_s", "1/s", 10000, 10, 1e9), {"sweep_max_qps"})},
                 &run_cost};
   cell.uses_seed = false;
-  cell.outputs = {out("a_per_s", "1/s"), out("b_per_s", "1/s"), out("a_usd_per_m", ""), out("b_usd_per_m", ""),
-                  out("a_over_b", "×"), out("a_extra_frac", ""), out("cpu_usd_per_m", ""), out("t4_usd_per_m", ""),
-                  out("v100_usd_per_m", ""), out("v100_over_t4_price", "×"), out("v100_over_t4_throughput", "×"),
+  cell.outputs = {out("a_per_s", "1/s"), out("b_per_s", "1/s"), out("a_usd_per_m", "$"), out("b_usd_per_m", "$"),
+                  out("a_over_b", "×"), out("a_extra_frac", ""), out("cpu_usd_per_m", "$"), out("t4_usd_per_m", "$"),
+                  out("v100_usd_per_m", "$"), out("v100_over_t4_price", "×"), out("v100_over_t4_throughput", "×"),
                   out("cpu_machines", ""), out("t4_machines", ""), out("v100_machines", ""),
                   out("cpu_fleet_usd_per_h", "$/h"), out("t4_fleet_usd_per_h", "$/h"),
                   out("v100_fleet_usd_per_h", "$/h"), sometimes(out("crossover_qps", "req/s"))};
-  cell.tables = {table("cost_vs_util"), table("fleet_cost"), table("crossover_point"), table("crossover")};
+  cell.tables = {table("instances"), table("load"), table("cost_vs_util"), table("fleet_cost"),
+                 table("crossover_point", Presence::SomeInputs), table("crossover", Presence::SomeInputs)};
   return cell;
 }
 

@@ -298,8 +298,9 @@ Result<RunResult> run_serialization(const Inputs& in, std::uint64_t /*seed*/, Ru
 
 CellSpec serialization_cell() {
   CellSpec cell{"request/serialization",
-                {count("n", "values", 1000, 1, 1'000'000), count("repeats", "samples", 9, 3, 101),
-                 count("sweep_max", "values", 100'000, 10, 1'000'000), aliased(real("requests_per_s", "1/s", 10'000, 0, 1e9), {"qps"})},
+                {explored(count("n", "values", 1000, 1, 1'000'000), 10, 10'000), count("repeats", "samples", 9, 3, 101),
+                 count("sweep_max", "values", 100'000, 10, 1'000'000),
+                 explored(aliased(real("requests_per_s", "1/s", 10'000, 0, 1e9), {"qps"}), 100, 1e6)},
                 &run_serialization};
   cell.deterministic = false;
   cell.uses_seed = false;  // the message is fixed for each N, so the browser's probe parses the same text

@@ -147,3 +147,20 @@ TEST_CASE("The old id peak_tflops still sets the peak compute", "[request][table
   CHECK(out(cell.run({{"peak_tflops", "9"}}), "ridge_flop_per_byte") ==
         out(cell.run({{"peak_tflop_per_s", "9"}}), "ridge_flop_per_byte"));
 }
+
+TEST_CASE("The intensity curve of the candidate constants passes through the candidate's Table 6 rows",
+          "[request][table6]") {
+  const auto r = cell.run({{"cand_ops_g", "3"}, {"cand_weights_mb", "80"}});
+  const auto& res = column(r, "ai_curve", "resolution");
+  const auto& curve = column(r, "ai_curve", "ai_candidate");
+  const auto& rows = column(r, "table6", "resolution");
+  const auto& at_rows = column(r, "table6", "ai_candidate");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::size_t j = 0;
+    while (j < res.size() && res[j] != rows[i]) ++j;  // 224, 384, 512, 640 lie on the 16-pixel grid from 112
+    REQUIRE(j < res.size());
+    CHECK(curve[j] == at_rows[i]);
+    CHECK(curve[j] == lc::modeled_ai(3, 80, rows[i]));
+  }
+  CHECK(column(r, "ai_curve", "ai") == column(cell.run(), "ai_curve", "ai"));  // the solved curve does not move
+}

@@ -111,3 +111,27 @@ TEST_CASE("The old parameter ids qps and sweep_max_qps still work", "[request][c
   CHECK(column(old, "fleet_cost", "qps") == column(renamed, "fleet_cost", "qps"));
   CHECK(out(old, "t4_machines") != out(cell.run(), "t4_machines"));  // the value given was used, not the default
 }
+
+TEST_CASE("The instances table holds one row per instance: price, throughput, cost per million and the fleet",
+          "[request][cost]") {
+  const auto r = cell.run();
+  CHECK(column(r, "instances", "instance") == std::vector<double>{0, 1, 2});
+  CHECK(column(r, "instances", "usd_per_h") == std::vector<double>{0.17, 0.53, 3.06});
+  CHECK(column(r, "instances", "per_s") == std::vector<double>{50, 400, 1200});
+  CHECK(column(r, "instances", "machines") == std::vector<double>{186, 24, 8});
+  const auto& usd_per_m = column(r, "instances", "usd_per_m");
+  const auto& fleet = column(r, "instances", "fleet_usd_per_h");
+  const char* names[] = {"cpu", "t4", "v100"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(usd_per_m[i] == out(r, std::string(names[i]) + "_usd_per_m"));
+    CHECK(fleet[i] == out(r, std::string(names[i]) + "_fleet_usd_per_h"));
+  }
+  CHECK(column(r, "load", "qps") == std::vector<double>{5000});
+}
+
+TEST_CASE("The fleet-cost sweep reaches the load when the load is above the sweep's limit", "[request][cost]") {
+  const auto r = cell.run({{"requests_per_s", "50000"}});
+  CHECK(column(r, "fleet_cost", "qps").back() == 50000.0);
+  CHECK(column(r, "load", "qps") == std::vector<double>{50000});
+  CHECK(column(cell.run(), "fleet_cost", "qps").back() == 10000.0);  // the default load 5,000 is inside
+}

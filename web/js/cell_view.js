@@ -15,6 +15,7 @@ import { Prediction } from './prediction.js';
 import { param_key, alias_keys, read_param, short_id, update_url, set_or_delete, embed_url, cell_link, SEED_KEY } from './url_state.js';
 
 const DEBOUNCE_MS = 300;
+const SHOWN_OTHER_CHARTS = 1;   // charts besides the main one drawn without opening "More charts"
 const DEFAULT_SEED = '1';
 
 export class CellView {
@@ -25,6 +26,7 @@ export class CellView {
   #form = null; #status; #error_box; #notices; #results; #stale_note; #charts; #charts_box;
   #last_result = null; #last_error = null; #datasets = null; #debounce = 0;
   #open_full = null;
+  #more_charts = null; #folded = [];
   #number; #prediction = null; #headline_box; #table_box; #book_box; #outputs_box; #main_box;
 
   /**
@@ -87,15 +89,28 @@ export class CellView {
     this.#table_box = el('div', { class: 'sl-result-table-box' });
     this.#book_box = el('div', { class: 'sl-book-box' });
     this.#outputs_box = el('div', { class: 'sl-outputs-box' });
-    this.#results = el('div', { class: 'sl-results' }, this.#headline_box, this.#table_box, this.#book_box);
+    this.#results = el('div', { class: 'sl-results' }, this.#table_box, this.#book_box);
     for (const chart of this.#charts) chart.set_context(doc, this.#spec);
     const main_id = doc.main_chart ?? doc.charts?.[0]?.id;
     const main_chart = this.#charts.find((chart) => chart.chart_id === main_id);
     const other_charts = this.#charts.filter((chart) => chart !== main_chart);
-    this.#charts_box = el('div', { class: 'sl-charts', hidden: !this.#last_result || other_charts.length === 0 },
-      other_charts.map((chart) => chart.build()));
+    // Below the controls and the main chart: panels two by two on wide screens — the result table and
+    // the book line first, then the other charts.
+    // Beyond one row (the results and one chart), charts wait under "More charts", drawn when opened.
+    const shown = other_charts.slice(0, SHOWN_OTHER_CHARTS);
+    const folded = other_charts.slice(SHOWN_OTHER_CHARTS);
+    this.#charts_box = el('div', { class: 'sl-charts', hidden: !this.#last_result },
+      this.#results, shown.map((chart) => chart.build()));
+    this.#more_charts = folded.length
+      ? el('details', { class: 'sl-more-charts', on: { toggle: (event) => { if (event.target.open && this.#datasets) this.#draw(folded); } } },
+        el('summary', {}, t('cell.more_charts', { count: folded.length })),
+        el('div', { class: 'sl-charts sl-charts-more' }, folded.map((chart) => chart.build())))
+      : null;
+    this.#folded = folded;
+    // The headline figures sit above the main chart, so both stay in view while a slider moves.
     this.#main_box = el('div', { class: 'sl-main-chart' },
       this.#prediction?.build(pick(doc.predict?.question, ''), this.#predicted_unit()),
+      this.#headline_box,
       main_chart ? main_chart.build() : null);
     if (main_chart) main_chart.element.hidden = !this.#last_result;
     const form = el('form', { class: 'sl-form', 'aria-label': t('cell.parameters_of', { title }), novalidate: true,
@@ -114,11 +129,11 @@ export class CellView {
       el('div', { class: 'sl-explore' },
         el('div', { class: 'sl-controls' }, form, this.#error_box),
         this.#main_box),
-      this.#notices, this.#stale_note, this.#results,
+      this.#notices, this.#stale_note,
       this.#charts_box,
-      this.#outputs_box,
-      why.length ? el('div', { class: 'sl-why-list' }, why) : null,
-      this.#share_row());
+      this.#more_charts,
+      // Closed disclosures side by side; an open one takes the whole width.
+      el('div', { class: 'sl-disclosures' }, this.#outputs_box, why, this.#share_row()));
     if (this.#last_result) this.#show_result(this.#last_result, false);
     if (this.#last_error) {
       this.#show_error(this.#last_error);
@@ -274,21 +289,27 @@ export class CellView {
     replace_children(this.#table_box, result_table(result.tables, doc, this.#spec.id));
     replace_children(this.#book_box, book_details(result.book || [], doc, this.#spec.id));
     replace_children(this.#outputs_box, all_outputs(outputs, doc, this.#spec));
-    for (const box of [this.#results, this.#outputs_box]) box.hidden = concealed;
+    for (const box of [this.#headline_box, this.#outputs_box]) box.hidden = concealed;
+    this.#results.hidden = concealed || (!this.#table_box.firstChild && !this.#book_box.firstChild);
     this.#set_stale(false);
     if (is_new || !this.#datasets) this.#datasets = datasets_of(result);
-    for (const chart of this.#charts) {
-      chart.element.hidden = false;
-      if (concealed) chart.element.hidden = true;
-      else chart.show(this.#datasets, outputs);
-    }
-    this.#charts_box.hidden = concealed || this.#charts.length <= 1;
+    if (this.#more_charts) this.#more_charts.hidden = concealed;
+    const drawn = this.#charts.filter((chart) => !this.#folded.includes(chart) || this.#more_charts?.open);
+    for (const chart of this.#charts) chart.element.hidden = concealed;
+    if (!concealed) this.#draw(drawn);
+    this.#charts_box.hidden = concealed || (this.#results.hidden && this.#charts.length <= 1);
+  }
+
+  /** Draws charts from the last result (a folded chart only once "More charts" is open: it has no width before). */
+  #draw(charts) {
+    for (const chart of charts) chart.show(this.#datasets, this.#last_result?.outputs || {});
   }
 
   #set_stale(is_stale) {
     if (!this.#last_result) return;
     this.#stale_note.hidden = !is_stale;
     this.#results.classList.toggle('sl-stale', is_stale);
+    this.#headline_box.classList.toggle('sl-stale', is_stale);
     this.#outputs_box.classList.toggle('sl-stale', is_stale);
     this.#notices.classList.toggle('sl-stale', is_stale);
     for (const chart of this.#charts) chart.stale = is_stale;

@@ -96,8 +96,10 @@ const FORMAT_LOCALES = {
   vi: { decimal: ',', thousands: '.', grouping: [3], currency: ['', ' ₫'] },
 };
 
-// Legends go under the plot below this container width (a phone, the chart beside the controls).
-const NARROW_PX = 720;
+// Legends go under the plot below this container width (a phone, a chart beside another), in two columns
+// from TWO_COLUMNS_PX on.
+const NARROW_PX = 600;
+const TWO_COLUMNS_PX = 440;
 
 // aria: false — the chart's accessible name is its one-sentence summary (ChartPanel), not Vega's run of
 // tick labels. Tick labels never overlap (labelOverlap), and legend labels are never cut (labelLimit 0).
@@ -112,6 +114,12 @@ const CHART_CONFIG = {
 };
 
 const NARROW_CONFIG = { ...CHART_CONFIG, legend: { ...CHART_CONFIG.legend, orient: 'bottom', direction: 'vertical', columns: 1 } };
+const HALF_CONFIG = { ...CHART_CONFIG, legend: { ...CHART_CONFIG.legend, orient: 'bottom', direction: 'vertical', columns: 2 } };
+
+function config_for(width) {
+  if (!width || width >= NARROW_PX) return CHART_CONFIG;
+  return width >= TWO_COLUMNS_PX ? HALF_CONFIG : NARROW_CONFIG;
+}
 
 /** Draws spec into container (SVG), replacing previous_view. Resolves with the new Vega view. */
 export async function draw_chart(container, spec, previous_view) {
@@ -124,7 +132,7 @@ export async function draw_chart(container, spec, previous_view) {
     renderer: 'svg',
     defaultStyle: false,
     tooltip: { disableDefaultStyle: true },
-    config: container.clientWidth && container.clientWidth < NARROW_PX ? NARROW_CONFIG : CHART_CONFIG,
+    config: config_for(container.clientWidth),
     formatLocale: FORMAT_LOCALES[current_lang()] || FORMAT_LOCALES.en,
   });
   // The chart's accessible name is on its container (role img, the summary); Vega's own marks stay out of

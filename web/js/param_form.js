@@ -186,7 +186,8 @@ function field(control, label_text, param, hint_text, slider, is_key) {
     is_key ? el('div', { class: 'sl-key-control' }, slider, control) : control,
     el('p', { class: 'sl-read-as', role: 'status', hidden: true }),
     el('p', { id: `${control.id}-error`, class: 'sl-field-error', hidden: true }),
-    el('div', { id: hint_id, class: 'sl-hint' }, hint_text));
+    // A key parameter's slider shows its range; the full range the field accepts stays its description.
+    el('div', { id: hint_id, class: is_key ? 'sl-hint sl-visually-hidden' : 'sl-hint' }, hint_text));
 }
 
 function limits_hint(param) {

@@ -244,11 +244,11 @@ Result<RunResult> run_burst_admission(const Inputs& in, std::uint64_t seed, RunC
 CellSpec burst_admission_cell() {
   CellSpec cell{"queues/burst-admission",
                 {aliased(real("base_per_s", "1/s", 1000, 0, 1e6), {"base_qps"}),
-                 aliased(real("spike_per_s", "1/s", 10000, 0, 1e7), {"spike_qps"}),
+                 explored(aliased(real("spike_per_s", "1/s", 10000, 0, 1e7), {"spike_qps"}), 1000, 30'000),
                  real("service_ms", "ms", 50, 1e-3, 1e6), choice("service", {"exp", "det"}, "exp"),
                  count("workers", "workers", 100, 1, 100'000), real("spike_at_s", "s", 5, 0, 86400),
-                 real("spike_s", "s", 2.5, 0, 86400), real("after_s", "s", 25, 0, 86400),
-                 real("timeout_ms", "ms", 1000, 1e-3, 1e8), real("queue_per_worker", "", 3, 0, 1000),
+                 explored(real("spike_s", "s", 2.5, 0, 86400), 0, 10), real("after_s", "s", 25, 0, 86400),
+                 real("timeout_ms", "ms", 1000, 1e-3, 1e8), explored(real("queue_per_worker", "", 3, 0, 1000), 0, 20),
                  choice("on_timeout", {"serve", "drop"}, "serve"), real("interval_ms", "ms", 250, 1, 1e8),
                  count("example_workers", "workers", 4, 1, 1e6)},
                 &run_burst_admission};

@@ -259,7 +259,7 @@ Result<RunResult> run_mm1_md1(const Inputs& in, std::uint64_t seed, RunControl& 
 CellSpec mm1_md1_cell() {
   CellSpec cell{"queues/mm1-md1",
                 {explored(real("service_ms", "ms", 5, 1e-3, 1e5), 0.1, 100),
-                 explored(count("n", "requests", 1'000'000, 500'000, 20'000'000), 500'000, 2'000'000)},
+                 explored(count("n", "requests", 1'000'000, 500'000, 20'000'000), 500'000, 1'500'000)},
                 &run_mm1_md1};
   cell.outputs = {out("eq5_multiple_50", ""), out("eq5_W_50_ms", "ms"), out("eq5_multiple_70", ""),
                   out("eq5_W_70_ms", "ms"), out("eq5_multiple_80", ""), out("eq5_W_80_ms", "ms"),

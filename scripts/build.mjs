@@ -98,9 +98,14 @@ async function bundle() {
 async function copy_labs() {
   const labs = await load_labs(labs_dir);
   await mkdir(join(out, 'labs'), { recursive: true });
+  // Each lab file names its ready neighbours in the landing page's order, for the page's previous/next links.
+  const ready = labs.filter((lab) => lab.status === 'ready').sort((a, b) => a.order - b.order);
+  const neighbour = (lab) => (lab ? { id: lab.id, title: lab.title } : null);
   for (const lab of labs) {
+    const at = ready.indexOf(lab);
+    const neighbours = at < 0 ? {} : { previous: neighbour(ready[at - 1]), next: neighbour(ready[at + 1]) };
     for (const lang of LANGS) {
-      await writeFile(join(out, 'labs', `${lab.id}.${lang}.json`), JSON.stringify(localize(lab, lang)));
+      await writeFile(join(out, 'labs', `${lab.id}.${lang}.json`), JSON.stringify(localize({ ...lab, neighbours }, lang)));
     }
   }
   const index = labs.map(({ id, order, status, title, summary }) => ({ id, order, status, title, summary }));

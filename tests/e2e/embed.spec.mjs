@@ -21,7 +21,7 @@ describe('the embed view', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `horizontal overflow of ${overflow} px`);
     await screenshot(page, 'embed');
-    await page.click(`${CELL} .sl-share button:nth-of-type(2)`);
+    await page.click(`${CELL} .sl-embed-button`);
     const snippet = await page.inputValue(`${CELL} .sl-share-field`);
     assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/lab\.html\?lab=queues&amp;cell=littles-law&amp;embed=1&amp;lambda=200&amp;seed=3"/);
     assert.deepEqual(page.problems, []);

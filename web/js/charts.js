@@ -75,14 +75,22 @@ const FORMAT_LOCALES = {
   vi: { decimal: ',', thousands: '.', grouping: [3], currency: ['', ' ₫'] },
 };
 
+// Legends go under the plot below this container width (a phone, the chart beside the controls).
+const NARROW_PX = 720;
+
+// aria: false — the chart's accessible name is its one-sentence summary (ChartPanel), not Vega's run of
+// tick labels. Tick labels never overlap (labelOverlap), and legend labels are never cut (labelLimit 0).
 const CHART_CONFIG = {
+  aria: false,
   font: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif',
-  axis: { labelFontSize: 12, titleFontSize: 12, titleFontWeight: 600, labelColor: '#333', titleColor: '#222' },
-  legend: { labelFontSize: 12, titleFontSize: 12 },
+  axis: { labelFontSize: 12, titleFontSize: 12, titleFontWeight: 600, labelColor: '#333', titleColor: '#222', labelOverlap: true, labelSeparation: 6 },
+  legend: { labelFontSize: 12, titleFontSize: 12, labelLimit: 0 },
   view: { stroke: '#ccc', continuousHeight: 240 },
   range: { category: ['#1f5fa8', '#c0392b', '#2e7d32', '#8e44ad', '#d35400', '#555555'] },
   mark: { color: '#1f5fa8' },
 };
+
+const NARROW_CONFIG = { ...CHART_CONFIG, legend: { ...CHART_CONFIG.legend, orient: 'bottom', direction: 'vertical', columns: 1 } };
 
 /** Draws spec into container (SVG), replacing previous_view. Resolves with the new Vega view. */
 export async function draw_chart(container, spec, previous_view) {
@@ -95,7 +103,7 @@ export async function draw_chart(container, spec, previous_view) {
     renderer: 'svg',
     defaultStyle: false,
     tooltip: { disableDefaultStyle: true },
-    config: CHART_CONFIG,
+    config: container.clientWidth && container.clientWidth < NARROW_PX ? NARROW_CONFIG : CHART_CONFIG,
     formatLocale: FORMAT_LOCALES[current_lang()] || FORMAT_LOCALES.en,
   });
   return view;

@@ -45,3 +45,13 @@ export function pick(localized, fallback = '') {
   if (typeof localized === 'string') return localized;
   return localized[lang] ?? localized[DEFAULT_LANG] ?? fallback;
 }
+
+/**
+ * A unit from C++ ("requests", "ms", "1/s") in the current language: the UI's units.<unit> string when
+ * there is one, else the unit as C++ wrote it (symbols such as ms and GiB read the same in both languages).
+ */
+export function unit_text(unit) {
+  if (!unit) return '';
+  const translated = lookup('units')?.[unit];
+  return typeof translated === 'string' ? translated : unit;
+}

@@ -44,8 +44,8 @@ export function share_actions(get_links, get_title) {
   };
 
   return el('div', { class: 'sl-share' },
-    el('button', { type: 'button', class: 'sl-button sl-button-small', on: { click: copy_link } }, t('share.copy_link')),
-    el('button', { type: 'button', class: 'sl-button sl-button-small', on: { click: embed } }, t('share.embed')),
+    el('button', { type: 'button', class: 'sl-button sl-button-small sl-copy-link', on: { click: copy_link } }, t('share.copy_link')),
+    el('button', { type: 'button', class: 'sl-button sl-button-small sl-embed-button', on: { click: embed } }, t('share.embed')),
     status, output);
 }
 

@@ -107,7 +107,7 @@ export class CellView {
       el('summary', {}, t('cell.why', { title: pick(section.title, '') })),
       (pick(section.text, []) || []).map((paragraph) => el('p', {}, paragraph))));
     replace_children(this.element,
-      el('h2', { class: 'sl-cell-title', id: `${this.#id_prefix}-title` },
+      el(this.#embed ? 'h1' : 'h2', { class: 'sl-cell-title', id: `${this.#id_prefix}-title` },
         this.#number ? el('span', { class: 'sl-cell-number' }, `${this.#number}. `) : null, pick(doc.title, this.#spec.id)),
       el('div', { class: 'sl-cell-text' }, (pick(doc.text, []) || []).map((paragraph) => el('p', {}, paragraph))),
       el('div', { class: 'sl-explore' },
@@ -246,8 +246,8 @@ export class CellView {
       this.#prediction.answer(outputs[name], value_with_unit(outputs, name, this.#spec));
     }
     replace_children(this.#headline_box, headline(outputs, doc, this.#spec));
-    replace_children(this.#table_box, result_table(result.tables, doc));
-    replace_children(this.#book_box, book_details(result.book || [], doc));
+    replace_children(this.#table_box, result_table(result.tables, doc, this.#spec.id));
+    replace_children(this.#book_box, book_details(result.book || [], doc, this.#spec.id));
     replace_children(this.#outputs_box, all_outputs(outputs, doc, this.#spec));
     for (const box of [this.#results, this.#outputs_box]) box.hidden = concealed;
     this.#set_stale(false);

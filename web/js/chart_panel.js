@@ -3,7 +3,7 @@
 // columns (the lab file's `tables`).
 import { el, replace_children } from './dom.js';
 import { t, pick } from './i18n.js';
-import { spec_with_data, data_names, draw_chart } from './charts.js';
+import { spec_with_data, data_names, draw_chart, field_titles } from './charts.js';
 import { column_header, column_value, value_with_unit } from './result_view.js';
 import { save, save_url, to_csv } from './download.js';
 
@@ -116,7 +116,8 @@ export class ChartPanel {
 
   #save_csv(name) {
     const columns = this.#columns(name);
-    const headers = columns.map((column) => column_header(this.#doc, name, column));
+    const titles = field_titles(this.#chart.spec);
+    const headers = columns.map((column) => column_header(this.#doc, name, column, titles));
     const names = (column, value) => this.#doc.tables?.[name]?.columns?.[column]?.values?.[String(value)];
     const rows = this.#datasets[name].map((row) => columns.map((column) =>
       (names(column, row[column]) ? pick(names(column, row[column])) : row[column])));
@@ -133,6 +134,7 @@ export class ChartPanel {
   #fill_table() {
     if (!this.#datasets) return;
     const title = pick(this.#chart.title, this.#chart.id);
+    const titles = field_titles(this.#chart.spec);
     const tables = this.#table_names().map((name) => {
       const rows = this.#datasets[name];
       const columns = this.#columns(name);
@@ -140,7 +142,7 @@ export class ChartPanel {
       return el('div', { class: 'sl-table-wrap sl-table-scroll', tabindex: '0', role: 'region', 'aria-label': `${title}: ${label}` },
         el('table', { class: 'sl-table sl-data-table' },
           el('caption', {}, t('chart.caption', { title, name: label, rows: rows.length })),
-          el('thead', {}, el('tr', {}, columns.map((column) => el('th', { scope: 'col', title: column }, column_header(this.#doc, name, column))))),
+          el('thead', {}, el('tr', {}, columns.map((column) => el('th', { scope: 'col', title: column }, column_header(this.#doc, name, column, titles))))),
           el('tbody', {}, rows.map((row) => el('tr', {},
             columns.map((column) => el('td', { class: 'sl-num' }, column_value(this.#doc, name, column, row[column]))))))));
     });

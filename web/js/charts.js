@@ -45,6 +45,27 @@ export function data_names(spec) {
   return names;
 }
 
+/**
+ * {field: title} from a spec's encodings (axis and legend titles, in the current language), so a chart's
+ * table view and CSV can name a column as the chart does when the lab file gives it no label.
+ */
+export function field_titles(spec) {
+  const titles = {};
+  const visit = (node) => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    if (node.encoding && typeof node.encoding === 'object') {
+      for (const channel of Object.values(node.encoding)) {
+        const title = channel && typeof channel === 'object' ? pick(channel.title, '') : '';
+        if (typeof channel?.field === 'string' && typeof title === 'string' && title && !(channel.field in titles)) titles[channel.field] = title;
+      }
+    }
+    for (const [key, value] of Object.entries(node)) if (key !== 'datasets' && key !== 'encoding') visit(value);
+  };
+  visit(spec);
+  return titles;
+}
+
 /** A deep copy of the lab file's spec with datasets injected; fills the container's width by default. */
 export function spec_with_data(spec, datasets, description) {
   const copy = localize(spec);
@@ -106,5 +127,8 @@ export async function draw_chart(container, spec, previous_view) {
     config: container.clientWidth && container.clientWidth < NARROW_PX ? NARROW_CONFIG : CHART_CONFIG,
     formatLocale: FORMAT_LOCALES[current_lang()] || FORMAT_LOCALES.en,
   });
+  // The chart's accessible name is on its container (role img, the summary); Vega's own marks stay out of
+  // the accessibility tree.
+  container.querySelector('svg')?.setAttribute('aria-hidden', 'true');
   return view;
 }

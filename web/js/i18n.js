@@ -42,7 +42,7 @@ export function fill(template, args = {}) {
 /** pick({en: 'Queues', vi: 'Hàng đợi'}) → the current language, falling back to English. */
 export function pick(localized, fallback = '') {
   if (localized === null || localized === undefined) return fallback;
-  if (typeof localized === 'string') return localized;
+  if (typeof localized === 'string' || Array.isArray(localized)) return localized;   // already one language's (labs/<lab>.<lang>.json)
   return localized[lang] ?? localized[DEFAULT_LANG] ?? fallback;
 }
 

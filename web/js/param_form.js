@@ -172,7 +172,8 @@ function make_slider(param, id, label, value, on_change) {
 function show_note(note, c_text) {
   if (!note) return;
   note.hidden = c_text === null;
-  note.textContent = c_text === null ? '' : t('cell.read_as', { value: format_number(Number(c_text), 15) });
+  // The number as read, without grouping (in vi, "1.000" would read as one again): 1000, 1000,5.
+  note.textContent = c_text === null ? '' : t('cell.read_as', { value: from_c_number(c_text, current_lang()) });
 }
 
 function field(control, label_text, param, hint_text, slider, is_key) {

@@ -3,6 +3,13 @@
 import { el } from './dom.js';
 import { t, has, fill, pick, unit_text } from './i18n.js';
 import { format_number, format_signed, format_limit, clean_difference } from './format.js';
+import { save, to_csv } from './download.js';
+
+/** A small "CSV" button that saves headers and rows (both computed when clicked). */
+export function csv_button(file_name, label, get_table) {
+  return el('button', { type: 'button', class: 'sl-button sl-button-small', 'data-format': 'csv', 'aria-label': label,
+    on: { click: () => { const { headers, rows } = get_table(); save(file_name, to_csv(headers, rows), 'text/csv'); } } }, 'CSV');
+}
 
 /** The outputs table in C++'s order: label from the lab file (key as tooltip), value to ~4 significant digits. */
 export function outputs_table(outputs, doc, caption, spec) {
@@ -45,9 +52,9 @@ export function headline(outputs, doc, spec, hidden_output = null) {
 }
 
 /** A column's header for tables, table views and CSV: the lab file's label (with its unit), else the key. */
-export function column_header(doc, table_name, column) {
+export function column_header(doc, table_name, column, chart_titles = {}) {
   const entry = doc.tables?.[table_name]?.columns?.[column];
-  if (!entry) return column;
+  if (!entry) return chart_titles[column] || column;
   const unit = unit_text(entry.unit || '');
   return `${pick(entry.label, column)}${unit ? ` (${unit})` : ''}`;
 }
@@ -60,7 +67,7 @@ export function column_value(doc, table_name, column, value) {
 }
 
 /** The lab file's result table: one row per swept value, its named columns only. */
-export function result_table(tables, doc) {
+export function result_table(tables, doc, cell_id = 'cell') {
   const wanted = doc.result_table;
   const columns_of = wanted && tables?.[wanted.table];
   if (!columns_of) return null;
@@ -69,18 +76,28 @@ export function result_table(tables, doc) {
   const rows = Array.from({ length }, (_, i) => el('tr', {},
     columns.map((column) => el('td', { class: 'sl-num' }, column_value(doc, wanted.table, column, columns_of[column][i])))));
   const caption = pick(doc.tables?.[wanted.table]?.title, t('cell.result_table'));
+  const names = doc.tables?.[wanted.table]?.columns || {};
+  const csv = csv_button(`${cell_id.replace('/', '-')}-${wanted.table}.csv`, t('chart.download_label', { title: caption, format: 'CSV' }), () => ({
+    headers: columns.map((column) => column_header(doc, wanted.table, column)),
+    rows: Array.from({ length }, (_, i) => columns.map((column) => {
+      const value = columns_of[column][i];
+      const name = names[column]?.values?.[String(value)];
+      return name ? pick(name) : value;
+    })),
+  }));
   return el('div', { class: 'sl-table-wrap sl-result-table', 'data-table': wanted.table },
     el('table', { class: 'sl-table sl-sweep' },
       el('caption', {}, caption),
       el('thead', {}, el('tr', {}, columns.map((column) => el('th', { scope: 'col' }, column_header(doc, wanted.table, column))))),
-      el('tbody', {}, rows)));
+      el('tbody', {}, rows)),
+    el('div', { class: 'sl-table-actions' }, csv));
 }
 
 /**
  * The book comparison as one line ("Book: 12 of 12 within tolerance ✓", or the ✗ count in red) that opens
  * into the table.
  */
-export function book_details(book, doc) {
+export function book_details(book, doc, cell_id = 'cell') {
   if (!book.length) return null;
   const judged = book.filter((item) => item.applies);
   const bad = judged.filter((item) => !item.ok).length;
@@ -91,9 +108,17 @@ export function book_details(book, doc) {
       ? el('span', { class: 'sl-mark-ok' }, t('cell.book_summary_ok', { ok: judged.length, total: judged.length }), el('span', { 'aria-hidden': 'true' }, ' ✓'))
       : el('span', { class: 'sl-mark-not-ok' }, t('cell.book_summary_bad', { bad, total: judged.length }), el('span', { 'aria-hidden': 'true' }, ' ✗')),
     other ? el('span', { class: 'sl-book-other' }, ` · ${t('cell.book_summary_scenario', { count: other })}`) : null];
+  const headers = [t('cell.quantity'), t('cell.book'), t('cell.ours'), t('cell.unit'), t('cell.difference'), t('cell.check')];
+  const csv = csv_button(`${cell_id.replace('/', '-')}-book.csv`, t('chart.download_label', { title: t('cell.book_heading'), format: 'CSV' }), () => ({
+    headers,
+    rows: book.map((item, index) => [pick(book_doc_entry(book, index, doc.book || [])?.label, item.label || item.ref), item.book, item.ours,
+      unit_text(item.unit || ''), item.applies ? clean_difference(item.difference, item.book, item.ours) : '',
+      item.applies ? t(item.ok ? 'cell.ok' : 'cell.not_ok') : t('cell.book_scenario', { when: item.when || '' })]),
+  }));
   return el('details', { class: 'sl-book-details', 'data-bad': String(bad) },
     el('summary', {}, line),
-    book_table(book, doc, t('cell.book_heading')));
+    book_table(book, doc, t('cell.book_heading')),
+    el('div', { class: 'sl-table-actions' }, csv));
 }
 
 /**

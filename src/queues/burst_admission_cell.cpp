@@ -5,7 +5,7 @@
 // goodput (served within the timeout), late answers (served after the client left: wasted work), drops and
 // rejections, the exact time-average queue and the p99 latency of served requests. Beside them a fluid
 // model: the spike leaves (spike - capacity) x duration requests behind, which take backlog / capacity to
-// serve, so the last spike request waits about that long.
+// serve, so the last spike request waits about that long; its queue over time is drawn beside the simulated one.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -114,6 +114,30 @@ std::vector<double> queue_series(const PolicyTally& t, const BurstParams& p) {
   return q;
 }
 
+/// The fluid model's queue per interval (its time average): arrivals flow in at the profile's rate and
+/// c/S flow out while anything waits, so the queue grows at (rate - capacity) when that is positive and
+/// drains at (capacity - rate) down to 0; an admission limit caps it (the excess is rejected). Integrated in
+/// kFluidSteps steps per interval; timeouts are ignored.
+std::vector<double> fluid_queue(const BurstParams& p, std::int64_t max_waiting) {
+  constexpr int kFluidSteps = 64;
+  const SpikeProfile& a = p.sim.arrivals;
+  const double capacity = static_cast<double>(p.sim.num_workers) / p.service_s;
+  const double dt = p.bucket_s / kFluidSteps;
+  std::vector<double> means(static_cast<std::size_t>(p.num_buckets));
+  double q = 0;
+  for (std::size_t b = 0; b < means.size(); ++b) {
+    double sum = 0;
+    for (int k = 0; k < kFluidSteps; ++k) {
+      const double t_s = (static_cast<double>(b) + (k + 0.5) / kFluidSteps) * p.bucket_s;
+      q = std::max(0.0, q + (a.rate_at(t_s) - capacity) * dt);
+      if (max_waiting >= 0) q = std::min(q, static_cast<double>(max_waiting));
+      sum += q;
+    }
+    means[b] = sum / kFluidSteps;
+  }
+  return means;
+}
+
 void output_closed_forms(const BurstParams& p, RunResult& result) {
   const SpikeProfile& a = p.sim.arrivals;
   const double capacity = static_cast<double>(p.sim.num_workers) / p.service_s;
@@ -178,6 +202,8 @@ void output_tables(const PolicyTally& none, const PolicyTally& limit, const Burs
       .column("offered_per_s", per_s(offered, p))
       .column("queue_none", queue_series(none, p))
       .column("queue_limit", queue_series(limit, p))
+      .column("queue_fluid_none", fluid_queue(p, -1))
+      .column("queue_fluid_limit", fluid_queue(p, p.queue_limit))
       .column("good_none_per_s", per_s(none.good, p))
       .column("good_limit_per_s", per_s(limit.good, p))
       .column("late_none_per_s", per_s(none.late, p))
@@ -244,11 +270,11 @@ Result<RunResult> run_burst_admission(const Inputs& in, std::uint64_t seed, RunC
 CellSpec burst_admission_cell() {
   CellSpec cell{"queues/burst-admission",
                 {aliased(real("base_per_s", "1/s", 1000, 0, 1e6), {"base_qps"}),
-                 aliased(real("spike_per_s", "1/s", 10000, 0, 1e7), {"spike_qps"}),
+                 explored(aliased(real("spike_per_s", "1/s", 10000, 0, 1e7), {"spike_qps"}), 1000, 30'000),
                  real("service_ms", "ms", 50, 1e-3, 1e6), choice("service", {"exp", "det"}, "exp"),
                  count("workers", "workers", 100, 1, 100'000), real("spike_at_s", "s", 5, 0, 86400),
-                 real("spike_s", "s", 2.5, 0, 86400), real("after_s", "s", 25, 0, 86400),
-                 real("timeout_ms", "ms", 1000, 1e-3, 1e8), real("queue_per_worker", "", 3, 0, 1000),
+                 explored(real("spike_s", "s", 2.5, 0, 86400), 0, 10), real("after_s", "s", 25, 0, 86400),
+                 real("timeout_ms", "ms", 1000, 1e-3, 1e8), explored(real("queue_per_worker", "", 3, 0, 1000), 0, 20),
                  choice("on_timeout", {"serve", "drop"}, "serve"), real("interval_ms", "ms", 250, 1, 1e8),
                  count("example_workers", "workers", 4, 1, 1e6)},
                 &run_burst_admission};

@@ -210,8 +210,9 @@ Result<RunResult> run_capacity_plan(const Inputs& in, std::uint64_t seed, RunCon
 
 CellSpec capacity_plan_cell() {
   CellSpec cell{"queues/capacity-plan",
-                {aliased(real("peak_per_s", "1/s", 5000, 1e-3, 1e9), {"peak_qps"}), real("service_ms", "ms", 5, 1e-3, 1e6),
-                 real("slo_ms", "ms", 50, 1e-3, 1e7), real("headroom", "", 1.3, 1, 10), real("p99_factor", "", 4.6, 0.1, 50),
+                {explored(aliased(real("peak_per_s", "1/s", 5000, 1e-3, 1e9), {"peak_qps"}), 100, 20'000),
+                 real("service_ms", "ms", 5, 1e-3, 1e6), explored(real("slo_ms", "ms", 50, 1e-3, 1e7), 25, 500),
+                 explored(real("headroom", "", 1.3, 1, 10), 1, 3), real("p99_factor", "", 4.6, 0.1, 50),
                  choice("fleet", {"planned", "minimum", "n_plus_2", "n_plus_2_headroom"}, "planned"),
                  count("n", "requests", 100'000, 1000, 2'000'000)},
                 &run_capacity_plan};

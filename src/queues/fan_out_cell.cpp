@@ -29,6 +29,8 @@ constexpr double kPoolPerWeight = 200'000;
 /// ... capped at 2 million (rho = 0.9 and above), 16 MB of measured latencies.
 constexpr double kMaxPoolWeight = 10;
 constexpr int kCurvePoints = 100;
+/// Most leaves per request: the sweep 1, 2, 5, ..., 5,000 has 12 rows, the page's result table.
+constexpr std::int64_t kMaxLeaves = 5000;
 
 /// Where a leaf's latency comes from: a fixed law, or a simulated M/M/1 queue.
 enum class LeafKind { Exponential, Lognormal, Mm1 };
@@ -225,7 +227,7 @@ Result<RunResult> run_fan_out(const Inputs& in, std::uint64_t seed, RunControl& 
 
 CellSpec fan_out_cell() {
   CellSpec cell{"queues/fan-out",
-                {count("leaves", "leaves", 100, 1, 10'000), real("percentile", "%", 99, 50, 99.99),
+                {explored(count("leaves", "leaves", 100, 1, kMaxLeaves), 1, 300), real("percentile", "%", 99, 50, 99.99),
                  choice("leaf", {"exp", "lognormal", "mm1"}, "exp"), real("leaf_mean_ms", "ms", 10, 1e-3, 1e5),
                  real("cv", "", 1.5, 0.05, 10), real("service_ms", "ms", 5, 1e-3, 1e5), real("rho", "", 0.7, 0.01, 0.95),
                  real("hedge_pct", "%", 95, 50, 99.99), count("requests", "requests", 10'000, 1'000, 1'000'000)},

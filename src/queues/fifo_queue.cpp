@@ -30,6 +30,7 @@ SingleServerRun simulate_single_server(const SingleServerParams& params, std::ui
     if ((i & 0xFFFF) == 0) ctl.report(static_cast<double>(i), static_cast<double>(params.num_requests));
   }
   run.window_s = arrival_at_s;
+  run.num_in_system_at_end = static_cast<std::int64_t>(pending_ends.size());
   run.area_in_system = run.in_system.area();
   return run;
 }

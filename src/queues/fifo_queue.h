@@ -28,6 +28,7 @@ struct RequestRecord {
 struct SingleServerRun {
   double window_s = 0;          ///< time of the last arrival
   double area_in_system = 0;    ///< integral of the number in system over the window (request-seconds)
+  std::int64_t num_in_system_at_end = 0;  ///< requests not yet departed at the last arrival (itself included)
   StepSeries in_system{1.0};    ///< number in system, bucket-averaged
 };
 

@@ -3,14 +3,17 @@
 //   L      — the number in system integrated over the observation window [0, last arrival], divided by it;
 //   lambda — arrivals counted in the window, divided by its length;
 //   W      — the mean of each request's own time in system.
-// Their gap comes only from the window's edges and shrinks as N grows. Beside them, napkin math 1.2 reads
-// the law as a sizing rule: requests in flight = QPS x latency, and its inverse.
+// Their gap comes only from the window's edge: W counts the whole stay of the requests still in system at
+// the last arrival, L only its part inside the window. Below rho = 1 few are left and the gap shrinks as N
+// grows; above it the queue grows and the gap stays near 1 - 1/rho however long the run. Beside them,
+// napkin math 1.2 reads the law as a sizing rule: requests in flight = QPS x latency, and its inverse.
 #include <cmath>
 
 #include "core/stats.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
 #include "queues/fifo_queue.h"
+#include "queues/rounding.h"
 
 namespace sl::queues {
 namespace {
@@ -39,7 +42,7 @@ struct LittlesLawParams {
 };
 
 Result<LittlesLawParams> validate_littles_law(const Inputs& in) {
-  // The ranges are the only rules: rho >= 1 is allowed (the law holds on any finite run; a notice says so).
+  // The ranges are the only rules: rho >= 1 is allowed (a notice says how far L and lambda W then differ).
   return LittlesLawParams{in.real("lambda"), in.real("mu"), in.choice("service") == "exp", in.count("n"),
                           in.real("sizing_per_s"), in.real("latency_ms"), static_cast<double>(in.count("slots")),
                           in.real("fast_latency_ms") * 1e-3};
@@ -76,15 +79,23 @@ Result<RunResult> run_littles_law(const Inputs& in, std::uint64_t seed, RunContr
   result.output("lambda_eff_per_s", lambda_eff);
   result.output("W_ms", W * 1e3);
   result.output("lambda_eff_W", lambda_eff * W);
-  result.output("littles_rel_diff", std::fabs(L - lambda_eff * W) / (lambda_eff * W));
+  const double rel_diff = std::fabs(L - lambda_eff * W) / (lambda_eff * W);
+  result.output("littles_rel_diff", rel_diff);
+  result.output("in_system_at_end", static_cast<double>(run.num_in_system_at_end));
   result.output("W_p99_ms", p99_s.value() * 1e3);
   if (rho < 1) {
     const double closed_s = exponential ? mm1_mean_time_in_system_s(lambda, mu) : md1_mean_time_in_system_s(lambda, mu);
     result.output("W_closed_form_ms", closed_s * 1e3);
   } else {
-    result.notice("unstable", "rho = " + format_number(rho) +
-                                  " >= 1: the queue grows without bound, so L and W keep rising with N; "
-                                  "Little's law still holds on this finite run.");
+    // Fluid picture: the k-th request arrives at k/lambda and leaves at k/mu, so over [0, T] L averages
+    // (lambda - mu) T / 2 while lambda W = (lambda - mu) T / 2 x lambda/mu: their gap is 1 - 1/rho.
+    result.output("fluid_rel_diff", 1 - 1 / rho);
+    result.notice("unstable", "rho = " + format_number(rho) + " >= 1: the queue grows without bound, so L and W keep rising "
+                                  "with N, and " + format_number(static_cast<double>(run.num_in_system_at_end)) +
+                                  " requests are still queued at the last arrival. W counts their whole stay, L only "
+                                  "its part inside the window, so L and lambda_eff W differ by " +
+                                  format_number(round_significant(100 * rel_diff, 3)) + " % (1 - 1/rho = " +
+                                  format_number(round_significant(100 * (1 - 1 / rho), 3)) + " %), however large N is.");
   }
   result.output("window_s", run.window_s);
   // Napkin math 1.2: in flight = arrival rate x time in system, and the rate a fixed number of slots sustains.
@@ -92,7 +103,8 @@ Result<RunResult> run_littles_law(const Inputs& in, std::uint64_t seed, RunContr
   result.output("qps_supported_per_s", p.num_slots / p.slot_latency_s);
 
   std::vector<double> t_s = run.in_system.bucket_starts_s();
-  result.table("in_system").column("t_s", std::move(t_s)).column("n", run.in_system.bucket_means());
+  std::vector<double> L_line(t_s.size(), L);  // the time average, drawn as a rule over the series
+  result.table("in_system").column("t_s", std::move(t_s)).column("n", run.in_system.bucket_means()).column("L", std::move(L_line));
 
   std::vector<double> w_ms, density, theory;
   for (int i = 0; i < histogram.num_bins(); ++i) {
@@ -111,14 +123,15 @@ Result<RunResult> run_littles_law(const Inputs& in, std::uint64_t seed, RunContr
 
 CellSpec littles_law_cell() {
   CellSpec cell{"queues/littles-law",
-                {real("lambda", "1/s", 160, 1e-6, 1e7), real("mu", "1/s", 200, 1e-6, 1e7),
-                 choice("service", {"exp", "det"}, "exp"), count("n", "requests", 100'000, 1, 10'000'000),
+                {explored(real("lambda", "1/s", 160, 1e-6, 1e7), 10, 400), explored(real("mu", "1/s", 200, 1e-6, 1e7), 50, 500),
+                 choice("service", {"exp", "det"}, "exp"),
+                 explored(count("n", "requests", 100'000, 1, 10'000'000), 100, 1'000'000),
                  aliased(real("sizing_per_s", "1/s", 1000, 0, 1e9), {"qps"}), real("latency_ms", "ms", 50, 0, 1e6),
                  count("slots", "requests", 50, 1, 1e9), real("fast_latency_ms", "ms", 10, 1e-6, 1e6)},
                 &run_littles_law};
   cell.outputs = {out("rho", ""), out("L", ""), out("lambda_eff_per_s", "1/s"), out("W_ms", "ms"),
-                  out("lambda_eff_W", ""), out("littles_rel_diff", ""), out("W_p99_ms", "ms"),
-                  sometimes(out("W_closed_form_ms", "ms")), out("window_s", "s"), out("in_flight", ""),
+                  out("lambda_eff_W", ""), out("littles_rel_diff", ""), out("in_system_at_end", "requests"),
+                  out("W_p99_ms", "ms"), sometimes(out("W_closed_form_ms", "ms")), sometimes(out("fluid_rel_diff", "")), out("window_s", "s"), out("in_flight", ""),
                   out("qps_supported_per_s", "1/s")};
   cell.tables = {table("in_system"), table("sojourn_hist")};
   return cell;

@@ -195,6 +195,17 @@ void add_closing_rows(RunResult& result, const std::vector<GridPoint>& points, d
   result.output("md1_p99_exact_80_ms", 1e3 * *closed_forms_at(0.8, service_s).md1_p99_s);
 }
 
+/// The simulated numbers at 90 % busy in multiples of S: the page's predict-then-run question ("how many
+/// times S is the M/M/1 p99?", eq. 6: 46) and its headline.
+void add_at_90(RunResult& result, const std::vector<GridPoint>& points, double service_s) {
+  for (const auto& p : points)
+    if (std::fabs(p.rho - 0.9) < 1e-9) {
+      result.output("mm1_W_90_x", p.mm1.mean.value / service_s);
+      result.output("mm1_p99_90_x", p.mm1.quantile.value / service_s);
+      result.output("md1_p99_90_x", p.md1.quantile.value / service_s);
+    }
+}
+
 void add_table7(RunResult& result, const std::vector<GridPoint>& points, double service_s) {
   std::vector<double> rho_pct, multiple, eq5_ms, sim_ms, lo_ms, hi_ms;
   for (const Table7Row& row : kTable7)
@@ -238,6 +249,7 @@ Result<RunResult> run_mm1_md1(const Inputs& in, std::uint64_t seed, RunControl& 
   result.output("closed_forms_inside_ci", coverage.num_covered);
   result.output("requests_simulated", total);
   add_table7(result, points, service_s);
+  add_at_90(result, points, service_s);
   add_md1_exact_table(result, points, service_s);
   return result;
 }
@@ -246,14 +258,16 @@ Result<RunResult> run_mm1_md1(const Inputs& in, std::uint64_t seed, RunControl& 
 
 CellSpec mm1_md1_cell() {
   CellSpec cell{"queues/mm1-md1",
-                {real("service_ms", "ms", 5, 1e-3, 1e5), count("n", "requests", 1'000'000, 500'000, 20'000'000)},
+                {explored(real("service_ms", "ms", 5, 1e-3, 1e5), 0.1, 100),
+                 explored(count("n", "requests", 1'000'000, 500'000, 20'000'000), 500'000, 1'500'000)},
                 &run_mm1_md1};
   cell.outputs = {out("eq5_multiple_50", ""), out("eq5_W_50_ms", "ms"), out("eq5_multiple_70", ""),
                   out("eq5_W_70_ms", "ms"), out("eq5_multiple_80", ""), out("eq5_W_80_ms", "ms"),
                   out("eq5_multiple_90", ""), out("eq5_W_90_ms", "ms"), out("eq5_multiple_95", ""),
                   out("eq5_W_95_ms", "ms"), out("ln_100", ""), out("eq6_multiple_70", ""),
                   out("md1_p99_exact_50_ms", "ms"), out("md1_p99_exact_80_ms", "ms"), out("closed_forms_checked", ""),
-                  out("closed_forms_inside_ci", ""), out("requests_simulated", "")};
+                  out("closed_forms_inside_ci", ""), out("requests_simulated", ""),
+                  out("mm1_W_90_x", "×"), out("mm1_p99_90_x", "×"), out("md1_p99_90_x", "×")};
   cell.tables = {table("figure1"), table("sweep"), table("closing_rows"), table("table7"), table("md1_exact")};
   return cell;
 }

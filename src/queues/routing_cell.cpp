@@ -16,6 +16,7 @@ namespace sl::queues {
 namespace {
 
 constexpr double kMaxRequestsPerPolicy = 5e6;  // points x n, each run by 4 policies: ~2 s natively at c = 8
+constexpr std::int64_t kMaxPoints = 12;         // load points: the sweep is the page's result table, 12 rows at most
 
 /// A routing policy and the names of its mean and p99 (outputs at the highest load, sweep columns).
 struct Policy {
@@ -158,9 +159,9 @@ Result<RunResult> run_routing(const Inputs& in, std::uint64_t seed, RunControl& 
 
 CellSpec routing_cell() {
   CellSpec cell{"queues/routing",
-                {count("servers", "servers", 8, 1, 256), real("service_ms", "ms", 5, 1e-3, 1e6),
+                {explored(count("servers", "servers", 8, 1, 256), 1, 64), real("service_ms", "ms", 5, 1e-3, 1e6),
                  choice("service", {"exp", "det"}, "exp"), real("rho_min", "", 0.5, 0.01, 0.99),
-                 real("rho_max", "", 0.9, 0.01, 0.99), count("points", "", 9, 1, 40),
+                 explored(real("rho_max", "", 0.9, 0.01, 0.99), 0.5, 0.99), count("points", "", 9, 1, kMaxPoints),
                  count("n", "requests", 40'000, 1000, 2'000'000)},
                 &run_routing};
   cell.outputs = {out("rho", ""), out("mean_random_ms", "ms"), out("p99_random_ms", "ms"), out("mean_p2_ms", "ms"),

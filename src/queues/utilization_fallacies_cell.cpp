@@ -220,9 +220,9 @@ Result<RunResult> run_utilization_fallacies(const Inputs& in, std::uint64_t seed
 
 CellSpec utilization_fallacies_cell() {
   CellSpec cell{"queues/utilization-fallacies",
-                {real("service_ms", "ms", 5, 1e-3, 1e5), real("rho", "", 0.8, 0.01, 0.99),
-                 real("new_service_ms", "ms", 2, 1e-3, 1e5), real("rho_low", "", 0.7, 0.01, 0.99),
-                 real("rho_high", "", 0.9, 0.01, 0.99), count("n", "requests", 1'000'000, 400'000, 10'000'000)},
+                {real("service_ms", "ms", 5, 1e-3, 1e5), explored(real("rho", "", 0.8, 0.01, 0.99), 0.05, 0.98),
+                 explored(real("new_service_ms", "ms", 2, 1e-3, 1e5), 0.1, 6), real("rho_low", "", 0.7, 0.01, 0.99),
+                 explored(real("rho_high", "", 0.9, 0.01, 0.99), 0.72, 0.99), count("n", "requests", 1'000'000, 400'000, 10'000'000)},
                 &run_utilization_fallacies};
   cell.outputs = {out("W_at_rho_ms", "ms"), out("wait_at_rho_ms", "ms"), out("rho_after", ""),
                   out("wait_after_ms", "ms"), out("W_after_ms", "ms"), out("queue_gain_x", "×"),

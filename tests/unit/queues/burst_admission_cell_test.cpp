@@ -57,6 +57,23 @@ TEST_CASE("Without admission control the spike follows the fluid model: backlog 
   CHECK(out(v, "busy_spike_none_frac") <= 1.0);
 }
 
+TEST_CASE("The fluid queue peaks at the fluid backlog, drains to 0 and respects the limit", "[queues][admission]") {
+  // At the defaults the fluid queue rises by 8,000 a second for 2.5 s (to 20,000), then drains at 1,000 a
+  // second for 20 s: back to 0 by t = 27.5 s, while the run goes on to 32.5 s. Interval averages (0.25 s)
+  // sit below the peak by at most half an interval's rise, 8,000 x 0.125 = 1,000.
+  const auto v = cell.run({}, kSeed);
+  const auto& none = column(v, "timeline", "queue_fluid_none");
+  const auto& limit = column(v, "timeline", "queue_fluid_limit");
+  const double peak = *std::max_element(none.begin(), none.end());
+  CHECK(peak <= out(v, "fluid_backlog"));
+  CHECK(peak > out(v, "fluid_backlog") - 1000);
+  CHECK(none.back() == 0);
+  CHECK(*std::max_element(limit.begin(), limit.end()) <= out(v, "queue_limit"));
+  // The simulated queue without a limit follows it: its peak within 5 % (as max_queue_none above).
+  const auto& sim = column(v, "timeline", "queue_none");
+  CHECK_THAT(*std::max_element(sim.begin(), sim.end()), WithinRel(peak, 0.05));
+}
+
 TEST_CASE("Goodput collapses without admission control and holds with it", "[queues][multiserver][admission]") {
   const auto v = cell.run({}, kSeed);
   CHECK(out(v, "good_limit_frac") > out(v, "good_none_frac") + 0.2);

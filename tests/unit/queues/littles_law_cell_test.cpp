@@ -38,11 +38,25 @@ TEST_CASE("An unstable queue is simulated, flagged, and has no closed form", "[q
   REQUIRE(r.notices.size() == 1);
   CHECK(r.notices[0].code == "unstable");
   CHECK(r.find_output("W_closed_form_ms") == nullptr);
-  // Still Little's law on the finite run, within the edge effect (large here: the queue is never empty).
+  // The queue is never empty: thousands in system on average.
   CHECK(out(r, "L") > 1000);
   // W grows with N: doubling N roughly doubles the mean wait of a queue that drifts at lambda - mu.
   const auto r2 = cell.run({{"lambda", "250"}, {"mu", "200"}, {"n", "200000"}}, kSeed);
   CHECK(out(r2, "W_ms") > 1.8 * out(r, "W_ms"));
+}
+
+TEST_CASE("Unstable queue: L and lambda W differ by about 1 - 1/rho, the stay of those queued at the end", "[queues][littles]") {
+  // Fluid picture at rho = 1.25: the k-th request arrives at k/lambda and leaves at k/mu, so N (1 - 1/rho) =
+  // 20 % of the N requests are still queued at the last arrival, and L / (lambda W) = 1/rho. The diffusion
+  // around it is of order sqrt(N) requests, 1.5 % of the 20,000 at N = 10^5; allow 10 % and 0.02.
+  const auto r = cell.run({{"lambda", "250"}, {"mu", "200"}, {"n", "100000"}}, kSeed);
+  CHECK_THAT(out(r, "fluid_rel_diff"), WithinRel(0.2, 1e-12));
+  CHECK_THAT(out(r, "littles_rel_diff"), Catch::Matchers::WithinAbs(0.2, 0.02));
+  CHECK_THAT(out(r, "in_system_at_end"), WithinRel(20'000.0, 0.1));
+  // A stable queue leaves only a few behind, and has no fluid gap.
+  const auto s = cell.run({{"n", "100000"}}, kSeed);
+  CHECK(out(s, "in_system_at_end") < 100);
+  CHECK(s.find_output("fluid_rel_diff") == nullptr);
 }
 
 TEST_CASE("Napkin math 1.2: 1,000 QPS x 50 ms = 50 in flight; 50 slots at 10 ms sustain 5,000 req/s",

@@ -130,3 +130,14 @@ TEST_CASE("mm1-md1: the same seed gives the same sweep, another seed a different
   CHECK(column(a, "sweep", "md1_W_ms") == column(b, "sweep", "md1_W_ms"));
   CHECK(column(a, "sweep", "mm1_W_ms") != column(c, "sweep", "mm1_W_ms"));
 }
+
+TEST_CASE("The 90 % outputs are the sweep's row at rho = 0.9 in multiples of S", "[queues][mm1]") {
+  const auto r = cell.run({{"service_ms", "4"}, {"n", "500000"}}, kSeed);
+  const auto& rho = column(r, "sweep", "rho");
+  std::size_t row = 0;
+  while (row < rho.size() && std::fabs(rho[row] - 0.9) > 1e-9) ++row;
+  REQUIRE(row < rho.size());
+  CHECK_THAT(out(r, "mm1_W_90_x"), WithinRel(column(r, "sweep", "mm1_W_ms")[row] / 4, 1e-12));
+  CHECK_THAT(out(r, "mm1_p99_90_x"), WithinRel(column(r, "sweep", "mm1_p99_ms")[row] / 4, 1e-12));
+  CHECK_THAT(out(r, "md1_p99_90_x"), WithinRel(column(r, "sweep", "md1_p99_ms")[row] / 4, 1e-12));
+}

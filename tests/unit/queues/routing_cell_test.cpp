@@ -59,7 +59,7 @@ TEST_CASE("Routing cell: bad inputs give errors that name the parameter", "[queu
   const auto row = GENERATE(values<cell_test::BadInput>({
       {"rho_min above rho_max", {{"rho_min", "0.9"}, {"rho_max", "0.5"}}, "invalid", "rho_min"},
       {"a load at or above 1 has no steady state and is out of range", {{"rho_max", "1"}}, "out_of_range", "rho_max"},
-      {"too many requests in all", {{"points", "40"}, {"n", "2000000"}}, "too_large", "n"},
+      {"too many requests in all", {{"points", "12"}, {"n", "2000000"}}, "too_large", "n"},
       {"zero servers", {{"servers", "0"}}, "out_of_range", "servers"},
   }));
   cell_test::check_bad_input(cell, row);

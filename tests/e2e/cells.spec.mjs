@@ -54,6 +54,10 @@ describe('every cell in the browser', () => {
       const charts = docs.get(spec.id)?.charts ?? [];
       if (charts.length > 0) {
         await page.waitForSelector(`${cell} .sl-chart-canvas svg`, { timeout: 30_000 });
+        // Charts below the main one are drawn once "More charts" is opened: open it, as a reader would.
+        await page.$$eval(`${cell} details.sl-more-charts`, (all) => all.forEach((details) => { details.open = true; }));
+        await page.waitForFunction(([selector, count]) => document.querySelectorAll(`${selector} .sl-chart:not([hidden]) .sl-chart-canvas svg`).length
+          + document.querySelectorAll(`${selector} .sl-chart[hidden]`).length >= count, [cell, charts.length], { timeout: 30_000 });
         const marks = await page.$$eval(`${cell} .sl-chart-canvas svg`, (svgs) =>
           svgs.map((svg) => svg.querySelectorAll('.mark-line path, .mark-rect path, .mark-area path, .mark-symbol path, .mark-rule line, .mark-text text').length));
         assert.equal(marks.length, charts.length, 'one chart per chart spec');

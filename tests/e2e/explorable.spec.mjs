@@ -60,7 +60,7 @@ describe('explorable lab pages', () => {
         const rows = await page.$$eval(`#${id} :is(.sl-results, .sl-outputs-box) tbody tr`,
           (trs) => trs.filter((tr) => tr.checkVisibility()).length);
         assert.ok(rows <= MAX_VISIBLE_ROWS, `${cell.id}: ${rows} result rows visible before any disclosure`);
-        for (const chart of await page.$$(`#${id} .sl-chart:not([hidden])`)) {
+        for (const chart of await page.$$(`#${id} .sl-main-chart .sl-chart:not([hidden])`)) {
           const formats = await chart.$$eval('[data-format]', (buttons) => buttons.map((b) => b.dataset.format));
           assert.ok(['svg', 'png', 'csv'].every((f) => formats.includes(f)), `${cell.id}: chart downloads ${formats}`);
           assert.ok((await chart.$eval('.sl-chart-canvas', (c) => c.getAttribute('aria-label'))).length > 0);
@@ -151,6 +151,7 @@ describe('explorable lab pages', () => {
     await page.waitForSelector('#littles-law[data-state="done"]');
     await page.waitForSelector('#littles-law .sl-chart [data-format="svg"]');
     const saved = async (selector) => {
+      await page.$eval(selector, (button) => { const menu = button.closest('details'); if (menu) menu.open = true; });
       const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
       return readFile(await download.path(), 'utf8');
     };

@@ -15,7 +15,7 @@ import { Prediction } from './prediction.js';
 import { param_key, alias_keys, read_param, short_id, update_url, set_or_delete, embed_url, cell_link, SEED_KEY } from './url_state.js';
 
 const DEBOUNCE_MS = 300;
-const SHOWN_OTHER_CHARTS = 1;   // charts besides the main one drawn without opening "More charts"
+const SHOWN_OTHER_CHARTS = 0;   // charts besides the main one drawn without opening "More charts"
 const DEFAULT_SEED = '1';
 
 export class CellView {
@@ -94,12 +94,13 @@ export class CellView {
     const main_id = doc.main_chart ?? doc.charts?.[0]?.id;
     const main_chart = this.#charts.find((chart) => chart.chart_id === main_id);
     const other_charts = this.#charts.filter((chart) => chart !== main_chart);
+    for (const chart of this.#charts) chart.secondary = chart !== main_chart;
     // Below the controls and the main chart: panels two by two on wide screens — the result table and
     // the book line first, then the other charts.
     // Beyond one row (the results and one chart), charts wait under "More charts", drawn when opened.
     const shown = other_charts.slice(0, SHOWN_OTHER_CHARTS);
     const folded = other_charts.slice(SHOWN_OTHER_CHARTS);
-    this.#charts_box = el('div', { class: 'sl-charts', hidden: !this.#last_result },
+    this.#charts_box = el('div', { class: shown.length ? 'sl-charts' : 'sl-charts sl-charts-single', hidden: !this.#last_result },
       this.#results, shown.map((chart) => chart.build()));
     this.#more_charts = folded.length
       ? el('details', { class: 'sl-more-charts', on: { toggle: (event) => { if (event.target.open && this.#datasets) this.#draw(folded); } } },
@@ -107,7 +108,7 @@ export class CellView {
         el('div', { class: 'sl-charts sl-charts-more' }, folded.map((chart) => chart.build())))
       : null;
     this.#folded = folded;
-    // The headline figures sit above the main chart, so both stay in view while a slider moves.
+    // The headline figures sit above the main chart, beside the controls: all three in view while a slider moves.
     this.#main_box = el('div', { class: 'sl-main-chart' },
       this.#prediction?.build(pick(doc.predict?.question, ''), this.#predicted_unit()),
       this.#headline_box,
@@ -131,9 +132,8 @@ export class CellView {
         this.#main_box),
       this.#notices, this.#stale_note,
       this.#charts_box,
-      this.#more_charts,
       // Closed disclosures side by side; an open one takes the whole width.
-      el('div', { class: 'sl-disclosures' }, this.#outputs_box, why, this.#share_row()));
+      el('div', { class: 'sl-disclosures' }, this.#more_charts, this.#outputs_box, why, this.#share_row()));
     if (this.#last_result) this.#show_result(this.#last_result, false);
     if (this.#last_error) {
       this.#show_error(this.#last_error);

@@ -7,6 +7,8 @@ import { spec_with_data, data_names, draw_chart, field_titles } from './charts.j
 import { column_header, column_value, value_with_unit } from './result_view.js';
 import { save, save_url, to_csv } from './download.js';
 
+const SECONDARY_HEIGHT_PX = 180;
+
 export class ChartPanel {
   #chart;            // the lab file's chart entry {id, title, summary, note, spec}
   #doc = {};         // the cell's lab-file entry (column labels)
@@ -18,6 +20,8 @@ export class ChartPanel {
   #outputs = {};
   element; #canvas; #table_box; #toggle; #status; #summary; #downloads;
 
+  #max_height = Infinity;   // a chart below the main one is drawn at most SECONDARY_HEIGHT_PX tall
+
   constructor(chart, id_prefix) {
     this.#chart = chart;
     this.id = `${id_prefix}-chart-${chart.id}`;
@@ -27,6 +31,9 @@ export class ChartPanel {
 
   /** The same chart's entry in another language (its spec's axis titles and its title); build() then redraws. */
   set_chart(chart) { this.#chart = chart; }
+
+  /** Marks this chart as one of the smaller ones under the main chart. */
+  set secondary(is_secondary) { this.#max_height = is_secondary ? SECONDARY_HEIGHT_PX : Infinity; }
 
   /** The cell's lab-file entry and C++ spec, for column labels and the summary's values. */
   set_context(doc, spec) { this.#doc = doc; this.#spec = spec; }
@@ -42,14 +49,14 @@ export class ChartPanel {
       type: 'button', class: 'sl-button sl-button-small', 'aria-expanded': String(this.#table_open),
       'aria-controls': `${this.id}-table`, on: { click: () => this.#toggle_table() },
     }, t('chart.table_view'));
-    this.#downloads = el('span', { class: 'sl-downloads' });
+    this.#downloads = el('span', { class: 'sl-download-buttons' });
     const note = pick(this.#chart.note, '');
     this.element = el('figure', { class: 'sl-chart', id: this.id, 'data-chart': this.#chart.id },
       el('figcaption', { class: 'sl-chart-title' }, title),
       this.#canvas, this.#status,
       note ? el('p', { class: 'sl-chart-note' }, note) : null,
-      this.#summary,
-      el('div', { class: 'sl-chart-actions' }, this.#toggle, this.#downloads),
+      el('div', { class: 'sl-chart-footer' }, this.#summary, el('div', { class: 'sl-chart-actions' }, this.#toggle,
+        el('details', { class: 'sl-downloads' }, el('summary', { class: 'sl-button sl-button-small' }, t('chart.download')), this.#downloads))),
       this.#table_box);
     if (this.#view) { this.#view.finalize(); this.#view = null; }
     return this.element;
@@ -73,7 +80,7 @@ export class ChartPanel {
     const summary = this.summary_text();
     this.#summary.textContent = summary;
     this.#canvas.setAttribute('aria-label', summary ? `${title}. ${summary}` : title);
-    const spec = spec_with_data(this.#chart.spec, datasets, summary || title);
+    const spec = spec_with_data(this.#chart.spec, datasets, summary || title, this.#max_height);
     const canvas = this.#canvas;
     this.#drawing = this.#drawing.then(() => draw_chart(canvas, spec, this.#view)).then((view) => {
       this.#view = view;

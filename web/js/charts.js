@@ -67,8 +67,22 @@ export function field_titles(spec) {
 }
 
 /** A deep copy of the lab file's spec with datasets injected; fills the container's width by default. */
-export function spec_with_data(spec, datasets, description) {
+const DEFAULT_HEIGHT_PX = 240;   // config.view.continuousHeight below
+
+/** True when some layer puts a nominal or ordinal field on y (its height comes from the number of bands). */
+function has_discrete_y(node) {
+  if (Array.isArray(node)) return node.some(has_discrete_y);
+  if (!node || typeof node !== 'object') return false;
+  if (['nominal', 'ordinal'].includes(node.encoding?.y?.type)) return true;
+  return Object.entries(node).some(([key, value]) => key !== 'datasets' && key !== 'data' && has_discrete_y(value));
+}
+
+export function spec_with_data(spec, datasets, description, max_height = Infinity) {
   const copy = localize(spec);
+  const is_composed_spec = ['hconcat', 'vconcat', 'concat', 'facet', 'repeat'].some((key) => key in copy);
+  // A smaller chart's plot is at most max_height tall (the default view is 240 px).
+  if (!is_composed_spec && !has_discrete_y(copy) && Number.isFinite(max_height) && (typeof copy.height !== 'number' || copy.height > max_height)
+    && !(copy.height && typeof copy.height === 'object')) copy.height = Math.min(typeof copy.height === 'number' ? copy.height : DEFAULT_HEIGHT_PX, max_height);
   if (description && copy.description === undefined) copy.description = description;
   copy.datasets = { ...(copy.datasets || {}), ...datasets };
   const is_composed = ['hconcat', 'vconcat', 'concat', 'facet', 'repeat'].some((key) => key in copy);
@@ -108,13 +122,13 @@ const CHART_CONFIG = {
   font: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif',
   axis: { labelFontSize: 12, titleFontSize: 12, titleFontWeight: 600, labelColor: '#333', titleColor: '#222', labelOverlap: true, labelSeparation: 6 },
   legend: { labelFontSize: 12, titleFontSize: 12, labelLimit: 0 },
-  view: { stroke: '#ccc', continuousHeight: 240 },
+  view: { stroke: '#ccc', continuousHeight: DEFAULT_HEIGHT_PX },
   range: { category: ['#1f5fa8', '#c0392b', '#2e7d32', '#8e44ad', '#d35400', '#555555'] },
   mark: { color: '#1f5fa8' },
 };
 
 const NARROW_CONFIG = { ...CHART_CONFIG, legend: { ...CHART_CONFIG.legend, orient: 'bottom', direction: 'vertical', columns: 1 } };
-const HALF_CONFIG = { ...CHART_CONFIG, legend: { ...CHART_CONFIG.legend, orient: 'bottom', direction: 'vertical', columns: 2 } };
+const HALF_CONFIG = NARROW_CONFIG;   // two legend columns overflow with long labels (Vega-Lite does not fit them)
 
 function config_for(width) {
   if (!width || width >= NARROW_PX) return CHART_CONFIG;

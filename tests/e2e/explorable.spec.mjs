@@ -149,7 +149,7 @@ describe('explorable lab pages', () => {
     const page = await new_page(browser, WIDE);
     await open(page, `${server.url}lab.html?lab=queues&cell=littles-law&embed=1`);
     await page.waitForSelector('#littles-law[data-state="done"]');
-    await page.waitForSelector('#littles-law .sl-chart [data-format="svg"]');
+    await page.waitForSelector('#littles-law .sl-chart [data-format="svg"]', { state: 'attached' });
     const saved = async (selector) => {
       await page.$eval(selector, (button) => { const menu = button.closest('details'); if (menu) menu.open = true; });
       const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);

@@ -230,7 +230,7 @@ CellSpec cold_start_cell() {
                   browser_only(out("wasm_compile_ms", "ms")), browser_only(out("wasm_compile_mb_per_s", "MB/s")),
                   browser_only(out("wasm_instantiate_ms", "ms")), out("infer_first_ms", "ms"),
                   sometimes(out("infer_fresh_model_ms", "ms")), out("infer_steady_ms", "ms"),
-                  out("infer_first_over_steady", ""), sometimes(out("read_cold_ms", "ms")),
+                  out("infer_first_over_steady", "×"), sometimes(out("read_cold_ms", "ms")),
                   sometimes(out("read_cold_mb_per_s", "MB/s")), sometimes(out("read_cached_ms", "ms")),
                   sometimes(out("read_cached_mb_per_s", "MB/s")), sometimes(out("read_cold_over_cached", "×")),
                   sometimes(out("evicted_frac", "")), sometimes(out("read_weights_cold_s", "s"))};

@@ -21,10 +21,11 @@ namespace {
 
 constexpr std::int64_t kPhotoSide = 256;
 constexpr int kNumStages = 5;  // stem + 4 stages
-// The sliders stop where one run (width 0.25) still takes about a second in a browser tab: 0.95 s
-// natively at 320 px, against 1.7 s at 448 px; the text fields accept the whole range.
-constexpr std::int64_t kMaxSliderResolution = 320;
-constexpr std::int64_t kMaxSliderRepeats = 5;
+// The sliders stop where one run (width 0.25) still takes about a second in a browser tab (Chromium on a
+// busy 2-core machine: 1.1 s at 256 px, 2.5 s at 320; each further repeat adds ~0.4 s); the text fields
+// accept the whole range.
+constexpr std::int64_t kMaxSliderResolution = 256;
+constexpr std::int64_t kMaxSliderRepeats = 3;
 
 double width_of(const std::string& choice) { return choice == "0.25" ? 0.25 : choice == "0.5" ? 0.5 : 1.0; }
 

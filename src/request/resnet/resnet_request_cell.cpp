@@ -40,10 +40,11 @@ constexpr int kAmdahlPoints = 41;
 const kernels::TimingPlan kPhaseTiming{2e-3, 9};
 constexpr double kMaxPhotoBytes = 16.0 * units::kMiB;
 constexpr int kBitmapRepeats = 5;
-// The sliders stop where one run (width 0.25) still takes about a second in a browser tab: 0.8 s natively
-// at 320 px, against 1.7 s at 448 px; the text fields accept the whole range.
-constexpr std::int64_t kMaxSliderResolution = 320;
-constexpr std::int64_t kMaxSliderRepeats = 5;
+// The sliders stop where one run (width 0.25) still takes a second or two in a browser tab (Chromium on a
+// busy 2-core machine: 1.3 s at 224 px, 2.7 s at 256, 4.3 s at 320; each further repeat adds ~0.5 s); the
+// text fields accept the whole range.
+constexpr std::int64_t kMaxSliderResolution = 256;
+constexpr std::int64_t kMaxSliderRepeats = 3;
 
 struct ResnetRequestParams {
   ResnetConfig net;

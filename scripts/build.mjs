@@ -6,7 +6,8 @@
 // the model file that request/cold-start fetches (assets/model-*.bin, deterministic noise, not in git).
 // Every URL is relative, so the output works from any static host under any sub-path.
 import { build } from 'esbuild';
-import { cp, mkdir, readFile, rm, writeFile, access } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, writeFile, access } from 'node:fs/promises';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -49,9 +50,13 @@ async function main() {
   for (const name of ['worker.js', 'probes', 'css', 'i18n']) {
     await cp(join(web, name), join(out, name), { recursive: true });
   }
+  await cp(join(web, 'embed', 'embed.js'), join(out, 'embed.js'));   // the course page's listener (README)
+  await writeFile(join(out, '_headers'), HEADERS_FILE);   // Netlify / Cloudflare Pages (docs/hosting.md)
   for (const name of WASM_FILES) await cp(join(wasm_dir, name), join(out, name));
   const labs = await copy_labs();
   await write_model();
+  const compressed = await precompress(out);
+  console.log(`precompressed ${compressed.files} files: ${compressed.raw} → ${compressed.br} bytes (br), ${compressed.gz} (gzip)`);
   console.log(`built ${out}: ${labs.length} labs (${labs.map((lab) => `${lab.id}:${lab.status}`).join(', ')})`);
 }
 
@@ -98,14 +103,49 @@ async function bundle() {
 async function copy_labs() {
   const labs = await load_labs(labs_dir);
   await mkdir(join(out, 'labs'), { recursive: true });
+  // Each lab file names its ready neighbours in the landing page's order, for the page's previous/next links.
+  const ready = labs.filter((lab) => lab.status === 'ready').sort((a, b) => a.order - b.order);
+  const neighbour = (lab) => (lab ? { id: lab.id, title: lab.title } : null);
   for (const lab of labs) {
+    const at = ready.indexOf(lab);
+    const neighbours = at < 0 ? {} : { previous: neighbour(ready[at - 1]), next: neighbour(ready[at + 1]) };
     for (const lang of LANGS) {
-      await writeFile(join(out, 'labs', `${lab.id}.${lang}.json`), JSON.stringify(localize(lab, lang)));
+      await writeFile(join(out, 'labs', `${lab.id}.${lang}.json`), JSON.stringify(localize({ ...lab, neighbours }, lang)));
     }
   }
   const index = labs.map(({ id, order, status, title, summary }) => ({ id, order, status, title, summary }));
   await writeFile(join(out, 'labs', 'index.json'), `${JSON.stringify({ labs: index }, null, 2)}\n`);
   return labs;
+}
+
+// The headers serve.mjs sends, for hosts that read a _headers file (Netlify, Cloudflare Pages).
+const HEADERS_FILE = `/*
+  Cross-Origin-Opener-Policy: same-origin
+  Cross-Origin-Embedder-Policy: require-corp
+  Cross-Origin-Resource-Policy: same-origin
+  X-Content-Type-Options: nosniff
+/embed.js
+  Cross-Origin-Resource-Policy: cross-origin
+`;
+
+// Text and wasm are served compressed (scripts/serve.mjs picks <file>.br or <file>.gz by Accept-Encoding, as
+// nginx gzip_static, Netlify and Cloudflare Pages do). The model shards under assets/ are noise: not worth it.
+const COMPRESSIBLE = /\.(html|js|mjs|css|json|wasm|svg|txt|map|webmanifest)$/;
+
+/** Writes <file>.br and <file>.gz beside every compressible file under dir; returns the byte totals. */
+async function precompress(dir) {
+  const totals = { files: 0, raw: 0, br: 0, gz: 0 };
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
+    const path = join(entry.parentPath ?? entry.path, entry.name);
+    const data = await readFile(path);
+    const br = brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length } });
+    const gz = gzipSync(data, { level: 9 });
+    await writeFile(`${path}.br`, br);
+    await writeFile(`${path}.gz`, gz);
+    totals.files += 1; totals.raw += data.length; totals.br += br.length; totals.gz += gz.length;
+  }
+  return totals;
 }
 
 /** Writes the shards (xorshift32 noise seeded by the shard number: same bytes every build) and the index. */

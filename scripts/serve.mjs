@@ -4,6 +4,8 @@
 // --no-isolation leaves those headers out, to check that the page works without them.
 // Files under assets/ (the generated model request/cold-start fetches) may be cached for an hour, so a
 // warm fetch can come from the browser's HTTP cache; everything else is revalidated (no-cache).
+// A file is sent as its precompressed twin (<file>.br, else <file>.gz, written by scripts/build.mjs) when the
+// request's Accept-Encoding allows it, with Vary: Accept-Encoding — as nginx gzip_static does.
 // --port 0 picks a free port. Prints "serving <dir> at <url>". Exits on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
@@ -55,6 +57,24 @@ function file_for(url_path) {
 }
 
 const CACHEABLE_PREFIX = '/assets/';
+const ENCODINGS = [['br', '.br'], ['gzip', '.gz']];   // in order of preference
+
+/** Accept-Encoding "gzip, deflate, br;q=0.5" → the encodings it accepts (q > 0). */
+function accepted(header) {
+  return new Set(header.split(',').map((part) => part.trim().split(';')).filter(([, q]) => !q || Number(q.split('=')[1]) > 0)
+    .map(([name]) => name.trim().toLowerCase()));
+}
+
+/** {file, size, encoding} of the precompressed twin the client accepts, or null. */
+async function compressed_twin(file, accept_encoding) {
+  const ok = accepted(accept_encoding);
+  for (const [encoding, extension] of ENCODINGS) {
+    if (!ok.has(encoding)) continue;
+    const info = await stat(file + extension).catch(() => null);
+    if (info?.isFile()) return { file: file + extension, size: info.size, encoding };
+  }
+  return null;
+}
 
 async function handle(request, response) {
   const url_path = new URL(request.url, 'http://localhost').pathname;
@@ -73,13 +93,18 @@ async function handle(request, response) {
     response.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');
     return;
   }
+  // embed.js is loaded by course pages of other origins (a no-cors script load, which CORP same-origin blocks).
+  if (url_path === '/embed.js') headers['Cross-Origin-Resource-Policy'] = 'cross-origin';
+  const twin = await compressed_twin(file, request.headers['accept-encoding'] || '');
   response.writeHead(200, {
     ...headers,
     'Content-Type': MIME_TYPES[extname(file).toLowerCase()] || 'application/octet-stream',
-    'Content-Length': info.size,
+    'Content-Length': twin ? twin.size : info.size,
+    Vary: 'Accept-Encoding',
+    ...(twin ? { 'Content-Encoding': twin.encoding } : {}),
   });
   if (request.method === 'HEAD') return response.end();
-  createReadStream(file).on('error', () => response.destroy()).pipe(response);
+  createReadStream(twin ? twin.file : file).on('error', () => response.destroy()).pipe(response);
 }
 
 const server = createServer((request, response) => {

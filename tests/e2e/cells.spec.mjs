@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { load_labs } from '../../scripts/labs/load.mjs';
-import { ROOT, start_server, launch_browser, new_page, open, screenshot, runs_of, next_run } from './helpers.mjs';
+import { ROOT, start_server, launch_browser, new_page, open, screenshot, runs_of, next_run, reveal } from './helpers.mjs';
 
 const specs = JSON.parse(execFileSync(join(ROOT, 'build/native/serving-lab'), ['list', '--json'], { encoding: 'utf8' }));
 const docs = new Map((await load_labs()).flatMap((lab) => lab.cells.map((cell) => [cell.id, cell])));
@@ -47,7 +47,7 @@ describe('every cell in the browser', () => {
     test(`${spec.id} renders, reacts to a parameter change and reports a bad value`, async () => {
       assert.ok(docs.has(spec.id), `${spec.id} is registered in C++ but missing from labs/${lab}/lab.json`);
       const page = await new_page(browser, { width: 900, height: 900 });
-      await open(page, `${server.url}lab.html?lab=${lab}&cell=${short}&embed=1`);
+      await open(page, `${server.url}lab.html?lab=${lab}&cell=${short}&embed=1&predict=0`);
       await page.waitForSelector(`${cell}[data-state="done"]`, { timeout: 45_000 });
       const outputs = () => page.textContent(`${cell} .sl-outputs`);
       assert.ok((await page.$$(`${cell} .sl-outputs tr[data-key]`)).length > 0, 'no outputs shown');
@@ -68,6 +68,7 @@ describe('every cell in the browser', () => {
         const field = `${cell} [name="${change.name}"]`;
         const before = await runs_of(page, cell);
         const shown = await outputs();
+        await reveal(page, field);
         if ((await page.$eval(field, (e) => e.tagName)) === 'SELECT') await page.selectOption(field, change.value);
         else await page.fill(field, change.value);
         assert.equal(await next_run(page, before, cell), 'done', `after ${change.name}=${change.value}`);
@@ -80,9 +81,15 @@ describe('every cell in the browser', () => {
       const text_param = typed_params(spec)[0];
       if (text_param) {
         before = await runs_of(page, cell);
+        await reveal(page, `${cell} [name="${text_param.name}"]`);
         await page.fill(`${cell} [name="${text_param.name}"]`, 'abc');
         assert.equal(await next_run(page, before, cell), 'error');
-        assert.ok((await page.textContent(`${cell} .sl-error[role="alert"]`)).length > 0);
+        // The message is shown beside the field, and the field's aria-describedby names it.
+        const field_error = `${cell} [data-param="${text_param.name}"] .sl-field-error`;
+        assert.ok(await page.isVisible(field_error), 'the error is shown beside its field');
+        assert.ok((await page.textContent(field_error)).length > 0);
+        const described = await page.getAttribute(`${cell} [name="${text_param.name}"]`, 'aria-describedby');
+        assert.ok(described.split(' ').includes(await page.getAttribute(field_error, 'id')), `aria-describedby: ${described}`);
         before = await runs_of(page, cell);
         await page.fill(`${cell} [name="${text_param.name}"]`, String(text_param.default));
         assert.equal(await next_run(page, before, cell), 'done', 'the cell works again after an error');

@@ -9,3 +9,4 @@ import './probes.spec.mjs';
 import './photo.spec.mjs';
 import './aliases.spec.mjs';
 import './lab_fetch.spec.mjs';
+import './explorable.spec.mjs';

@@ -1,6 +1,20 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { CELL, start_server, launch_browser, new_page, open, screenshot } from './helpers.mjs';
+
+/** A course page on another origin (another port) embedding one cell with the README's snippet. */
+async function course_page(site_url, embed_query) {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title></head><body>
+<h1>Week 3: queues</h1>
+<iframe id="lab" src="${site_url}lab.html?${embed_query}" title="Little's law" width="100%" height="300" style="border:0"></iframe>
+<script>window.messages = []; addEventListener('message', (event) => window.messages.push(event.data));</script>
+<script src="${site_url}embed.js" defer></script>
+</body></html>`;
+  const server = createServer((request, response) => response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html));
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return { url: `http://127.0.0.1:${server.address().port}/`, stop: () => new Promise((done) => server.close(done)) };
+}
 
 describe('the embed view', () => {
   let server;
@@ -21,9 +35,41 @@ describe('the embed view', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `horizontal overflow of ${overflow} px`);
     await screenshot(page, 'embed');
-    await page.click(`${CELL} .sl-share button:nth-of-type(2)`);
+    await page.click(`${CELL} .sl-embed-button`);
     const snippet = await page.inputValue(`${CELL} .sl-share-field`);
     assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/lab\.html\?lab=queues&amp;cell=littles-law&amp;embed=1&amp;lambda=200&amp;seed=3"/);
     assert.deepEqual(page.problems, []);
+  });
+
+  test('in a course page of another origin the iframe takes its content height; messages; Open in Serving Lab keeps the inputs', async () => {
+    const course = await course_page(server.url, 'lab=queues&cell=littles-law&embed=1&lambda=180&seed=4');
+    try {
+      const page = await new_page(browser, { width: 900, height: 900 });
+      await page.goto(course.url);
+      const frame = page.frameLocator('#lab');
+      await frame.locator(`${CELL}[data-state="done"]`).waitFor({ timeout: 30_000 });
+      await page.waitForFunction(() => window.messages.some((m) => m?.type === 'serving-lab:ready'), null, { timeout: 10_000 });
+      const inner = page.frames().find((f) => f.url().includes('embed=1'));
+      const content = await inner.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+      await page.waitForFunction((h) => Math.abs(document.getElementById('lab').getBoundingClientRect().height - h) <= 20, content, { timeout: 10_000 });
+      const frame_height = await page.$eval('#lab', (f) => f.getBoundingClientRect().height);
+      assert.ok(Math.abs(frame_height - content) <= 20, `iframe ${frame_height} px for ${content} px of content`);
+      assert.ok(frame_height > 300, 'the frame grew past its height attribute');
+      const state = await page.evaluate(() => window.messages.filter((m) => m?.type === 'serving-lab:state').at(-1));
+      assert.equal(state.cell, 'queues/littles-law');
+      assert.equal(state.inputs.lambda, '180');
+      const href = await inner.getAttribute('.sl-open-full', 'href');
+      assert.match(href, /littles-law\.lambda=180/);
+      assert.match(href, /littles-law\.seed=4/);
+      const full = await new_page(browser);
+      await open(full, href);
+      await full.waitForSelector(`${CELL}[data-state="done"]`);
+      assert.equal(await full.inputValue(`${CELL} [name="lambda"]`), '180');
+      assert.equal(await full.inputValue(`${CELL} [name="seed"]`), '4');
+      await full.context().close();
+      await page.context().close();
+    } finally {
+      await course.stop();
+    }
   });
 });

@@ -78,8 +78,16 @@ export async function next_run(page, before, cell = CELL) {
   return page.getAttribute(cell, 'data-state');
 }
 
+/** Opens the closed disclosures ("More parameters") around a field, so a reader (and the test) can reach it. */
+export async function reveal(page, selector) {
+  await page.$eval(selector, (element) => {
+    for (let details = element.closest('details'); details; details = details.parentElement?.closest('details')) details.open = true;
+  });
+}
+
 /** Types into a parameter field (the debounced auto-run starts it). */
 export async function set_param(page, name, text, cell = CELL) {
+  await reveal(page, `${cell} [name="${name}"]`);
   await page.fill(`${cell} [name="${name}"]`, text);
 }
 

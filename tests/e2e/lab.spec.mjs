@@ -1,7 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  CELL, start_server, launch_browser, new_page, open, screenshot, runs_of, next_run, set_param, set_param_and_wait, output_text,
+  CELL, start_server, launch_browser, new_page, open, screenshot, runs_of, next_run, set_param, set_param_and_wait, output_text, reveal,
 } from './helpers.mjs';
 
 describe('the queueing lab page', () => {
@@ -85,6 +85,7 @@ describe('the queueing lab page', () => {
   test('a copied URL restores the same inputs and the same numbers', async () => {
     const page = await open_queues();
     await set_param(page, 'seed', '7');
+    await reveal(page, `${CELL} [name="service"]`);
     await page.selectOption(`${CELL} [name="service"]`, 'det');
     await set_param_and_wait(page, 'lambda', '123.5');
     const url = page.url();

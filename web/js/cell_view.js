@@ -1,13 +1,17 @@
-// One cell on the page: its text, a form generated from the C++ param specs, the run line, the results,
-// the charts and the share actions. Inputs go to C++ as typed; the page only formats what comes back.
+// One cell on the page, an explorable: a short framing, then the controls (key parameters with sliders, the
+// rest under "More parameters") beside the main chart, then headline figures, the result table, the book
+// line, the other charts, "All outputs" and the "Why?" sections. Inputs go to C++ as typed (in C's number
+// notation); the page only formats what comes back.
 import { el, replace_children } from './dom.js';
 import { t, pick, current_lang } from './i18n.js';
 import { build_param_fields } from './param_form.js';
-import { outputs_table, book_table, notice_text, error_text } from './result_view.js';
+import { headline, result_table, book_details, all_outputs, notice_text, error_text, value_with_unit } from './result_view.js';
 import { ChartPanel } from './chart_panel.js';
 import { RunStatus } from './run_status.js';
 import { share_actions } from './share_actions.js';
 import { columns_to_rows, book_rows } from './charts.js';
+import { save, result_json } from './download.js';
+import { Prediction } from './prediction.js';
 import { param_key, alias_keys, read_param, short_id, update_url, set_or_delete, embed_url, cell_link, SEED_KEY } from './url_state.js';
 
 const DEBOUNCE_MS = 300;
@@ -20,10 +24,16 @@ export class CellView {
   #files = {};                    // file parameters: name → Uint8Array (never in the URL)
   #form = null; #status; #error_box; #notices; #results; #stale_note; #charts; #charts_box;
   #last_result = null; #last_error = null; #datasets = null; #debounce = 0;
+  #open_full = null;
+  #number; #prediction = null; #headline_box; #table_box; #book_box; #outputs_box; #main_box;
 
-  /** doc: the cell's entry in the lab file; spec: its entry in list_cells(); query: URLSearchParams. */
-  constructor({ lab_id, doc, spec, worker, embed, query }) {
+  /**
+   * doc: the cell's entry in the lab file; spec: its entry in list_cells(); query: URLSearchParams;
+   * number: its place on the page (1, 2, …); predict: whether to ask for a prediction first.
+   */
+  constructor({ lab_id, doc, spec, worker, embed, query, number = 0, predict = true }) {
     this.#lab_id = lab_id;
+    this.#number = number;
     this.#doc = doc;
     this.#spec = spec;
     this.#worker = worker;
@@ -33,6 +43,7 @@ export class CellView {
     this.#seed_text = spec.uses_seed ? (query.get(this.#key(SEED_KEY)) ?? DEFAULT_SEED) : null;
     this.#status = new RunStatus(() => this.cancel());
     this.#charts = (doc.charts || []).map((chart) => new ChartPanel(chart, this.#id_prefix));
+    if (predict && doc.predict) this.#prediction = new Prediction({ id_prefix: this.#id_prefix, on_reveal: () => this.#revealed() });
     this.element = el('section', { class: 'sl-cell', id: short_id(spec.id), 'aria-labelledby': `${this.#id_prefix}-title` });
     this.build();
     this.#write_url();
@@ -43,6 +54,13 @@ export class CellView {
     this.#doc = doc;
     (doc.charts || []).forEach((chart, i) => this.#charts[i]?.set_chart(chart));
   }
+
+  /** The title as the page's contents list shows it: "3. Capacity planning". */
+  get title() { return `${this.#number ? `${this.#number}. ` : ''}${this.plain_title}`; }
+
+  get plain_title() { return pick(this.#doc.title, this.#spec.id); }
+
+  get element_id() { return short_id(this.#spec.id); }
 
   /** True for a cell that times this machine (its numbers change run to run). */
   get measures_machine() { return this.#spec.deterministic === false; }
@@ -56,27 +74,50 @@ export class CellView {
   /** (Re)builds the DOM in the current language, keeping the inputs and the last result. */
   build() {
     const doc = this.#doc;
+    const title = this.title;
     this.#form = build_param_fields({
       spec: this.#spec, doc, id_prefix: this.#id_prefix, values: this.#values, seed_text: this.#seed_text,
-      on_edit: () => this.#edited(),
+      key_params: doc.key_params || [], on_edit: () => this.#edited(),
     });
     this.#status.relabel();
     this.#error_box = el('div', { class: 'sl-error', role: 'alert', hidden: true });
     this.#notices = el('div', { class: 'sl-notices' });
     this.#stale_note = el('p', { class: 'sl-stale-note', hidden: true }, t('cell.stale'));
-    this.#results = el('div', { class: 'sl-results' });
-    this.#charts_box = el('div', { class: 'sl-charts', hidden: !this.#last_result }, this.#charts.map((chart) => chart.build()));
-    const form = el('form', { class: 'sl-form', 'aria-label': t('cell.parameters'), novalidate: true,
+    this.#headline_box = el('div', { class: 'sl-headline-box' });
+    this.#table_box = el('div', { class: 'sl-result-table-box' });
+    this.#book_box = el('div', { class: 'sl-book-box' });
+    this.#outputs_box = el('div', { class: 'sl-outputs-box' });
+    this.#results = el('div', { class: 'sl-results' }, this.#headline_box, this.#table_box, this.#book_box);
+    for (const chart of this.#charts) chart.set_context(doc, this.#spec);
+    const main_id = doc.main_chart ?? doc.charts?.[0]?.id;
+    const main_chart = this.#charts.find((chart) => chart.chart_id === main_id);
+    const other_charts = this.#charts.filter((chart) => chart !== main_chart);
+    this.#charts_box = el('div', { class: 'sl-charts', hidden: !this.#last_result || other_charts.length === 0 },
+      other_charts.map((chart) => chart.build()));
+    this.#main_box = el('div', { class: 'sl-main-chart' },
+      this.#prediction?.build(pick(doc.predict?.question, ''), this.#predicted_unit()),
+      main_chart ? main_chart.build() : null);
+    if (main_chart) main_chart.element.hidden = !this.#last_result;
+    const form = el('form', { class: 'sl-form', 'aria-label': t('cell.parameters_of', { title }), novalidate: true,
       on: { submit: (event) => { event.preventDefault(); this.run_now(); } } },
       this.#form.element,
       el('div', { class: 'sl-form-actions' },
         el('button', { type: 'submit', class: 'sl-button sl-button-primary' }, t('cell.run')),
         this.#status.element));
+    const why = (doc.why || []).map((section) => el('details', { class: 'sl-why' },
+      el('summary', {}, t('cell.why', { title: pick(section.title, '') })),
+      (pick(section.text, []) || []).map((paragraph) => el('p', {}, paragraph))));
     replace_children(this.element,
-      el('h2', { class: 'sl-cell-title', id: `${this.#id_prefix}-title` }, pick(doc.title, this.#spec.id)),
+      el(this.#embed ? 'h1' : 'h2', { class: 'sl-cell-title', id: `${this.#id_prefix}-title` },
+        this.#number ? el('span', { class: 'sl-cell-number' }, `${this.#number}. `) : null, pick(doc.title, this.#spec.id)),
       el('div', { class: 'sl-cell-text' }, (pick(doc.text, []) || []).map((paragraph) => el('p', {}, paragraph))),
-      form, this.#error_box, this.#notices, this.#stale_note, this.#results,
+      el('div', { class: 'sl-explore' },
+        el('div', { class: 'sl-controls' }, form, this.#error_box),
+        this.#main_box),
+      this.#notices, this.#stale_note, this.#results,
       this.#charts_box,
+      this.#outputs_box,
+      why.length ? el('div', { class: 'sl-why-list' }, why) : null,
       this.#share_row());
     if (this.#last_result) this.#show_result(this.#last_result, false);
     if (this.#last_error) {
@@ -85,21 +126,56 @@ export class CellView {
     }
   }
 
+  #predicted_unit() {
+    const name = this.#doc.predict?.output;
+    return (this.#spec.outputs || []).find((output) => output.name === name)?.unit || '';
+  }
+
+  /** The reader committed a guess (or skipped): show the results, the guess beside the answer. */
+  #revealed() {
+    if (this.#last_result) this.#show_result(this.#last_result, false);
+  }
+
   #share_row() {
     const row = share_actions(() => this.#links(), () => pick(this.#doc.title, this.#spec.id));
+    row.prepend(el('button', { type: 'button', class: 'sl-button sl-button-small sl-download-json', on: { click: () => {
+      if (this.#last_result) save(`${this.#spec.id.replace('/', '-')}.json`, result_json(this.#last_result), 'application/json');
+    } } }, t('cell.download_json')));
     if (this.#embed) {
-      const full = new URL(`lab.html?lab=${encodeURIComponent(this.#lab_id)}`, window.location.href);
-      if (current_lang() !== 'en') full.searchParams.set('lang', current_lang());
-      full.hash = short_id(this.#spec.id);
-      row.append(el('a', { class: 'sl-open-full', href: full.href, target: '_blank', rel: 'noopener' }, t('share.open_full')));
+      // The full lab page with this cell's inputs (its keys prefixed with the cell's id), kept current.
+      const open_full = el('a', { class: 'sl-open-full', href: this.full_url(), target: '_blank', rel: 'noopener',
+        on: { focus: () => { open_full.href = this.full_url(); }, pointerenter: () => { open_full.href = this.full_url(); } } },
+      t('share.open_full'));
+      this.#open_full = open_full;
+      row.append(open_full);
     }
     return row;
   }
 
-  #links() {
-    const changed = Object.fromEntries(this.#spec.params
+  /** The full lab page showing this cell with its current inputs and seed. */
+  full_url() {
+    const full = new URL(`lab.html?lab=${encodeURIComponent(this.#lab_id)}`, window.location.href);
+    if (current_lang() !== 'en') full.searchParams.set('lang', current_lang());
+    for (const [name, text] of Object.entries(this.#changed_values())) full.searchParams.set(param_key(this.#spec.id, name, false), text);
+    if (this.#seed_text !== null) full.searchParams.set(param_key(this.#spec.id, SEED_KEY, false), this.#seed_text);
+    full.hash = short_id(this.#spec.id);
+    return full.href;
+  }
+
+  /** {name: text} of the parameters that differ from their defaults. */
+  #changed_values() {
+    return Object.fromEntries(this.#spec.params
       .filter((param) => param.kind !== 'bytes' && this.#values[param.name] !== String(param.default))
       .map((param) => [param.name, this.#values[param.name]]));
+  }
+
+  /** What an embedding page may learn after a run: the cell, its inputs as typed and its shareable URL. */
+  get state() {
+    return { cell: this.#spec.id, inputs: { ...this.#changed_values() }, seed: this.#seed_text, url: this.full_url() };
+  }
+
+  #links() {
+    const changed = this.#changed_values();
     const embed = embed_url({ lab: this.#lab_id, cell_id: this.#spec.id, values: changed, seed: this.#seed_text, lang: current_lang() });
     return { link: this.#embed ? window.location.href : cell_link(this.#spec.id), embed };
   }
@@ -153,6 +229,8 @@ export class CellView {
     this.#status.finished('done');
     this.#show_result(result, true);
     this.element.dataset.state = 'done';
+    if (this.#open_full) this.#open_full.href = this.full_url();
+    this.element.dispatchEvent(new CustomEvent('sl-run', { bubbles: true }));
   }
 
   /** Stops a run in progress; the cell shows "cancelled" and stays usable. */
@@ -170,9 +248,11 @@ export class CellView {
   #show_error(error) {
     this.#last_error = error;
     const label = (name) => (name === 'seed' ? t('cell.seed') : pick(this.#doc.params?.[name]?.label, name));
-    this.#error_box.textContent = error_text(error, label);
-    this.#error_box.hidden = false;
-    this.#form.mark_invalid(error.param);
+    const message = error_text(error, label);
+    const by_field = Boolean(error.param && this.element.querySelector(`[data-param="${CSS.escape(error.param)}"]`));
+    this.#error_box.textContent = message;
+    this.#error_box.hidden = by_field;   // shown beside its field (referenced by aria-describedby) when it has one
+    this.#form.mark_invalid(error.param, message);
   }
 
   #show_result(result, is_new) {
@@ -181,21 +261,35 @@ export class CellView {
     this.#error_box.hidden = true;
     this.#error_box.textContent = '';
     this.#form.mark_invalid(null);
+    const doc = this.#doc;
+    const outputs = result.outputs || {};
     replace_children(this.#notices, (result.notices || []).map((notice) =>
-      el('p', { class: 'sl-notice', role: 'note', 'data-code': notice.code }, notice_text(notice, this.#doc))));
-    replace_children(this.#results,
-      outputs_table(result.outputs || {}, this.#doc, t('cell.results'), this.#spec),
-      (result.book || []).length ? book_table(result.book, this.#doc, t('cell.book_heading')) : null);
+      el('p', { class: 'sl-notice', role: 'note', 'data-code': notice.code }, notice_text(notice, doc))));
+    const concealed = Boolean(this.#prediction?.pending);
+    if (this.#prediction) {
+      const name = doc.predict.output;
+      this.#prediction.answer(outputs[name], value_with_unit(outputs, name, this.#spec));
+    }
+    replace_children(this.#headline_box, headline(outputs, doc, this.#spec));
+    replace_children(this.#table_box, result_table(result.tables, doc, this.#spec.id));
+    replace_children(this.#book_box, book_details(result.book || [], doc, this.#spec.id));
+    replace_children(this.#outputs_box, all_outputs(outputs, doc, this.#spec));
+    for (const box of [this.#results, this.#outputs_box]) box.hidden = concealed;
     this.#set_stale(false);
     if (is_new || !this.#datasets) this.#datasets = datasets_of(result);
-    this.#charts_box.hidden = this.#charts.length === 0;
-    for (const chart of this.#charts) chart.show(this.#datasets);
+    for (const chart of this.#charts) {
+      chart.element.hidden = false;
+      if (concealed) chart.element.hidden = true;
+      else chart.show(this.#datasets, outputs);
+    }
+    this.#charts_box.hidden = concealed || this.#charts.length <= 1;
   }
 
   #set_stale(is_stale) {
     if (!this.#last_result) return;
     this.#stale_note.hidden = !is_stale;
     this.#results.classList.toggle('sl-stale', is_stale);
+    this.#outputs_box.classList.toggle('sl-stale', is_stale);
     this.#notices.classList.toggle('sl-stale', is_stale);
     for (const chart of this.#charts) chart.stale = is_stale;
   }

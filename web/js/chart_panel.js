@@ -1,56 +1,84 @@
-// One chart of a cell: the Vega-Lite drawing plus a "Table view" toggle showing the same rows as a <table>.
+// One chart of a cell: the Vega-Lite drawing, its one-sentence summary (its accessible name), a note, the
+// downloads (SVG, PNG, CSV) and a "Table view" toggle showing the same rows as a <table> with labelled
+// columns (the lab file's `tables`).
 import { el, replace_children } from './dom.js';
 import { t, pick } from './i18n.js';
-import { format_number } from './format.js';
-import { spec_with_data, data_names, draw_chart } from './charts.js';
+import { spec_with_data, data_names, draw_chart, field_titles } from './charts.js';
+import { column_header, column_value, value_with_unit } from './result_view.js';
+import { save, save_url, to_csv } from './download.js';
 
 export class ChartPanel {
-  #chart;            // the lab file's chart entry {id, title, spec}
+  #chart;            // the lab file's chart entry {id, title, summary, note, spec}
+  #doc = {};         // the cell's lab-file entry (column labels)
+  #spec = null;      // the cell's C++ spec (output units)
   #view = null;      // the current Vega view
   #drawing = Promise.resolve();
   #table_open = false;
   #datasets = null;
-  element; #canvas; #table_box; #toggle; #status;
+  #outputs = {};
+  element; #canvas; #table_box; #toggle; #status; #summary; #downloads;
 
   constructor(chart, id_prefix) {
     this.#chart = chart;
     this.id = `${id_prefix}-chart-${chart.id}`;
   }
 
+  get chart_id() { return this.#chart.id; }
+
   /** The same chart's entry in another language (its spec's axis titles and its title); build() then redraws. */
   set_chart(chart) { this.#chart = chart; }
+
+  /** The cell's lab-file entry and C++ spec, for column labels and the summary's values. */
+  set_context(doc, spec) { this.#doc = doc; this.#spec = spec; }
 
   /** (Re)builds the DOM in the current language; the cell then calls show() with its last data. */
   build() {
     const title = pick(this.#chart.title, this.#chart.id);
     this.#canvas = el('div', { class: 'sl-chart-canvas', role: 'img', 'aria-label': title });
+    this.#summary = el('p', { class: 'sl-chart-summary', id: `${this.id}-summary` });
     this.#table_box = el('div', { class: 'sl-chart-table', id: `${this.id}-table`, hidden: !this.#table_open });
     this.#status = el('p', { class: 'sl-chart-status' });
     this.#toggle = el('button', {
       type: 'button', class: 'sl-button sl-button-small', 'aria-expanded': String(this.#table_open),
       'aria-controls': `${this.id}-table`, on: { click: () => this.#toggle_table() },
     }, t('chart.table_view'));
-    this.element = el('figure', { class: 'sl-chart', id: this.id },
+    this.#downloads = el('span', { class: 'sl-downloads' });
+    const note = pick(this.#chart.note, '');
+    this.element = el('figure', { class: 'sl-chart', id: this.id, 'data-chart': this.#chart.id },
       el('figcaption', { class: 'sl-chart-title' }, title),
       this.#canvas, this.#status,
-      el('div', { class: 'sl-chart-actions' }, this.#toggle),
+      note ? el('p', { class: 'sl-chart-note' }, note) : null,
+      this.#summary,
+      el('div', { class: 'sl-chart-actions' }, this.#toggle, this.#downloads),
       this.#table_box);
     if (this.#view) { this.#view.finalize(); this.#view = null; }
     return this.element;
   }
 
-  /** Draws the chart from datasets {name: rows} (the cell's tables plus "book"). */
-  show(datasets) {
+  /** The summary sentence at these outputs: the lab file's template with {output} replaced by value and unit. */
+  summary_text() {
+    const template = pick(this.#chart.summary, '');
+    if (!template) return '';
+    return template.replace(/\{(\w+)\}/g, (whole, name) => value_with_unit(this.#outputs, name, this.#spec));
+  }
+
+  /** Draws the chart from datasets {name: rows} (the cell's tables plus "book") and the run's outputs. */
+  show(datasets, outputs = {}) {
     this.#datasets = datasets;
+    this.#outputs = outputs;
     // A chart of a table this result lacks (measured only in the browser, say) is hidden, not drawn empty.
     this.element.hidden = !data_names(this.#chart.spec).some((name) => datasets[name]);
     if (this.element.hidden) return this.#drawing;
     const title = pick(this.#chart.title, this.#chart.id);
-    const spec = spec_with_data(this.#chart.spec, datasets, title);
+    const summary = this.summary_text();
+    this.#summary.textContent = summary;
+    this.#canvas.setAttribute('aria-label', summary ? `${title}. ${summary}` : title);
+    const spec = spec_with_data(this.#chart.spec, datasets, summary || title);
     const canvas = this.#canvas;
     this.#drawing = this.#drawing.then(() => draw_chart(canvas, spec, this.#view)).then((view) => {
       this.#view = view;
       this.#status.textContent = '';
+      this.#fill_downloads();
     }, (error) => {
       this.#status.textContent = t('chart.failed', { message: String(error?.message || error) });
     });
@@ -60,6 +88,41 @@ export class ChartPanel {
 
   /** Marks the chart as showing an older result than the inputs. */
   set stale(is_stale) { this.element.classList.toggle('sl-stale', is_stale); }
+
+  #file_name(extension, name = '') {
+    const cell = (this.#spec?.id || 'cell').replace('/', '-');
+    return `${cell}-${this.#chart.id}${name ? `-${name}` : ''}.${extension}`;
+  }
+
+  #fill_downloads() {
+    const title = pick(this.#chart.title, this.#chart.id);
+    const button = (format, action, label = format) => el('button', {
+      type: 'button', class: 'sl-button sl-button-small', 'data-format': format.toLowerCase(),
+      'aria-label': t('chart.download_label', { title, format: label }), on: { click: action },
+    }, label);
+    const csv = this.#table_names().map((name) => button('CSV', () => this.#save_csv(name), this.#table_names().length > 1 ? `CSV (${name})` : 'CSV'));
+    replace_children(this.#downloads,
+      button('SVG', async () => save(this.#file_name('svg'), await this.#view.toSVG(), 'image/svg+xml')),
+      button('PNG', async () => save_url(this.#file_name('png'), await this.#view.toImageURL('png', 2))),
+      csv);
+  }
+
+  #table_names() { return data_names(this.#chart.spec).filter((name) => this.#datasets?.[name] && name !== 'book'); }
+
+  #columns(name) {
+    const rows = this.#datasets[name];
+    return rows.length ? Object.keys(rows[0]) : [];
+  }
+
+  #save_csv(name) {
+    const columns = this.#columns(name);
+    const titles = field_titles(this.#chart.spec);
+    const headers = columns.map((column) => column_header(this.#doc, name, column, titles));
+    const names = (column, value) => this.#doc.tables?.[name]?.columns?.[column]?.values?.[String(value)];
+    const rows = this.#datasets[name].map((row) => columns.map((column) =>
+      (names(column, row[column]) ? pick(names(column, row[column])) : row[column])));
+    save(this.#file_name('csv', name), to_csv(headers, rows), 'text/csv');
+  }
 
   #toggle_table() {
     this.#table_open = !this.#table_open;
@@ -71,15 +134,17 @@ export class ChartPanel {
   #fill_table() {
     if (!this.#datasets) return;
     const title = pick(this.#chart.title, this.#chart.id);
-    const tables = data_names(this.#chart.spec).filter((name) => this.#datasets[name]).map((name) => {
+    const titles = field_titles(this.#chart.spec);
+    const tables = this.#table_names().map((name) => {
       const rows = this.#datasets[name];
-      const columns = rows.length ? Object.keys(rows[0]) : [];
-      return el('div', { class: 'sl-table-wrap sl-table-scroll', tabindex: '0', role: 'region', 'aria-label': `${title}: ${name}` },
+      const columns = this.#columns(name);
+      const label = pick(this.#doc.tables?.[name]?.title, name);
+      return el('div', { class: 'sl-table-wrap sl-table-scroll', tabindex: '0', role: 'region', 'aria-label': `${title}: ${label}` },
         el('table', { class: 'sl-table sl-data-table' },
-          el('caption', {}, t('chart.caption', { title, name, rows: rows.length })),
-          el('thead', {}, el('tr', {}, columns.map((column) => el('th', { scope: 'col' }, column)))),
+          el('caption', {}, t('chart.caption', { title, name: label, rows: rows.length })),
+          el('thead', {}, el('tr', {}, columns.map((column) => el('th', { scope: 'col', title: column }, column_header(this.#doc, name, column, titles))))),
           el('tbody', {}, rows.map((row) => el('tr', {},
-            columns.map((column) => el('td', { class: 'sl-num' }, format_number(row[column]))))))));
+            columns.map((column) => el('td', { class: 'sl-num' }, column_value(this.#doc, name, column, row[column]))))))));
     });
     replace_children(this.#table_box, tables);
   }

@@ -45,6 +45,27 @@ export function data_names(spec) {
   return names;
 }
 
+/**
+ * {field: title} from a spec's encodings (axis and legend titles, in the current language), so a chart's
+ * table view and CSV can name a column as the chart does when the lab file gives it no label.
+ */
+export function field_titles(spec) {
+  const titles = {};
+  const visit = (node) => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    if (node.encoding && typeof node.encoding === 'object') {
+      for (const channel of Object.values(node.encoding)) {
+        const title = channel && typeof channel === 'object' ? pick(channel.title, '') : '';
+        if (typeof channel?.field === 'string' && typeof title === 'string' && title && !(channel.field in titles)) titles[channel.field] = title;
+      }
+    }
+    for (const [key, value] of Object.entries(node)) if (key !== 'datasets' && key !== 'encoding') visit(value);
+  };
+  visit(spec);
+  return titles;
+}
+
 /** A deep copy of the lab file's spec with datasets injected; fills the container's width by default. */
 export function spec_with_data(spec, datasets, description) {
   const copy = localize(spec);
@@ -75,14 +96,22 @@ const FORMAT_LOCALES = {
   vi: { decimal: ',', thousands: '.', grouping: [3], currency: ['', ' ₫'] },
 };
 
+// Legends go under the plot below this container width (a phone, the chart beside the controls).
+const NARROW_PX = 720;
+
+// aria: false — the chart's accessible name is its one-sentence summary (ChartPanel), not Vega's run of
+// tick labels. Tick labels never overlap (labelOverlap), and legend labels are never cut (labelLimit 0).
 const CHART_CONFIG = {
+  aria: false,
   font: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif',
-  axis: { labelFontSize: 12, titleFontSize: 12, titleFontWeight: 600, labelColor: '#333', titleColor: '#222' },
-  legend: { labelFontSize: 12, titleFontSize: 12 },
+  axis: { labelFontSize: 12, titleFontSize: 12, titleFontWeight: 600, labelColor: '#333', titleColor: '#222', labelOverlap: true, labelSeparation: 6 },
+  legend: { labelFontSize: 12, titleFontSize: 12, labelLimit: 0 },
   view: { stroke: '#ccc', continuousHeight: 240 },
   range: { category: ['#1f5fa8', '#c0392b', '#2e7d32', '#8e44ad', '#d35400', '#555555'] },
   mark: { color: '#1f5fa8' },
 };
+
+const NARROW_CONFIG = { ...CHART_CONFIG, legend: { ...CHART_CONFIG.legend, orient: 'bottom', direction: 'vertical', columns: 1 } };
 
 /** Draws spec into container (SVG), replacing previous_view. Resolves with the new Vega view. */
 export async function draw_chart(container, spec, previous_view) {
@@ -95,8 +124,11 @@ export async function draw_chart(container, spec, previous_view) {
     renderer: 'svg',
     defaultStyle: false,
     tooltip: { disableDefaultStyle: true },
-    config: CHART_CONFIG,
+    config: container.clientWidth && container.clientWidth < NARROW_PX ? NARROW_CONFIG : CHART_CONFIG,
     formatLocale: FORMAT_LOCALES[current_lang()] || FORMAT_LOCALES.en,
   });
+  // The chart's accessible name is on its container (role img, the summary); Vega's own marks stay out of
+  // the accessibility tree.
+  container.querySelector('svg')?.setAttribute('aria-hidden', 'true');
   return view;
 }

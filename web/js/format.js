@@ -22,10 +22,33 @@ function format_exponential(x, digits) {
   return `${trimmed.replace('-', '−')}e${sign}${exponent.replace(/^[+-]/, '')}`;
 }
 
-/** A limit from C++ arrives as a number or a string such as "1e+07"; show it like other numbers. */
+/**
+ * A limit from C++ arrives as a number or a string such as "1e+07"; shown for readers, not as code:
+ * 10000000 → "10,000,000", 1e-6 → "10⁻⁶", 2.5e-7 → "2.5 × 10⁻⁷".
+ */
 export function format_limit(value) {
   const number = typeof value === 'number' ? value : Number(value);
-  return value !== '' && Number.isFinite(number) ? format_number(number, 15) : String(value);
+  if (value === '' || !Number.isFinite(number)) return String(value);
+  const text = format_number(number, 15);
+  const match = /^(−?[\d.,]+)e(-?)(\d+)$/.exec(text);
+  if (!match) return text;
+  const [, mantissa, sign, exponent] = match;
+  const power = `10${superscript(`${sign}${exponent}`)}`;
+  if (mantissa === '1') return power;
+  if (mantissa === '−1') return `−${power}`;
+  return `${format_number(Number(mantissa.replace('−', '-')), 15)} × ${power}`;
+}
+
+const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+function superscript(digits) { return [...digits].map((c) => SUPERSCRIPT[c] ?? c).join(''); }
+
+/**
+ * A book difference without floating-point noise: below 1e-9 of the larger magnitude it prints as 0
+ * (C++ computes the difference; this decides only how it reads).
+ */
+export function clean_difference(difference, book, ours) {
+  const scale = Math.max(Math.abs(book), Math.abs(ours));
+  return Math.abs(difference) <= 1e-9 * scale ? 0 : difference;
 }
 
 /** Signed number for differences: "+0.25", "−1.2". */

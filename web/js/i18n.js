@@ -42,6 +42,16 @@ export function fill(template, args = {}) {
 /** pick({en: 'Queues', vi: 'Hàng đợi'}) → the current language, falling back to English. */
 export function pick(localized, fallback = '') {
   if (localized === null || localized === undefined) return fallback;
-  if (typeof localized === 'string') return localized;
+  if (typeof localized === 'string' || Array.isArray(localized)) return localized;   // already one language's (labs/<lab>.<lang>.json)
   return localized[lang] ?? localized[DEFAULT_LANG] ?? fallback;
+}
+
+/**
+ * A unit from C++ ("requests", "ms", "1/s") in the current language: the UI's units.<unit> string when
+ * there is one, else the unit as C++ wrote it (symbols such as ms and GiB read the same in both languages).
+ */
+export function unit_text(unit) {
+  if (!unit) return '';
+  const translated = lookup('units')?.[unit];
+  return typeof translated === 'string' ? translated : unit;
 }

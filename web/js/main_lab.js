@@ -10,10 +10,14 @@ import { set_timer_resolution_ms } from './timer_resolution.js';
 
 const state = read_page_state();
 const page = { lab: null, views: [], message: null };
+// ?predict=0: a teacher's switch that turns the predict-then-run prompts off.
+const ask_predictions = state.query.get('predict') !== '0';
+let toc_observer = null;
 
 async function main() {
   await set_lang(state.lang);
   document.body.classList.toggle('sl-embed', state.embed);
+  document.body.classList.toggle('sl-lab-page', !state.embed);
   render();
   try {
     page.lab = await fetch_lab(state.lab, current_lang());
@@ -40,14 +44,18 @@ async function start_cells(docs) {
   page.views = docs.map((doc, i) => {
     const spec = specs.find((candidate) => candidate.id === doc.id);
     if (!spec) return { element: el('p', { class: 'sl-error', role: 'alert' }, t('lab.cell_missing', { cell: doc.id })) };
-    return new CellView({ lab_id: page.lab.id, doc, spec, worker: workers[i], embed: state.embed, query: state.query });
+    const number = page.lab.cells.findIndex((cell) => cell.id === doc.id) + 1;
+    return new CellView({ lab_id: page.lab.id, doc, spec, worker: workers[i], embed: state.embed, query: state.query,
+      number, predict: ask_predictions });
   });
   render();
   workers[0].timer_resolution_s().then((resolution_s) => {
     if (resolution_s !== null) { set_timer_resolution_ms(resolution_s * 1000); refresh_footer_timer(); }
   });
+  if (state.embed) tell_parent(page.views[0]);
   await first_runs(page.views.filter((view) => view.run_now));
   document.body.dataset.ready = 'true';
+  if (state.embed) post_to_parent({ type: 'serving-lab:ready', cell: page.views[0]?.cell_id });
   if (window.location.hash) document.getElementById(window.location.hash.slice(1))?.scrollIntoView();
 }
 
@@ -67,6 +75,28 @@ async function first_runs(views) {
     running.set(view, view.run_now().finally(() => running.delete(view)));
   }
   await Promise.all(running.values());
+}
+
+/**
+ * An embedded cell tells the page around it its height (serving-lab:resize, on every change: embed.js sizes
+ * the iframe with it), when it has computed (serving-lab:ready) and, after each run, its inputs and
+ * shareable URL (serving-lab:state). The parent's origin is unknown, so "*": the messages carry nothing
+ * that the iframe's own URL does not.
+ */
+function post_to_parent(message) {
+  if (window.parent !== window) window.parent.postMessage(message, '*');
+}
+
+function tell_parent(view) {
+  let last = 0;
+  const report = () => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height !== last) post_to_parent({ type: 'serving-lab:resize', height });
+    last = height;
+  };
+  new ResizeObserver(report).observe(document.documentElement);
+  report();
+  document.addEventListener('sl-run', () => { if (view?.state) post_to_parent({ type: 'serving-lab:state', ...view.state }); });
 }
 
 function fail(key, args, class_name = 'sl-error') {
@@ -116,13 +146,61 @@ function render() {
   } else if (!page.views.length) {
     main_element.append(el('p', { class: 'sl-loading' }, t('lab.loading')));
   }
+  const cells = el('div', { class: 'sl-cells' });
   for (const view of page.views) {
     view.build?.();
-    main_element.append(view.element);
+    cells.append(view.element);
   }
-  if (state.embed) return replace_children(document.body, main_element);
+  if (state.embed) {
+    main_element.append(cells);
+    return replace_children(document.body, main_element);
+  }
+  const toc = contents();
+  main_element.append(el('div', { class: toc ? 'sl-lab-layout' : '' }, toc, el('div', { class: 'sl-lab-body' }, cells, lab_links())));
   replace_children(document.body,
     site_header({ home_link: true, on_lang_change: change_language }), main_element, site_footer());
+  watch_contents();
+}
+
+/** The numbered list of cells, sticky beside them on wide screens; the cell in view is marked. */
+function contents() {
+  const views = page.views.filter((view) => view.title);
+  if (views.length < 2) return null;
+  return el('nav', { class: 'sl-toc', 'aria-labelledby': 'sl-toc-title' },
+    el('h2', { class: 'sl-toc-title', id: 'sl-toc-title' }, t('nav.contents')),
+    el('ol', { class: 'sl-toc-list' }, views.map((view) => el('li', {},
+      el('a', { href: `#${view.element_id}`, 'data-cell': view.element_id }, view.plain_title)))));
+}
+
+function watch_contents() {
+  toc_observer?.disconnect();
+  const links = new Map([...document.querySelectorAll('.sl-toc a')].map((link) => [link.dataset.cell, link]));
+  if (!links.size || typeof IntersectionObserver === 'undefined') return;
+  const visible = new Set();
+  toc_observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) (entry.isIntersecting ? visible.add(entry.target.id) : visible.delete(entry.target.id));
+    const current = page.views.find((view) => visible.has(view.element_id));
+    for (const [id, link] of links) {
+      if (current && id === current.element_id) link.setAttribute('aria-current', 'true');
+      else link.removeAttribute('aria-current');
+    }
+  }, { rootMargin: '-20% 0px -60% 0px' });
+  for (const view of page.views) if (view.element_id) toc_observer.observe(view.element);
+}
+
+/** Links to the previous and the next lab (the build names them in the lab file, in the landing page's order). */
+function lab_links() {
+  const { previous, next } = page.lab?.neighbours || {};
+  if (!previous && !next) return null;
+  const link = (lab, key, rel) => {
+    const url = new URL('lab.html', window.location.href);
+    url.searchParams.set('lab', lab.id);
+    if (current_lang() !== 'en') url.searchParams.set('lang', current_lang());
+    return el('a', { class: `sl-lab-link sl-lab-${rel}`, href: url.href, rel }, t(key, { title: pick(lab.title, lab.id) }));
+  };
+  return el('nav', { class: 'sl-lab-nav', 'aria-label': t('nav.labs') },
+    previous ? link(previous, 'nav.previous', 'prev') : el('span'),
+    next ? link(next, 'nav.next', 'next') : null);
 }
 
 main();

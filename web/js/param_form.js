@@ -1,17 +1,25 @@
 // The form of one cell, generated from the C++ param specs (list_cells) and labelled from the lab file.
 // Numbers are typed as text and sent to C++ as strings, so bad text ("-1", "NaN", "1e12") reaches the
-// one validator, in C++, which reports it.
+// one validator, in C++, which reports it. The lab file's key parameters get a slider beside the text field
+// (its range from the C++ declaration, spec.slider); the others sit under a closed "More parameters".
 import { el } from './dom.js';
-import { t, pick } from './i18n.js';
-import { format_limit } from './format.js';
+import { t, pick, current_lang, unit_text } from './i18n.js';
+import { format_limit, format_number } from './format.js';
+import { to_c_number, from_c_number } from './number_text.js';
+
+const SLIDER_STEPS = 1000;   // positions of a slider over its range
+const LOG_DECADES = 2;       // a range spanning more decades than this is drawn on a log scale
 
 /**
- * Builds the parameter fields. values: {name: text}; seed_text: text or null when the cell has no seed.
- * on_edit() is called on every edit. Returns {element, read(), mark_invalid(name)}.
+ * Builds the parameter fields. values: {name: C text}; seed_text: text or null when the cell has no seed;
+ * key_params: names with a slider. on_edit() is called on every edit.
+ * Returns {element, read(), mark_invalid(name, message)}.
  */
-export function build_param_fields({ spec, doc, id_prefix, values, seed_text, on_edit }) {
+export function build_param_fields({ spec, doc, id_prefix, values, seed_text, key_params = [], on_edit }) {
   const controls = new Map();   // name → input or select
   const field_of = new Map();   // name → its field, for params used only at some choices
+  const notes = new Map();      // name → the "read as 1000" line of a number field
+  const sliders = new Map();    // name → {slider, scale}
   const update_relevance = () => {
     for (const param of spec.params) {
       if (!param.used_when) continue;
@@ -20,13 +28,30 @@ export function build_param_fields({ spec, doc, id_prefix, values, seed_text, on
     }
   };
   const edited = (event) => { update_relevance(); on_edit(event); };
+  const is_key = (param) => key_params.includes(param.name) && (param.kind === 'real' || param.kind === 'count');
   const fields = spec.params.map((param) => {
     const text = pick(doc.params?.[param.name]?.label, param.name);
-    const help = pick(doc.params?.[param.name]?.help, '');
     const choice_labels = doc.params?.[param.name]?.choices || {};
-    const control = make_control(param, `${id_prefix}-${param.name}`, values[param.name], choice_labels, edited);
+    const id = `${id_prefix}-${param.name}`;
+    const number_edited = (event) => {
+      const { text: c_text, note } = to_c_number(event.target.value, current_lang());
+      show_note(notes.get(param.name), note ? c_text : null);
+      sliders.get(param.name)?.set_from_text(c_text);
+      edited(event);
+    };
+    const control = make_control(param, id, values[param.name], choice_labels, param.kind === 'real' || param.kind === 'count' ? number_edited : edited);
     controls.set(param.name, control);
-    const box = field(control, text, param.unit, [help, limits_hint(param)], param.name);
+    let slider = null;
+    if (is_key(param)) {
+      slider = make_slider(param, id, text, values[param.name], (c_text) => {
+        control.value = from_c_number(c_text, current_lang());
+        show_note(notes.get(param.name), null);
+        edited();
+      });
+      sliders.set(param.name, slider);
+    }
+    const box = field(control, text, param, limits_hint(param), slider?.element, is_key(param));
+    notes.set(param.name, box.querySelector('.sl-read-as'));
     field_of.set(param.name, box);
     return box;
   });
@@ -37,15 +62,40 @@ export function build_param_fields({ spec, doc, id_prefix, values, seed_text, on
       autocomplete: 'off', spellcheck: 'false', value: seed_text, on: { input: on_edit },
     });
     controls.set('seed', control);
-    fields.push(field(control, t('cell.seed'), '', [t('cell.seed_help')], 'seed'));
+    fields.push(field(control, t('cell.seed'), { name: 'seed', unit: '' }, t('cell.seed_help'), null, false));
   }
+  const key_fields = fields.filter((box) => box.classList.contains('sl-field-key'));
+  const other_fields = fields.filter((box) => !box.classList.contains('sl-field-key'));
+  // With no key parameter (or only a few fields), everything stays in view.
+  const fold = key_fields.length > 0 && other_fields.length > 0;
+  const more = fold
+    ? el('details', { class: 'sl-more-params' },
+      el('summary', {}, t('cell.more_parameters', { count: other_fields.length })),
+      el('div', { class: 'sl-params' }, other_fields))
+    : null;
   return {
-    element: el('div', { class: 'sl-params' }, fields),
-    /** {name: text}, except file parameters: {name: File or null}. */
-    read: () => Object.fromEntries([...controls].map(([name, control]) =>
-      [name, control.type === 'file' ? (control.files[0] || null) : control.value])),
-    mark_invalid(name) {
-      for (const [key, control] of controls) control.setAttribute('aria-invalid', String(key === name));
+    element: el('div', { class: 'sl-param-groups' },
+      el('div', { class: 'sl-params sl-params-key' }, fold ? key_fields : fields), more),
+    /** {name: C text}, except file parameters: {name: File or null}. Numbers in the reader's notation become C's. */
+    read: () => Object.fromEntries([...controls].map(([name, control]) => {
+      if (control.type === 'file') return [name, control.files[0] || null];
+      if (control.tagName === 'SELECT' || name === 'seed') return [name, control.value];
+      return [name, to_c_number(control.value, current_lang()).text];
+    })),
+    /** Marks one field invalid (null: none), shows message beside it and opens "More parameters" if it is there. */
+    mark_invalid(name, message = '') {
+      for (const [key, control] of controls) {
+        const invalid = key === name;
+        control.setAttribute('aria-invalid', String(invalid));
+        const box = control.closest('.sl-field');
+        const error = box?.querySelector('.sl-field-error');
+        if (!error) continue;
+        error.textContent = invalid ? message : '';
+        error.hidden = !invalid || !message;
+        const described = [error.hidden ? null : error.id, `${control.id}-hint`].filter(Boolean).join(' ');
+        control.setAttribute('aria-describedby', described);
+        if (invalid && more?.contains(control)) more.open = true;
+      }
     },
     focus(name) { controls.get(name)?.focus(); },
   };
@@ -66,26 +116,83 @@ function make_control(param, id, value, choice_labels, on_edit) {
   }
   return el('input', {
     id, name: param.name, type: 'text', inputmode: 'decimal', class: 'sl-input',
-    autocomplete: 'off', spellcheck: 'false', value, on: { input: on_edit },
+    autocomplete: 'off', spellcheck: 'false', value: from_c_number(value, current_lang()), on: { input: on_edit },
   });
 }
 
-function field(control, label_text, unit, hints, name) {
+/**
+ * A slider over the parameter's slider range (C++'s spec.slider, else [min, max]); log-scale when the range
+ * spans more than LOG_DECADES decades and starts above 0. Moving it writes a rounded value into the text
+ * field (3 significant digits; whole numbers for counts) and calls on_change(C text).
+ */
+function make_slider(param, id, label, value, on_change) {
+  const lo = param.slider?.min ?? param.min;
+  const hi = param.slider?.max ?? param.max;
+  const log = lo > 0 && hi / lo > 10 ** LOG_DECADES;
+  const to_value = (position) => {
+    const f = position / SLIDER_STEPS;
+    const x = log ? lo * (hi / lo) ** f : lo + (hi - lo) * f;
+    const rounded = param.kind === 'count' ? Math.round(x) : Number(x.toPrecision(3));
+    return Math.min(hi, Math.max(lo, rounded));
+  };
+  const to_position = (x) => {
+    if (!Number.isFinite(x)) return 0;
+    const clamped = Math.min(hi, Math.max(lo, x));
+    const f = log ? Math.log(clamped / lo) / Math.log(hi / lo) : (clamped - lo) / (hi - lo || 1);
+    return Math.round(f * SLIDER_STEPS);
+  };
+  const unit = unit_text(param.unit);
+  const slider = el('input', {
+    id: `${id}-slider`, type: 'range', class: 'sl-slider', min: '0', max: String(SLIDER_STEPS), step: '1',
+    value: String(to_position(Number(value))), 'aria-label': t('cell.slider_label', { label }),
+    'data-scale': log ? 'log' : 'linear',
+    on: {
+      input: (event) => {
+        const x = to_value(Number(event.target.value));
+        event.target.setAttribute('aria-valuetext', `${format_number(x)} ${unit}`.trim());
+        on_change(String(x));
+      },
+    },
+  });
+  slider.setAttribute('aria-valuetext', `${format_number(Number(value))} ${unit}`.trim());
+  const ends = el('div', { class: 'sl-slider-ends', 'aria-hidden': 'true' },
+    el('span', {}, format_limit(lo)), el('span', {}, `${format_limit(hi)} ${unit}`.trim()));
+  return {
+    element: el('div', { class: 'sl-slider-box' }, slider, ends),
+    set_from_text(c_text) {
+      const x = Number(c_text);
+      if (c_text !== '' && Number.isFinite(x)) {
+        slider.value = String(to_position(x));
+        slider.setAttribute('aria-valuetext', `${format_number(x)} ${unit}`.trim());
+      }
+    },
+  };
+}
+
+function show_note(note, c_text) {
+  if (!note) return;
+  note.hidden = c_text === null;
+  // The number as read, without grouping (in vi, "1.000" would read as one again): 1000, 1000,5.
+  note.textContent = c_text === null ? '' : t('cell.read_as', { value: from_c_number(c_text, current_lang()) });
+}
+
+function field(control, label_text, param, hint_text, slider, is_key) {
   const hint_id = `${control.id}-hint`;
   control.setAttribute('aria-describedby', hint_id);
-  const hint_text = hints.filter(Boolean).join(' ');
-  return el('div', { class: 'sl-field' },
-    el('label', { for: control.id, class: 'sl-label' }, label_text,
+  const unit = unit_text(param.unit);
+  return el('div', { class: `sl-field${is_key ? ' sl-field-key' : ''}`, 'data-param': param.name },
+    el('label', { for: control.id, class: 'sl-label', title: `--${param.name}` }, label_text,
       unit ? el('span', { class: 'sl-unit' }, ` (${unit})`) : null),
-    control,
-    el('div', { id: hint_id, class: 'sl-hint' }, hint_text, ' ',
-      el('code', { class: 'sl-key', title: t('cell.key_title') }, name)));
+    is_key ? el('div', { class: 'sl-key-control' }, slider, control) : control,
+    el('p', { class: 'sl-read-as', role: 'status', hidden: true }),
+    el('p', { id: `${control.id}-error`, class: 'sl-field-error', hidden: true }),
+    el('div', { id: hint_id, class: 'sl-hint' }, hint_text));
 }
 
 function limits_hint(param) {
   if (param.kind === 'bytes') return t('cell.file_hint', { max: format_limit(param.max / 1048576) });
-  if (param.kind === 'choice') return t('cell.choices', { choices: param.choices.join(', ') });
-  const args = { min: format_limit(param.min), max: format_limit(param.max), unit: param.unit };
+  if (param.kind === 'choice') return '';
+  const args = { min: format_limit(param.min), max: format_limit(param.max), unit: unit_text(param.unit) };
   const key = param.kind === 'count' ? 'cell.range_count' : 'cell.range_real';
   return t(key, args).replace(/\s+([.,;)])/g, '$1').trim();
 }

@@ -1,8 +1,15 @@
 // Shows one C++ result: outputs table, book comparison, notices, and translated errors.
 // Everything is inserted as text; C++ messages and URL input are never parsed as HTML.
 import { el } from './dom.js';
-import { t, has, fill, pick } from './i18n.js';
-import { format_number, format_signed, format_limit } from './format.js';
+import { t, has, fill, pick, unit_text } from './i18n.js';
+import { format_number, format_signed, format_limit, clean_difference } from './format.js';
+import { save, to_csv } from './download.js';
+
+/** A small "CSV" button that saves headers and rows (both computed when clicked). */
+export function csv_button(file_name, label, get_table) {
+  return el('button', { type: 'button', class: 'sl-button sl-button-small', 'data-format': 'csv', 'aria-label': label,
+    on: { click: () => { const { headers, rows } = get_table(); save(file_name, to_csv(headers, rows), 'text/csv'); } } }, 'CSV');
+}
 
 /** The outputs table in C++'s order: label from the lab file (key as tooltip), value to ~4 significant digits. */
 export function outputs_table(outputs, doc, caption, spec) {
@@ -10,8 +17,108 @@ export function outputs_table(outputs, doc, caption, spec) {
   const rows = Object.entries(outputs).map(([key, value]) => el('tr', { 'data-key': key },
     el('th', { scope: 'row', title: key }, pick(doc.outputs?.[key]?.label, key)),
     el('td', { class: 'sl-num', title: key }, format_number(value)),
-    el('td', { class: 'sl-unit' }, unit_of.get(key) || '')));
+    el('td', { class: 'sl-unit' }, unit_text(unit_of.get(key) || ''))));
   return table(caption, [t('cell.quantity'), t('cell.value'), t('cell.unit')], rows, 'sl-outputs');
+}
+
+/** Every scalar output, under a closed disclosure: the headline figures and the result table come first. */
+export function all_outputs(outputs, doc, spec) {
+  const count = Object.keys(outputs).length;
+  if (!count) return null;
+  return el('details', { class: 'sl-all-outputs' },
+    el('summary', {}, t('cell.all_outputs', { count })),
+    outputs_table(outputs, doc, t('cell.results'), spec));
+}
+
+/** An output's value with its unit, as the page prints it: "160.5 ms"; "—" when this run lacks it. */
+export function value_with_unit(outputs, name, spec) {
+  const unit = unit_text((spec?.outputs || []).find((output) => output.name === name)?.unit || '');
+  if (outputs[name] === undefined) return t('cell.not_in_run');
+  return `${format_number(outputs[name])}${unit ? `${unit === '%' ? '' : ' '}${unit}` : ''}`;
+}
+
+/** The lab file's headline outputs as large figures: value, unit, label. */
+export function headline(outputs, doc, spec, hidden_output = null) {
+  const names = (doc.headline || []).filter((name) => name !== hidden_output);
+  if (!names.length) return null;
+  return el('dl', { class: 'sl-headline', 'aria-label': t('cell.headline') }, names.map((name) => {
+    const unit = unit_text((spec?.outputs || []).find((output) => output.name === name)?.unit || '');
+    return el('div', { class: 'sl-figure', 'data-key': name },
+      el('dt', { class: 'sl-figure-label', title: name }, pick(doc.outputs?.[name]?.label, name)),
+      el('dd', { class: 'sl-figure-value' },
+        outputs[name] === undefined ? '—' : format_number(outputs[name]),
+        unit ? el('span', { class: 'sl-figure-unit' }, ` ${unit}`) : null));
+  }));
+}
+
+/** A column's header for tables, table views and CSV: the lab file's label (with its unit), else the key. */
+export function column_header(doc, table_name, column, chart_titles = {}) {
+  const entry = doc.tables?.[table_name]?.columns?.[column];
+  if (!entry) return chart_titles[column] || column;
+  const unit = unit_text(entry.unit || '');
+  return `${pick(entry.label, column)}${unit ? ` (${unit})` : ''}`;
+}
+
+/** A cell of a C++ table as shown: a category code by its name (the lab file's values), else the number. */
+export function column_value(doc, table_name, column, value) {
+  const names = doc.tables?.[table_name]?.columns?.[column]?.values;
+  if (names && value !== null && value !== undefined && names[String(value)]) return pick(names[String(value)]);
+  return format_number(value);
+}
+
+/** The lab file's result table: one row per swept value, its named columns only. */
+export function result_table(tables, doc, cell_id = 'cell') {
+  const wanted = doc.result_table;
+  const columns_of = wanted && tables?.[wanted.table];
+  if (!columns_of) return null;
+  const columns = wanted.columns.filter((column) => columns_of[column]);
+  const length = columns.length ? columns_of[columns[0]].length : 0;
+  const rows = Array.from({ length }, (_, i) => el('tr', {},
+    columns.map((column) => el('td', { class: 'sl-num' }, column_value(doc, wanted.table, column, columns_of[column][i])))));
+  const caption = pick(doc.tables?.[wanted.table]?.title, t('cell.result_table'));
+  const names = doc.tables?.[wanted.table]?.columns || {};
+  const csv = csv_button(`${cell_id.replace('/', '-')}-${wanted.table}.csv`, t('chart.download_label', { title: caption, format: 'CSV' }), () => ({
+    headers: columns.map((column) => column_header(doc, wanted.table, column)),
+    rows: Array.from({ length }, (_, i) => columns.map((column) => {
+      const value = columns_of[column][i];
+      const name = names[column]?.values?.[String(value)];
+      return name ? pick(name) : value;
+    })),
+  }));
+  return el('div', { class: 'sl-table-wrap sl-result-table', 'data-table': wanted.table },
+    el('table', { class: 'sl-table sl-sweep' },
+      el('caption', {}, caption),
+      el('thead', {}, el('tr', {}, columns.map((column) => el('th', { scope: 'col' }, column_header(doc, wanted.table, column))))),
+      el('tbody', {}, rows)),
+    el('div', { class: 'sl-table-actions' }, csv));
+}
+
+/**
+ * The book comparison as one line ("Book: 12 of 12 within tolerance ✓", or the ✗ count in red) that opens
+ * into the table.
+ */
+export function book_details(book, doc, cell_id = 'cell') {
+  if (!book.length) return null;
+  const judged = book.filter((item) => item.applies);
+  const bad = judged.filter((item) => !item.ok).length;
+  const other = book.length - judged.length;
+  const line = judged.length === 0
+    ? [el('span', {}, t('cell.book_none_apply', { count: book.length }))]
+    : [bad === 0
+      ? el('span', { class: 'sl-mark-ok' }, t('cell.book_summary_ok', { ok: judged.length, total: judged.length }), el('span', { 'aria-hidden': 'true' }, ' ✓'))
+      : el('span', { class: 'sl-mark-not-ok' }, t('cell.book_summary_bad', { bad, total: judged.length }), el('span', { 'aria-hidden': 'true' }, ' ✗')),
+    other ? el('span', { class: 'sl-book-other' }, ` · ${t('cell.book_summary_scenario', { count: other })}`) : null];
+  const headers = [t('cell.quantity'), t('cell.book'), t('cell.ours'), t('cell.unit'), t('cell.difference'), t('cell.check')];
+  const csv = csv_button(`${cell_id.replace('/', '-')}-book.csv`, t('chart.download_label', { title: t('cell.book_heading'), format: 'CSV' }), () => ({
+    headers,
+    rows: book.map((item, index) => [pick(book_doc_entry(book, index, doc.book || [])?.label, item.label || item.ref), item.book, item.ours,
+      unit_text(item.unit || ''), item.applies ? clean_difference(item.difference, item.book, item.ours) : '',
+      item.applies ? t(item.ok ? 'cell.ok' : 'cell.not_ok') : t('cell.book_scenario', { when: item.when || '' })]),
+  }));
+  return el('details', { class: 'sl-book-details', 'data-bad': String(bad) },
+    el('summary', {}, line),
+    book_table(book, doc, t('cell.book_heading')),
+    el('div', { class: 'sl-table-actions' }, csv));
 }
 
 /**
@@ -25,7 +132,7 @@ export function book_table(book, doc, caption) {
       el('th', { scope: 'row', title: item.ref }, label),
       el('td', { class: 'sl-num' }, format_number(item.book)),
       el('td', { class: 'sl-num' }, format_number(item.ours)),
-      el('td', {}, item.unit || ''),
+      el('td', {}, unit_text(item.unit || '')),
       el('td', { class: 'sl-num' }, item.applies ? difference_text(item) : '—'),
       el('td', { class: 'sl-verdict' }, verdict(item)));
   });
@@ -45,15 +152,16 @@ function book_doc_entry(book, index, doc_book) {
 
 // How far our number is from the printed one: both differences come from C++; this only formats them.
 function difference_text(item) {
-  const relative = item.book !== 0 ? ` (${format_signed(item.rel_difference * 100)} %)` : '';
-  return `${format_signed(item.difference)}${relative}`;
+  const difference = clean_difference(item.difference, item.book, item.ours);
+  const relative = item.book !== 0 ? ` (${format_signed(difference === 0 ? 0 : item.rel_difference * 100)} %)` : '';
+  return `${format_signed(difference)}${relative}`;
 }
 
 function verdict(item) {
   if (!item.applies) return el('span', { class: 'sl-scenario' }, t('cell.book_scenario', { when: item.when || '' }));
   const text = item.ok ? t('cell.ok') : t('cell.not_ok');
   const tolerance = t(item.relative ? 'cell.tolerance_relative' : 'cell.tolerance_absolute',
-    { tolerance: format_number(item.tolerance), unit: item.unit || '' });
+    { tolerance: format_number(item.tolerance), unit: unit_text(item.unit || '') });
   return el('span', { class: item.ok ? 'sl-mark-ok' : 'sl-mark-not-ok', title: `${text}: ${tolerance.trim()}` },
     el('span', { 'aria-hidden': 'true' }, item.ok ? '✓ ' : '✗ '), text);
 }

@@ -10,6 +10,7 @@ const ELAPSED_TICK_MS = 100;
 export class RunStatus {
   element; #text; #box; #bar; #elapsed; #cancel;
   #started_at = 0; #show_timer = 0; #tick_timer = 0; #frac = 0;
+  #last = null;   // {kind, elapsed_ms} of the last finished run, re-worded when the language changes
 
   constructor(on_cancel) {
     this.#text = el('p', { class: 'sl-status', role: 'status', 'aria-live': 'polite' });
@@ -24,6 +25,13 @@ export class RunStatus {
   relabel() {
     this.#cancel.textContent = t('cell.cancel');
     this.#bar.setAttribute('aria-label', t('cell.progress'));
+    if (this.#last) this.#word(this.#last.kind, this.#last.elapsed_ms);
+  }
+
+  #word(kind, elapsed_ms) {
+    if (kind === 'done') this.#text.textContent = t('cell.done', { time: format_duration_ms(elapsed_ms) });
+    else if (kind === 'cancelled') this.#text.textContent = t('cell.cancelled');
+    else this.#text.textContent = '';
   }
 
   /** A run began: arm the progress bar, which appears if the run is still going after the delay. */
@@ -46,9 +54,8 @@ export class RunStatus {
     const had_focus = this.#box.contains(document.activeElement);
     this.#stop_timers();
     this.#box.hidden = true;
-    if (kind === 'done') this.#text.textContent = t('cell.done', { time: format_duration_ms(elapsed_ms) });
-    else if (kind === 'cancelled') this.#text.textContent = t('cell.cancelled');
-    else this.#text.textContent = '';
+    this.#last = { kind, elapsed_ms };
+    this.#word(kind, elapsed_ms);
     this.#text.dataset.state = kind;
     return { elapsed_ms, had_focus };
   }

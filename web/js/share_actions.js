@@ -37,15 +37,18 @@ export function share_actions(get_links, get_title) {
   };
   const embed = () => {
     const { embed: url } = get_links();
+    // The iframe works alone (it scrolls inside its height); with embed.js it takes its content's height.
+    const listener = new URL('embed.js', url).href;
     const snippet = `<iframe src="${escape_attribute(url)}" title="${escape_attribute(get_title())}" ` +
-      `width="100%" height="${EMBED_HEIGHT_PX}" style="border:0" loading="lazy"></iframe>`;
+      `width="100%" height="${EMBED_HEIGHT_PX}" style="border:0" loading="lazy"></iframe>\n` +
+      `<script src="${escape_attribute(listener)}" defer></script>`;
     show('share.embed_label', snippet, true);
     copy(snippet);
   };
 
   return el('div', { class: 'sl-share' },
-    el('button', { type: 'button', class: 'sl-button sl-button-small', on: { click: copy_link } }, t('share.copy_link')),
-    el('button', { type: 'button', class: 'sl-button sl-button-small', on: { click: embed } }, t('share.embed')),
+    el('button', { type: 'button', class: 'sl-button sl-button-small sl-copy-link', on: { click: copy_link } }, t('share.copy_link')),
+    el('button', { type: 'button', class: 'sl-button sl-button-small sl-embed-button', on: { click: embed } }, t('share.embed')),
     status, output);
 }
 

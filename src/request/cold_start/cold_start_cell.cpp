@@ -23,6 +23,11 @@ namespace {
 enum Scenario { kCloud, kEngine, kNoWarmup, kWarmPool, kNumScenarios };
 constexpr double kMaxRequests = 2e6;
 constexpr int kLatencyBuckets = 90;
+// Slider ends: 24 added replicas carry 4,800 requests/s; a burst of 5,000/s is 0.7 M requests per scenario
+// (0.75 s natively); a minute's delay is half the burst. The text fields accept the whole ranges.
+constexpr std::int64_t kMaxSliderAdded = 24;
+constexpr double kMaxSliderBurstPerS = 5000;
+constexpr double kMaxSliderDetectS = 60;
 
 /// Table 8's phases (s), as the book lists them.
 struct Table8Phases {
@@ -173,9 +178,14 @@ Result<RunResult> run_cold_start(const Inputs& in, std::uint64_t seed, RunContro
     add_latency_series(scenario, p, records, series);
     ctl.report(s + 1, kNumScenarios);
   }
+  result.output("ontime_cloud_frac", burst_frac[kCloud]);
+  result.output("ontime_engine_frac", burst_frac[kEngine]);
+  result.output("ontime_no_warmup_frac", burst_frac[kNoWarmup]);
+  result.output("ontime_warm_pool_frac", burst_frac[kWarmPool]);
   result.output("num_requests", static_cast<double>(arrivals.size()));
   result.table("scenarios").column("scenario", ids).column("ontime_burst_frac", burst_frac)
-      .column("ontime_all_frac", all_frac).column("p99_burst_ms", burst_p99);
+      .column("ontime_all_frac", all_frac).column("p99_burst_ms", burst_p99)
+      .column("slo_ms", std::vector<double>(ids.size(), cp.slo_ms));  // the latency charts' target line
   result.tables.push_back(std::move(series));
   const double full_capacity = static_cast<double>(p.base_replicas + p.added_replicas) / p.service_s;
   if (p.burst_rate_per_s >= full_capacity)
@@ -194,10 +204,12 @@ CellSpec cold_start_cell() {
            real("swap_gb", "GB", 10, 1e-6, 1e6), real("link_gb_per_s", "GB/s", 32, 1e-6, 1e6),
            real("ckpt_gb", "GB", 5, 1e-6, 1e6), real("pickle_s", "s", 15, 1e-6, 1e6),
            real("safetensors_s", "s", 1.5, 1e-6, 1e6), real("nvme_gb_per_s", "GB/s", 3.5, 1e-6, 1e6),
-           count("replicas", "", 4, 1, 1000), aliased(count("added_replicas", "", 8, 0, 1000), {"added"}),
+           count("replicas", "", 4, 1, 1000),
+           explored(aliased(count("added_replicas", "", 8, 0, 1000), {"added"}), 0, kMaxSliderAdded),
            aliased(real("base_per_s", "1/s", 500, 1, 1e5), {"base_rps"}),
-           aliased(real("burst_per_s", "1/s", 1500, 1, 1e5), {"burst_rps"}), real("burst_at_s", "s", 60, 0, 3600),
-           real("burst_s", "s", 120, 1, 3600), real("after_s", "s", 120, 0, 3600), real("detect_s", "s", 0, 0, 3600),
+           explored(aliased(real("burst_per_s", "1/s", 1500, 1, 1e5), {"burst_rps"}), 100, kMaxSliderBurstPerS),
+           real("burst_at_s", "s", 60, 0, 3600), real("burst_s", "s", 120, 1, 3600), real("after_s", "s", 120, 0, 3600),
+           explored(real("detect_s", "s", 0, 0, 3600), 0, kMaxSliderDetectS),
            real("service_ms", "ms", 5, 0.01, 1e4), real("slo_ms", "ms", 50, 0.01, 1e5),
            count("warmup_n", "requests", 10, 0, 1e6), real("cold_request_ms", "ms", 500, 0.01, 1e6),
            choice("measure", {"on", "off"}, "on"), count("repeats", "", 3, 1, 20),
@@ -209,7 +221,8 @@ CellSpec cold_start_cell() {
   cell.outputs = {out("local_total_s", "s"), out("cloud_total_s", "s"), out("cloud_over_local", "×"),
                   out("swap_ms", "ms"), out("pickle_gb_per_s", "GB/s"), out("safetensors_gb_per_s", "GB/s"),
                   out("format_speedup", "×"), out("nvme_floor_s", "s"), out("safetensors_of_floor_frac", ""),
-                  out("cold_request_ratio", "×"), out("num_requests", ""), browser_only(out("model_mib", "MiB")),
+                  out("cold_request_ratio", "×"), out("ontime_cloud_frac", ""), out("ontime_engine_frac", ""),
+                  out("ontime_no_warmup_frac", ""), out("ontime_warm_pool_frac", ""), out("num_requests", ""), browser_only(out("model_mib", "MiB")),
                   browser_only(out("fetch_bypass_ms", "ms")), browser_only(out("fetch_bypass_mb_per_s", "MB/s")),
                   browser_only(out("fetch_warm_ms", "ms")), browser_only(out("fetch_warm_mb_per_s", "MB/s")),
                   browser_only(out("fetch_bypass_over_warm", "×")), browser_only(out("warm_from_cache_frac", "")),
@@ -217,7 +230,7 @@ CellSpec cold_start_cell() {
                   browser_only(out("wasm_compile_ms", "ms")), browser_only(out("wasm_compile_mb_per_s", "MB/s")),
                   browser_only(out("wasm_instantiate_ms", "ms")), out("infer_first_ms", "ms"),
                   sometimes(out("infer_fresh_model_ms", "ms")), out("infer_steady_ms", "ms"),
-                  out("infer_first_over_steady", ""), sometimes(out("read_cold_ms", "ms")),
+                  out("infer_first_over_steady", "×"), sometimes(out("read_cold_ms", "ms")),
                   sometimes(out("read_cold_mb_per_s", "MB/s")), sometimes(out("read_cached_ms", "ms")),
                   sometimes(out("read_cached_mb_per_s", "MB/s")), sometimes(out("read_cold_over_cached", "×")),
                   sometimes(out("evicted_frac", "")), sometimes(out("read_weights_cold_s", "s"))};

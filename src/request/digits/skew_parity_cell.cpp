@@ -79,7 +79,8 @@ Result<RunResult> run_skew_parity(const Inputs& in, std::uint64_t seed, RunContr
   result.output("parity_failures", num_failed);
   result.output("book_drop_pp", 100.0 * (kBookOfflineFrac - kBookServedFrac));
   result.table("variants").column("variant", variant).column("accuracy_frac", accuracy).column("drop_pp", drop)
-      .column("parity_max_diff", parity).column("parity_pass", passes);
+      .column("parity_max_diff", parity).column("parity_pass", passes)
+      .column("tolerance", std::vector<double>(variant.size(), tolerance));  // the parity chart's rule
   result.table("book").column("case", {0, 1}).column("offline_frac", {kBookOfflineFrac, t.test_accuracy})
       .column("served_frac", {kBookServedFrac, t.test_accuracy - worst_drop});
   if (num_failed > 0)
@@ -94,7 +95,8 @@ Result<RunResult> run_skew_parity(const Inputs& in, std::uint64_t seed, RunContr
 CellSpec skew_parity_cell() {
   std::vector<ParamSpec> params = digit_training_param_specs();
   params.push_back(count("parity_n", "digits", 200, 1, kNumTestDigits));
-  params.push_back(real("tolerance", "", 1e-4, 0, 100));
+  // The slider spans a millionth to 10 (log scale): the skews' differences here are 0.96 to 824.
+  params.push_back(explored(real("tolerance", "", 1e-4, 0, 100), 1e-6, 10));
   CellSpec cell{"request/skew-parity", params, &run_skew_parity};
   cell.outputs = {out("train_accuracy_frac", ""), out("offline_accuracy_frac", ""), out("accuracy_shared_frac", ""),
                   out("accuracy_bilinear_frac", ""), out("accuracy_nearest_frac", ""),

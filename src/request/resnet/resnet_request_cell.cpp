@@ -40,6 +40,11 @@ constexpr int kAmdahlPoints = 41;
 const kernels::TimingPlan kPhaseTiming{2e-3, 9};
 constexpr double kMaxPhotoBytes = 16.0 * units::kMiB;
 constexpr int kBitmapRepeats = 5;
+// The sliders stop where one run (width 0.25) still takes a second or two in a browser tab (Chromium on a
+// busy 2-core machine: 1.3 s at 224 px, 2.7 s at 256, 4.3 s at 320; each further repeat adds ~0.5 s); the
+// text fields accept the whole range.
+constexpr std::int64_t kMaxSliderResolution = 256;
+constexpr std::int64_t kMaxSliderRepeats = 3;
 
 struct ResnetRequestParams {
   ResnetConfig net;
@@ -255,8 +260,11 @@ std::vector<ProbeTask> plan_image_bitmap(const Inputs& in) {
 
 CellSpec resnet_request_cell() {
   CellSpec cell{"request/resnet-request",
-                {bytes("photo", "image/jpeg", kMaxPhotoBytes), count("resolution", "px", kDefaultResolution, 32, 448),
-                 choice("width", {"1", "0.5", "0.25"}, "0.25"), aliased(count("repeats", "", 1, 1, 20), {"reps"}), choice("layouts", {"nchw+nhwc", "nchw"}, "nchw+nhwc")},
+                {bytes("photo", "image/jpeg", kMaxPhotoBytes),
+                 explored(count("resolution", "px", kDefaultResolution, 32, 448), 32, kMaxSliderResolution),
+                 choice("width", {"1", "0.5", "0.25"}, "0.25"),
+                 explored(aliased(count("repeats", "", 1, 1, 20), {"reps"}), 1, kMaxSliderRepeats),
+                 choice("layouts", {"nchw+nhwc", "nchw"}, "nchw+nhwc")},
                 &run_resnet_request};
   cell.deterministic = false;
   cell.probes = {"image_bitmap"};
@@ -267,9 +275,9 @@ CellSpec resnet_request_cell() {
                   out("photo_height", "px"), out("photo_file_bytes", "bytes"), out("photo_builtin", ""),
                   out("decode_mpix_per_s", "1/s"), browser_only(out("bitmap_decode_ms", "ms")),
                   browser_only(out("bitmap_vs_ours", "×")), out("resnet50_gmac", ""), out("resnet50_params_m", ""),
-                  out("run_gmac", ""), out("run_params_m", ""), out("gflop_per_s", "1/s"), out("peak_bytes", "bytes"),
+                  out("run_gmac", ""), out("run_params_m", ""), out("gflop_per_s", "GFLOP/s"), out("peak_bytes", "bytes"),
                   out("top1_class", ""), out("top1_prob", ""), sometimes(out("forward_nhwc_ms", "ms")),
-                  sometimes(out("nhwc_speedup", "×")), sometimes(out("gflop_per_s_nhwc", "")),
+                  sometimes(out("nhwc_speedup", "×")), sometimes(out("gflop_per_s_nhwc", "GFLOP/s")),
                   sometimes(out("nhwc_max_abs_diff", "")), sometimes(out("nhwc_max_rel_diff", ""))};
   cell.tables = {table("budget"), table("amdahl"), table("layers")};
   return cell;

@@ -76,3 +76,13 @@ TEST_CASE("The renamed burst parameters still accept their old names", "[request
   CHECK(out(old_names, "num_requests") == out(new_names, "num_requests"));
   CHECK(column(old_names, "scenarios", "p99_burst_ms") == column(new_names, "scenarios", "p99_burst_ms"));
 }
+
+TEST_CASE("The headline on-time shares are the scenarios table's burst column, and the target is a column too",
+          "[request][cold-start]") {
+  const auto r = cell.run({{"measure", "off"}});
+  CHECK(out(r, "ontime_cloud_frac") == ontime_in_burst(r, kCloud));
+  CHECK(out(r, "ontime_engine_frac") == ontime_in_burst(r, kEngine));
+  CHECK(out(r, "ontime_no_warmup_frac") == ontime_in_burst(r, kNoWarmup));
+  CHECK(out(r, "ontime_warm_pool_frac") == ontime_in_burst(r, kWarmPool));
+  for (double slo_ms : column(r, "scenarios", "slo_ms")) CHECK(slo_ms == 50);
+}

@@ -40,3 +40,13 @@ TEST_CASE("Heavily darkened calibration clips enough to cost accuracy", "[reques
   CHECK(per_set(r, "drop_pp", kDarkened) > 10.0);
   CHECK(cell.error({{"darken", "0"}}).param == "darken");
 }
+
+TEST_CASE("The headline INT8 accuracies and the darkened set's clipped share are the sets table's rows",
+          "[request][calibration]") {
+  const auto r = cell.run({{"darken", "0.2"}});
+  CHECK(out(r, "int8_representative_frac") == per_set(r, "int8_accuracy_frac", kRepresentative));
+  CHECK(out(r, "int8_one_digit_frac") == per_set(r, "int8_accuracy_frac", kOneDigit));
+  CHECK(out(r, "int8_darkened_frac") == per_set(r, "int8_accuracy_frac", kDarkened));
+  CHECK(out(r, "darkened_input_clipped_frac") == per_set(r, "input_clipped_frac", kDarkened));
+  for (double fp32 : column(r, "sets", "fp32_accuracy_frac")) CHECK(fp32 == out(r, "fp32_accuracy_frac"));
+}

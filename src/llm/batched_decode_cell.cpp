@@ -102,24 +102,30 @@ std::vector<std::int64_t> sweep_batches(std::int64_t max_batch, int max_points) 
   return batches;
 }
 
-void add_sweep(const BatchedDecodeParams& p, int max_points, RunResult& result) {
-  std::vector<double> batch, tpot_ms, tokens, memory_ms, compute_ms, overhead_ms;
-  for (std::int64_t b : sweep_batches(p.max_batch, max_points)) {
-    const StepTime t = decode_step(p, b);
+/// One row per batch size: the decode step's time split and the throughput it gives.
+struct StepRows {
+  std::vector<double> batch, tpot_ms, tok_per_s, memory_ms, compute_ms, overhead_ms;
+  void add(std::int64_t b, const StepTime& t) {
     batch.push_back(static_cast<double>(b));
     tpot_ms.push_back(t.total_s * units::kMsPerS);
-    tokens.push_back(static_cast<double>(b) / t.total_s);
+    tok_per_s.push_back(static_cast<double>(b) / t.total_s);
     memory_ms.push_back(t.memory_s * units::kMsPerS);
     compute_ms.push_back(t.compute_s * units::kMsPerS);
     overhead_ms.push_back(t.overhead_s * units::kMsPerS);
   }
-  result.table("sweep")
-      .column("batch", batch)
-      .column("tpot_ms", tpot_ms)
-      .column("tok_per_s", tokens)
-      .column("memory_ms", memory_ms)
-      .column("compute_ms", compute_ms)
-      .column("overhead_ms", overhead_ms);
+  Table& write(Table& table) const {
+    return table.column("batch", batch)
+        .column("tpot_ms", tpot_ms)
+        .column("tok_per_s", tok_per_s)
+        .column("memory_ms", memory_ms)
+        .column("compute_ms", compute_ms);
+  }
+};
+
+void add_sweep(const BatchedDecodeParams& p, int max_points, RunResult& result) {
+  StepRows rows;
+  for (std::int64_t b : sweep_batches(p.max_batch, max_points)) rows.add(b, decode_step(p, b));
+  rows.write(result.table("sweep")).column("overhead_ms", rows.overhead_ms);
 }
 
 /// The result table: batches 1, 2, 4, … up to max_batch (every 2^k-th power of two where that would pass
@@ -129,24 +135,15 @@ void add_batch_table(const BatchedDecodeParams& p, std::int64_t max_fit, RunResu
   int num_doublings = 0;
   while ((std::int64_t{1} << (num_doublings + 1)) <= p.max_batch) ++num_doublings;
   const int stride = (num_doublings + kMaxTableRows - 2) / (kMaxTableRows - 1);  // ceil: at most 12 rows
-  std::vector<double> batch, tpot_ms, tokens, memory_ms, compute_ms, ok;
+  StepRows rows;
+  std::vector<double> fits;
   for (int k = 0; k <= num_doublings; k += std::max(1, stride)) {
     const std::int64_t b = std::int64_t{1} << k;
     const StepTime t = decode_step(p, b);
-    batch.push_back(static_cast<double>(b));
-    tpot_ms.push_back(t.total_s * units::kMsPerS);
-    tokens.push_back(static_cast<double>(b) / t.total_s);
-    memory_ms.push_back(t.memory_s * units::kMsPerS);
-    compute_ms.push_back(t.compute_s * units::kMsPerS);
-    ok.push_back(b <= max_fit && t.total_s <= p.tpot_slo_s ? 1.0 : 0.0);
+    rows.add(b, t);
+    fits.push_back(b <= max_fit && t.total_s <= p.tpot_slo_s ? 1.0 : 0.0);
   }
-  result.table("batches")
-      .column("batch", batch)
-      .column("tpot_ms", tpot_ms)
-      .column("tok_per_s", tokens)
-      .column("memory_ms", memory_ms)
-      .column("compute_ms", compute_ms)
-      .column("fits", ok);
+  rows.write(result.table("batches")).column("fits", fits);
 }
 
 Result<RunResult> run_batched_decode(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {

@@ -60,6 +60,8 @@ describe('explorable lab pages', () => {
         const rows = await page.$$eval(`#${id} :is(.sl-results, .sl-outputs-box) tbody tr`,
           (trs) => trs.filter((tr) => tr.checkVisibility()).length);
         assert.ok(rows <= MAX_VISIBLE_ROWS, `${cell.id}: ${rows} result rows visible before any disclosure`);
+        await page.waitForSelector(`#${id} .sl-main-chart .sl-chart:not([hidden]) [data-format="svg"], #${id} .sl-main-chart .sl-chart[hidden]`,
+          { state: 'attached', timeout: 30_000 });   // drawn (its downloads follow the drawing), or hidden for want of data
         for (const chart of await page.$$(`#${id} .sl-main-chart .sl-chart:not([hidden])`)) {
           const formats = await chart.$$eval('[data-format]', (buttons) => buttons.map((b) => b.dataset.format));
           assert.ok(['svg', 'png', 'csv'].every((f) => formats.includes(f)), `${cell.id}: chart downloads ${formats}`);
@@ -130,6 +132,8 @@ describe('explorable lab pages', () => {
     await page.waitForSelector('#littles-law[data-state="done"]');
     const slider = await page.$('#littles-law .sl-slider');
     assert.ok(slider, 'littles-law has a key slider');
+    // Vega loads after the first numbers: the chart may still be drawing when the run is done.
+    await page.waitForSelector('#littles-law .sl-main-chart .sl-chart-canvas svg', { timeout: 30_000 });
     const drawn = () => page.$eval('#littles-law .sl-main-chart .sl-chart-canvas svg', (svg) => svg.innerHTML);
     const chart_before = await drawn();
     const box = await slider.boundingBox();

@@ -1,21 +1,20 @@
 // One cell on the page, an explorable: a short framing, then the controls (key parameters with sliders, the
-// rest under "More parameters") beside the main chart, then headline figures, the result table, the book
-// line, the other charts, "All outputs" and the "Why?" sections. Inputs go to C++ as typed (in C's number
-// notation); the page only formats what comes back.
+// rest under "More parameters") beside the headline figures and the main chart, then the result table and
+// the book line, and closed disclosures: the other charts, "All outputs", the "Why?" sections. Inputs go to
+// C++ as typed (in C's number notation); the page only formats what comes back.
 import { el, replace_children } from './dom.js';
 import { t, pick, current_lang } from './i18n.js';
 import { build_param_fields } from './param_form.js';
-import { headline, result_table, book_details, all_outputs, notice_text, error_text, value_with_unit } from './result_view.js';
+import { headline, result_table, book_details, all_outputs, notice_text, error_text, value_with_unit, output_unit } from './result_view.js';
 import { ChartPanel } from './chart_panel.js';
 import { RunStatus } from './run_status.js';
 import { share_actions } from './share_actions.js';
 import { columns_to_rows, book_rows } from './charts.js';
 import { save, result_json } from './download.js';
 import { Prediction } from './prediction.js';
-import { param_key, alias_keys, read_param, short_id, update_url, set_or_delete, embed_url, cell_link, SEED_KEY } from './url_state.js';
+import { param_key, alias_keys, read_param, short_id, update_url, set_or_delete, embed_url, lab_url, cell_link, SEED_KEY } from './url_state.js';
 
 const DEBOUNCE_MS = 300;
-const SHOWN_OTHER_CHARTS = 0;   // charts besides the main one drawn without opening "More charts"
 const DEFAULT_SEED = '1';
 
 export class CellView {
@@ -23,7 +22,7 @@ export class CellView {
   #lab_id; #doc; #spec; #worker; #embed;
   #values; #seed_text;            // what the user typed (strings), restored from the URL
   #files = {};                    // file parameters: name → Uint8Array (never in the URL)
-  #form = null; #status; #error_box; #notices; #results; #stale_note; #charts; #charts_box;
+  #form = null; #status; #error_box; #notices; #results; #stale_note; #charts;
   #last_result = null; #last_error = null; #datasets = null; #debounce = 0;
   #open_full = null;
   #more_charts = null; #folded = [];
@@ -95,19 +94,13 @@ export class CellView {
     const main_chart = this.#charts.find((chart) => chart.chart_id === main_id);
     const other_charts = this.#charts.filter((chart) => chart !== main_chart);
     for (const chart of this.#charts) chart.secondary = chart !== main_chart;
-    // Below the controls and the main chart: panels two by two on wide screens — the result table and
-    // the book line first, then the other charts.
-    // Beyond one row (the results and one chart), charts wait under "More charts", drawn when opened.
-    const shown = other_charts.slice(0, SHOWN_OTHER_CHARTS);
-    const folded = other_charts.slice(SHOWN_OTHER_CHARTS);
-    this.#charts_box = el('div', { class: shown.length ? 'sl-charts' : 'sl-charts sl-charts-single', hidden: !this.#last_result },
-      this.#results, shown.map((chart) => chart.build()));
-    this.#more_charts = folded.length
-      ? el('details', { class: 'sl-more-charts', on: { toggle: (event) => { if (event.target.open && this.#datasets) this.#draw(folded); } } },
-        el('summary', {}, t('cell.more_charts', { count: folded.length })),
-        el('div', { class: 'sl-charts sl-charts-more' }, folded.map((chart) => chart.build())))
+    // The charts besides the main one wait under "More charts", drawn when it opens (they have no width before).
+    this.#folded = other_charts;
+    this.#more_charts = other_charts.length
+      ? el('details', { class: 'sl-more-charts', on: { toggle: (event) => { if (event.target.open && this.#datasets) this.#draw(other_charts); } } },
+        el('summary', {}, t('cell.more_charts', { count: other_charts.length })),
+        el('div', { class: 'sl-charts' }, other_charts.map((chart) => chart.build())))
       : null;
-    this.#folded = folded;
     // The headline figures sit above the main chart, beside the controls: all three in view while a slider moves.
     this.#main_box = el('div', { class: 'sl-main-chart' },
       this.#prediction?.build(pick(doc.predict?.question, ''), this.#predicted_unit()),
@@ -131,7 +124,7 @@ export class CellView {
         el('div', { class: 'sl-controls' }, form, this.#error_box),
         this.#main_box),
       this.#notices, this.#stale_note,
-      this.#charts_box,
+      this.#results,
       // Closed disclosures side by side; an open one takes the whole width.
       el('div', { class: 'sl-disclosures' }, this.#more_charts, this.#outputs_box, why, this.#share_row()));
     if (this.#last_result) this.#show_result(this.#last_result, false);
@@ -141,10 +134,7 @@ export class CellView {
     }
   }
 
-  #predicted_unit() {
-    const name = this.#doc.predict?.output;
-    return (this.#spec.outputs || []).find((output) => output.name === name)?.unit || '';
-  }
+  #predicted_unit() { return output_unit(this.#spec, this.#doc.predict?.output); }
 
   /** The reader committed a guess (or skipped): show the results, the guess beside the answer. */
   #revealed() {
@@ -169,12 +159,7 @@ export class CellView {
 
   /** The full lab page showing this cell with its current inputs and seed. */
   full_url() {
-    const full = new URL(`lab.html?lab=${encodeURIComponent(this.#lab_id)}`, window.location.href);
-    if (current_lang() !== 'en') full.searchParams.set('lang', current_lang());
-    for (const [name, text] of Object.entries(this.#changed_values())) full.searchParams.set(param_key(this.#spec.id, name, false), text);
-    if (this.#seed_text !== null) full.searchParams.set(param_key(this.#spec.id, SEED_KEY, false), this.#seed_text);
-    full.hash = short_id(this.#spec.id);
-    return full.href;
+    return lab_url({ lab: this.#lab_id, cell_id: this.#spec.id, values: this.#changed_values(), seed: this.#seed_text, lang: current_lang() });
   }
 
   /** {name: text} of the parameters that differ from their defaults. */
@@ -186,7 +171,7 @@ export class CellView {
 
   /** What an embedding page may learn after a run: the cell, its inputs as typed and its shareable URL. */
   get state() {
-    return { cell: this.#spec.id, inputs: { ...this.#changed_values() }, seed: this.#seed_text, url: this.full_url() };
+    return { cell: this.#spec.id, inputs: this.#changed_values(), seed: this.#seed_text, url: this.full_url() };
   }
 
   #links() {
@@ -297,7 +282,6 @@ export class CellView {
     const drawn = this.#charts.filter((chart) => !this.#folded.includes(chart) || this.#more_charts?.open);
     for (const chart of this.#charts) chart.element.hidden = concealed;
     if (!concealed) this.#draw(drawn);
-    this.#charts_box.hidden = concealed || (this.#results.hidden && this.#charts.length <= 1);
   }
 
   /** Draws charts from the last result (a folded chart only once "More charts" is open: it has no width before). */

@@ -4,7 +4,7 @@
 import { el, replace_children } from './dom.js';
 import { t, pick } from './i18n.js';
 import { spec_with_data, data_names, draw_chart, field_titles } from './charts.js';
-import { column_header, column_value, value_with_unit } from './result_view.js';
+import { column_header, column_value, csv_value, value_with_unit } from './result_view.js';
 import { save, save_url, to_csv } from './download.js';
 
 const SECONDARY_HEIGHT_PX = 180;
@@ -125,9 +125,7 @@ export class ChartPanel {
     const columns = this.#columns(name);
     const titles = field_titles(this.#chart.spec);
     const headers = columns.map((column) => column_header(this.#doc, name, column, titles));
-    const names = (column, value) => this.#doc.tables?.[name]?.columns?.[column]?.values?.[String(value)];
-    const rows = this.#datasets[name].map((row) => columns.map((column) =>
-      (names(column, row[column]) ? pick(names(column, row[column])) : row[column])));
+    const rows = this.#datasets[name].map((row) => columns.map((column) => csv_value(this.#doc, name, column, row[column])));
     save(this.#file_name('csv', name), to_csv(headers, rows), 'text/csv');
   }
 

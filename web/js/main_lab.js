@@ -1,7 +1,7 @@
 // lab.html?lab=<id>[&cell=<short id>&embed=1][&lang=vi]: one generic page for every lab.
 import { el, replace_children } from './dom.js';
 import { t, pick, set_lang, current_lang } from './i18n.js';
-import { read_page_state, short_id } from './url_state.js';
+import { read_page_state, short_id, lab_url } from './url_state.js';
 import { fetch_lab } from './labs.js';
 import { CellWorker } from './worker_pool.js';
 import { CellView } from './cell_view.js';
@@ -195,12 +195,8 @@ function watch_contents() {
 function lab_links() {
   const { previous, next } = page.lab?.neighbours || {};
   if (!previous && !next) return null;
-  const link = (lab, key, rel) => {
-    const url = new URL('lab.html', window.location.href);
-    url.searchParams.set('lab', lab.id);
-    if (current_lang() !== 'en') url.searchParams.set('lang', current_lang());
-    return el('a', { class: `sl-lab-link sl-lab-${rel}`, href: url.href, rel }, t(key, { title: pick(lab.title, lab.id) }));
-  };
+  const link = (lab, key, rel) => el('a', { class: `sl-lab-link sl-lab-${rel}`, href: lab_url({ lab: lab.id, lang: current_lang() }), rel },
+    t(key, { title: pick(lab.title, lab.id) }));
   return el('nav', { class: 'sl-lab-nav', 'aria-label': t('nav.labs') },
     previous ? link(previous, 'nav.previous', 'prev') : el('span'),
     next ? link(next, 'nav.next', 'next') : null);

@@ -30,19 +30,24 @@ export function all_outputs(outputs, doc, spec) {
     outputs_table(outputs, doc, t('cell.results'), spec));
 }
 
+/** The unit C++ declares for an output, in the reader's language ("" for a pure number). */
+export function output_unit(spec, name) {
+  return unit_text((spec?.outputs || []).find((output) => output.name === name)?.unit || '');
+}
+
 /** An output's value with its unit, as the page prints it: "160.5 ms"; "—" when this run lacks it. */
 export function value_with_unit(outputs, name, spec) {
-  const unit = unit_text((spec?.outputs || []).find((output) => output.name === name)?.unit || '');
+  const unit = output_unit(spec, name);
   if (outputs[name] === undefined) return t('cell.not_in_run');
   return `${format_number(outputs[name])}${unit ? `${unit === '%' ? '' : ' '}${unit}` : ''}`;
 }
 
 /** The lab file's headline outputs as large figures: value, unit, label. */
-export function headline(outputs, doc, spec, hidden_output = null) {
-  const names = (doc.headline || []).filter((name) => name !== hidden_output);
+export function headline(outputs, doc, spec) {
+  const names = doc.headline || [];
   if (!names.length) return null;
   return el('dl', { class: 'sl-headline', 'aria-label': t('cell.headline') }, names.map((name) => {
-    const unit = unit_text((spec?.outputs || []).find((output) => output.name === name)?.unit || '');
+    const unit = output_unit(spec, name);
     return el('div', { class: 'sl-figure', 'data-key': name },
       el('dt', { class: 'sl-figure-label', title: name }, pick(doc.outputs?.[name]?.label, name)),
       el('dd', { class: 'sl-figure-value' },
@@ -59,11 +64,20 @@ export function column_header(doc, table_name, column, chart_titles = {}) {
   return `${pick(entry.label, column)}${unit ? ` (${unit})` : ''}`;
 }
 
-/** A cell of a C++ table as shown: a category code by its name (the lab file's values), else the number. */
+/** A category code's name in the reader's language (the lab file's `values` of that column), or null. */
+function category_name(doc, table_name, column, value) {
+  const name = value === null || value === undefined ? null : doc.tables?.[table_name]?.columns?.[column]?.values?.[String(value)];
+  return name ? pick(name) : null;
+}
+
+/** A cell of a C++ table as shown: a category code by its name, else the formatted number. */
 export function column_value(doc, table_name, column, value) {
-  const names = doc.tables?.[table_name]?.columns?.[column]?.values;
-  if (names && value !== null && value !== undefined && names[String(value)]) return pick(names[String(value)]);
-  return format_number(value);
+  return category_name(doc, table_name, column, value) ?? format_number(value);
+}
+
+/** A cell of a C++ table as a CSV writes it: a category code by its name, else the number in full. */
+export function csv_value(doc, table_name, column, value) {
+  return category_name(doc, table_name, column, value) ?? value;
 }
 
 /** The lab file's result table: one row per swept value, its named columns only. */
@@ -76,14 +90,9 @@ export function result_table(tables, doc, cell_id = 'cell') {
   const rows = Array.from({ length }, (_, i) => el('tr', {},
     columns.map((column) => el('td', { class: 'sl-num' }, column_value(doc, wanted.table, column, columns_of[column][i])))));
   const caption = pick(doc.tables?.[wanted.table]?.title, t('cell.result_table'));
-  const names = doc.tables?.[wanted.table]?.columns || {};
   const csv = csv_button(`${cell_id.replace('/', '-')}-${wanted.table}.csv`, t('chart.download_label', { title: caption, format: 'CSV' }), () => ({
     headers: columns.map((column) => column_header(doc, wanted.table, column)),
-    rows: Array.from({ length }, (_, i) => columns.map((column) => {
-      const value = columns_of[column][i];
-      const name = names[column]?.values?.[String(value)];
-      return name ? pick(name) : value;
-    })),
+    rows: Array.from({ length }, (_, i) => columns.map((column) => csv_value(doc, wanted.table, column, columns_of[column][i]))),
   }));
   return el('div', { class: 'sl-table-wrap sl-result-table', 'data-table': wanted.table },
     el('table', { class: 'sl-table sl-sweep' },

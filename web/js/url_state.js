@@ -64,6 +64,22 @@ export function embed_url({ lab, cell_id, values, seed, lang }) {
   return url.href;
 }
 
+/**
+ * The full lab page, optionally at one cell with its changed parameters (keys prefixed with the cell's id)
+ * and seed. values: {name: text}; seed: text or null.
+ */
+export function lab_url({ lab, cell_id = null, values = {}, seed = null, lang }) {
+  const url = new URL('lab.html', window.location.href);
+  url.searchParams.set('lab', lab);
+  if (lang && lang !== 'en') url.searchParams.set('lang', lang);
+  if (cell_id) {
+    for (const [name, text] of Object.entries(values)) url.searchParams.set(param_key(cell_id, name, false), text);
+    if (seed !== null && seed !== undefined) url.searchParams.set(param_key(cell_id, SEED_KEY, false), seed);
+    url.hash = short_id(cell_id);
+  }
+  return url.href;
+}
+
 /** The full lab page URL pointing at one cell (the current URL plus #littles-law). */
 export function cell_link(cell_id) {
   const url = new URL(window.location.href);

@@ -5,7 +5,8 @@
 // Files under assets/ (the generated model request/cold-start fetches) may be cached for an hour, so a
 // warm fetch can come from the browser's HTTP cache; everything else is revalidated (no-cache).
 // A file is sent as its precompressed twin (<file>.br, else <file>.gz, written by scripts/build.mjs) when the
-// request's Accept-Encoding allows it, with Vary: Accept-Encoding — as nginx gzip_static does.
+// request's Accept-Encoding allows it, with Vary: Accept-Encoding — as nginx gzip_static does. Each answer
+// carries an ETag, and a request whose If-None-Match holds it gets a 304.
 // --port 0 picks a free port. Prints "serving <dir> at <url>". Exits on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
@@ -96,11 +97,18 @@ async function handle(request, response) {
   // embed.js is loaded by course pages of other origins (a no-cors script load, which CORP same-origin blocks).
   if (url_path === '/embed.js') headers['Cross-Origin-Resource-Policy'] = 'cross-origin';
   const twin = await compressed_twin(file, request.headers['accept-encoding'] || '');
+  // An ETag per file version and encoding, so a revalidation (no-cache) of an unchanged file is a 304.
+  const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}${twin ? `-${twin.encoding}` : ''}"`;
+  const validators = { ETag: etag, Vary: 'Accept-Encoding' };
+  if ((request.headers['if-none-match'] || '').split(',').map((tag) => tag.trim()).includes(etag)) {
+    response.writeHead(304, { ...headers, ...validators }).end();
+    return;
+  }
   response.writeHead(200, {
     ...headers,
+    ...validators,
     'Content-Type': MIME_TYPES[extname(file).toLowerCase()] || 'application/octet-stream',
     'Content-Length': twin ? twin.size : info.size,
-    Vary: 'Accept-Encoding',
     ...(twin ? { 'Content-Encoding': twin.encoding } : {}),
   });
   if (request.method === 'HEAD') return response.end();

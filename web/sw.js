@@ -14,7 +14,9 @@ const scope_path = new URL(self.registration.scope).pathname;
 const precached = new Set(FILES);
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES.map((file) => new Request(file, { cache: 'reload' })))));
+  // no-cache: revalidated with the server, never a stale HTTP-cache copy; a file this page already loaded
+  // comes back as a 304 (no body) from hosts that send ETags, so it is not downloaded twice.
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES.map((file) => new Request(file, { cache: 'no-cache' })))));
 });
 
 self.addEventListener('activate', (event) => {

@@ -18,7 +18,7 @@ function get(url, headers) {
   });
 }
 
-test('text and wasm are served as .br or .gz by Accept-Encoding, identical once decompressed', async () => {
+test('text and wasm are served as .br or .gz by Accept-Encoding, identical once decompressed, and revalidated with a 304', async () => {
   const server = await start_server();
   try {
     for (const path of ['lab.html', 'serving_lab.wasm', 'serving_lab.js', 'labs/queues.en.json']) {
@@ -36,6 +36,13 @@ test('text and wasm are served as .br or .gz by Accept-Encoding, identical once 
       assert.ok(plain.body.equals(original), path);
       const refused = await get(`${server.url}${path}`, { 'Accept-Encoding': 'br;q=0, gzip;q=0' });
       assert.equal(refused.headers['content-encoding'], undefined, `${path}: q=0 refuses an encoding`);
+      // A revalidation of the same representation is a 304 without a body; another encoding's ETag differs.
+      const again = await get(`${server.url}${path}`, { 'Accept-Encoding': 'br', 'If-None-Match': br.headers.etag });
+      assert.equal(again.status, 304, path);
+      assert.equal(again.body.length, 0, path);
+      assert.notEqual(gz.headers.etag, br.headers.etag, path);
+      const stale = await get(`${server.url}${path}`, { 'Accept-Encoding': 'br', 'If-None-Match': '"other"' });
+      assert.equal(stale.status, 200, path);
     }
   } finally {
     await server.stop();

@@ -11,6 +11,10 @@
 
 namespace cell_test {
 
+// What every cell test uses, brought in by one `using namespace cell_test;`.
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+
 inline sl::Result<sl::RunResult> try_run(const std::string& cell, std::map<std::string, std::string> raw,
                                          const std::string& seed = "1") {
   sl::RunControl ctl;

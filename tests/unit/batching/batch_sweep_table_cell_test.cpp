@@ -2,8 +2,7 @@
 
 #include "cell_runner.h"
 
-using Catch::Matchers::WithinRel;
-using cell_test::out;
+using namespace cell_test;
 
 const cell_test::Cell cell{"batching/batch-sweep-table"};
 

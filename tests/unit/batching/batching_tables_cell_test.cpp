@@ -5,8 +5,7 @@
 #include "batching/batch_formulas.h"
 #include "cell_runner.h"
 
-using Catch::Matchers::WithinRel;
-using cell_test::out;
+using namespace cell_test;
 
 const cell_test::Cell cell{"batching/batching-tables"};
 

@@ -8,9 +8,7 @@
 #include "cell_runner.h"
 #include "core/stats.h"
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
-using cell_test::out;
+using namespace cell_test;
 namespace b = sl::batching;
 
 const cell_test::Cell cell{"batching/fixed-window"};

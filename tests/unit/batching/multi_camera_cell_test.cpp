@@ -5,9 +5,7 @@
 #include "batching/camera_sync.h"
 #include "cell_runner.h"
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
-using cell_test::out;
+using namespace cell_test;
 
 namespace {
 

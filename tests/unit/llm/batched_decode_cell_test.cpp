@@ -3,9 +3,7 @@
 #include "cell_runner.h"
 #include "llm/step_time.h"
 
-using Catch::Matchers::WithinRel;
-using cell_test::has_notice;
-using cell_test::out;
+using namespace cell_test;
 
 namespace {
 

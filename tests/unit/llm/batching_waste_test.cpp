@@ -9,8 +9,7 @@
 #include "core/rng.h"
 
 using namespace sl::llm;
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
+using namespace cell_test;
 
 TEST_CASE("Book: a sequence done at 10 tokens in a static batch running to 100 leaves 90 % of its slot idle",
           "[llm][batching_waste][book]") {

@@ -2,8 +2,7 @@
 
 #include "cell_runner.h"
 
-using Catch::Matchers::WithinRel;
-using cell_test::out;
+using namespace cell_test;
 
 namespace {
 

@@ -9,6 +9,8 @@
 #include "cell_runner.h"
 #include "core/units.h"
 
+using namespace cell_test;
+
 using namespace sl::llm;
 
 namespace {

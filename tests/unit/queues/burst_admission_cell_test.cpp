@@ -3,10 +3,7 @@
 
 #include "cell_runner.h"
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
-using cell_test::column;
-using cell_test::out;
+using namespace cell_test;
 
 const cell_test::Cell cell{"queues/burst-admission"};
 const std::string kSeed = "7";  // the seed these runs have always used

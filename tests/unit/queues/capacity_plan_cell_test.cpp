@@ -5,9 +5,7 @@
 #include "queues/capacity_plan.h"
 #include "queues/closed_forms.h"
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
-using cell_test::out;
+using namespace cell_test;
 using namespace sl::queues;
 
 const cell_test::Cell cell{"queues/capacity-plan"};

@@ -5,8 +5,7 @@
 #include "cell_runner.h"
 #include "queues/fan_out.h"
 
-using Catch::Matchers::WithinRel;
-using cell_test::out;
+using namespace cell_test;
 using namespace sl::queues;
 
 namespace {

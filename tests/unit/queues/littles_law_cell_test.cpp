@@ -3,8 +3,7 @@
 #include "cell_runner.h"
 #include "queues/closed_forms.h"
 
-using Catch::Matchers::WithinRel;
-using cell_test::out;
+using namespace cell_test;
 
 const cell_test::Cell cell{"queues/littles-law"};
 const std::string kSeed = "7";  // the seed these runs have always used

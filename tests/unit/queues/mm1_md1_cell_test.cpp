@@ -7,10 +7,7 @@
 #include "queues/confidence_intervals.h"
 #include "queues/md1_tail.h"
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
-using cell_test::column;
-using cell_test::out;
+using namespace cell_test;
 
 namespace {
 

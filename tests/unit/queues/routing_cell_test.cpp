@@ -3,10 +3,7 @@
 #include "cell_runner.h"
 #include "queues/erlang_c.h"
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
-using cell_test::column;
-using cell_test::out;
+using namespace cell_test;
 
 const cell_test::Cell cell{"queues/routing"};
 const std::string kSeed = "7";  // the seed these runs have always used

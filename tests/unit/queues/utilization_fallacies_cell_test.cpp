@@ -5,9 +5,7 @@
 #include "cell_runner.h"
 #include "queues/confidence_intervals.h"
 
-using Catch::Matchers::WithinRel;
-using cell_test::column;
-using cell_test::out;
+using namespace cell_test;
 
 const cell_test::Cell cell{"queues/utilization-fallacies"};
 const std::string kSeed = "7";  // the seed these runs have always used

@@ -5,10 +5,7 @@
 #include "cell_runner.h"
 #include "request/budget/table6.h"
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
-using cell_test::column;
-using cell_test::out;
+using namespace cell_test;
 namespace lc = sl::request;
 
 const cell_test::Cell cell{"request/hidden-constants"};

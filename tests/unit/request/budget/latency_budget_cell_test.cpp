@@ -2,9 +2,7 @@
 
 #include "cell_runner.h"
 
-using Catch::Matchers::WithinRel;
-using cell_test::column;
-using cell_test::out;
+using namespace cell_test;
 
 const cell_test::Cell cell{"request/latency-budget"};
 

@@ -6,10 +6,7 @@
 #include "cell_runner.h"
 #include "request/budget/pipeline.h"
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
-using cell_test::column;
-using cell_test::out;
+using namespace cell_test;
 namespace lc = sl::request;
 
 namespace {

@@ -11,10 +11,7 @@
 #include "request/cold_start/cold_start_measure.h"
 #include "cell_runner.h"
 
-using Catch::Matchers::WithinRel;
-using cell_test::column;
-using cell_test::has_notice;
-using cell_test::out;
+using namespace cell_test;
 using namespace sl::request;
 
 namespace {

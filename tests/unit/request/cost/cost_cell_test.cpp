@@ -3,9 +3,7 @@
 #include "cell_runner.h"
 #include "request/cost/fleet_cost.h"
 
-using Catch::Matchers::WithinRel;
-using cell_test::column;
-using cell_test::out;
+using namespace cell_test;
 namespace lc = sl::request;
 
 namespace {

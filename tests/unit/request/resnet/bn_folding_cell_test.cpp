@@ -5,10 +5,7 @@
 #include "cell_runner.h"
 #include "request/resnet/resnet50.h"
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
-using cell_test::column;
-using cell_test::out;
+using namespace cell_test;
 using namespace sl::request;
 
 const cell_test::Cell cell{"request/bn-folding"};

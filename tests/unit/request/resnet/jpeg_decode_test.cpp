@@ -18,8 +18,7 @@
 #define STBI_WRITE_NO_STDIO
 #include <stb/stb_image_write.h>
 
-using Catch::Matchers::WithinRel;
-using cell_test::out;
+using namespace cell_test;
 using sl::request::decode_jpeg;
 using sl::request::default_photo_jpeg;
 using sl::request::read_jpeg_header;

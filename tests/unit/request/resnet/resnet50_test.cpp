@@ -6,7 +6,7 @@
 
 #include "request/resnet/resnet50.h"
 
-using Catch::Matchers::WithinAbs;
+using namespace cell_test;
 using sl::request::ResnetConfig;
 using sl::request::resnet50_plan;
 

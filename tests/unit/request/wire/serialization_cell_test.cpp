@@ -7,9 +7,7 @@
 #include "request/wire/protobuf_wire.h"
 #include "request/wire/wire_formats.h"
 
-using Catch::Matchers::WithinRel;
-using cell_test::column;
-using cell_test::out;
+using namespace cell_test;
 namespace lc = sl::request;
 
 namespace {

@@ -48,8 +48,10 @@ export function launch_browser() {
  * A new page that records console errors and page errors (a CSP violation shows up there),
  * so a test can assert the page ran cleanly.
  */
-export async function new_page(browser, { width = 1100, height = 900 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height } });
+export async function new_page(browser, { width = 1100, height = 900, service_workers = 'block' } = {}) {
+  // The service worker precaches the whole site once a page has computed: tests that are not about it block
+  // it ('allow' for those that are), so each fresh context does not download and cache the site again.
+  const context = await browser.newContext({ viewport: { width, height }, serviceWorkers: service_workers });
   const page = await context.newPage();
   page.problems = [];
   page.on('console', (message) => { if (message.type() === 'error') page.problems.push(message.text()); });

@@ -15,7 +15,7 @@ describe('offline after one visit', () => {
   after(async () => { await browser?.close(); await server?.stop(); });
 
   test('with the server stopped, every lab opens and computes from the service worker, in both languages', async () => {
-    const page = await new_page(browser, { width: 1280, height: 900 });
+    const page = await new_page(browser, { width: 1280, height: 900, service_workers: 'allow' });
     await page.goto(`${server.url}lab.html?lab=queues&predict=0`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
     // (waitForFunction takes a promise for true, so poll by hand)

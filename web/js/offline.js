@@ -35,6 +35,7 @@ export async function enable_offline() {
   } catch {
     return;   // a browser or host without service workers: the site works online as before
   }
+  if (!registration) return;   // registration blocked (a managed browser, or a test that blocks workers)
   const offer = (worker) => {
     if (!navigator.serviceWorker.controller || document.querySelector('.sl-update')) return;
     listen_for_switch();

@@ -3,11 +3,11 @@
 // the same numbers as the new name, and the page rewrites the URL with the new name; the CLI gives the
 // same JSON for `--old` and `--new`. Deterministic cells only (a timing differs run to run), at most 3 of
 // them, so the suite stays fast. Nothing is synthesized: with no aliased parameter the test is skipped.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, start_server, launch_browser, new_page, open } from './helpers.mjs';
+import { ROOT, new_page, open, with_site } from './helpers.mjs';
 
 const CLI = join(ROOT, 'build/native/serving-lab');
 const specs = JSON.parse(execFileSync(CLI, ['list', '--json'], { encoding: 'utf8' }));
@@ -33,15 +33,12 @@ describe('old parameter names in links and flags', () => {
     test('an old URL key and CLI flag give the same numbers as the new name', (t) => t.skip('no aliased parameter yet'));
     return;
   }
-  let server;
-  let browser;
-  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
-  after(async () => { await browser?.close(); await server?.stop(); });
+  const site = with_site();
 
   /** Opens the page at `query`, waits for the cell's first run; returns its outputs' text and the URL's query. */
   async function outputs_at(short, query) {
-    const page = await new_page(browser, { width: 900, height: 900 });
-    await open(page, `${server.url}lab.html?${query}`);
+    const page = await new_page(site.browser, { width: 900, height: 900 });
+    await open(page, `${site.server.url}lab.html?${query}`);
     await page.waitForSelector(`#${short}[data-state="done"]`, { timeout: 60_000 });
     const text = await page.textContent(`#${short} .sl-outputs`);
     const search = new URL(page.url()).searchParams;

@@ -3,12 +3,12 @@
 // and their parameters come from the native CLI (`serving-lab list --json`), the texts from labs/<lab>/,
 // so a new cell is covered without writing a test for it. A lab-file cell may name the parameter to
 // change: "e2e": {"param": "lambda", "value": "120"}.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { load_labs } from '../../scripts/labs/load.mjs';
-import { ROOT, start_server, launch_browser, new_page, open, screenshot, runs_of, next_run, reveal } from './helpers.mjs';
+import { ROOT, new_page, open, screenshot, runs_of, next_run, reveal, with_site } from './helpers.mjs';
 
 const specs = JSON.parse(execFileSync(join(ROOT, 'build/native/serving-lab'), ['list', '--json'], { encoding: 'utf8' }));
 const docs = new Map((await load_labs()).flatMap((lab) => lab.cells.map((cell) => [cell.id, cell])));
@@ -36,18 +36,15 @@ function candidate_changes(spec) {
 }
 
 describe('every cell in the browser', () => {
-  let server;
-  let browser;
-  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
-  after(async () => { await browser?.close(); await server?.stop(); });
+  const site = with_site();
 
   for (const spec of specs) {
     const [lab, short] = spec.id.split('/');
     const cell = `#${short}`;
     test(`${spec.id} renders, reacts to a parameter change and reports a bad value`, async () => {
       assert.ok(docs.has(spec.id), `${spec.id} is registered in C++ but missing from labs/${lab}/lab.json`);
-      const page = await new_page(browser, { width: 900, height: 900 });
-      await open(page, `${server.url}lab.html?lab=${lab}&cell=${short}&embed=1&predict=0`);
+      const page = await new_page(site.browser, { width: 900, height: 900 });
+      await open(page, `${site.server.url}lab.html?lab=${lab}&cell=${short}&embed=1&predict=0`);
       await page.waitForSelector(`${cell}[data-state="done"]`, { timeout: 45_000 });
       const outputs = () => page.textContent(`${cell} .sl-outputs`);
       assert.ok((await page.$$(`${cell} .sl-outputs tr[data-key]`)).length > 0, 'no outputs shown');

@@ -1,7 +1,7 @@
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { CELL, start_server, launch_browser, new_page, open, screenshot } from './helpers.mjs';
+import { CELL, new_page, open, screenshot, with_site } from './helpers.mjs';
 
 /** A course page on another origin (another port) embedding one cell with the README's snippet. */
 async function course_page(site_url, embed_query) {
@@ -17,14 +17,11 @@ async function course_page(site_url, embed_query) {
 }
 
 describe('the embed view', () => {
-  let server;
-  let browser;
-  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
-  after(async () => { await browser?.close(); await server?.stop(); });
+  const site = with_site();
 
   test('the embed URL renders one cell without the site header and fits 700 px', async () => {
-    const page = await new_page(browser, { width: 700, height: 900 });
-    await open(page, `${server.url}lab.html?lab=queues&cell=littles-law&embed=1&lambda=200&seed=3`);
+    const page = await new_page(site.browser, { width: 700, height: 900 });
+    await open(page, `${site.server.url}lab.html?lab=queues&cell=littles-law&embed=1&lambda=200&seed=3`);
     await page.waitForSelector(`${CELL}[data-state="done"]`);
     assert.equal(await page.$('.sl-site-header'), null);
     assert.equal(await page.$('.sl-site-footer'), null);
@@ -42,9 +39,9 @@ describe('the embed view', () => {
   });
 
   test('in a course page of another origin the iframe takes its content height; messages; Open in Serving Lab keeps the inputs', async () => {
-    const course = await course_page(server.url, 'lab=queues&cell=littles-law&embed=1&lambda=180&seed=4');
+    const course = await course_page(site.server.url, 'lab=queues&cell=littles-law&embed=1&lambda=180&seed=4');
     try {
-      const page = await new_page(browser, { width: 900, height: 900 });
+      const page = await new_page(site.browser, { width: 900, height: 900 });
       await page.goto(course.url);
       const frame = page.frameLocator('#lab');
       await frame.locator(`${CELL}[data-state="done"]`).waitFor({ timeout: 30_000 });
@@ -61,7 +58,7 @@ describe('the embed view', () => {
       const href = await inner.getAttribute('.sl-open-full', 'href');
       assert.match(href, /littles-law\.lambda=180/);
       assert.match(href, /littles-law\.seed=4/);
-      const full = await new_page(browser);
+      const full = await new_page(site.browser);
       await open(full, href);
       await full.waitForSelector(`${CELL}[data-state="done"]`);
       assert.equal(await full.inputValue(`${CELL} [name="lambda"]`), '180');

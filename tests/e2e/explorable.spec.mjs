@@ -3,14 +3,14 @@
 // a third as tall as the flat one, axe-core's 0 violations, numbers typed the Vietnamese way, downloads, a
 // key slider that moves the chart, the prediction prompt, and a screenshot of every page (wide and narrow,
 // EN and VI) in test-artifacts/.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { load_labs } from '../../scripts/labs/load.mjs';
-import { ROOT, start_server, launch_browser, new_page, open, screenshot, runs_of, next_run } from './helpers.mjs';
+import { ROOT, new_page, open, screenshot, runs_of, next_run, with_site } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -37,15 +37,12 @@ async function axe_violations(page) {
 }
 
 describe('explorable lab pages', () => {
-  let server;
-  let browser;
-  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
-  after(async () => { await browser?.close(); await server?.stop(); });
+  const site = with_site();
 
   for (const lab of labs) {
     test(`${lab.id}: chart beside the controls, ≤ ${MAX_VISIBLE_ROWS} rows per cell, ≤ ${MAX_HEIGHT_PX[lab.id]} px, axe clean, downloads`, async () => {
-      const page = await new_page(browser, WIDE);
-      await open_lab(page, `${server.url}lab.html?lab=${lab.id}&predict=0`, lab);
+      const page = await new_page(site.browser, WIDE);
+      await open_lab(page, `${site.server.url}lab.html?lab=${lab.id}&predict=0`, lab);
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       console.log(`# ${lab.id}: ${height} px tall at 1280×900`);
       assert.ok(height <= MAX_HEIGHT_PX[lab.id], `${lab.id} is ${height} px tall`);
@@ -78,8 +75,8 @@ describe('explorable lab pages', () => {
     });
 
     test(`${lab.id}: Vietnamese and a 390 px phone, axe clean, screenshots`, async () => {
-      const page = await new_page(browser, NARROW);
-      await open_lab(page, `${server.url}lab.html?lab=${lab.id}&lang=vi&predict=0`, lab);
+      const page = await new_page(site.browser, NARROW);
+      await open_lab(page, `${site.server.url}lab.html?lab=${lab.id}&lang=vi&predict=0`, lab);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `horizontal overflow of ${overflow} px`);
       const small = await page.$$eval('.sl-cell :is(button, input[type="text"], select)', (controls) => controls
@@ -91,26 +88,26 @@ describe('explorable lab pages', () => {
       await page.setViewportSize(WIDE);
       await screenshot(page, `explorable-${lab.id}-wide-vi`);
       await page.context().close();
-      const phone = await new_page(browser, NARROW);
-      await open_lab(phone, `${server.url}lab.html?lab=${lab.id}&predict=0`, lab);
+      const phone = await new_page(site.browser, NARROW);
+      await open_lab(phone, `${site.server.url}lab.html?lab=${lab.id}&predict=0`, lab);
       await screenshot(phone, `explorable-${lab.id}-narrow-en`);
       await phone.context().close();
     });
   }
 
   test('the landing page and an embed have no axe-core violations', async () => {
-    const page = await new_page(browser, WIDE);
-    await open(page, `${server.url}index.html`);
+    const page = await new_page(site.browser, WIDE);
+    await open(page, `${site.server.url}index.html`);
     assert.deepEqual(await axe_violations(page), [], 'landing page');
-    await open(page, `${server.url}lab.html?lab=queues&cell=mm1-md1&embed=1&predict=0`);
+    await open(page, `${site.server.url}lab.html?lab=queues&cell=mm1-md1&embed=1&predict=0`);
     await page.waitForSelector('#mm1-md1[data-state="done"]', { timeout: 30_000 });
     assert.deepEqual(await axe_violations(page), [], 'embed page');
     await page.context().close();
   });
 
   test('vi: "0,5" is 0.5, "1.000" is read as 1000 and says so, never as 1', async () => {
-    const page = await new_page(browser, WIDE);
-    await open(page, `${server.url}lab.html?lab=queues&cell=littles-law&embed=1&lang=vi`);
+    const page = await new_page(site.browser, WIDE);
+    await open(page, `${site.server.url}lab.html?lab=queues&cell=littles-law&embed=1&lang=vi`);
     await page.waitForSelector('#littles-law[data-state="done"]');
     const field = '#littles-law [name="lambda"]';
     let before = await runs_of(page, '#littles-law');
@@ -127,8 +124,8 @@ describe('explorable lab pages', () => {
   });
 
   test('dragging a key slider reruns the cell and changes its main chart', async () => {
-    const page = await new_page(browser, WIDE);
-    await open(page, `${server.url}lab.html?lab=queues&cell=littles-law&embed=1`);
+    const page = await new_page(site.browser, WIDE);
+    await open(page, `${site.server.url}lab.html?lab=queues&cell=littles-law&embed=1`);
     await page.waitForSelector('#littles-law[data-state="done"]');
     const slider = await page.$('#littles-law .sl-slider');
     assert.ok(slider, 'littles-law has a key slider');
@@ -150,8 +147,8 @@ describe('explorable lab pages', () => {
   });
 
   test('downloads: the chart as SVG, its data as CSV with labelled headers, the result as the CLI prints it', async () => {
-    const page = await new_page(browser, WIDE);
-    await open(page, `${server.url}lab.html?lab=queues&cell=littles-law&embed=1`);
+    const page = await new_page(site.browser, WIDE);
+    await open(page, `${site.server.url}lab.html?lab=queues&cell=littles-law&embed=1`);
     await page.waitForSelector('#littles-law[data-state="done"]');
     await page.waitForSelector('#littles-law .sl-chart [data-format="svg"]', { state: 'attached' });
     const saved = async (selector) => {
@@ -174,8 +171,8 @@ describe('explorable lab pages', () => {
     const cell = labs.flatMap((lab) => lab.cells.map((c) => ({ lab: lab.id, ...c }))).find((c) => c.predict);
     assert.ok(cell, 'some cell asks for a prediction');
     const id = cell.id.split('/')[1];
-    const page = await new_page(browser, WIDE);
-    await open(page, `${server.url}lab.html?lab=${cell.lab}&cell=${id}&embed=1`);
+    const page = await new_page(site.browser, WIDE);
+    await open(page, `${site.server.url}lab.html?lab=${cell.lab}&cell=${id}&embed=1`);
     await page.waitForSelector(`#${id}[data-state="done"]`, { timeout: 30_000 });
     assert.ok(await page.isVisible(`#${id} .sl-predict-form`));
     assert.equal(await page.isVisible(`#${id} .sl-results`), false, 'results hidden before the guess');
@@ -185,7 +182,7 @@ describe('explorable lab pages', () => {
     await page.click(`#${id} .sl-predict-form [type="submit"]`);
     assert.match(await page.textContent(`#${id} .sl-predict-outcome`), /42/);
     assert.ok(await page.isVisible(`#${id} .sl-results`));
-    await open(page, `${server.url}lab.html?lab=${cell.lab}&cell=${id}&embed=1&predict=0`);
+    await open(page, `${site.server.url}lab.html?lab=${cell.lab}&cell=${id}&embed=1&predict=0`);
     await page.waitForSelector(`#${id}[data-state="done"]`, { timeout: 30_000 });
     assert.equal(await page.$(`#${id} .sl-predict-form`), null);
     await page.context().close();

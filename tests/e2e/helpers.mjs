@@ -1,5 +1,6 @@
 // Shared setup for the e2e specs: serve dist/ with scripts/serve.mjs on a free port, launch Debian's
 // chromium through playwright-core, and save a screenshot per test under test-artifacts/.
+import { before, after } from 'node:test';
 import { spawn } from 'node:child_process';
 import { access, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -48,6 +49,17 @@ export function launch_browser() {
  * A new page that records console errors and page errors (a CSP violation shows up there),
  * so a test can assert the page ran cleanly.
  */
+/**
+ * The server and browser of one describe(): registers its before/after hooks and returns an object whose
+ * `server` and `browser` are set once the hooks have run (a test may replace `site.server`).
+ */
+export function with_site(server_options = {}) {
+  const site = { server: null, browser: null };
+  before(async () => { [site.server, site.browser] = await Promise.all([start_server(server_options), launch_browser()]); });
+  after(async () => { await site.browser?.close(); await site.server?.stop(); });
+  return site;
+}
+
 export async function new_page(browser, { width = 1100, height = 900, service_workers = 'block' } = {}) {
   // The service worker precaches the whole site once a page has computed: tests that are not about it block
   // it ('allow' for those that are), so each fresh context does not download and cache the site again.

@@ -1,16 +1,13 @@
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CELL, start_server, launch_browser, new_page, open, screenshot, output_text } from './helpers.mjs';
+import { CELL, new_page, open, screenshot, output_text, with_site } from './helpers.mjs';
 
 describe('the site served without COOP/COEP', () => {
-  let server;
-  let browser;
-  before(async () => { [server, browser] = await Promise.all([start_server({ isolation: false }), launch_browser()]); });
-  after(async () => { await browser?.close(); await server?.stop(); });
+  const site = with_site({ isolation: false });
 
   test('the lab works without cross-origin isolation headers', async () => {
-    const page = await new_page(browser);
-    await open(page, `${server.url}lab.html?lab=queues`);
+    const page = await new_page(site.browser);
+    await open(page, `${site.server.url}lab.html?lab=queues`);
     await page.waitForSelector(`${CELL}[data-state="done"]`);
     assert.equal(await page.evaluate(() => self.crossOriginIsolated), false);
     assert.match(await output_text(page, 'L'), /^\d/);

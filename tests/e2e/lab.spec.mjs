@@ -1,21 +1,18 @@
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  CELL, start_server, launch_browser, new_page, open, screenshot, runs_of, next_run, set_param, set_param_and_wait, output_text, reveal,
+  CELL, new_page, open, screenshot, runs_of, next_run, set_param, set_param_and_wait, output_text, reveal, with_site,
 } from './helpers.mjs';
 
 describe('the queueing lab page', () => {
-  let server;
-  let browser;
-  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
-  after(async () => { await browser?.close(); await server?.stop(); });
+  const site = with_site();
 
   // "1,234.5" (en) ↔ "1.234,5" (vi)
   const swap_separators = (text) => text.replace(/[.,]/g, (c) => (c === '.' ? ',' : '.'));
 
   async function open_queues(query = '') {
-    const page = await new_page(browser);
-    await open(page, `${server.url}lab.html?lab=queues${query}`);
+    const page = await new_page(site.browser);
+    await open(page, `${site.server.url}lab.html?lab=queues${query}`);
     await page.waitForSelector(`${CELL}[data-state="done"]`);
     return page;
   }
@@ -92,7 +89,7 @@ describe('the queueing lab page', () => {
     assert.match(url, /littles-law\.seed=7/);
     assert.match(url, /littles-law\.service=det/);
     const expected = await output_text(page, 'L');
-    const copy = await new_page(browser);
+    const copy = await new_page(site.browser);
     await open(copy, url);
     await copy.waitForSelector(`${CELL}[data-state="done"]`);
     assert.equal(await copy.inputValue(`${CELL} [name="lambda"]`), '123.5');

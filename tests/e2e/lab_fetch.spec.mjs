@@ -1,27 +1,24 @@
 // A lab page fetches only its own lab, in the reader's language (dist/labs/<lab>.<lang>.json), and the
 // other language only when the reader switches to it; the outputs table shows the unit C++ declares.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, CELL, start_server, launch_browser, new_page, open, screenshot } from './helpers.mjs';
+import { ROOT, CELL, new_page, open, screenshot, with_site } from './helpers.mjs';
 
 const specs = JSON.parse(execFileSync(join(ROOT, 'build/native/serving-lab'), ['list', '--json'], { encoding: 'utf8' }));
 
 describe('what a lab page fetches', () => {
-  let server;
-  let browser;
-  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
-  after(async () => { await browser?.close(); await server?.stop(); });
+  const site = with_site();
 
   test('a lab page fetches its own lab in one language, and exactly labs/<lab>.vi.json more after switching', async () => {
-    const page = await new_page(browser);
+    const page = await new_page(site.browser);
     const lab_files = [];
     page.on('request', (request) => {
       const match = /\/labs\/([^/?#]+\.json)/.exec(new URL(request.url()).pathname);
       if (match) lab_files.push(match[1]);
     });
-    await open(page, `${server.url}lab.html?lab=queues`);
+    await open(page, `${site.server.url}lab.html?lab=queues`);
     await page.waitForSelector(`${CELL}[data-state="done"]`);
     assert.deepEqual(lab_files, ['queues.en.json']);
     const vi_lab = page.waitForResponse((response) => response.url().endsWith('/labs/queues.vi.json'));
@@ -35,8 +32,8 @@ describe('what a lab page fetches', () => {
   });
 
   test('the outputs table shows the unit each output declares in C++', async () => {
-    const page = await new_page(browser);
-    await open(page, `${server.url}lab.html?lab=queues&cell=littles-law&embed=1`);
+    const page = await new_page(site.browser);
+    await open(page, `${site.server.url}lab.html?lab=queues&cell=littles-law&embed=1`);
     await page.waitForSelector(`${CELL}[data-state="done"]`);
     const declared = new Map(specs.find((spec) => spec.id === 'queues/littles-law').outputs.map((o) => [o.name, o.unit]));
     const rows = await page.$$eval(`${CELL} .sl-outputs tr[data-key]`,

@@ -1,20 +1,17 @@
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DIST, start_server, launch_browser, new_page, open, screenshot } from './helpers.mjs';
+import { DIST, new_page, open, screenshot, with_site } from './helpers.mjs';
 
 describe('the landing page', () => {
-  let server;
-  let browser;
-  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
-  after(async () => { await browser?.close(); await server?.stop(); });
+  const site = with_site();
 
   test('the landing page lists the four labs in order, links the ready ones and marks the coming ones', async () => {
     const { labs } = JSON.parse(await readFile(join(DIST, 'labs', 'index.json'), 'utf8'));
     assert.equal(labs.length, 4);
-    const page = await new_page(browser);
-    await open(page, `${server.url}index.html`);
+    const page = await new_page(site.browser);
+    await open(page, `${site.server.url}index.html`);
     const items = await page.$$eval('.sl-lab-card', (cards) => cards.map((card) => ({
       id: card.dataset.lab,
       status: card.dataset.status,

@@ -1,22 +1,19 @@
 // Offline after one visit: the service worker (web/sw.js) precaches the site once a page has computed; with
 // the server stopped, a reload still opens and computes every lab, and the language switch still works. The
 // measurement model under assets/ is not precached.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load_labs } from '../../scripts/labs/load.mjs';
-import { start_server, launch_browser, new_page } from './helpers.mjs';
+import { start_server, new_page, with_site } from './helpers.mjs';
 
 const labs = (await load_labs()).filter((lab) => lab.status === 'ready');
 
 describe('offline after one visit', () => {
-  let server;
-  let browser;
-  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
-  after(async () => { await browser?.close(); await server?.stop(); });
+  const site = with_site();
 
   test('with the server stopped, every lab opens and computes from the service worker, in both languages', async () => {
-    const page = await new_page(browser, { width: 1280, height: 900, service_workers: 'allow' });
-    await page.goto(`${server.url}lab.html?lab=queues&predict=0`);
+    const page = await new_page(site.browser, { width: 1280, height: 900, service_workers: 'allow' });
+    await page.goto(`${site.server.url}lab.html?lab=queues&predict=0`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
     // (waitForFunction takes a promise for true, so poll by hand)
     for (let i = 0; i < 240 && await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state) !== 'activated'; ++i) {
@@ -29,8 +26,8 @@ describe('offline after one visit', () => {
     });
     assert.ok(cached.some((path) => path.endsWith('/serving_lab.wasm')), `the wasm module is precached: ${cached.join(' ')}`);
     assert.ok(!cached.some((path) => path.includes('/assets/')), 'the measurement model is not precached');
-    const url = server.url;
-    await server.stop();
+    const url = site.server.url;
+    await site.server.stop();
     for (const lab of labs) {
       await page.goto(`${url}lab.html?lab=${lab.id}&predict=0`);
       await page.waitForSelector('body[data-ready="true"]', { timeout: 90_000 });
@@ -45,6 +42,6 @@ describe('offline after one visit', () => {
     assert.match(await page.textContent('#littles-law .sl-cell-title'), /Little/);
     assert.equal(await page.getAttribute('html', 'lang'), 'vi');
     await page.context().close();
-    server = await start_server();   // after() stops it again
+    site.server = await start_server();   // after() stops it again
   });
 });

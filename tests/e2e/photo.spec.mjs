@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start_server, launch_browser, new_page, open, screenshot, runs_of, next_run } from './helpers.mjs';
+import { new_page, open, screenshot, runs_of, next_run, with_site } from './helpers.mjs';
 
 const CELL = '#resnet-request';
 
@@ -33,17 +33,14 @@ async function canvas_jpeg(page) {
 const value_of = (page, key) => page.textContent(`${CELL} .sl-outputs tr[data-key="${key}"] td`);
 
 describe('a photo chosen in the file input', () => {
-  let server;
-  let browser;
+  const site = with_site();
   let dir;
-  before(async () => {
-    [server, browser, dir] = await Promise.all([start_server(), launch_browser(), mkdtemp(join(tmpdir(), 'sl-photo-'))]);
-  });
-  after(async () => { await browser?.close(); await server?.stop(); if (dir) await rm(dir, { recursive: true }); });
+  before(async () => { dir = await mkdtemp(join(tmpdir(), 'sl-photo-')); });
+  after(async () => { if (dir) await rm(dir, { recursive: true }); });
 
   test('request/resnet-request decodes the built-in photo, then the chosen JPEG, reports its size, and rejects a non-JPEG', async () => {
-    const page = await new_page(browser, { width: 900, height: 900 });
-    await open(page, `${server.url}lab.html?lab=request&cell=resnet-request&embed=1`);
+    const page = await new_page(site.browser, { width: 900, height: 900 });
+    await open(page, `${site.server.url}lab.html?lab=request&cell=resnet-request&embed=1`);
     await page.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 45_000 });
     assert.equal((await value_of(page, 'photo_width')).trim(), '640');
     assert.equal((await value_of(page, 'photo_height')).trim(), '480');

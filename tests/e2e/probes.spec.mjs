@@ -1,20 +1,17 @@
 // Browser probes (web/probes/): measurements only the browser can take reach C++ as `measured.*` inputs.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start_server, launch_browser, new_page, open, output_text } from './helpers.mjs';
+import { new_page, open, output_text, with_site } from './helpers.mjs';
 
 const CELL = '#cpu-batch-measure';
 const QUICK = 'max_depth=20&max_batch=8&conv_max_batch=4&min_sample_ms=0.2&samples=3';
 
 describe('browser probes', () => {
-  let server;
-  let browser;
-  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
-  after(async () => { await browser?.close(); await server?.stop(); });
+  const site = with_site();
 
   test('the cost of a call from JavaScript into wasm is measured in the page and reported by C++', async () => {
-    const page = await new_page(browser);
-    await open(page, `${server.url}lab.html?lab=batching&cell=cpu-batch-measure&embed=1&${QUICK}`);
+    const page = await new_page(site.browser);
+    await open(page, `${site.server.url}lab.html?lab=batching&cell=cpu-batch-measure&embed=1&${QUICK}`);
     await page.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 120_000 });
     for (const key of ['js_layer_call_us', 'js_empty_call_us', 'js_boundary_us']) {
       const text = await output_text(page, key, CELL);
@@ -30,8 +27,8 @@ describe('browser probes', () => {
 
   test('the cold-start phases are measured in the page: model fetch bypassed and warm, wasm compile and instantiate', async () => {
     const cell = '#cold-start';
-    const page = await new_page(browser);
-    await open(page, `${server.url}lab.html?lab=request&cell=cold-start&embed=1&repeats=2`);
+    const page = await new_page(site.browser);
+    await open(page, `${site.server.url}lab.html?lab=request&cell=cold-start&embed=1&repeats=2`);
     await page.waitForSelector(`${cell}[data-state="done"]`, { timeout: 120_000 });
     const value = async (key) => Number((await output_text(page, key, cell)).replace(/[,\s]/g, ''));
     assert.equal(await value('model_mib'), 32);   // the generated model, as received
@@ -46,8 +43,8 @@ describe('browser probes', () => {
   });
 
   test('bad input is reported before any probe runs', async () => {
-    const page = await new_page(browser);
-    await open(page, `${server.url}lab.html?lab=batching&cell=cpu-batch-measure&embed=1&${QUICK}&width=0`);
+    const page = await new_page(site.browser);
+    await open(page, `${site.server.url}lab.html?lab=batching&cell=cpu-batch-measure&embed=1&${QUICK}&width=0`);
     await page.waitForSelector(`${CELL}[data-state="error"]`, { timeout: 60_000 });
     assert.match(await page.textContent(`${CELL} .sl-error`), /width/i);
     assert.equal(await page.getAttribute(`${CELL} [name="width"]`, 'aria-invalid'), 'true');

@@ -16,7 +16,8 @@ using emscripten::val;
 
 val list_cells() {
   val cells = val::array();
-  for (const auto& c : sl::all_cells()) cells.call<void>("push", sl::bindings::to_val(c));
+  unsigned i = 0;
+  for (const auto& c : sl::all_cells()) cells.set(i++, sl::bindings::to_val(c));   // set, not push: see ValWriter
   return cells;
 }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Builds the static site: node scripts/build.mjs [--out dist] [--wasm-dir build/wasm] [--labs-dir labs]
-// Bundles web/js with esbuild (minified, es2020, code-split so Vega loads after the form), copies the
-// HTML, CSS, i18n, worker and the wasm module, writes each lab in each language (labs/<lab>.<lang>.json: the
-// lab's cells with only that language's text) and the manifest labs/index.json, and generates
-// the model file that request/cold-start fetches (assets/model-*.bin, deterministic noise, not in git).
+// Bundles web/js with esbuild (minified, es2020, code-split so Vega loads after the form) and the worker
+// (Emscripten's glue + web/probes + web/worker.js, one file), copies the HTML, CSS, i18n and the wasm module,
+// writes each lab in each language (labs/<lab>.<lang>.json: the lab's cells with only that language's text)
+// and the manifest labs/index.json, and generates the model file that request/cold-start fetches
+// (assets/model-*.bin, deterministic noise, not in git).
 // Every URL is relative, so the output works from any static host under any sub-path.
 import { build } from 'esbuild';
 import { cp, mkdir, readFile, readdir, rm, writeFile, access } from 'node:fs/promises';
@@ -48,12 +49,13 @@ async function main() {
   await mkdir(out, { recursive: true });
   await bundle();
   await write_pages();
-  for (const name of ['worker.js', 'probes', 'css', 'i18n']) {
+  for (const name of ['css', 'i18n']) {
     await cp(join(web, name), join(out, name), { recursive: true });
   }
+  await write_worker();
   await cp(join(web, 'embed', 'embed.js'), join(out, 'embed.js'));   // the course page's listener (README)
   await writeFile(join(out, '_headers'), HEADERS_FILE);   // Netlify / Cloudflare Pages (docs/hosting.md)
-  for (const name of WASM_FILES) await cp(join(wasm_dir, name), join(out, name));
+  await cp(join(wasm_dir, 'serving_lab.wasm'), join(out, 'serving_lab.wasm'));   // the glue is in worker.js
   const labs = await copy_labs();
   for (const name of ['manifest.webmanifest', 'icon.svg']) await cp(join(web, name), join(out, name));
   await write_model();
@@ -69,6 +71,26 @@ async function write_pages() {
   for (const [name, { entry, head }] of Object.entries(PAGES)) {
     await writeFile(join(out, name), template.replace('<!-- head -->', head).replace('{{entry}}', entry));
   }
+}
+
+/**
+ * dist/worker.js: Emscripten's glue, the probes and web/worker.js in one classic script, so each of a page's
+ * workers fetches one file (the first moves it, later ones revalidate it: a 304) instead of eight. The parts
+ * are the files web/worker.js imports when it runs unbuilt (its importScripts list, the one list of them),
+ * each but the glue in its own function scope, as it had as a script of its own ('use strict' included).
+ */
+async function write_worker() {
+  const worker = await readFile(join(web, 'worker.js'), 'utf8');
+  const call = worker.match(/importScripts\(([^)]*)\)/);
+  const parts = call ? [...call[1].matchAll(/'([^']+)'/g)].map((match) => match[1]) : [];
+  if (parts[0] !== 'serving_lab.js') throw new Error("web/worker.js: importScripts('serving_lab.js', 'probes/…') not found");
+  const chunks = [`// Built by scripts/build.mjs from ${[...parts, 'worker.js'].join(', ')}.\n`];
+  chunks.push(await readFile(join(wasm_dir, 'serving_lab.js'), 'utf8'));
+  for (const part of [...parts.slice(1), 'worker.js']) {
+    const text = part === 'worker.js' ? worker : await readFile(join(web, part), 'utf8');
+    chunks.push(`\n// ---- ${part}\n;(function () {\n${text}\n})();\n`);
+  }
+  await writeFile(join(out, 'worker.js'), chunks.join(''));
 }
 
 async function check_wasm() {
@@ -154,6 +176,7 @@ const HEADERS_FILE = `/*
   Cross-Origin-Embedder-Policy: require-corp
   Cross-Origin-Resource-Policy: same-origin
   X-Content-Type-Options: nosniff
+  Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'
 /embed.js
   Cross-Origin-Resource-Policy: cross-origin
 `;

@@ -7,6 +7,9 @@
 // A file is sent as its precompressed twin (<file>.br, else <file>.gz, written by scripts/build.mjs) when the
 // request's Accept-Encoding allows it, with Vary: Accept-Encoding — as nginx gzip_static does. Each answer
 // carries an ETag, and a request whose If-None-Match holds it gets a 304.
+// Every answer carries the site's Content-Security-Policy (no eval anywhere, worker included; docs/hosting.md).
+// URLs up to MAX_URL_BYTES reach the page, whose own checks name a value that is too long; a longer request
+// line gets a small page saying the link is too long (HTTP 414), not Node's bare 431.
 // --port 0 picks a free port. Prints "serving <dir> at <url>". Exits on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
@@ -41,6 +44,12 @@ const MIME_TYPES = {
   '.txt': 'text/plain; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
 };
+
+// The same policy as dist/_headers and docs/hosting.md's nginx snippet.
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'";
+// Chromium opens URLs up to 2 MiB; Node's default header limit (16 KiB) would answer a long link with 431.
+const MAX_URL_BYTES = 2 * 1024 * 1024;
+const MAX_HEADER_BYTES = MAX_URL_BYTES + 64 * 1024;
 
 const ISOLATION_HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -81,6 +90,7 @@ async function handle(request, response) {
   const url_path = new URL(request.url, 'http://localhost').pathname;
   const headers = {
     'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': CSP,
     'Cache-Control': url_path.startsWith(CACHEABLE_PREFIX) ? 'public, max-age=3600' : 'no-cache',
     ...(options['no-isolation'] ? {} : ISOLATION_HEADERS),
   };
@@ -115,11 +125,31 @@ async function handle(request, response) {
   createReadStream(twin ? twin.file : file).on('error', () => response.destroy()).pipe(response);
 }
 
-const server = createServer((request, response) => {
+// What a reader sees for a link longer than any browser keeps (no script, no style: the CSP holds here too).
+const TOO_LONG_PAGE = `<!doctype html>
+<html lang="en"><meta charset="utf-8"><title>Link too long · Serving Lab</title>
+<h1>This link is too long</h1>
+<p>The address holds more than ${MAX_URL_BYTES / 1024 / 1024} MiB, more than a browser keeps, so the page cannot read its
+parameters. Open <a href="/">Serving Lab</a> and set them in the form, or share a shorter link.</p>
+<p lang="vi">Liên kết này quá dài (hơn ${MAX_URL_BYTES / 1024 / 1024} MiB) nên trang không đọc được các tham số. Hãy mở
+<a href="/">Serving Lab</a> và nhập chúng vào biểu mẫu, hoặc chia sẻ một liên kết ngắn hơn.</p>
+</html>
+`;
+
+const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (request, response) => {
   handle(request, response).catch(() => {
     if (!response.headersSent) response.writeHead(500).end();
     else response.destroy();
   });
+});
+
+// Node answers a request whose line and headers exceed maxHeaderSize before any handler sees it: say why.
+server.on('clientError', (error, socket) => {
+  if (!socket.writable) return socket.destroy();
+  if (error.code !== 'HPE_HEADER_OVERFLOW') return socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  const body = Buffer.from(TOO_LONG_PAGE);
+  socket.end(`HTTP/1.1 414 URI Too Long\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: ${body.length}\r\n` +
+    `Content-Security-Policy: ${CSP}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`);
 });
 
 server.listen(port, '127.0.0.1', () => {

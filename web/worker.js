@@ -1,13 +1,23 @@
 // One cell's worker (classic script). Protocol: docs/boundary.md, "Worker protocol".
 // page → worker: {type: "init", module}, {type: "run", run_id, cell, inputs, seed}, {type: "timer"}
 // worker → page: {type: "ready", cells}, {type: "progress", run_id, frac}, {type: "result", run_id, result},
-//                {type: "timer", resolution_s} (measured as the probes measure it)
+//                {type: "timer", resolution_s} (measured as the probes measure it),
+//                {type: "csp_violation", directive, blocked}
 // Before a run of a cell that declares probes, the worker takes the browser measurements the module plans
 // (web/probes/README.md) and passes them in as inputs "measured.<probe>.<key>".
 /* global createServingLab */
 'use strict';
-importScripts('serving_lab.js', 'probes/timing.js', 'probes/js_call.js', 'probes/json_parse.js',
-  'probes/image_bitmap.js', 'probes/model_fetch.js', 'probes/wasm_start.js');
+// Built, dist/worker.js holds the glue and the probes ahead of this file (scripts/build.mjs bundles this list),
+// so a page's workers fetch one file; unbuilt, they are imported.
+if (typeof createServingLab === 'undefined') {
+  importScripts('serving_lab.js', 'probes/timing.js', 'probes/js_call.js', 'probes/json_parse.js',
+    'probes/image_bitmap.js', 'probes/model_fetch.js', 'probes/wasm_start.js');
+}
+
+// A Content-Security-Policy violation in this worker (say, an eval the policy blocks) goes to the page's console.
+self.addEventListener('securitypolicyviolation', (event) => {
+  postMessage({ type: 'csp_violation', directive: event.violatedDirective, blocked: event.blockedURI });
+});
 
 const PROBE_SHARE = 0.5;   // of the progress bar, while probes measure
 let serving_lab = null;

@@ -16,35 +16,85 @@ using emscripten::val;
 
 val list_cells() {
   val cells = val::array();
-  for (const auto& c : sl::all_cells()) cells.call<void>("push", sl::bindings::to_val(c));
+  unsigned i = 0;
+  for (const auto& c : sl::all_cells()) cells.set(i++, sl::bindings::to_val(c));   // set, not push: see ValWriter
   return cells;
+}
+
+// Array.isArray and ArrayBuffer.isView, unlike val::isArray() (an instanceof), run no Proxy trap.
+bool is_array(const val& value) { return val::global("Array").call<bool>("isArray", value); }
+bool is_view(const val& value) { return val::global("ArrayBuffer").call<bool>("isView", value); }
+
+// What a JS value is, for the type errors below: "null", "array", "Uint8Array", or its typeof.
+std::string js_type(const val& value) {
+  if (value.isNull()) return "null";
+  if (is_array(value)) return "array";
+  if (is_view(value)) return value["constructor"]["name"].as<std::string>();
+  return value.typeOf().as<std::string>();
+}
+
+// Conversions only check the JS type before `as<>` (which would throw into the caller); what the text says is
+// C++ core's to check (parse_inputs, parse_seed). The guard in src/bindings/guard.js has already copied
+// `inputs` into a plain object, so reading it runs no code of the caller's.
+sl::Result<std::string> text_arg(const char* name, const val& value, const char* what) {
+  if (!value.isString()) {
+    return sl::invalid(name, std::string(name) + " must be a string (" + what + "), got " + js_type(value));
+  }
+  return value.as<std::string>();
 }
 
 // Values arrive as text, except file parameters, which arrive as a Uint8Array (Embind copies its bytes
 // into the std::string).
-std::map<std::string, std::string> raw_inputs(const val& inputs) {
+sl::Result<std::map<std::string, std::string>> raw_inputs(const val& inputs) {
+  if (inputs.isUndefined()) return std::map<std::string, std::string>{};   // no inputs: every default
+  if (inputs.typeOf().as<std::string>() != "object" || inputs.isNull() || is_array(inputs) ||
+      is_view(inputs)) {
+    return sl::invalid("inputs", "inputs must be an object {parameter: text}, got " + js_type(inputs));
+  }
   std::map<std::string, std::string> raw;
   const val keys = val::global("Object").call<val>("keys", inputs);
   const int num_keys = keys["length"].as<int>();
   for (int i = 0; i < num_keys; ++i) {
     const std::string key = keys[i].as<std::string>();
     const val value = inputs[key];
-    raw[key] = value.instanceof(val::global("Uint8Array")) ? value.as<std::string>()
-                                                          : val::global("String")(value).as<std::string>();
+    if (value.isString()) {
+      raw[key] = value.as<std::string>();
+    } else if (is_view(value) && value.instanceof(val::global("Uint8Array"))) {
+      raw[key] = value.as<std::string>();
+    } else {
+      return sl::invalid(key, "the value of '" + key + "' must be a string (or a Uint8Array for a file), got " +
+                                  js_type(value));
+    }
   }
   return raw;
 }
 
-val probe_plan(const std::string& cell, const val& inputs) {
-  auto tasks = sl::plan_probes(cell, raw_inputs(inputs));
+val probe_plan(const val& cell, const val& inputs) {
+  const auto id = text_arg("cell", cell, "a cell id such as queues/littles-law");
+  if (!id.ok()) return sl::bindings::to_val(id.error());
+  const auto raw = raw_inputs(inputs);
+  if (!raw.ok()) return sl::bindings::to_val(raw.error());
+  auto tasks = sl::plan_probes(id.value(), raw.value());
   return tasks.ok() ? sl::bindings::to_val(tasks.value()) : sl::bindings::to_val(tasks.error());
 }
 
-val run(const std::string& cell, const val& inputs, const std::string& seed, const val& on_progress) {
+// on_progress is null, undefined or a function that never throws: guard.js wraps the caller's in a try, since
+// a JS exception unwinding through wasm frames would skip every C++ destructor (and the stack pointer's reset).
+val run(const val& cell, const val& inputs, const val& seed, const val& on_progress) {
+  const auto id = text_arg("cell", cell, "a cell id such as queues/littles-law");
+  if (!id.ok()) return sl::bindings::to_val(id.error());
   const auto raw = raw_inputs(inputs);
+  if (!raw.ok()) return sl::bindings::to_val(raw.error());
+  const auto seed_text = text_arg("seed", seed, "an integer written in decimal");
+  if (!seed_text.ok()) return sl::bindings::to_val(seed_text.error());
+  const std::string progress_type = on_progress.typeOf().as<std::string>();
+  if (progress_type != "function" && !on_progress.isNull() && !on_progress.isUndefined()) {
+    return sl::bindings::to_val(
+        sl::invalid("on_progress", "on_progress must be a function, null or undefined, got " + js_type(on_progress)));
+  }
   sl::RunControl ctl;
-  if (on_progress.typeOf().as<std::string>() == "function") ctl = sl::RunControl([&](double frac) { on_progress(frac); });
-  auto result = sl::run_cell(cell, raw, seed, ctl);
+  if (progress_type == "function") ctl = sl::RunControl([&](double frac) { on_progress(frac); });
+  auto result = sl::run_cell(id.value(), raw.value(), seed_text.value(), ctl);
   return result.ok() ? sl::bindings::to_val(result.value()) : sl::bindings::to_val(result.error());
 }
 

@@ -36,20 +36,24 @@ class ValWriter {
   emscripten::val take() { return root_; }
 
  private:
+  // Arrays are filled by index (a property set), not push(): a method call goes through Embind's generic
+  // invoker, which without eval (-s DYNAMIC_EXECUTION=0) costs several times more.
   void put(const emscripten::val& value) {
     if (stack_.empty()) root_ = value;
-    else if (is_array_.back()) stack_.back().call<void>("push", value);
+    else if (is_array_.back()) stack_.back().set(lengths_.back()++, value);
     else stack_.back().set(key_, value);
   }
   void open(emscripten::val container, bool is_array) {
     stack_.push_back(std::move(container));
     is_array_.push_back(is_array);
+    lengths_.push_back(0);
     keys_.push_back(key_);
   }
   void close() {
     emscripten::val done = stack_.back();
     stack_.pop_back();
     is_array_.pop_back();
+    lengths_.pop_back();
     key_ = keys_.back();
     keys_.pop_back();
     put(done);
@@ -57,6 +61,7 @@ class ValWriter {
   emscripten::val root_ = emscripten::val::undefined();
   std::vector<emscripten::val> stack_;
   std::vector<bool> is_array_;
+  std::vector<unsigned> lengths_;  ///< items so far in each open array
   std::vector<std::string> keys_;  ///< the key each open container goes under in its parent
   std::string key_;
 };

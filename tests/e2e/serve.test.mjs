@@ -1,4 +1,5 @@
-// scripts/serve.mjs sends the precompressed twin that scripts/build.mjs wrote, by Accept-Encoding.
+// scripts/serve.mjs sends the precompressed twin that scripts/build.mjs wrote, by Accept-Encoding, and answers
+// a long link with the page (a very long one with a page that says so), never Node's bare 431.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -21,7 +22,7 @@ function get(url, headers) {
 test('text and wasm are served as .br or .gz by Accept-Encoding, identical once decompressed, and revalidated with a 304', async () => {
   const server = await start_server();
   try {
-    for (const path of ['lab.html', 'serving_lab.wasm', 'serving_lab.js', 'labs/queues.en.json']) {
+    for (const path of ['lab.html', 'serving_lab.wasm', 'worker.js', 'labs/queues.en.json']) {
       const original = await readFile(join(DIST, path));
       const br = await get(`${server.url}${path}`, { 'Accept-Encoding': 'gzip, deflate, br' });
       assert.equal(br.headers['content-encoding'], 'br', path);
@@ -44,6 +45,27 @@ test('text and wasm are served as .br or .gz by Accept-Encoding, identical once 
       const stale = await get(`${server.url}${path}`, { 'Accept-Encoding': 'br', 'If-None-Match': '"other"' });
       assert.equal(stale.status, 200, path);
     }
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a link with a 100 KB query gets the page; one longer than a browser keeps gets a page saying so (414)', async () => {
+  const server = await start_server();
+  try {
+    const page = await readFile(join(DIST, 'lab.html'));
+    const long = await get(`${server.url}lab.html?lab=queues&littles-law.lambda=${'9'.repeat(100_000)}`, {});
+    assert.equal(long.status, 200);
+    assert.ok(long.body.equals(page), 'the page itself');
+    const too_long = await get(`${server.url}lab.html?lab=queues&x=${'a'.repeat(3 << 20)}`, {});
+    assert.equal(too_long.status, 414);
+    assert.match(too_long.headers['content-type'], /^text\/html/);
+    assert.match(too_long.headers['content-security-policy'], /default-src 'self'/);
+    const text = too_long.body.toString('utf8');
+    assert.match(text, /This link is too long/);
+    assert.match(text, /Liên kết này quá dài/);
+    // The server keeps answering afterwards.
+    assert.equal((await get(`${server.url}lab.html`, {})).status, 200);
   } finally {
     await server.stop();
   }

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const wasmDir = path.join(root, 'build/wasm');
+// SERVING_LAB_WASM_DIR: another build of the module (a bench or a check against an older build).
+const wasmDir = path.resolve(process.env.SERVING_LAB_WASM_DIR || path.join(root, 'build/wasm'));
 export const cli = path.join(root, 'build/native/serving-lab');
 
 export async function loadModule() {

@@ -85,6 +85,7 @@ export class CellWorker {
   }
 
   #on_message(worker, message, resolve_ready, reject_ready) {
+    if (message.type === 'csp_violation') return console.error(`Content-Security-Policy violation in a worker: ${message.directive} ${message.blocked}`);
     if (worker !== this.#worker) return;   // a terminated worker's last words
     if (message.type === 'ready') return resolve_ready(message.cells);
     if (message.type === 'failed') return reject_ready(new Error(message.message));

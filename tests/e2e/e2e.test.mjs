@@ -11,3 +11,5 @@ import './aliases.spec.mjs';
 import './lab_fetch.spec.mjs';
 import './explorable.spec.mjs';
 import './offline.spec.mjs';
+import './budgets.spec.mjs';
+import './takeover.spec.mjs';

@@ -7,12 +7,11 @@
 /* global createServingLab */
 'use strict';
 importScripts('serving_lab.js', 'probes/timing.js', 'probes/js_call.js', 'probes/json_parse.js',
-  'probes/image_bitmap.js', 'probes/model_fetch.js', 'probes/wasm_start.js', 'probes/assets.js');
+  'probes/image_bitmap.js', 'probes/model_fetch.js', 'probes/wasm_start.js');
 
 const PROBE_SHARE = 0.5;   // of the progress bar, while probes measure
 let serving_lab = null;
 let probes_of = new Map();   // cell id → probe names
-let assets_of = new Map();   // cell id → data assets (probes/assets.js)
 
 self.onmessage = function (event) {
   const message = event.data;
@@ -34,7 +33,6 @@ function init(module) {
     self.SL_TIMING.configure(serving_lab.timing_protocol());   // the one protocol, C++'s
     const cells = serving_lab.list_cells();
     probes_of = new Map(cells.map((cell) => [cell.id, cell.probes]));
-    assets_of = new Map(cells.map((cell) => [cell.id, cell.assets]));
     postMessage({ type: 'ready', cells });
   }, (error) => postMessage({ type: 'failed', message: String((error && error.message) || error) }));
 }
@@ -47,8 +45,7 @@ async function run({ run_id, cell, inputs, seed }) {
     if (measured.error) result = measured;
     else {
       const share = Object.keys(measured).length ? PROBE_SHARE : 0;
-      const assets = await self.SL_ASSETS(assets_of.get(cell));
-      result = serving_lab.run(cell, { ...inputs, ...measured, ...assets }, seed, (frac) => progress(share + (1 - share) * frac));
+      result = serving_lab.run(cell, { ...inputs, ...measured }, seed, (frac) => progress(share + (1 - share) * frac));
     }
   } catch (error) {
     // Bad input never throws (it comes back as {error}); reaching here means a trap or abort in the module,

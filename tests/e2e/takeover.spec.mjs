@@ -56,13 +56,21 @@ function observed(page) {
   return page.evaluate(async () => {
     const text = async (path) => (await fetch(path)).text();
     return {
-      title: document.querySelector('.sl-lab-title, h1')?.textContent || '',
+      title: document.querySelector('.sl-lab-title')?.textContent || '',
       worker: (await text('worker.js')).trim().split('\n').pop(),
       lab: JSON.parse(await text('labs/queues.en.json')).title,
       caches: (await caches.keys()).filter((name) => name.startsWith('serving-lab-')),
       controlled: Boolean(navigator.serviceWorker.controller),
     };
   });
+}
+
+/** Polls fn in the page (it may be async, and the page may navigate meanwhile) until it returns true. */
+async function poll(page, fn, what, timeout_ms = 60_000) {
+  for (const end = Date.now() + timeout_ms; Date.now() < end; await page.waitForTimeout(250)) {
+    if (await page.evaluate(fn).catch(() => false)) return;
+  }
+  throw new Error(`timed out waiting for ${what}`);
 }
 
 async function computed(page) {
@@ -106,12 +114,11 @@ describe('a new deployment', () => {
       const during = await observed(page);
       assert.ok(during.controlled, 'A\'s service worker controls the page');
       for (const key of ['title', 'worker', 'lab']) assert.ok(during[key].includes(MARK_A), `reload during B's install: ${key} = ${during[key]}`);
-      await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null &&
-        (await navigator.serviceWorker.getRegistration())?.waiting !== undefined, null, { timeout: 30_000, polling: 250 });
+      await poll(page, async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting), 'B installed and waiting');
 
       await page.goto(url);   // the next visit switches to B (and reloads once)
-      await page.waitForFunction(() => document.body.dataset.ready === 'true' && (document.querySelector('.sl-lab-title, h1')?.textContent || '').includes('deployment-B'),
-        null, { timeout: 60_000, polling: 250 });
+      await poll(page, () => document.body.dataset.ready === 'true' && (document.querySelector('.sl-lab-title')?.textContent || '').includes('deployment-B'),
+        'the page of B');
       await computed(page);
       const after_switch = await observed(page);
       for (const key of ['title', 'worker', 'lab']) assert.ok(after_switch[key].includes(MARK_B), `next visit: ${key} = ${after_switch[key]}`);

@@ -4,6 +4,7 @@
 // C++ as typed (in C's number notation); the page only formats what comes back.
 import { el, replace_children } from './dom.js';
 import { format_number } from './format.js';
+import { consent_to, may_fetch, served_bytes, asset_inputs } from './data_assets.js';
 import { t, pick, current_lang } from './i18n.js';
 import { build_param_fields, needs_consent } from './param_form.js';
 import { headline, result_table, book_details, all_outputs, notice_text, error_text, value_with_unit, output_unit } from './result_view.js';
@@ -17,46 +18,7 @@ import { param_key, alias_keys, read_param, short_id, update_url, set_or_delete,
 
 const DEBOUNCE_MS = 300;
 const DEFAULT_SEED = '1';
-const CONSENTED = 'sl-assets-consented';
-const CONSENT_KEY = 'serving-lab:assets';   // localStorage: the data-asset paths this reader agreed to download
-const consented_assets = new Set(stored_consent());   // and this page knows of
-
-function stored_consent() {
-  try { return JSON.parse(window.localStorage.getItem(CONSENT_KEY) || '[]'); } catch { return []; }
-}
-
-/** Remembers the reader's yes (this page and later visits: the file is then in a cache, or fetched again). */
-function consent_to(assets) {
-  for (const asset of assets) consented_assets.add(asset.path);
-  try { window.localStorage.setItem(CONSENT_KEY, JSON.stringify([...consented_assets])); } catch { /* private mode: this page only */ }
-}
-
-/** True when every asset is already in a Cache Storage cache (the service worker kept it): nothing would move. */
-async function assets_at_hand(assets) {
-  if (!('caches' in window)) return false;
-  try {
-    for (const asset of assets) if (!(await caches.match(new URL(asset.path, window.location.href).href))) return false;
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The data assets' size as served (HEAD: Content-Length, compressed as the server sends it), or null. */
-async function assets_bytes(assets) {
-  try {
-    let total = 0;
-    for (const asset of assets) {
-      const response = await fetch(asset.path, { method: 'HEAD' });
-      const length = Number(response.headers.get('Content-Length'));
-      if (!response.ok || !(length > 0)) return null;
-      total += length;
-    }
-    return total;
-  } catch {
-    return null;
-  }
-}
+const CONSENTED = 'sl-assets-consented';   // a document event: the reader let the page fetch a data asset
 
 export class CellView {
   element;
@@ -267,7 +229,14 @@ export class CellView {
   async run_now(consented = {}) {
     clearTimeout(this.#debounce);
     if (await this.#waits_for_assets()) return;
-    const inputs = { ...this.#values, ...this.#files, ...consented };
+    let assets;
+    try {
+      assets = await asset_inputs(this.#spec.assets);
+    } catch (error) {
+      this.element.dataset.state = 'error';
+      return this.#failed({ code: 'missing_asset', param: '', message: String(error.message || error), args: {} });
+    }
+    const inputs = { ...this.#values, ...this.#files, ...assets, ...consented };
     const seed = this.#seed_text ?? DEFAULT_SEED;   // a string, validated in C++ like the inputs
     this.#status.started();
     this.element.dataset.state = 'running';
@@ -299,11 +268,7 @@ export class CellView {
    */
   async #waits_for_assets() {
     const assets = this.#spec.assets || [];
-    if (assets.every((asset) => consented_assets.has(asset.path))) return false;
-    if (await assets_at_hand(assets)) {
-      for (const asset of assets) consented_assets.add(asset.path);
-      return false;
-    }
+    if (!assets.length || await may_fetch(assets)) return false;
     if (this.element.dataset.state !== 'waiting') {
       this.element.dataset.state = 'waiting';
       await this.#show_asset_gate();
@@ -314,7 +279,7 @@ export class CellView {
   /** The waiting cell's note (the assets' size as served) and its button. */
   async #show_asset_gate() {
     const assets = this.#spec.assets || [];
-    const bytes = await assets_bytes(assets);
+    const bytes = await served_bytes(assets);
     const size = bytes === null ? t('cell.asset_size_unknown') : `${format_number(bytes / 1e6)} MB`;
     const button = el('button', { type: 'button', class: 'sl-button sl-button-primary sl-asset-button', 'data-bytes': String(bytes ?? '') },
       t('cell.asset_run'));

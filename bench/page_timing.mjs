@@ -1,39 +1,126 @@
-// Time from navigation to first result, per lab page, in headless Chromium (node bench/page_timing.mjs,
-// after `npm run build`; name labs to time only those). Also prints the gzip transfer size of what the queueing page loads.
-import { gzipSync } from 'node:zlib';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { start_server, launch_browser, new_page, DIST } from '../tests/e2e/helpers.mjs';
+// Page timing and bytes, per lab, cold and warm, in headless Chromium (a benchmark, not a test: npm test does
+// not run it). node bench/page_timing.mjs [--dist DIR] [--baseline DIR] [--runs N] [lab ...]
+// For each site (dist/, and --baseline, e.g. an older build, side by side in the same run) and each lab:
+//   cold  a fresh browser context (no HTTP cache, no service worker): bytes over the wire before the first
+//         result and before every cell is done (through a counting proxy: the page, the cell workers and the
+//         service worker, compressed as served), the time from navigation to both;
+//   warm  the same context once its service worker is active, with the network down (the proxy refuses
+//         every connection): the time to the first result and to every cell done.
+// Times are medians of --runs runs (default 1). With --baseline, a last table gives baseline / this build.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { launch_browser, DIST, ROOT } from '../tests/e2e/helpers.mjs';
+import { start_counter, RESULT_CLOCK } from '../tests/e2e/byte_counter.mjs';
 
-const server = await start_server();
+const { values: options, positionals: only } = parseArgs({
+  allowPositionals: true,
+  options: { dist: { type: 'string', default: DIST }, baseline: { type: 'string' }, runs: { type: 'string', default: '1' } },
+});
+const RUNS = Math.max(1, Number(options.runs) || 1);
+const TIMEOUT_MS = 300_000;
+
+function serve(dir) {
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'serve.mjs'), '--dir', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((done, fail) => {
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = output.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (match) done({ url: match[0], stop: () => child.kill('SIGTERM') });
+    });
+    child.on('exit', (code) => fail(new Error(`serve.mjs exited with ${code}`)));
+  });
+}
+
+async function service_worker_active(page) {
+  for (let i = 0; i < 240; ++i) {
+    if (await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state) === 'activated') return true;
+    await page.waitForTimeout(250);
+  }
+  return false;
+}
+
+/** Opens the lab; resolves with {first_ms, all_ms (from navigation), first_at, all_at (Date.now())}. */
+async function visit(page, url) {
+  const t0 = Date.now();
+  await page.goto(url);
+  await page.waitForFunction(() => window.__sl_first_result_ms > 0, null, { timeout: TIMEOUT_MS, polling: 50 });
+  await page.waitForFunction(() => window.__sl_all_done_ms > 0, null, { timeout: TIMEOUT_MS, polling: 50 });
+  const [first_at, all_at] = await page.evaluate(() => [window.__sl_first_result_ms, window.__sl_all_done_ms]);
+  return { first_ms: first_at - t0, all_ms: all_at - t0, first_at, all_at };
+}
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+
+async function time_site(browser, dir) {
+  const { labs } = JSON.parse(readFileSync(join(dir, 'labs', 'index.json'), 'utf8'));
+  const server = await serve(dir);
+  const counter = await start_counter(server.url);
+  const rows = [];
+  try {
+    for (const lab of labs.filter((l) => l.status === 'ready' && (only.length === 0 || only.includes(l.id)))) {
+      const samples = [];
+      for (let run = 0; run < RUNS; ++run) {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+        await context.addInitScript(RESULT_CLOCK);
+        const page = await context.newPage();
+        const url = `${counter.url}lab.html?lab=${lab.id}&predict=0`;
+        counter.set_offline(false);
+        counter.reset();
+        const cold = await visit(page, url);
+        const bytes_first = counter.bytes(cold.first_at);
+        const bytes_all = counter.bytes(cold.all_at);
+        const cells = await page.$$eval('.sl-cell', (c) => c.length);
+        const has_sw = await service_worker_active(page);
+        counter.set_offline(true);
+        const warm = has_sw ? await visit(page, url) : null;
+        counter.set_offline(false);
+        samples.push({ cells, bytes_first, bytes_all, cold, warm });
+        await context.close();
+      }
+      const pick = (f) => median(samples.map(f));
+      rows.push({
+        lab: lab.id, cells: String(samples[0].cells),
+        kb_first: pick((s) => s.bytes_first) / 1000, kb_all: pick((s) => s.bytes_all) / 1000,
+        cold_first_s: pick((s) => s.cold.first_ms) / 1000, cold_all_s: pick((s) => s.cold.all_ms) / 1000,
+        warm_first_s: samples[0].warm ? pick((s) => s.warm.first_ms) / 1000 : NaN,
+        warm_all_s: samples[0].warm ? pick((s) => s.warm.all_ms) / 1000 : NaN,
+      });
+    }
+  } finally {
+    await counter.stop();
+    server.stop();
+  }
+  return rows;
+}
+
+const COLUMNS = [
+  ['lab', 'lab', 10], ['cells', 'cells', 5], ['kb_first', 'kB→first', 9], ['kb_all', 'kB→all', 9],
+  ['cold_first_s', 'cold first s', 12], ['cold_all_s', 'cold all s', 10], ['warm_first_s', 'warm first s', 12], ['warm_all_s', 'warm all s', 10],
+];
+const cell_text = (value) => (typeof value === 'number' ? (Number.isFinite(value) ? (value >= 100 ? value.toFixed(0) : value.toFixed(2)) : '—') : String(value));
+
+function print(title, rows) {
+  console.log(`\n${title}`);
+  console.log(COLUMNS.map(([, head, width]) => head.padStart(width)).join(' '));
+  for (const row of rows) console.log(COLUMNS.map(([key, , width]) => cell_text(row[key]).padStart(width)).join(' '));
+}
+
 const browser = await launch_browser();
 try {
-  const { labs } = JSON.parse(readFileSync(join(DIST, 'labs', 'index.json'), 'utf8'));
-  console.log('lab        cells  first result (ms)  all cells done (ms)');
-  const only = process.argv.slice(2);
-  for (const lab of labs.filter((l) => l.status === 'ready' && (only.length === 0 || only.includes(l.id)))) {
-    const page = await new_page(browser);
-    const t0 = Date.now();
-    await page.goto(`${server.url}lab.html?lab=${lab.id}`);
-    await page.waitForSelector('.sl-cell[data-state="done"]', { timeout: 120_000 });
-    const first = Date.now() - t0;
-    await page.waitForFunction(() => [...document.querySelectorAll('.sl-cell')].every((c) => ['done', 'error'].includes(c.dataset.state)), null, { timeout: 300_000 });
-    const all = Date.now() - t0;
-    const cells = await page.$$eval('.sl-cell', (c) => c.length);
-    console.log(`${lab.id.padEnd(10)} ${String(cells).padStart(5)} ${String(first).padStart(18)} ${String(all).padStart(20)}`);
-    await page.context().close();
+  const current = await time_site(browser, resolve(options.dist));
+  print(`this build (${options.dist}); bytes as served through a counting proxy (kB = 1000 B), times from navigation, median of ${RUNS}`, current);
+  if (options.baseline) {
+    const base = await time_site(browser, resolve(options.baseline));
+    print(`baseline (${options.baseline})`, base);
+    const ratios = current.map((row) => {
+      const old = base.find((b) => b.lab === row.lab);
+      return Object.fromEntries(COLUMNS.map(([key]) => [key, key === 'lab' || key === 'cells' ? row[key] : old ? old[key] / row[key] : NaN]));
+    });
+    print('baseline / this build (> 1: this build is lighter or faster)', ratios);
   }
-  const files = [];
-  const walk = (dir) => readdirSync(dir).forEach((f) => { const p = join(dir, f); statSync(p).isDirectory() ? walk(p) : files.push(p); });
-  walk(DIST);
-  let raw = 0, gz = 0;
-  for (const f of files.filter((f) => /\.(js|wasm|html|css)$/.test(f) && !f.includes('/labs/'))) {
-    const bytes = readFileSync(f);
-    raw += bytes.length; gz += gzipSync(bytes, { level: 9 }).length;
-    if (/serving_lab\.(js|wasm)$|vega/.test(f)) console.log(`${f.slice(DIST.length + 1).padEnd(40)} ${String(bytes.length).padStart(9)} B  gzip ${gzipSync(bytes, { level: 9 }).length} B`);
-  }
-  console.log(`code (html, css, js, wasm) total ${raw} B, gzip ${gz} B`);
 } finally {
   await browser.close();
-  await server.stop();
 }

@@ -3,8 +3,9 @@
 // Bundles web/js with esbuild (minified, es2020, code-split so Vega loads after the form) and the worker
 // (Emscripten's glue + web/probes + web/worker.js, one file), copies the HTML, CSS, i18n and the wasm module,
 // writes each lab in each language (labs/<lab>.<lang>.json: the lab's cells with only that language's text)
-// and the manifest labs/index.json, and generates the model file that request/cold-start fetches
-// (assets/model-*.bin, deterministic noise, not in git).
+// and the manifest labs/index.json, copies the data assets the wasm build wrote beside the module
+// (data/mnist-digits.bin: the digits two request cells fetch), and generates the model file that
+// request/cold-start fetches when asked (assets/model-*.bin, deterministic noise, not in git).
 // Every URL is relative, so the output works from any static host under any sub-path.
 import { build } from 'esbuild';
 import { cp, mkdir, readFile, readdir, rm, writeFile, access } from 'node:fs/promises';
@@ -29,6 +30,8 @@ const wasm_dir = resolve(options['wasm-dir']);
 const labs_dir = resolve(options['labs-dir']);
 const web = join(root, 'web');
 const WASM_FILES = ['serving_lab.js', 'serving_lab.wasm'];
+// Data assets (core/cell.h DataAsset), written by the wasm build (cmake/Mnist.cmake): its file → the site's path.
+const DATA_FILES = { 'mnist-digits.bin': 'data/mnist-digits.bin' };
 const ENTRY_POINTS = ['main_index.js', 'main_lab.js'];
 // The pages, written from the one template web/page.html: its script, and what else its head holds.
 const PAGES = {
@@ -56,6 +59,8 @@ async function main() {
   await cp(join(web, 'embed', 'embed.js'), join(out, 'embed.js'));   // the course page's listener (README)
   await writeFile(join(out, '_headers'), HEADERS_FILE);   // Netlify / Cloudflare Pages (docs/hosting.md)
   await cp(join(wasm_dir, 'serving_lab.wasm'), join(out, 'serving_lab.wasm'));   // the glue is in worker.js
+  await mkdir(join(out, 'data'), { recursive: true });
+  for (const [name, path] of Object.entries(DATA_FILES)) await cp(join(wasm_dir, name), join(out, path));
   const labs = await copy_labs();
   for (const name of ['manifest.webmanifest', 'icon.svg']) await cp(join(web, name), join(out, name));
   await write_model();
@@ -95,7 +100,7 @@ async function write_worker() {
 
 async function check_wasm() {
   const missing = [];
-  for (const name of WASM_FILES) {
+  for (const name of [...WASM_FILES, ...Object.keys(DATA_FILES)]) {
     try { await access(join(wasm_dir, name)); } catch { missing.push(join(wasm_dir, name)); }
   }
   if (missing.length) {
@@ -144,9 +149,9 @@ async function copy_labs() {
   return labs;
 }
 
-// The service worker precaches every file of the site but the measurement model (assets/), the compressed
-// twins and the host's _headers file.
-const NOT_PRECACHED = /^(assets\/|_headers$|sw\.js$)|\.(br|gz)$/;
+// The service worker precaches every file of the site but the measurement model (assets/), the data assets
+// (data/: kept on their first fetch, which a reader asks for), the compressed twins and the host's _headers file.
+const NOT_PRECACHED = /^(assets\/|data\/|_headers$|sw\.js$)|\.(br|gz)$/;
 
 /** dist/sw.js from web/sw.js with the precache list and a version that changes when any listed file does. */
 async function write_service_worker(dir) {
@@ -182,15 +187,16 @@ const HEADERS_FILE = `/*
 `;
 
 // Text and wasm are served compressed (scripts/serve.mjs picks <file>.br or <file>.gz by Accept-Encoding, as
-// nginx gzip_static, Netlify and Cloudflare Pages do). The model shards under assets/ are noise: not worth it.
-const COMPRESSIBLE = /\.(html|js|mjs|css|json|wasm|svg|txt|map|webmanifest)$/;
+// nginx gzip_static, Netlify and Cloudflare Pages do), and so are the data assets (data/: the digits halve).
+// The model shards under assets/ are noise: not worth it.
+const COMPRESSIBLE = /\.(html|js|mjs|css|json|wasm|svg|txt|map|webmanifest)$|^data\/[^/]+\.bin$/;
 
 /** Writes <file>.br and <file>.gz beside every compressible file under dir; returns the byte totals. */
 async function precompress(dir) {
   const totals = { files: 0, raw: 0, br: 0, gz: 0 };
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
     const path = join(entry.parentPath ?? entry.path, entry.name);
+    if (!entry.isFile() || !COMPRESSIBLE.test(path.slice(dir.length + 1).split('\\').join('/'))) continue;
     const data = await readFile(path);
     const br = brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length } });
     const gz = gzipSync(data, { level: 9 });

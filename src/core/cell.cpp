@@ -43,6 +43,13 @@ ParamSpec explored(ParamSpec spec, double lo, double hi) {
   return spec;
 }
 
+ParamSpec downloads(ParamSpec spec, std::vector<double> bytes) {
+  SL_ASSERT(spec.kind == ParamSpec::Kind::Choice && bytes.size() == spec.choices.size());
+  for (std::size_t i = 0; i < bytes.size(); ++i) SL_ASSERT(bytes[i] >= 0 && (spec.choices[i] != spec.default_choice || bytes[i] == 0));
+  spec.network_bytes = std::move(bytes);
+  return spec;
+}
+
 const char* presence_name(Presence presence) {
   switch (presence) {
     case Presence::Always: return "always";
@@ -85,6 +92,13 @@ void Inputs::set_bytes(const ParamSpec& spec, std::string data) {
 void Inputs::set_measured(std::string key, std::vector<double> samples) { measured_[std::move(key)] = std::move(samples); }
 
 const std::string& Inputs::bytes(const std::string& name) const { return find(name).text; }
+
+void Inputs::set_asset(std::string name, std::string data) { assets_[std::move(name)] = std::move(data); }
+
+const std::string* Inputs::asset(const std::string& name) const {
+  const auto it = assets_.find(name);
+  return it == assets_.end() ? nullptr : &it->second;
+}
 
 const std::vector<double>* Inputs::measured(const std::string& key) const {
   const auto it = measured_.find(key);
@@ -180,6 +194,11 @@ namespace {
 
 constexpr std::size_t kMaxSamples = 100000;
 const std::string kMeasuredPrefix = "measured.";
+const std::string kAssetPrefix = "asset.";
+
+bool declares_asset(const CellSpec& cell, const std::string& name) {
+  return std::any_of(cell.assets.begin(), cell.assets.end(), [&](const DataAsset& a) { return a.name == name; });
+}
 
 Result<std::vector<double>> parse_samples(const std::string& key, const std::string& text) {
   std::vector<double> samples;
@@ -210,7 +229,7 @@ bool declares_probe(const CellSpec& cell, const std::string& key) {
 Result<std::map<std::string, std::string>> canonical_names(const CellSpec& cell, const std::map<std::string, std::string>& raw) {
   std::map<std::string, std::string> named;
   for (const auto& [key, text] : raw) {
-    if (key.rfind(kMeasuredPrefix, 0) == 0) {
+    if (key.rfind(kMeasuredPrefix, 0) == 0 || key.rfind(kAssetPrefix, 0) == 0) {
       named[key] = text;
       continue;
     }
@@ -235,6 +254,13 @@ Result<Inputs> parse_inputs(const CellSpec& cell, const std::map<std::string, st
   const std::map<std::string, std::string>& raw = named.value();
   Inputs inputs;
   for (const auto& [name, text] : raw) {
+    if (name.rfind(kAssetPrefix, 0) == 0) {
+      const std::string asset = name.substr(kAssetPrefix.size());
+      if (!declares_asset(cell, asset))
+        return Error{"unknown_param", name, cell.id + " uses no data asset '" + asset + "'", {{"cell", cell.id}}};
+      inputs.set_asset(asset, text);
+      continue;
+    }
     if (name.rfind(kMeasuredPrefix, 0) != 0) continue;
     if (!declares_probe(cell, name))
       return Error{"unknown_param", name, cell.id + " takes no measurement '" + name + "'", {{"cell", cell.id}}};

@@ -35,6 +35,10 @@ struct ParamSpec {
   /// decades.
   double slider_min = 0;
   double slider_max = 0;
+  /// Choice only, else empty: the bytes a run with each choice (in `choices` order) downloads over the
+  /// reader's network. Such a parameter needs the reader's consent: the page never runs a choice that
+  /// moves bytes until the reader presses a button stating them (the default choice moves none).
+  std::vector<double> network_bytes;
 };
 
 ParamSpec real(std::string name, std::string unit, double default_value, double min, double max);
@@ -48,6 +52,8 @@ ParamSpec used_when(ParamSpec spec, std::string choice_param, std::vector<std::s
 ParamSpec aliased(ParamSpec spec, std::vector<std::string> old_names);
 /// `spec` (Real or Count), explored on the page with a slider from lo to hi, inside [min, max].
 ParamSpec explored(ParamSpec spec, double lo, double hi);
+/// `spec` (a Choice whose default moves nothing), each choice downloading bytes[i] (see network_bytes).
+ParamSpec downloads(ParamSpec spec, std::vector<double> bytes);
 
 /// Which runs have an output or a table.
 enum class Presence {
@@ -93,6 +99,7 @@ class Inputs {
   void set_choice(const ParamSpec& spec, std::string text);
   void set_bytes(const ParamSpec& spec, std::string data);
   void set_measured(std::string key, std::vector<double> samples);
+  void set_asset(std::string name, std::string data);
   double real(const std::string& name) const;
   std::int64_t count(const std::string& name) const;
   const std::string& choice(const std::string& name) const;
@@ -101,6 +108,8 @@ class Inputs {
   /// Samples the host measured for this run (see ProbeTask), by key "<probe>.<key>"; nullptr when the
   /// host did not measure it (always so natively).
   const std::vector<double>* measured(const std::string& key) const;
+  /// A data asset the cell declares (CellSpec::assets), by name; nullptr when the host did not pass it.
+  const std::string* asset(const std::string& name) const;
   const std::vector<Value>& values() const { return values_; }
   const std::map<std::string, std::vector<double>>& all_measured() const { return measured_; }
 
@@ -108,6 +117,15 @@ class Inputs {
   const Value& find(const std::string& name) const;
   std::vector<Value> values_;
   std::map<std::string, std::vector<double>> measured_;
+  std::map<std::string, std::string> assets_;
+};
+
+/// A static file of the site a cell computes on (real MNIST digits), kept out of the wasm module: the
+/// worker fetches `path` (relative to the site) once and passes its bytes as the input "asset.<name>". The
+/// native build may have it compiled in instead (the cell says where it looks).
+struct DataAsset {
+  std::string name;  ///< "mnist-digits"
+  std::string path;  ///< "data/mnist-digits.bin"
 };
 
 /// A measurement only the host can take (the browser's JSON.parse, createImageBitmap, a call across the
@@ -201,6 +219,8 @@ struct CellSpec {
   /// Host measurements this cell can use, by probe name; with plan_probes, which to take for given inputs.
   std::vector<std::string> probes;
   std::function<std::vector<ProbeTask>(const Inputs&)> plan_probes;
+  /// Static files this cell computes on (DataAsset); empty for most cells.
+  std::vector<DataAsset> assets;
   /// Every scalar output and every table a run may return (tests check runs against these).
   std::vector<OutputSpec> outputs;
   std::vector<TableSpec> tables;
@@ -213,7 +233,7 @@ struct CellSpec {
 /// take their defaults; a parameter's earlier name (ParamSpec::aliases) counts as its name, and giving both
 /// is an error; unknown names, non-numbers, NaN, out-of-range values and bad choices are errors that
 /// name the parameter. Keys "measured.<probe>.<key>" carry host samples (finite, >= 0, at most 100,000) for
-/// a probe the cell declares.
+/// a probe the cell declares; keys "asset.<name>" the bytes of a data asset it declares.
 Result<Inputs> parse_inputs(const CellSpec& cell, const std::map<std::string, std::string>& raw);
 
 /// Parses a seed: an integer in [0, 2^53) (so it survives a trip through a JS number).

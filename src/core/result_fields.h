@@ -85,6 +85,11 @@ void write(const ParamSpec& p, Writer& w) {
       w.key("unit"), w.string("");
       w.key("default"), w.string(p.default_choice);
       w.key("choices"), write_strings(p.choices, w);
+      if (!p.network_bytes.empty()) {
+        w.key("network_bytes"), w.begin_array();
+        for (double b : p.network_bytes) w.number(b);
+        w.end_array();
+      }
       break;
     case ParamSpec::Kind::Real:
     case ParamSpec::Kind::Count:
@@ -124,6 +129,16 @@ void write(const CellSpec& cell, Writer& w) {
   w.key("uses_seed"), w.boolean(cell.uses_seed);
   w.key("deterministic"), w.boolean(cell.deterministic);
   w.key("probes"), write_strings(cell.probes, w);
+  if (!cell.assets.empty()) {
+    w.key("assets"), w.begin_array();
+    for (const auto& a : cell.assets) {
+      w.begin_object();
+      w.key("name"), w.string(a.name);
+      w.key("path"), w.string(a.path);
+      w.end_object();
+    }
+    w.end_array();
+  }
   w.key("params"), w.begin_array();
   for (const auto& p : cell.params) write(p, w);
   w.end_array();

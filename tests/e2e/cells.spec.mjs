@@ -45,6 +45,7 @@ describe('every cell in the browser', () => {
       assert.ok(docs.has(spec.id), `${spec.id} is registered in C++ but missing from labs/${lab}/lab.json`);
       const page = await new_page(site.browser, { width: 900, height: 900 });
       await open(page, `${site.server.url}lab.html?lab=${lab}&cell=${short}&embed=1&predict=0`);
+      if ((spec.assets || []).length) await page.click(`${cell} .sl-asset-button`);   // its data file, on the reader's word
       await page.waitForSelector(`${cell}[data-state="done"]`, { timeout: 45_000 });
       const outputs = () => page.textContent(`${cell} .sl-outputs`);
       assert.ok((await page.$$(`${cell} .sl-outputs tr[data-key]`)).length > 0, 'no outputs shown');

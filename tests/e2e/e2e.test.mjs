@@ -12,3 +12,5 @@ import './lab_fetch.spec.mjs';
 import './explorable.spec.mjs';
 import './offline.spec.mjs';
 import './csp.spec.mjs';
+import './budgets.spec.mjs';
+import './takeover.spec.mjs';

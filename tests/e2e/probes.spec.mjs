@@ -28,10 +28,19 @@ describe('browser probes', () => {
   test('the cold-start phases are measured in the page: model fetch bypassed and warm, wasm compile and instantiate', async () => {
     const cell = '#cold-start';
     const page = await new_page(site.browser);
-    await open(page, `${site.server.url}lab.html?lab=request&cell=cold-start&embed=1&repeats=2`);
+    // download=32 in the URL downloads nothing: only the button does, with the size chosen beside it.
+    await open(page, `${site.server.url}lab.html?lab=request&cell=cold-start&embed=1&repeats=2&download=32`);
     await page.waitForSelector(`${cell}[data-state="done"]`, { timeout: 120_000 });
+    assert.equal(await page.$(`${cell} .sl-outputs tr[data-key="fetch_bypass_ms"]`), null, 'no fetch before the button');
+    await page.selectOption(`${cell} .sl-consent-control select`, '16');
+    assert.match(await page.textContent(`${cell} .sl-consent-button`), /16 MiB.*32 MiB/);
+    const runs = Number(await page.getAttribute(cell, 'data-runs'));
+    await page.click(`${cell} .sl-consent-button`);
+    await page.waitForFunction(([selector, count]) => Number(document.querySelector(selector).dataset.runs) > count &&
+      document.querySelector(selector).dataset.state === 'done', [cell, runs], { timeout: 120_000 });
     const value = async (key) => Number((await output_text(page, key, cell)).replace(/[,\s]/g, ''));
-    assert.equal(await value('model_mib'), 32);   // the generated model, as received
+    assert.equal(await value('model_mib'), 16);   // the model chosen, as received
+
     for (const key of ['fetch_bypass_ms', 'fetch_warm_ms', 'wasm_compile_ms', 'wasm_instantiate_ms', 'infer_first_ms']) {
       assert.ok(await value(key) > 0, `${key} is shown and positive`);
     }

@@ -2,7 +2,7 @@
 // the native build during this run; nothing is pasted in.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadModule, runCli, plain } from './load_module.mjs';
+import { loadModule, runCli, plain, assetInputs } from './load_module.mjs';
 
 const M = await loadModule();
 const cells = JSON.parse(runCli(['list', '--json']).stdout);
@@ -42,7 +42,8 @@ for (const cell of cells) {
       const native = runCli(cliArgs(cell.id, inputs, '7'));
       assert.equal(native.status, 0, native.stderr);
       const expected = JSON.parse(native.stdout);
-      const got = plain(M.run(cell.id, inputs, '7', null));
+      // A cell's data assets (the MNIST digits) come as bytes, as the worker passes them; the CLI has them built in.
+      const got = plain(M.run(cell.id, { ...inputs, ...assetInputs(cell) }, '7', null));
       assert.deepEqual(got.outputs, expected.outputs);
       assert.deepEqual(got.tables, expected.tables);
       assert.deepEqual(got.book, expected.book);
@@ -51,6 +52,16 @@ for (const cell of cells) {
     });
   }
 }
+
+test('the digit cells name their missing data asset in wasm instead of computing without it', () => {
+  const uses_digits = cells.filter((cell) => (cell.assets || []).some((asset) => asset.name === 'mnist-digits'));
+  assert.deepEqual(uses_digits.map((cell) => cell.id).sort(), ['request/calibration', 'request/skew-parity']);
+  for (const cell of uses_digits) {
+    const got = M.run(cell.id, {}, '7', null);
+    assert.equal(got.error?.code, 'missing_asset', JSON.stringify(got.error));
+    assert.equal(M.run(cell.id, { 'asset.mnist-digits': new Uint8Array([1, 2, 3]) }, '7', null).error?.code, 'bad_asset');
+  }
+});
 
 test('a different seed changes a simulated cell in wasm as it does natively', () => {
   const a = plain(M.run('queues/littles-law', { n: '5000' }, '1', null));

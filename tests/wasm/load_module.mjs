@@ -17,6 +17,15 @@ export async function loadModule() {
   return createServingLab({ wasmBinary: readFileSync(path.join(wasmDir, 'serving_lab.wasm')) });
 }
 
+/**
+ * The inputs "asset.<name>" a cell's data assets fill (core/cell.h DataAsset), read from the wasm build
+ * (cmake/Mnist.cmake writes them beside the module) as the page's worker fetches them from the site.
+ */
+export function assetInputs(cell) {
+  return Object.fromEntries((cell.assets || []).map(({ name, path: site_path }) =>
+    [`asset.${name}`, new Uint8Array(readFileSync(path.join(wasmDir, path.basename(site_path))))]));
+}
+
 /** Runs the native CLI with args; returns {status, stdout, stderr}. */
 export function runCli(args) {
   try {

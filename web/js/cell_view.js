@@ -3,8 +3,10 @@
 // the book line, and closed disclosures: the other charts, "All outputs", the "Why?" sections. Inputs go to
 // C++ as typed (in C's number notation); the page only formats what comes back.
 import { el, replace_children } from './dom.js';
+import { format_number } from './format.js';
+import { consent_to, may_fetch, served_bytes, asset_inputs } from './data_assets.js';
 import { t, pick, current_lang } from './i18n.js';
-import { build_param_fields } from './param_form.js';
+import { build_param_fields, needs_consent } from './param_form.js';
 import { headline, result_table, book_details, all_outputs, notice_text, error_text, value_with_unit, output_unit } from './result_view.js';
 import { ChartPanel } from './chart_panel.js';
 import { RunStatus } from './run_status.js';
@@ -16,6 +18,7 @@ import { param_key, alias_keys, read_param, short_id, update_url, set_or_delete,
 
 const DEBOUNCE_MS = 300;
 const DEFAULT_SEED = '1';
+const CONSENTED = 'sl-assets-consented';   // a document event: the reader let the page fetch a data asset
 
 export class CellView {
   element;
@@ -27,6 +30,7 @@ export class CellView {
   #open_full = null;
   #more_charts = null; #folded = [];
   #number; #prediction = null; #headline_box; #table_box; #book_box; #outputs_box; #main_box;
+  #asset_gate = null;             // the "download the data and run" box, while the cell waits for it
 
   /**
    * doc: the cell's entry in the lab file; spec: its entry in list_cells(); query: URLSearchParams;
@@ -39,8 +43,9 @@ export class CellView {
     this.#spec = spec;
     this.#worker = worker;
     this.#embed = embed;
+    // A download (needs_consent) starts at its default, whatever the URL says: it runs only from its button.
     this.#values = Object.fromEntries(spec.params.filter((param) => param.kind !== 'bytes').map((param) =>
-      [param.name, read_param(query, spec.id, param, embed) ?? String(param.default)]));
+      [param.name, (needs_consent(param) ? null : read_param(query, spec.id, param, embed)) ?? String(param.default)]));
     this.#seed_text = spec.uses_seed ? (query.get(this.#key(SEED_KEY)) ?? DEFAULT_SEED) : null;
     this.#status = new RunStatus(() => this.cancel());
     this.#charts = (doc.charts || []).map((chart) => new ChartPanel(chart, this.#id_prefix));
@@ -48,6 +53,13 @@ export class CellView {
     this.element = el('section', { class: 'sl-cell', id: short_id(spec.id), 'aria-labelledby': `${this.#id_prefix}-title` });
     this.build();
     this.#write_url();
+    // The reader let the page download a data asset (this cell's button or another's): a waiting cell runs.
+    document.addEventListener(CONSENTED, () => {
+      if (this.element.dataset.state !== 'waiting') return;
+      this.#asset_gate.hidden = true;
+      this.element.dataset.state = '';
+      this.run_now();
+    });
   }
 
   /** The same cell's lab-file entry in another language; build() then shows it. */
@@ -79,8 +91,10 @@ export class CellView {
     this.#form = build_param_fields({
       spec: this.#spec, doc, id_prefix: this.#id_prefix, values: this.#values, seed_text: this.#seed_text,
       key_params: doc.key_params || [], on_edit: () => this.#edited(),
+      on_consent: (name, choice) => this.run_now({ [name]: choice }),   // this run only: later edits download nothing
     });
     this.#status.relabel();
+    this.#asset_gate = el('div', { class: 'sl-asset-gate', hidden: true });
     this.#error_box = el('div', { class: 'sl-error', role: 'alert', hidden: true });
     this.#notices = el('div', { class: 'sl-notices' });
     this.#stale_note = el('p', { class: 'sl-stale-note', hidden: true }, t('cell.stale'));
@@ -121,12 +135,13 @@ export class CellView {
         this.#number ? el('span', { class: 'sl-cell-number' }, `${this.#number}. `) : null, pick(doc.title, this.#spec.id)),
       el('div', { class: 'sl-cell-text' }, (pick(doc.text, []) || []).map((paragraph) => el('p', {}, paragraph))),
       el('div', { class: 'sl-explore' },
-        el('div', { class: 'sl-controls' }, form, this.#error_box),
+        el('div', { class: 'sl-controls' }, form, this.#asset_gate, this.#error_box),
         this.#main_box),
       this.#notices, this.#stale_note,
       this.#results,
       // Closed disclosures side by side; an open one takes the whole width.
       el('div', { class: 'sl-disclosures' }, this.#more_charts, this.#outputs_box, why, this.#share_row()));
+    if (this.element.dataset.state === 'waiting') this.#show_asset_gate();   // in the new language
     if (this.#last_result) this.#show_result(this.#last_result, false);
     if (this.#last_error) {
       this.#show_error(this.#last_error);
@@ -184,6 +199,7 @@ export class CellView {
     const values = this.#form.read();
     if (this.#seed_text !== null) this.#seed_text = values.seed;
     for (const param of this.#spec.params) {
+      if (needs_consent(param)) continue;
       if (param.kind !== 'bytes') this.#values[param.name] = values[param.name];
       else if (values[param.name]) this.#files[param.name] = new Uint8Array(await values[param.name].arrayBuffer());
       else delete this.#files[param.name];
@@ -206,10 +222,21 @@ export class CellView {
     });
   }
 
-  /** Runs the cell now with the inputs as typed. data-state and data-runs on the cell tell how it went. */
-  async run_now() {
+  /**
+   * Runs the cell now with the inputs as typed (and `consented`: a download the reader asked for, this run
+   * only). data-state and data-runs on the cell tell how it went.
+   */
+  async run_now(consented = {}) {
     clearTimeout(this.#debounce);
-    const inputs = { ...this.#values, ...this.#files };
+    if (await this.#waits_for_assets()) return;
+    let assets;
+    try {
+      assets = await asset_inputs(this.#spec.assets);
+    } catch (error) {
+      this.element.dataset.state = 'error';
+      return this.#failed({ code: 'missing_asset', param: '', message: String(error.message || error), args: {} });
+    }
+    const inputs = { ...this.#values, ...this.#files, ...assets, ...consented };
     const seed = this.#seed_text ?? DEFAULT_SEED;   // a string, validated in C++ like the inputs
     this.#status.started();
     this.element.dataset.state = 'running';
@@ -231,6 +258,37 @@ export class CellView {
     this.element.dataset.state = 'done';
     if (this.#open_full) this.#open_full.href = this.full_url();
     this.element.dispatchEvent(new CustomEvent('sl-run', { bubbles: true }));
+  }
+
+  /**
+   * A cell that computes on data assets (C++ spec.assets: the request lab's digits) does not download them
+   * unasked: unless they are at hand (kept by the service worker) or the reader has agreed before, it
+   * shows their size and a button, sets data-state="waiting" and returns true. The button lets every cell of
+   * the page that uses them run.
+   */
+  async #waits_for_assets() {
+    const assets = this.#spec.assets || [];
+    if (!assets.length || await may_fetch(assets)) return false;
+    if (this.element.dataset.state !== 'waiting') {
+      this.element.dataset.state = 'waiting';
+      await this.#show_asset_gate();
+    }
+    return true;
+  }
+
+  /** The waiting cell's note (the assets' size as served) and its button. */
+  async #show_asset_gate() {
+    const assets = this.#spec.assets || [];
+    const bytes = await served_bytes(assets);
+    const size = bytes === null ? t('cell.asset_size_unknown') : `${format_number(bytes / 1e6)} MB`;
+    const button = el('button', { type: 'button', class: 'sl-button sl-button-primary sl-asset-button', 'data-bytes': String(bytes ?? '') },
+      t('cell.asset_run'));
+    button.addEventListener('click', () => {
+      consent_to(assets);
+      document.dispatchEvent(new CustomEvent(CONSENTED));
+    });
+    replace_children(this.#asset_gate, el('p', { class: 'sl-asset-note' }, t('cell.asset_note', { bytes: size })), button);
+    this.#asset_gate.hidden = false;
   }
 
   /** Stops a run in progress; the cell shows "cancelled" and stays usable. */

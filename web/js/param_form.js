@@ -1,7 +1,9 @@
 // The form of one cell, generated from the C++ param specs (list_cells) and labelled from the lab file.
 // Numbers are typed as text and sent to C++ as strings, so bad text ("-1", "NaN", "1e12") reaches the
 // one validator, in C++, which reports it. The lab file's key parameters get a slider beside the text field
-// (its range from the C++ declaration, spec.slider); the others sit under a closed "More parameters".
+// (its range from the C++ declaration, spec.slider); the others sit under a closed "More parameters". A
+// choice that downloads (C++ declares network_bytes per choice) is never a plain menu: the reader picks a
+// size and presses a button stating the bytes; the parameter otherwise stays at its default (none).
 import { el } from './dom.js';
 import { t, pick, current_lang, unit_text } from './i18n.js';
 import { format_limit, format_number } from './format.js';
@@ -10,12 +12,16 @@ import { to_c_number, from_c_number } from './number_text.js';
 const SLIDER_STEPS = 1000;   // positions of a slider over its range
 const LOG_DECADES = 2;       // a range spanning more decades than this is drawn on a log scale
 
+/** True for a parameter whose choices download bytes: it runs only at the reader's request (needs_consent). */
+export function needs_consent(param) { return param.kind === 'choice' && (param.network_bytes || []).some((b) => b > 0); }
+
 /**
  * Builds the parameter fields. values: {name: C text}; seed_text: text or null when the cell has no seed;
- * key_params: names with a slider. on_edit() is called on every edit.
+ * key_params: names with a slider. on_edit() is called on every edit; on_consent(name, choice) when the
+ * reader presses a download's button.
  * Returns {element, read(), mark_invalid(name, message)}.
  */
-export function build_param_fields({ spec, doc, id_prefix, values, seed_text, key_params = [], on_edit }) {
+export function build_param_fields({ spec, doc, id_prefix, values, seed_text, key_params = [], on_edit, on_consent = () => {} }) {
   const controls = new Map();   // name → input or select
   const field_of = new Map();   // name → its field, for params used only at some choices
   const notes = new Map();      // name → the "read as 1000" line of a number field
@@ -39,6 +45,11 @@ export function build_param_fields({ spec, doc, id_prefix, values, seed_text, ke
       sliders.get(param.name)?.set_from_text(c_text);
       edited(event);
     };
+    if (needs_consent(param)) {
+      const consent = consent_field(param, id, text, choice_labels, doc.params?.[param.name]?.consent, on_consent);
+      field_of.set(param.name, consent);
+      return consent;
+    }
     const control = make_control(param, id, values[param.name], choice_labels, param.kind === 'real' || param.kind === 'count' ? number_edited : edited);
     controls.set(param.name, control);
     let slider = null;
@@ -64,8 +75,10 @@ export function build_param_fields({ spec, doc, id_prefix, values, seed_text, ke
     controls.set('seed', control);
     fields.push(field(control, t('cell.seed'), { name: 'seed', unit: '' }, t('cell.seed_help'), null, false));
   }
-  const key_fields = fields.filter((box) => box.classList.contains('sl-field-key'));
-  const other_fields = fields.filter((box) => !box.classList.contains('sl-field-key'));
+  // A download's button stays in view, with the key parameters.
+  const in_view = (box) => box.classList.contains('sl-field-key') || box.classList.contains('sl-field-consent');
+  const key_fields = fields.filter(in_view);
+  const other_fields = fields.filter((box) => !in_view(box));
   // With no key parameter (or only a few fields), everything stays in view.
   const fold = key_fields.length > 0 && other_fields.length > 0;
   const more = fold
@@ -99,6 +112,32 @@ export function build_param_fields({ spec, doc, id_prefix, values, seed_text, ke
     },
     focus(name) { controls.get(name)?.focus(); },
   };
+}
+
+/**
+ * A download's field: a menu of the choices that move bytes (the smallest first) and a button stating what
+ * the chosen one downloads ("Measure: download 8 MiB twice (16 MiB)", the lab file's consent text with C++'s
+ * bytes). Pressing it calls on_consent(name, choice); nothing is downloaded before.
+ */
+function consent_field(param, id, label_text, choice_labels, consent_text, on_consent) {
+  const sized = param.choices.map((choice, i) => ({ choice, bytes: param.network_bytes[i] })).filter((c) => c.bytes > 0);
+  const label_of = (choice) => (choice_labels[choice] ? pick(choice_labels[choice]) : choice);
+  const select = el('select', { id, name: param.name, class: 'sl-input sl-select', 'data-consent': 'true' },
+    sized.map(({ choice }, i) => el('option', { value: choice, selected: i === 0 }, label_of(choice))));
+  const button = el('button', { type: 'button', class: 'sl-button sl-consent-button' });
+  const relabel = () => {
+    const chosen = sized.find((c) => c.choice === select.value) || sized[0];
+    const bytes = `${format_number(chosen.bytes / 1048576)} ${unit_text('MiB')}`;
+    button.textContent = pick(consent_text, '{choice} ({bytes})').replace('{choice}', label_of(chosen.choice)).replace('{bytes}', bytes);
+    button.dataset.bytes = String(chosen.bytes);
+  };
+  select.addEventListener('change', relabel);
+  button.addEventListener('click', () => on_consent(param.name, select.value));
+  relabel();
+  return el('div', { class: 'sl-field sl-field-consent', 'data-param': param.name },
+    el('label', { for: id, class: 'sl-label', title: `--${param.name}` }, label_text),
+    el('div', { class: 'sl-consent-control' }, select, button),
+    el('p', { id: `${id}-error`, class: 'sl-field-error', hidden: true }));
 }
 
 function make_control(param, id, value, choice_labels, on_edit) {

@@ -212,7 +212,7 @@ CellSpec cold_start_cell() {
            explored(real("detect_s", "s", 0, 0, 3600), 0, kMaxSliderDetectS),
            real("service_ms", "ms", 5, 0.01, 1e4), real("slo_ms", "ms", 50, 0.01, 1e5),
            count("warmup_n", "requests", 10, 0, 1e6), real("cold_request_ms", "ms", 500, 0.01, 1e6),
-           choice("measure", {"on", "off"}, "on"), count("repeats", "", 3, 1, 20),
+           choice("measure", {"on", "off"}, "on"), download_param_spec(), count("repeats", "", 3, 1, 20),
            count("read_mib", "MiB", 64, 1, 1024), real("weights_mib", "MiB", 98, 0.001, 1e6)},
           &run_cold_start};
   cell.deterministic = false;  // the measured phases differ run to run (measure = off is deterministic)

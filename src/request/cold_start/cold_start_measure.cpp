@@ -31,7 +31,7 @@ std::vector<double> validate_samples(const Inputs& in, const std::string& key) {
 const std::vector<double>* samples(const std::vector<double>& xs) { return xs.empty() ? nullptr : &xs; }
 
 void model_fetch_outputs(const ColdStartMeasureParams& p, RunResult& result, PhaseRows& rows) {
-  if (!p.in_browser) return;
+  if (!p.in_browser || p.download_bytes == 0) return;
   const auto* bytes = samples(p.fetch_bytes);
   const auto* bypass = samples(p.fetch_no_store_s);
   const auto* warm = samples(p.fetch_warm_s);
@@ -122,6 +122,17 @@ std::optional<Error> page_cache_outputs(const ColdStartMeasureParams& p, RunResu
 
 }  // namespace
 
+ParamSpec download_param_spec() {
+  const std::vector<std::string> sizes_mib = {"8", "16", "32"};
+  std::vector<std::string> choices = {"off"};
+  std::vector<double> network_bytes = {0};
+  for (const auto& mib : sizes_mib) {
+    choices.push_back(mib);
+    network_bytes.push_back(kModelDownloads * std::stod(mib) * kMiB);
+  }
+  return downloads(choice("download", choices, "off"), network_bytes);
+}
+
 double median_of(const std::vector<double>& xs) { return quantile(xs, 0.5); }
 
 double mb_per_s(double bytes, double seconds) { return seconds > 0 ? bytes / units::kMB / seconds : 0.0; }
@@ -143,10 +154,12 @@ void PhaseRows::add(Phase p, double seconds, bool is_measured) {
 ColdStartMeasureParams validate_cold_start_measure(const Inputs& in) {
   ColdStartMeasureParams p;
   p.measure = in.choice("measure") == "on";
+  const std::string& download = in.choice("download");
+  p.download_bytes = download == "off" ? 0 : std::stoll(download) * static_cast<std::int64_t>(kMiB);
   p.repeats = static_cast<int>(in.count("repeats"));
   p.read_bytes = in.count("read_mib") * static_cast<std::int64_t>(kMiB);
   p.weights_mib = in.real("weights_mib");
-  p.in_browser = in.measured("model_fetch.no_store") != nullptr;
+  p.in_browser = !in.all_measured().empty();
   p.fetch_bytes = validate_samples(in, "model_fetch.bytes");
   p.fetch_no_store_s = validate_samples(in, "model_fetch.no_store");
   p.fetch_warm_s = validate_samples(in, "model_fetch.warm");
@@ -161,15 +174,21 @@ std::vector<ProbeTask> plan_cold_start_probes(const Inputs& in) {
   const ColdStartMeasureParams p = validate_cold_start_measure(in);
   if (!p.measure) return {};
   const int repeats = p.repeats;
-  // The model's bytes first (one fetch), then bypassed fetches (they leave the cache alone), then warm ones
-  // (the probe's untimed first load fills the cache), then the network bytes of those warm loads.
-  return {{"model_fetch", "bytes", "", 0, 1},
-          {"model_fetch", "no_store", "", 0, repeats},
-          {"model_fetch", "warm", "", 0, repeats},
-          {"model_fetch", "warm_network_bytes", "", 0, repeats},
-          {"wasm_start", "bytes", "", 0, 1},
-          {"wasm_start", "compile", "", 0, repeats},
-          {"wasm_start", "instantiate", "", 0, repeats}};
+  std::vector<ProbeTask> plan;
+  if (p.download_bytes > 0) {
+    // kModelDownloads transfers: one load with the HTTP cache bypassed (it leaves the cache alone), the bytes
+    // it received, then warm loads (the probe's untimed first load fills the cache, the timed ones read it),
+    // then the network bytes of those warm loads. arg: the model's size in bytes.
+    const auto model_bytes = static_cast<double>(p.download_bytes);
+    plan = {{"model_fetch", "no_store", "", model_bytes, 1},
+            {"model_fetch", "bytes", "", model_bytes, 1},
+            {"model_fetch", "warm", "", model_bytes, repeats},
+            {"model_fetch", "warm_network_bytes", "", model_bytes, repeats}};
+  }
+  plan.push_back({"wasm_start", "bytes", "", 0, 1});
+  plan.push_back({"wasm_start", "compile", "", 0, repeats});
+  plan.push_back({"wasm_start", "instantiate", "", 0, repeats});
+  return plan;
 }
 
 std::optional<Error> add_measurements(const ColdStartMeasureParams& p, std::uint64_t seed, RunResult& result,

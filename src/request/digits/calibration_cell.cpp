@@ -30,7 +30,9 @@ struct CalibrationParams {
 };
 
 Result<CalibrationParams> validate_calibration(const Inputs& in) {
-  return CalibrationParams{validate_digit_training(in), in.count("calib_n"), in.count("digit"), in.real("darken")};
+  auto training = validate_digit_training(in);
+  if (!training.ok()) return training.error();
+  return CalibrationParams{training.value(), in.count("calib_n"), in.count("digit"), in.real("darken")};
 }
 
 /// Indices of calib_n distinct training digits chosen at random (partial Fisher-Yates).
@@ -146,6 +148,7 @@ CellSpec calibration_cell() {
   params.push_back(count("digit", "", 1, 0, 9));
   params.push_back(real("darken", "x", 0.5, 0.05, 1.0));
   CellSpec cell{"request/calibration", params, &run_calibration};
+  cell.assets = {mnist_asset()};
   cell.outputs = {out("fp32_accuracy_frac", ""), out("int8_representative_frac", ""), out("int8_one_digit_frac", ""),
                   out("int8_darkened_frac", ""), out("darkened_input_clipped_frac", ""),
                   out("worst_error_over_half_delta", ""), out("book_drop_pp", "points")};

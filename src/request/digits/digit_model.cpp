@@ -12,8 +12,11 @@ std::vector<ParamSpec> digit_training_param_specs() {
           count("epochs", "", 1, 1, 10), count("batch", "digits", 32, 1, 512), real("lr", "", 0.2, 1e-4, 2.0)};
 }
 
-DigitTrainingParams validate_digit_training(const Inputs& in) {
+Result<DigitTrainingParams> validate_digit_training(const Inputs& in) {
+  auto digits = mnist_digits(in);
+  if (!digits.ok()) return digits.error();
   DigitTrainingParams p;
+  p.digits = digits.value();
   p.train_n = in.count("train_n");
   p.hidden = in.count("hidden");
   p.sgd.epochs = in.count("epochs");
@@ -25,7 +28,7 @@ DigitTrainingParams validate_digit_training(const Inputs& in) {
 const TrainedDigits& trained_digits(const DigitTrainingParams& p, std::uint64_t seed, RunControl& ctl) {
   static std::unique_ptr<TrainedDigits> cached;
   if (cached && cached->params == p && cached->seed == seed) return *cached;
-  const MnistDigits& digits = mnist_digits();
+  const MnistDigits& digits = p.digits ? *p.digits : mnist_digits();
   auto t = std::make_unique<TrainedDigits>();
   t->params = p;
   t->seed = seed;

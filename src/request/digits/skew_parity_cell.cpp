@@ -26,7 +26,9 @@ struct SkewParityParams {
 };
 
 Result<SkewParityParams> validate_skew_parity(const Inputs& in) {
-  return SkewParityParams{validate_digit_training(in), in.count("parity_n"), in.real("tolerance")};
+  auto training = validate_digit_training(in);
+  if (!training.ok()) return training.error();
+  return SkewParityParams{training.value(), in.count("parity_n"), in.real("tolerance")};
 }
 
 /// One value per serving variant, as scalars named after the variant (the tests and the text quote them).
@@ -98,6 +100,7 @@ CellSpec skew_parity_cell() {
   // The slider spans a millionth to 10 (log scale): the skews' differences here are 0.96 to 824.
   params.push_back(explored(real("tolerance", "", 1e-4, 0, 100), 1e-6, 10));
   CellSpec cell{"request/skew-parity", params, &run_skew_parity};
+  cell.assets = {mnist_asset()};
   cell.outputs = {out("train_accuracy_frac", ""), out("offline_accuracy_frac", ""), out("accuracy_shared_frac", ""),
                   out("accuracy_bilinear_frac", ""), out("accuracy_nearest_frac", ""),
                   out("accuracy_imagenet_frac", ""), out("accuracy_no_scale_frac", ""), out("parity_shared", ""),

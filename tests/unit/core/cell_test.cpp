@@ -89,6 +89,28 @@ TEST_CASE("Progress reports reach the callback and end at 1", "[core][cell]") {
   CHECK(std::is_sorted(fracs.begin(), fracs.end()));
 }
 
+TEST_CASE("A declared data asset arrives as bytes; an undeclared one is an unknown parameter", "[core][cell]") {
+  sl::CellSpec cell{"test/asset", {sl::real("x", "", 1, 0, 2)}, nullptr};
+  cell.assets = {{"digits", "data/digits.bin"}};
+  const std::string data("\x00\x01\xff", 3);
+  auto in = sl::parse_inputs(cell, {{"asset.digits", data}});
+  REQUIRE(in.ok());
+  REQUIRE(in.value().asset("digits") != nullptr);
+  CHECK(*in.value().asset("digits") == data);
+  CHECK(in.value().asset("other") == nullptr);
+  CHECK(in.value().values().size() == 1);  // not a parameter: the result's inputs do not echo it
+  auto unknown = sl::parse_inputs(cell, {{"asset.photos", data}});
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().code == "unknown_param");
+  CHECK(unknown.error().param == "asset.photos");
+}
+
+TEST_CASE("A download declares the bytes of each choice and moves none by default", "[core][cell]") {
+  const auto spec = sl::downloads(sl::choice("fetch", {"off", "small", "large"}, "off"), {0, 1e6, 1e8});
+  CHECK(spec.network_bytes == std::vector<double>{0, 1e6, 1e8});
+  CHECK(sl::choice("plain", {"a", "b"}, "a").network_bytes.empty());
+}
+
 TEST_CASE("Host measurements and files are checked like any input", "[core][cell]") {
   sl::CellSpec cell{"test/probe", {sl::real("x", "", 1, 0, 2), sl::bytes("photo", "image/jpeg", 8)}, nullptr};
   cell.probes = {"json_parse"};

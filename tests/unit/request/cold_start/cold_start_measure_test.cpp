@@ -26,6 +26,7 @@ bool positive_finite(double x) { return std::isfinite(x) && x > 0; }
 std::map<std::string, std::string> browser_inputs(const std::string& warm_network_bytes) {
   return {{"read_mib", "1"},
           {"repeats", "1"},
+          {"download", "32"},
           {"measured.model_fetch.bytes", "33554432"},
           {"measured.model_fetch.no_store", "0.2 0.1 0.3"},
           {"measured.model_fetch.warm", "0.05 0.04 0.06"},
@@ -48,21 +49,51 @@ TEST_CASE("Probe arithmetic: medians, decimal MB/s and the share of warm loads t
   CHECK(from_cache_frac({}, kModelBytes) == 0);
 }
 
-TEST_CASE("The plan asks the browser for the model fetch and the wasm start-up, nothing when measure is off",
-          "[request][cold-start-measure]") {
+TEST_CASE("The plan asks the browser for the wasm start-up, the model fetch only when a download is chosen, "
+          "nothing when measure is off", "[request][cold-start-measure]") {
+  const auto keys_of = [](const std::vector<sl::ProbeTask>& plan) {
+    std::vector<std::string> keys;
+    for (const auto& task : plan) keys.push_back(task.probe + "." + task.key);
+    return keys;
+  };
   auto plan = sl::plan_probes(cell.id, {{"repeats", "4"}});
   REQUIRE(plan.ok());
-  std::vector<std::string> keys;
-  for (const auto& task : plan.value()) {
-    keys.push_back(task.probe + "." + task.key);
-    CHECK(task.repeats == (task.key == "bytes" ? 1 : 4));
+  CHECK(keys_of(plan.value()) == std::vector<std::string>{"wasm_start.bytes", "wasm_start.compile", "wasm_start.instantiate"});
+  auto fetch = sl::plan_probes(cell.id, {{"repeats", "4"}, {"download", "16"}});
+  REQUIRE(fetch.ok());
+  CHECK(keys_of(fetch.value()) == std::vector<std::string>{"model_fetch.no_store", "model_fetch.bytes", "model_fetch.warm",
+                                                           "model_fetch.warm_network_bytes", "wasm_start.bytes",
+                                                           "wasm_start.compile", "wasm_start.instantiate"});
+  for (const auto& task : fetch.value()) {
+    // One bypassed load (the first of the two downloads); the warm loads after the one that fills the cache.
+    CHECK(task.repeats == (task.key == "warm" || task.key == "warm_network_bytes" || task.key == "compile" || task.key == "instantiate" ? 4 : 1));
+    if (task.probe == "model_fetch") CHECK(task.arg == 16 * 1048576.0);
   }
-  CHECK(keys == std::vector<std::string>{"model_fetch.bytes", "model_fetch.no_store", "model_fetch.warm",
-                                         "model_fetch.warm_network_bytes", "wasm_start.bytes", "wasm_start.compile",
-                                         "wasm_start.instantiate"});
-  auto off = sl::plan_probes(cell.id, {{"measure", "off"}});
+  auto off = sl::plan_probes(cell.id, {{"measure", "off"}, {"download", "8"}});
   REQUIRE(off.ok());
   CHECK(off.value().empty());
+}
+
+TEST_CASE("The download parameter declares the bytes each choice moves: none by default, the model twice otherwise",
+          "[request][cold-start-measure]") {
+  const sl::ParamSpec spec = download_param_spec();
+  CHECK(spec.default_choice == "off");
+  REQUIRE(spec.choices == std::vector<std::string>{"off", "8", "16", "32"});
+  CHECK(spec.network_bytes == std::vector<double>{0, 2 * 8 * 1048576.0, 2 * 16 * 1048576.0, 2 * 32 * 1048576.0});
+}
+
+TEST_CASE("In the browser without a download the cell shows the wasm start-up and no fetch outputs",
+          "[request][cold-start-measure]") {
+  auto raw = browser_inputs("");
+  raw["download"] = "off";
+  for (const char* key : {"measured.model_fetch.bytes", "measured.model_fetch.no_store", "measured.model_fetch.warm",
+                          "measured.model_fetch.warm_network_bytes"})
+    raw.erase(key);
+  const auto r = cell.run(raw);
+  CHECK(r.find_output("fetch_bypass_ms") == nullptr);
+  CHECK(r.find_output("wasm_compile_ms") != nullptr);
+  CHECK_FALSE(has_notice(r, "browser_only"));
+  CHECK_FALSE(has_notice(r, "model_missing"));
 }
 
 TEST_CASE("Browser samples become medians, rates and Table 8's rescaled load time",

@@ -11,3 +11,4 @@ import './aliases.spec.mjs';
 import './lab_fetch.spec.mjs';
 import './explorable.spec.mjs';
 import './offline.spec.mjs';
+import './roofline.spec.mjs';

@@ -25,8 +25,12 @@ namespace {
 
 using kernels::Timing;
 
-/// A sample lasts at least this many timer steps, so rounding to the timer costs at most 2 % of a sample.
-constexpr double kMinStepsPerSample = 50;
+/// Most time a run may spend measuring: every depth and batch is timed (samples + kCalibrationTimings)
+/// times, each at least min_sample_ms long (one warm-up call and at least two calibration timings).
+constexpr double kMaxMeasureS = 10;
+constexpr double kCalibrationTimings = 4;
+/// A fitted fixed cost is claimed only when it is at least this many standard errors above zero.
+constexpr double kInterceptSigmas = 2;
 /// Timers coarser than this (a page that is not cross-origin isolated) lengthen every sample; say so.
 constexpr double kCoarseTimerS = 20e-6;
 /// Depths of the tiny-layer stack, as fractions of max_depth (1, 10, 25, 50, 100 at the default 100).
@@ -123,6 +127,14 @@ Result<CpuBatchMeasureParams> validate_cpu_batch_measure(const Inputs& in) {
                  {{"max", format_number(kMaxSweepFlop)}, {"unit", "FLOP"},
                   {"got", format_number(mlp ? mlp_work : conv_work)}}};
   }
+  const double series = static_cast<double>(stack_depths(p.max_depth).size() + batch_sizes(p.max_batch).size() +
+                                            batch_sizes(p.conv_max_batch).size());
+  const double timings = series * (p.num_samples + kCalibrationTimings);
+  if (timings * p.min_sample_s > kMaxMeasureS)
+    return too_large("min_sample_ms", p.min_sample_s * 1e3, kMaxMeasureS / timings * 1e3, "ms",
+                     "the shortest sample (" + format_number(series) + " depths and batches x (" +
+                         std::to_string(p.num_samples) + " samples + " + format_number(kCalibrationTimings) +
+                         " calibration timings) must fit the " + format_number(kMaxMeasureS) + " s a run may measure)");
   return params;
 }
 
@@ -132,7 +144,24 @@ struct Sweep {
   std::vector<std::int64_t> x;
   std::vector<Timing> t;
   LineFit fit;
+  double intercept_se = 0;  ///< standard error of the intercept (0 with only two points: no residual left)
 };
+
+/// Standard error of a weighted least-squares intercept: residual variance s^2 = sum w r^2 / (n - 2), and
+/// Var(a) = s^2 sum w x^2 / (sum w sum w x^2 - (sum w x)^2).
+double intercept_standard_error(const std::vector<double>& x, const std::vector<double>& y,
+                                const std::vector<double>& w, const LineFit& fit) {
+  const auto n = static_cast<double>(x.size());
+  if (n <= 2) return 0.0;
+  double sw = 0, swx = 0, swxx = 0, swrr = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double r = y[i] - fit.intercept - fit.slope * x[i];
+    sw += w[i], swx += w[i] * x[i], swxx += w[i] * x[i] * x[i], swrr += w[i] * r * r;
+  }
+  const double det = sw * swxx - swx * swx;
+  if (det <= 0) return 0.0;
+  return std::sqrt(swrr / (n - 2) * swxx / det);
+}
 
 /// How a sweep's line is fitted. Depths 1 ... 100 have similar absolute noise: ordinary least squares.
 /// Batch times span 1 ... 256 items, so plain least squares would fit the big batches and ignore batch 1,
@@ -145,8 +174,10 @@ Sweep fitted(std::vector<std::int64_t> x, std::vector<Timing> t, double unit_sca
   for (double yi : y) weights.push_back(errors == FitErrors::Relative ? 1.0 / (yi * yi) : 1.0);
   // Every sweep has at least two distinct x (depth 1 and max_depth >= 2; batch 1 and max_batch >= 2) and
   // positive times, so the fit exists.
-  const LineFit fit = *fit_line(as_doubles(x), y, weights);
-  return {std::move(x), std::move(t), fit};
+  const std::vector<double> xs = as_doubles(x);
+  const LineFit fit = *fit_line(xs, y, weights);
+  const double se = intercept_standard_error(xs, y, weights, fit);
+  return {std::move(x), std::move(t), fit, se};
 }
 
 /// (a) The cost of one layer call: slope and intercept of chain time against depth, and the depth table.
@@ -213,14 +244,18 @@ struct SweepNames {
   const char* fit_r2;
   const char* a_over_b;
   const char* max_gain;
+  const char* fit_a_se_ms;
   const char* negative_intercept;  ///< notice code
+  const char* intercept_in_noise;  ///< notice code
 };
 constexpr SweepNames kMlpNames = {"mlp",        "mlp_flop_per_item", "mlp_t_batch1_ms", "mlp_t_max_batch_ms",
                                   "mlp_speedup", "mlp_gflop_per_s",  "mlp_fit_a_ms",    "mlp_fit_b_ms",
-                                  "mlp_fit_r2",  "mlp_a_over_b",     "mlp_max_gain",    "mlp_negative_intercept"};
+                                  "mlp_fit_r2",  "mlp_a_over_b",     "mlp_max_gain",    "mlp_fit_a_se_ms",
+                                  "mlp_negative_intercept", "mlp_intercept_in_noise"};
 constexpr SweepNames kConvNames = {"conv",        "conv_flop_per_item", "conv_t_batch1_ms", "conv_t_max_batch_ms",
                                    "conv_speedup", "conv_gflop_per_s",  "conv_fit_a_ms",    "conv_fit_b_ms",
-                                   "conv_fit_r2",  "conv_a_over_b",     "conv_max_gain",    "conv_negative_intercept"};
+                                   "conv_fit_r2",  "conv_a_over_b",     "conv_max_gain",    "conv_fit_a_se_ms",
+                                   "conv_negative_intercept", "conv_intercept_in_noise"};
 
 /// (b) One workload's batch sweep: its outputs (times, throughput gain, GFLOP/s, the fit T(B) = a + b B and
 /// what a/b implies) and its table: medians, spread, the fit, per-item time relative to batch 1, throughput.
@@ -237,15 +272,25 @@ Table& output_batch_sweep(RunResult& result, const SweepNames& names, const Swee
   result.output(names.fit_a_ms, fit.intercept);
   result.output(names.fit_b_ms, fit.slope);
   result.output(names.fit_r2, fit.r2);
-  if (fit.slope > 0) {
+  result.output(names.fit_a_se_ms, sweep.intercept_se);
+  // a / b (the batch at which the fixed cost equals the per-item cost) and the gain it implies are claimed
+  // only for a fixed cost the points resolve: positive and kInterceptSigmas standard errors above zero.
+  const bool resolved = fit.intercept > kInterceptSigmas * sweep.intercept_se && fit.intercept > 0;
+  if (fit.slope > 0 && resolved) {
     result.output(names.a_over_b, fit.intercept / fit.slope);
     result.output(names.max_gain, 1.0 + fit.intercept / fit.slope);
   }
   if (fit.intercept < 0)
     result.notice(names.negative_intercept,
                   std::string(names.workload) + ": the fitted fixed cost a = " + format_number(fit.intercept) +
-                      " ms is negative: per-item time grows with the batch (caches overflow), so the fixed cost is "
-                      "below what this line can resolve.");
+                      " ms is negative: per-item time grows with the batch (caches overflow), so these points cannot "
+                      "show a fixed cost; a / b and the largest gain are not given.");
+  else if (!resolved)
+    result.notice(names.intercept_in_noise,
+                  std::string(names.workload) + ": the fitted fixed cost a = " + format_number(fit.intercept) +
+                      " ms is within " + format_number(kInterceptSigmas) + " standard errors (" +
+                      format_number(sweep.intercept_se) + " ms) of zero: these points cannot tell it from none; "
+                      "a / b and the largest gain are not given.");
 
   std::vector<double> fit_ms, rel, items_per_s;
   for (std::size_t i = 0; i < sweep.x.size(); ++i) {
@@ -289,7 +334,10 @@ Result<RunResult> run_cpu_batch_measure(const Inputs& in, std::uint64_t seed, Ru
   const CpuBatchParams& p = params.value().workloads;
 
   const double resolution_s = kernels::timer_resolution_s();
-  const kernels::TimingPlan plan{std::max(p.min_sample_s, kMinStepsPerSample * resolution_s), p.num_samples};
+  // The thread's CPU time natively (the wall clock in a browser): other processes' time slices on a shared
+  // host stay out of the samples.
+  const kernels::TimingPlan plan{kernels::cell_min_sample_s(p.min_sample_s, resolution_s), p.num_samples,
+                                 kernels::TimingClock::ThreadCpu};
   const auto depths = stack_depths(p.max_depth);
   const auto mlp_batches = batch_sizes(p.max_batch);
   const auto conv_batches = batch_sizes(p.conv_max_batch);
@@ -321,8 +369,8 @@ Result<RunResult> run_cpu_batch_measure(const Inputs& in, std::uint64_t seed, Ru
 
 CpuServiceFit measure_cpu_service_fit(std::int64_t max_batch, std::uint64_t seed) {
   SL_ASSERT(max_batch >= 2);
-  const double resolution_s = kernels::timer_resolution_s();
-  const kernels::TimingPlan plan{std::max(1e-3, kMinStepsPerSample * resolution_s), 5};
+  const double resolution_s = kernels::timer_resolution_s(kernels::TimingClock::ThreadCpu);
+  const kernels::TimingPlan plan{kernels::cell_min_sample_s(1e-3, resolution_s), 5, kernels::TimingClock::ThreadCpu};
   const auto batches = batch_sizes(max_batch);
   RunControl quiet;
   SampleProgress progress{&quiet, 0, 1};
@@ -352,10 +400,10 @@ CellSpec cpu_batch_measure_cell() {
                   browser_only(out("js_boundary_us", "µs")), browser_only(out("js_call_ratio", "×")),
                   out("mlp_flop_per_item", ""), out("mlp_t_batch1_ms", "ms"), out("mlp_t_max_batch_ms", "ms"),
                   out("mlp_speedup", ""), out("mlp_gflop_per_s", "GFLOP/s"), out("mlp_fit_a_ms", "ms"),
-                  out("mlp_fit_b_ms", "ms"), out("mlp_fit_r2", ""), sometimes(out("mlp_a_over_b", "items")),
+                  out("mlp_fit_b_ms", "ms"), out("mlp_fit_r2", ""), out("mlp_fit_a_se_ms", "ms"), sometimes(out("mlp_a_over_b", "items")),
                   sometimes(out("mlp_max_gain", "×")), out("conv_flop_per_item", ""), out("conv_t_batch1_ms", "ms"),
                   out("conv_t_max_batch_ms", "ms"), out("conv_speedup", ""), out("conv_gflop_per_s", "GFLOP/s"),
-                  out("conv_fit_a_ms", "ms"), out("conv_fit_b_ms", "ms"), out("conv_fit_r2", ""),
+                  out("conv_fit_a_ms", "ms"), out("conv_fit_b_ms", "ms"), out("conv_fit_r2", ""), out("conv_fit_a_se_ms", "ms"),
                   sometimes(out("conv_a_over_b", "")), sometimes(out("conv_max_gain", "×")),
                   out("gpu_t_batch1_ms", "ms"), out("gpu_t_batch32_ms", "ms"),
                   sometimes(out("gpu_a_over_b", "items")), sometimes(out("gpu_max_gain", "×"))};

@@ -11,21 +11,36 @@
 
 namespace sl::kernels {
 
+/// The clock a plan reads: wall time, or (natively, on Linux) the CPU time of the calling thread, which
+/// leaves out the time other processes hold the core, so a busy shared host slows fewer samples. In wasm
+/// and where the thread clock is missing, ThreadCpu reads the wall clock.
+enum class TimingClock { Wall, ThreadCpu };
+
+
 /// Resolution of sl::wall_now_s(), in seconds: the finest nonzero step between successive readings, over
 /// at most kTimingProtocol.resolution_max_steps steps or resolution_max_spin_s of spinning.
-double timer_resolution_s();
+double timer_resolution_s(TimingClock clock = TimingClock::Wall);
 
 /// The protocol's minimum sample duration for a timer of this resolution: max(min_sample_s, 100 steps).
 double protocol_min_sample_s(double resolution_s);
+/// A cell's own minimum sample (a parameter), raised to the protocol's min_steps_per_sample timer steps.
+double cell_min_sample_s(double requested_s, double resolution_s);
 
 struct TimingPlan {
   double min_sample_s = kTimingProtocol.min_sample_s;  ///< each sample lasts at least this long
   int num_samples = 5;
+  TimingClock clock = TimingClock::Wall;
 };
 
-/// Time per call: median and 10th/90th percentiles over samples (type-7 quantiles), all > 0.
+/// True when TimingClock::ThreadCpu really reads the thread's CPU time here.
+bool thread_cpu_clock_available();
+
+/// Time per call: median and 10th/90th percentiles over samples (type-7 quantiles), and the best (fastest)
+/// sample, all > 0. On a shared machine other work only ever slows a sample down, so the best sample is the
+/// one a rate that must not exceed a measured roof is computed from.
 struct Timing {
   double median_s = 0;
+  double best_s = 0;
   double p10_s = 0;
   double p90_s = 0;
   std::int64_t calls_per_sample = 0;
@@ -33,7 +48,7 @@ struct Timing {
 };
 
 /// The summary time_per_call gives its own samples, for per-call times measured elsewhere (the browser's
-/// probes): median and 10th/90th percentiles of a non-empty list; calls_per_sample 0 (unknown).
+/// probes): best, median and 10th/90th percentiles of a non-empty list; calls_per_sample 0 (unknown).
 Timing summarize_per_call(std::vector<double> per_call_s);
 
 /// Times `fn`: one warm-up call, then calibration (kTimingProtocol) finds how many back-to-back calls last

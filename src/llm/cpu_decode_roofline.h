@@ -6,6 +6,7 @@
 // (eq. 18: T_token ~ weight bytes / bandwidth); as B grows, the same bytes serve B times the FLOPs until
 // the arithmetic peak is reached: the knee of the roofline, at the ridge point peak / bandwidth.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/cell.h"
@@ -39,37 +40,66 @@ double decode_step_bytes(const DecodeShape& s, const DecodePrecision& p, std::in
 /// 2 B h / (w h + B (in + out)) = r: B* = r w h / (2 h - r (in + out)); 0 when no batch reaches it.
 double knee_batch(const DecodeShape& s, const DecodePrecision& p, double ridge_flop_per_byte);
 
-/// Measured roofs of this machine.
+/// The probes' view of this machine. The roofs drawn are the larger of each probe and the decode sweep's own
+/// best rate (as the companion notebook derives them), so no measured point can lie above them.
 struct Roofs {
-  double copy_bytes_per_s = 0;     ///< memcpy of half the weight buffer into the other half: 2 x half / t
-  double read_bytes_per_s = 0;     ///< streaming sum over the whole weight buffer
-  double fp32_flop_per_s = 0;      ///< blocked GEMM on cache-resident matrices
-  double int8_op_per_s = 0;        ///< INT8 GEMM on cache-resident matrices
-  double memory_bytes_per_s() const { return copy_bytes_per_s > read_bytes_per_s ? copy_bytes_per_s : read_bytes_per_s; }
+  int vector_bits = 128;               ///< width of the measurement kernels and of the multiply-add probe
+  double stream_bytes_per_s = 0;       ///< read-only stream over the stream buffer
+  double stream_buffer_bytes = 0;
+  double llc_bytes = 0;                ///< last-level cache of this host; 0 when unknown (a browser)
+  double fma_flop_per_s = 0;           ///< register-resident FP32 multiply-add probe
+  double int8_probe_op_per_s = 0;      ///< register-resident int16 pair multiply-add probe (INT8 kernels' op)
+  double max_spread = 1;               ///< largest p90 / p10 among the probes
+  /// The roofs drawn (probe, raised to the sweep's best when the sweep beat it).
+  double bytes_per_s = 0;
+  double fp32_flop_per_s = 0;
+  double int8_op_per_s = 0;
 };
 
-/// A contiguous byte buffer the probes may overwrite (the weight buffer, before the weights are drawn).
+/// A contiguous byte buffer the stream probe reads (the weight buffer, before the weights are drawn).
 struct ProbeBuffer {
   unsigned char* data = nullptr;
   std::int64_t bytes = 0;
 };
 
-/// Memory probes over `buffer` (copy, then read), timed with `plan`.
-void probe_memory(ProbeBuffer buffer, const kernels::TimingPlan& plan, Roofs& roofs,
-                  const std::function<void()>& on_sample);
-/// Arithmetic peaks: FP32 and INT8 GEMM of kPeakProbeSize^3 on data that stays in cache.
-void probe_peaks(const kernels::TimingPlan& plan, Roofs& roofs, const std::function<void()>& on_sample);
-constexpr std::int64_t kPeakProbeSize = 192;
+/// Vector width, in bits, of the measurement kernels and probes on this host: 128 in wasm (SIMD128) and on
+/// x86-64 without AVX2 + FMA, 256 with them (runtime dispatch; the kernels' 8-lane sums fill 256 bits, so
+/// AVX-512 is not used).
+int measure_vector_bits();
+/// Size of the last-level cache of this host in bytes; 0 when it cannot be read (wasm).
+double last_level_cache_bytes();
 
-/// Times one FP32 decode step (all layers) at each batch size. weights: layers x hidden x hidden.
+/// The read-only stream over `buffer`: sets stream_bytes_per_s (from the best sample) and the spread.
+kernels::Timing probe_stream(ProbeBuffer buffer, const kernels::TimingPlan& plan, Roofs& roofs,
+                             const std::function<void()>& on_sample);
+/// Register-resident multiply-add probes, FP32 and INT8 (int16 pairs into int32), at measure_vector_bits().
+void probe_peaks(const kernels::TimingPlan& plan, Roofs& roofs, const std::function<void()>& on_sample);
+/// FLOPs (ops) of one call of each peak probe: accumulators x lanes x 2 x iterations.
+double fma_probe_flop(int vector_bits);
+double int8_probe_op(int vector_bits);
+
+/// Times one FP32 decode step (all layers) at each batch size. weights: layers x hidden x hidden. The step
+/// uses measurement-only kernels at measure_vector_bits() (fused multiply-add where the host has it), so
+/// its results may differ in the last bits from kernels::gemv_f32 / gemm_f32, which simulations use.
 std::vector<kernels::Timing> time_decode_fp32(const DecodeShape& s, const float* weights,
                                               const std::vector<std::int64_t>& batches, float* x, float* y,
                                               const kernels::TimingPlan& plan, const std::function<void()>& on_sample);
-/// The same in INT8 with int32 outputs.
+/// The same in INT8 with int32 outputs (exact, so equal to kernels::gemm_i8).
 std::vector<kernels::Timing> time_decode_int8(const DecodeShape& s, const std::int8_t* weights,
                                               const std::vector<std::int64_t>& batches, std::int8_t* x,
                                               std::int32_t* y, const kernels::TimingPlan& plan,
                                               const std::function<void()>& on_sample);
+/// The measurement-only steps themselves, for the tests (one layer: y (batch x n) = x (batch x k) W^T).
+void decode_layer_f32(std::int64_t batch, std::int64_t n, std::int64_t k, const float* w, const float* x, float* y);
+void decode_layer_i8(std::int64_t batch, std::int64_t n, std::int64_t k, const std::int8_t* w, const std::int8_t* x,
+                     std::int16_t* x16, std::int32_t* y);
+
+/// Spread of one timing: p90 / p10 of its samples.
+double spread(const kernels::Timing& t);
+/// A run whose spread exceeds this claims no verdict.
+constexpr double kMaxSpread = 1.5;
+/// The stream probe measures DRAM only over a buffer at least this many times the last-level cache.
+constexpr double kStreamLlcMultiple = 4;
 
 /// Most memory the cell allocates (weights of both precisions and activations): 1,536 MiB, so a run fits
 /// the 2 GiB wasm heap beside the module's own memory.

@@ -1,6 +1,8 @@
 // Cell llm/cpu-decode-roofline. Measures one decode step on this CPU and places it on a roofline measured
-// here too. The roof: memory bandwidth (a copy probe and a read probe over the weight buffer; the larger
-// is the roof) and arithmetic peaks (FP32 and INT8 GEMM on cache-resident matrices). The points: a step at
+// here too. The roof: memory bandwidth (a read-only stream over the weight buffer, several times the
+// last-level cache at the defaults) and arithmetic peaks (register-resident multiply-add probes at the
+// kernels' vector width), each raised to the sweep's own best rate when the sweep beat it, so no point lies
+// above the roof drawn (cpu_decode_probes.cpp). Rates come from the best of >= 7 samples. The points: a step at
 // each batch B = 1, 2, 4, ... max_batch, with arithmetic intensity FLOP / bytes moved (formulas in
 // cpu_decode_roofline.h) and achieved FLOP/s. At B = 1 a step reads every weight for 2 FLOP, far left of
 // the ridge peak / bandwidth: memory-bound, and eq. 18 (weight bytes / bandwidth) predicts its time. Past the
@@ -8,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "core/rng.h"
 #include "core/units.h"
@@ -22,8 +25,13 @@ using kernels::HeapArray;
 using kernels::Timing;
 
 using units::kMiB;
-/// A sample lasts at least this many timer steps (rounding to the timer costs at most 2 % of a sample).
-constexpr double kMinStepsPerSample = 50;
+/// Most time a run may spend measuring: every probe and step is timed (samples + kCalibrationTimings)
+/// times, each at least min_sample_ms long (timing.cpp: one warm-up call, and calibration needs two timings
+/// in a row that reach the minimum, after at least one that grew the count).
+constexpr double kMaxMeasureS = 10;
+constexpr double kCalibrationTimings = 4;
+/// The probes timed besides the steps: the stream and the FP32 and INT8 multiply-add.
+constexpr double kProbeSeries = 3;
 /// Most FLOPs one pass over the batch sweep may take (a run makes samples + 1 passes per precision).
 constexpr double kMaxSweepFlop = 2e10;
 /// The book's H100 (reference §0): dense FP16 peak and HBM bandwidth; ridge 989e12 / 3.35e12 = 295 FLOP/B.
@@ -44,7 +52,7 @@ struct CpuDecodeRooflineParams {
   bool fp32 = true;
   bool int8 = true;
   double min_sample_s = 1e-3;
-  int num_samples = 3;
+  int num_samples = 7;
   std::vector<std::int64_t> batches;
 
   double fp32_weight_bytes() const { return fp32 ? decode_step_bytes(shape, kFp32, 0) : 0.0; }
@@ -89,6 +97,13 @@ Result<CpuDecodeRooflineParams> validate_cpu_decode_roofline(const Inputs& in) {
                      format_number(std::round(sweep_flop / 1e8) / 10) + " GFLOP per precision, more than the " +
                      format_number(kMaxSweepFlop / units::kGiga) + " GFLOP limit (minutes in a browser): lower max_batch or weights_mib",
                  {{"max", format_number(kMaxSweepFlop)}, {"unit", "FLOP"}, {"got", format_number(sweep_flop)}}};
+  const double series = kProbeSeries + ((p.fp32 ? 1.0 : 0.0) + (p.int8 ? 1.0 : 0.0)) * static_cast<double>(p.batches.size());
+  const double timings = series * (p.num_samples + kCalibrationTimings);
+  if (timings * p.min_sample_s > kMaxMeasureS)
+    return too_large("min_sample_ms", p.min_sample_s * 1e3, kMaxMeasureS / timings * 1e3, "ms",
+                     "the shortest sample (" + format_number(series) + " probes and steps x (" +
+                         std::to_string(p.num_samples) + " samples + " + format_number(kCalibrationTimings) +
+                         " calibration timings) must fit the " + format_number(kMaxMeasureS) + " s a run may measure)");
   return p;
 }
 
@@ -105,20 +120,40 @@ struct SweepNames {
   const char* max_batch_peak_frac;
   const char* tok_per_s_gain;
   const char* knee_batch;
+  const char* b1_memory_bound;
   const char* b1_compute_bound;  ///< notice code
+  const char* knee_below_one;    ///< notice code
 };
 constexpr SweepNames kFp32Names{"fp32", "fp32_b1_step_ms", "fp32_eq18_step_ms", "fp32_b1_gb_per_s",
                                 "fp32_b1_ai_flop_per_byte", "fp32_b1_ai_over_ridge", "fp32_b1_roof_frac",
                                 "fp32_max_batch_gflop_per_s", "fp32_max_batch_peak_frac", "fp32_tok_per_s_gain",
-                                "fp32_knee_batch", "fp32_b1_compute_bound"};
+                                "fp32_knee_batch", "fp32_b1_memory_bound", "fp32_b1_compute_bound",
+                                "fp32_knee_below_one"};
 constexpr SweepNames kInt8Names{"int8", "int8_b1_step_ms", "int8_eq18_step_ms", "int8_b1_gb_per_s",
                                 "int8_b1_ai_flop_per_byte", "int8_b1_ai_over_ridge", "int8_b1_roof_frac",
                                 "int8_max_batch_gflop_per_s", "int8_max_batch_peak_frac", "int8_tok_per_s_gain",
-                                "int8_knee_batch", "int8_b1_compute_bound"};
+                                "int8_knee_batch", "int8_b1_memory_bound", "int8_b1_compute_bound",
+                                "int8_knee_below_one"};
 
-/// One precision's sweep: its outputs (fp32_* or int8_*, from `names`) and table.
+/// Best rates of one precision's sweep (from each step's best sample).
+struct SweepBest {
+  double flop_per_s = 0;
+  double bytes_per_s = 0;
+};
+SweepBest sweep_best(const CpuDecodeRooflineParams& p, const DecodePrecision& prec, const std::vector<Timing>& t) {
+  SweepBest best;
+  for (std::size_t i = 0; i < p.batches.size(); ++i) {
+    best.flop_per_s = std::max(best.flop_per_s, decode_step_flop(p.shape, p.batches[i]) / t[i].best_s);
+    best.bytes_per_s = std::max(best.bytes_per_s, decode_step_bytes(p.shape, prec, p.batches[i]) / t[i].best_s);
+  }
+  return best;
+}
+
+/// One precision's sweep: its outputs (fp32_* or int8_*, from `names`) and table. `verdict`: the run is
+/// steady enough to say whether batch 1 is memory- or compute-bound.
 void output_sweep(RunResult& result, const CpuDecodeRooflineParams& p, const DecodePrecision& prec,
-                  const SweepNames& names, const std::vector<Timing>& t, double peak_per_s, double bytes_per_s) {
+                  const SweepNames& names, const std::vector<Timing>& t, double peak_per_s, double bytes_per_s,
+                  bool verdict) {
   const std::string name = prec.name;
   const double ridge = peak_per_s / bytes_per_s;
   std::vector<double> batch, step_ms, p10_ms, p90_ms, ai, gflop, gb, tok, roof, frac;
@@ -128,15 +163,17 @@ void output_sweep(RunResult& result, const CpuDecodeRooflineParams& p, const Dec
     const double bytes = decode_step_bytes(p.shape, prec, b);
     const double attainable = std::min(peak_per_s, bytes_per_s * flop / bytes);
     batch.push_back(static_cast<double>(b));
-    step_ms.push_back(t[i].median_s * units::kMsPerS);
+    step_ms.push_back(t[i].best_s * units::kMsPerS);
     p10_ms.push_back(t[i].p10_s * units::kMsPerS);
     p90_ms.push_back(t[i].p90_s * units::kMsPerS);
     ai.push_back(flop / bytes);
-    gflop.push_back(flop / t[i].median_s / units::kGiga);
-    gb.push_back(bytes / t[i].median_s / units::kGB);
-    tok.push_back(static_cast<double>(b) / t[i].median_s);
+    gflop.push_back(flop / t[i].best_s / units::kGiga);
+    gb.push_back(bytes / t[i].best_s / units::kGB);
+    tok.push_back(static_cast<double>(b) / t[i].best_s);
     roof.push_back(attainable / units::kGiga);
-    frac.push_back(flop / t[i].median_s / attainable);
+    // The roofs include this sweep's best rates, so the share is at most 1; the min only absorbs the last
+    // bit of rounding when this point is the one that set the roof.
+    frac.push_back(std::min(1.0, flop / t[i].best_s / attainable));
   }
   result.output(names.b1_step_ms, step_ms.front());
   result.output(names.eq18_step_ms, decode_step_bytes(p.shape, prec, 0) / bytes_per_s * units::kMsPerS);
@@ -149,10 +186,13 @@ void output_sweep(RunResult& result, const CpuDecodeRooflineParams& p, const Dec
   result.output(names.tok_per_s_gain, tok.back() / tok.front());
   const double knee = knee_batch(p.shape, prec, ridge);
   if (knee > 0) result.output(names.knee_batch, knee);
-  if (ai.front() >= ridge)
-    result.notice(names.b1_compute_bound,
-                  name + " at batch 1 does " + format_number(ai.front()) + " FLOP per byte, at or past this machine's ridge " +
-                      format_number(ridge) + ": its arithmetic, not memory, is the bottleneck here.");
+  const bool knee_below_one = ai.front() >= ridge;  // the knee falls at or below batch 1
+  if (knee_below_one)
+    result.notice(names.knee_below_one,
+                  name + " at batch 1 does " + format_number(ai.front()) + " FLOP per byte, at or past the ridge " +
+                      format_number(ridge) + " measured here: the knee falls below batch 1, which a decode step that "
+                      "reads every weight should not do; the probes were probably disturbed, so no verdict is given.");
+  if (verdict && !knee_below_one) result.output(names.b1_memory_bound, 1.0);
   result.table(names.table)
       .column("batch", std::move(batch))
       .column("step_ms", std::move(step_ms))
@@ -167,24 +207,39 @@ void output_sweep(RunResult& result, const CpuDecodeRooflineParams& p, const Dec
 }
 
 void output_roofs(RunResult& result, const Roofs& roofs) {
-  result.output("copy_gb_per_s", roofs.copy_bytes_per_s / units::kGB);
-  result.output("read_gb_per_s", roofs.read_bytes_per_s / units::kGB);
-  result.output("roof_gb_per_s", roofs.memory_bytes_per_s() / units::kGB);
+  result.output("vector_bits", static_cast<double>(roofs.vector_bits));
+  result.output("stream_mib", roofs.stream_buffer_bytes / kMiB);
+  if (roofs.llc_bytes > 0) result.output("llc_mib", roofs.llc_bytes / kMiB);
+  result.output("read_gb_per_s", roofs.stream_bytes_per_s / units::kGB);
+  result.output("fma_gflop_per_s", roofs.fma_flop_per_s / units::kGiga);
+  result.output("int8_probe_gop_per_s", roofs.int8_probe_op_per_s / units::kGiga);
+  result.output("roof_gb_per_s", roofs.bytes_per_s / units::kGB);
   result.output("peak_fp32_gflop_per_s", roofs.fp32_flop_per_s / units::kGiga);
   result.output("peak_int8_gop_per_s", roofs.int8_op_per_s / units::kGiga);
-  result.output("ridge_fp32_flop_per_byte", roofs.fp32_flop_per_s / roofs.memory_bytes_per_s());
-  result.output("ridge_int8_op_per_byte", roofs.int8_op_per_s / roofs.memory_bytes_per_s());
+  result.output("ridge_fp32_flop_per_byte", roofs.fp32_flop_per_s / roofs.bytes_per_s);
+  result.output("ridge_int8_op_per_byte", roofs.int8_op_per_s / roofs.bytes_per_s);
+  result.output("max_spread", roofs.max_spread);
   result.output("h100_ridge_flop_per_byte", kH100PeakFlopPerS / kH100BytesPerS);
   result.output("v100_ridge_flop_per_byte", kV100Fp32FlopPerS / kV100BytesPerS);
   result.output("int4_b1_ai_flop_per_byte", 2.0 / kInt4BytesPerWeight);
   std::vector<double> ai, fp32, int8;
   for (double x = kRoofMinIntensity; x <= kRoofMaxIntensity * 1.0001; x *= std::sqrt(std::sqrt(2.0))) {
     ai.push_back(x);
-    fp32.push_back(std::min(roofs.fp32_flop_per_s, roofs.memory_bytes_per_s() * x) / units::kGiga);
-    int8.push_back(std::min(roofs.int8_op_per_s, roofs.memory_bytes_per_s() * x) / units::kGiga);
+    fp32.push_back(std::min(roofs.fp32_flop_per_s, roofs.bytes_per_s * x) / units::kGiga);
+    int8.push_back(std::min(roofs.int8_op_per_s, roofs.bytes_per_s * x) / units::kGiga);
   }
   result.table("roof").column("ai_flop_per_byte", std::move(ai)).column("fp32_gflop_per_s", std::move(fp32))
       .column("int8_gop_per_s", std::move(int8));
+  if (roofs.llc_bytes <= 0)
+    result.notice("stream_cache_unknown",
+                  "The stream read " + mib_text(roofs.stream_buffer_bytes) +
+                      ", but the size of this machine's last-level cache is not known here: the memory roof may be "
+                      "partly cache bandwidth.");
+  else if (roofs.stream_buffer_bytes < kStreamLlcMultiple * roofs.llc_bytes)
+    result.notice("stream_in_cache",
+                  "The stream read " + mib_text(roofs.stream_buffer_bytes) + ", less than " +
+                      format_number(kStreamLlcMultiple) + " x the " + mib_text(roofs.llc_bytes) +
+                      " last-level cache: the memory roof is cache bandwidth, not DRAM's.");
 }
 
 Result<RunResult> run_cpu_decode_roofline(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
@@ -202,40 +257,68 @@ Result<RunResult> run_cpu_decode_roofline(const Inputs& in, std::uint64_t seed, 
   if ((p.fp32 && !w32.ok()) || (p.int8 && !w8.ok()) || !x32.ok() || !y32.ok() || !x8.ok() || !y8.ok())
     return out_of_memory("weights_mib", p.total_bytes());
 
-  const double resolution_s = kernels::timer_resolution_s();
-  const kernels::TimingPlan plan{std::max(p.min_sample_s, kMinStepsPerSample * resolution_s), p.num_samples};
+  // The thread's CPU time where there is one (natively): a roofline is the core's, not the share of it the
+  // other processes on a shared host leave, so their time slices are left out of the samples.
+  const kernels::TimingClock clock = kernels::TimingClock::ThreadCpu;
+  const double resolution_s = kernels::timer_resolution_s(clock);
+  const kernels::TimingPlan plan{kernels::cell_min_sample_s(p.min_sample_s, resolution_s), p.num_samples,
+                                 clock};
   const double num_sweeps = (p.fp32 ? 1.0 : 0.0) + (p.int8 ? 1.0 : 0.0);
-  const double total = plan.num_samples * (4.0 + num_sweeps * static_cast<double>(p.batches.size()));
+  const double total = plan.num_samples * (kProbeSeries + num_sweeps * static_cast<double>(p.batches.size()));
   double done = 0;
   const auto tick = [&] { ctl.report(++done, total); };
 
-  // Roofs first: the memory probes overwrite the weight buffer, which the seed fills afterwards.
+  // Roofs first: the stream probe overwrites the weight buffer, which the seed fills afterwards.
   Roofs roofs;
   const ProbeBuffer buffer = p.fp32 ? ProbeBuffer{reinterpret_cast<unsigned char*>(w32.data()), w32.bytes()}
                                     : ProbeBuffer{reinterpret_cast<unsigned char*>(w8.data()), w8.bytes()};
-  probe_memory(buffer, plan, roofs, tick);
+  probe_stream(buffer, plan, roofs, tick);
   probe_peaks(plan, roofs, tick);
 
   Rng rng = Rng::stream(seed, Stream::Misc);
+  std::vector<Timing> t32, t8;
+  if (p.fp32) {
+    // Weights ~ U(-1/sqrt(h), 1/sqrt(h)), inputs ~ U(-1, 1): outputs stay O(1), no overflow or denormals.
+    kernels::fill_uniform(rng, w32.data(), weights, static_cast<float>(1.0 / std::sqrt(static_cast<double>(h))));
+    kernels::fill_uniform(rng, x32.data(), x32.size(), 1.0f);
+    t32 = time_decode_fp32(p.shape, w32.data(), p.batches, x32.data(), y32.data(), plan, tick);
+  }
+  if (p.int8) {
+    kernels::fill_uniform(rng, w8.data(), weights);
+    kernels::fill_uniform(rng, x8.data(), x8.size());
+    t8 = time_decode_int8(p.shape, w8.data(), p.batches, x8.data(), y8.data(), plan, tick);
+  }
+  // The roofs drawn: each probe, or the sweep's own best rate where the sweep did better (a point cannot lie
+  // above a rate this run reached), as the companion notebook derives its roofs.
+  roofs.bytes_per_s = roofs.stream_bytes_per_s;
+  roofs.fp32_flop_per_s = roofs.fma_flop_per_s;
+  roofs.int8_op_per_s = roofs.int8_probe_op_per_s;
+  for (const auto& [on, prec, t, peak] : {std::tuple{p.fp32, kFp32, &t32, &roofs.fp32_flop_per_s},
+                                          std::tuple{p.int8, kInt8, &t8, &roofs.int8_op_per_s}}) {
+    if (!on) continue;
+    const SweepBest best = sweep_best(p, prec, *t);
+    roofs.bytes_per_s = std::max(roofs.bytes_per_s, best.bytes_per_s);
+    *peak = std::max(*peak, best.flop_per_s);
+    for (const Timing& step : *t) roofs.max_spread = std::max(roofs.max_spread, spread(step));
+  }
+  const bool steady = roofs.max_spread <= kMaxSpread;
+
   RunResult result;
   result.output("timer_resolution_us", resolution_s * units::kUsPerS);
   result.output("sample_min_ms", plan.min_sample_s * units::kMsPerS);
   result.output("num_layers", static_cast<double>(p.shape.layers));
   output_roofs(result, roofs);
+  if (!steady)
+    result.notice("noisy_run", "The samples of one probe or step spread " + format_number(roofs.max_spread) +
+                                   " x between their 10th and 90th percentiles, more than " + format_number(kMaxSpread) +
+                                   " x: the machine was busy, so this run gives no verdict; run it again.");
   if (p.fp32) {
-    // Weights ~ U(-1/sqrt(h), 1/sqrt(h)), inputs ~ U(-1, 1): outputs stay O(1), no overflow or denormals.
-    kernels::fill_uniform(rng, w32.data(), weights, static_cast<float>(1.0 / std::sqrt(static_cast<double>(h))));
-    kernels::fill_uniform(rng, x32.data(), x32.size(), 1.0f);
-    const auto t = time_decode_fp32(p.shape, w32.data(), p.batches, x32.data(), y32.data(), plan, tick);
     result.output("fp32_weight_bytes", p.fp32_weight_bytes());
-    output_sweep(result, p, kFp32, kFp32Names, t, roofs.fp32_flop_per_s, roofs.memory_bytes_per_s());
+    output_sweep(result, p, kFp32, kFp32Names, t32, roofs.fp32_flop_per_s, roofs.bytes_per_s, steady);
   }
   if (p.int8) {
-    kernels::fill_uniform(rng, w8.data(), weights);
-    kernels::fill_uniform(rng, x8.data(), x8.size());
-    const auto t = time_decode_int8(p.shape, w8.data(), p.batches, x8.data(), y8.data(), plan, tick);
     result.output("int8_weight_bytes", p.int8_weight_bytes());
-    output_sweep(result, p, kInt8, kInt8Names, t, roofs.int8_op_per_s, roofs.memory_bytes_per_s());
+    output_sweep(result, p, kInt8, kInt8Names, t8, roofs.int8_op_per_s, roofs.bytes_per_s, steady);
   }
   return result;
 }
@@ -244,15 +327,17 @@ Result<RunResult> run_cpu_decode_roofline(const Inputs& in, std::uint64_t seed, 
 
 CellSpec cpu_decode_roofline_cell() {
   CellSpec cell{"llm/cpu-decode-roofline",
-                {real("weights_mib", "MiB", 64, 1, 4096), count("hidden", "units", 1024, 64, 16384),
+                {real("weights_mib", "MiB", 256, 1, 4096), count("hidden", "units", 1024, 64, 16384),
                  count("max_batch", "sequences", 16, 2, 1024), choice("precision", {"both", "fp32", "int8"}, "both"),
-                 real("min_sample_ms", "ms", 1, 0.01, 1000), count("samples", "samples", 3, 3, 51)},
+                 real("min_sample_ms", "ms", 1, 0.01, 1000), count("samples", "samples", 7, 7, 51)},
                 &run_cpu_decode_roofline};
   cell.deterministic = false;  // timings of this machine differ run to run
   cell.outputs = {out("timer_resolution_us", "µs"), out("sample_min_ms", "ms"), out("num_layers", ""),
-                  out("copy_gb_per_s", "GB/s"), out("read_gb_per_s", "GB/s"), out("roof_gb_per_s", "GB/s"),
+                  out("vector_bits", "bits"), out("stream_mib", "MiB"), sometimes(out("llc_mib", "MiB")),
+                  out("read_gb_per_s", "GB/s"), out("fma_gflop_per_s", "GFLOP/s"), out("int8_probe_gop_per_s", "1/s"),
+                  out("roof_gb_per_s", "GB/s"),
                   out("peak_fp32_gflop_per_s", "GFLOP/s"), out("peak_int8_gop_per_s", "1/s"),
-                  out("ridge_fp32_flop_per_byte", "FLOP/B"), out("ridge_int8_op_per_byte", ""),
+                  out("ridge_fp32_flop_per_byte", "FLOP/B"), out("ridge_int8_op_per_byte", ""), out("max_spread", "×"),
                   out("h100_ridge_flop_per_byte", "FLOP/B"), out("v100_ridge_flop_per_byte", "FLOP/B"),
                   out("int4_b1_ai_flop_per_byte", ""), sometimes(out("fp32_weight_bytes", "B")),
                   sometimes(out("fp32_b1_step_ms", "ms")), sometimes(out("fp32_eq18_step_ms", "ms")),
@@ -260,13 +345,13 @@ CellSpec cpu_decode_roofline_cell() {
                   sometimes(out("fp32_b1_ai_over_ridge", "")), sometimes(out("fp32_b1_roof_frac", "")),
                   sometimes(out("fp32_max_batch_gflop_per_s", "GFLOP/s")),
                   sometimes(out("fp32_max_batch_peak_frac", "")), sometimes(out("fp32_tok_per_s_gain", "")),
-                  sometimes(out("fp32_knee_batch", "")), sometimes(out("int8_weight_bytes", "B")),
+                  sometimes(out("fp32_knee_batch", "")), sometimes(out("fp32_b1_memory_bound", "")), sometimes(out("int8_weight_bytes", "B")),
                   sometimes(out("int8_b1_step_ms", "ms")), sometimes(out("int8_eq18_step_ms", "ms")),
                   sometimes(out("int8_b1_gb_per_s", "GB/s")), sometimes(out("int8_b1_ai_flop_per_byte", "")),
                   sometimes(out("int8_b1_ai_over_ridge", "")), sometimes(out("int8_b1_roof_frac", "")),
                   sometimes(out("int8_max_batch_gflop_per_s", "GFLOP/s")),
                   sometimes(out("int8_max_batch_peak_frac", "")), sometimes(out("int8_tok_per_s_gain", "")),
-                  sometimes(out("int8_knee_batch", ""))};
+                  sometimes(out("int8_knee_batch", "")), sometimes(out("int8_b1_memory_bound", ""))};
   cell.tables = {table("roof"), table("fp32"), table("int8")};
   return cell;
 }

@@ -14,3 +14,4 @@ import './offline.spec.mjs';
 import './csp.spec.mjs';
 import './budgets.spec.mjs';
 import './takeover.spec.mjs';
+import './roofline.spec.mjs';

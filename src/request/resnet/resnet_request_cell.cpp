@@ -37,7 +37,13 @@ constexpr int kTopK = 5;
 constexpr double kTable3Ms[kNumPhases] = {3.0, 1.0, 0.5, 0.5, 5.0, 0.1};
 constexpr int kAmdahlPoints = 41;
 // Preprocessing phases last a few ms: many short samples, so one preemption on a busy machine moves no median.
-const kernels::TimingPlan kPhaseTiming{2e-3, 9};
+// Each sample lasts at least twice the protocol's minimum (kernels/timing_protocol.h).
+const kernels::TimingPlan kPhaseTiming{2 * kernels::kTimingProtocol.min_sample_s, 9};
+// A layout is called faster only from at least this many timed passes each, outside their spread.
+constexpr std::int64_t kMinPassesForWinner = 3;
+// Most convolution work one run may do, over every pass (warm-up included) of every layout: 40 GMAC, about
+// 10 s natively here (width 1 at 224 px, both layouts, 3 repeats: 4 x 2 x 4.1 = 33 GMAC).
+constexpr double kMaxRunGmac = 40;
 constexpr double kMaxPhotoBytes = 16.0 * units::kMiB;
 constexpr int kBitmapRepeats = 5;
 // The sliders stop where one run (width 0.25) still takes a second or two in a browser tab (Chromium on a
@@ -84,7 +90,15 @@ Result<ResnetRequestParams> validate_resnet_request(const Inputs& in) {
   p.repeats = in.count("repeats");
   p.with_nhwc = in.choice("layouts") == "nchw+nhwc";
   if (const auto* bitmap = in.measured("image_bitmap.decode")) p.bitmap_decode_s = *bitmap;
-  const double peak = static_cast<double>(peak_bytes_estimate(p, resnet50_plan(p.net)));
+  const ResnetPlan plan = resnet50_plan(p.net);
+  const double run_gmac = static_cast<double>(p.repeats + 1) * (p.with_nhwc ? 2.0 : 1.0) *
+                          static_cast<double>(plan.conv_macs()) * 1e-9;
+  if (run_gmac > kMaxRunGmac)
+    return too_large("repeats", run_gmac, kMaxRunGmac, "GMAC",
+                     "the convolution work of every forward pass ((repeats + 1 warm-up) x layouts x " +
+                         format_number(std::round(static_cast<double>(plan.conv_macs()) * 1e-7) / 100) +
+                         " GMAC, which bounds a run's time)");
+  const double peak = static_cast<double>(peak_bytes_estimate(p, plan));
   if (peak > kMaxRequestBytes)
     return too_large("resolution", peak / units::kMiB, kMaxRequestBytes / units::kMiB, "MiB",
                      "the memory this request needs in a browser tab");
@@ -198,6 +212,22 @@ void forward_outputs(const ResnetPlan& plan, const Measured& m, std::int64_t pea
     const OutputDifference d = output_difference(m.nchw.logits, m.nhwc->logits);
     result.output("forward_nhwc_ms", 1e3 * m.nhwc->median_s);
     result.output("nhwc_speedup", m.nchw.median_s / m.nhwc->median_s);
+    const SpeedupRange range = speedup_range(m.nchw.pass_s, m.nhwc->pass_s);
+    result.output("nhwc_speedup_lo", range.lo);
+    result.output("nhwc_speedup_hi", range.hi);
+    const auto passes = static_cast<std::int64_t>(m.nchw.pass_s.size());
+    if (passes < kMinPassesForWinner)
+      result.notice("layout_spread_unknown",
+                    std::to_string(passes) + " timed pass" + (passes == 1 ? "" : "es") +
+                        " per layout cannot show how much the times spread, so no layout is called faster: set "
+                        "repeats to " + std::to_string(kMinPassesForWinner) + " or more.");
+    else if (range.lo > 1 || range.hi < 1)
+      result.output("nhwc_faster", range.lo > 1 ? 1.0 : 0.0);
+    else
+      result.notice("layout_within_spread",
+                    "NHWC over NCHW is " + format_number(range.lo) + " to " + format_number(range.hi) +
+                        " x across the passes, a range that holds 1: neither layout is faster beyond the run-to-run "
+                        "spread on this machine.");
     result.output("gflop_per_s_nhwc", flop / m.nhwc->median_s * 1e-9);
     result.output("nhwc_max_abs_diff", d.max_abs);
     result.output("nhwc_max_rel_diff", d.max_rel);
@@ -208,7 +238,7 @@ void forward_outputs(const ResnetPlan& plan, const Measured& m, std::int64_t pea
     stage.push_back(plan.convs[i].stage);
     mmacs.push_back(static_cast<double>(plan.convs[i].macs()) * 1e-6);
     ms.push_back(m.nchw.layer_ms[i]);
-    gflops.push_back(ms.back() > 0 ? 2.0 * mmacs.back() / ms.back() * 1e-3 : 0.0);
+    gflops.push_back(layer_gflop_per_s(mmacs.back(), ms.back()));
   }
   result.table("layers").column("layer", index).column("stage", stage).column("mmac", mmacs).column("ms", ms)
       .column("gflop_per_s", gflops);
@@ -277,7 +307,8 @@ CellSpec resnet_request_cell() {
                   browser_only(out("bitmap_vs_ours", "×")), out("resnet50_gmac", ""), out("resnet50_params_m", ""),
                   out("run_gmac", ""), out("run_params_m", ""), out("gflop_per_s", "GFLOP/s"), out("peak_bytes", "bytes"),
                   out("top1_class", ""), out("top1_prob", ""), sometimes(out("forward_nhwc_ms", "ms")),
-                  sometimes(out("nhwc_speedup", "×")), sometimes(out("gflop_per_s_nhwc", "GFLOP/s")),
+                  sometimes(out("nhwc_speedup", "×")), sometimes(out("nhwc_speedup_lo", "×")),
+                  sometimes(out("nhwc_speedup_hi", "×")), sometimes(out("nhwc_faster", "")), sometimes(out("gflop_per_s_nhwc", "GFLOP/s")),
                   sometimes(out("nhwc_max_abs_diff", "")), sometimes(out("nhwc_max_rel_diff", ""))};
   cell.tables = {table("budget"), table("amdahl"), table("layers")};
   return cell;

@@ -29,7 +29,17 @@ ForwardTiming time_forward(const ResnetPlan& plan, const ResnetWeights& w, Layou
       t.layer_ms.push_back(1e3 * (ends_s[i] - (i > 0 ? ends_s[i - 1] : start_s)));
   }
   t.median_s = std::max(quantile(pass_s, 0.5), 1e-9);
+  t.pass_s = std::move(pass_s);
   return t;
+}
+
+double layer_gflop_per_s(double mmac, double ms) { return ms > 0 ? 2.0 * mmac / ms : 0.0; }
+
+SpeedupRange speedup_range(const std::vector<double>& baseline_pass_s, const std::vector<double>& other_pass_s) {
+  if (baseline_pass_s.empty() || other_pass_s.empty()) return {};
+  const auto [b_min, b_max] = std::minmax_element(baseline_pass_s.begin(), baseline_pass_s.end());
+  const auto [o_min, o_max] = std::minmax_element(other_pass_s.begin(), other_pass_s.end());
+  return {*b_min / std::max(*o_max, 1e-12), *b_max / std::max(*o_min, 1e-12)};
 }
 
 OutputDifference output_difference(const std::vector<float>& a, const std::vector<float>& b) {

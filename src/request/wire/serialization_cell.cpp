@@ -29,7 +29,6 @@ namespace {
 
 using units::kUsPerS;
 
-constexpr double kStepsPerSample = 50;      // a sample lasts >= 50 timer steps: <= 2 % quantization error
 constexpr double kMinSampleS = 0.25e-3;
 constexpr int kSweepSamples = 3;
 // JSON.parse is cheap next to our timed sweep, and a busy machine easily spoils a median of 3: take up to 9.
@@ -276,7 +275,7 @@ Result<RunResult> run_serialization(const Inputs& in, std::uint64_t /*seed*/, Ru
   if (!checked.ok()) return checked.error();
   const SerializationParams& p = checked.value();
   const double resolution_s = kernels::timer_resolution_s();
-  const kernels::TimingPlan plan{std::max(kStepsPerSample * resolution_s, kMinSampleS), p.repeats};
+  const kernels::TimingPlan plan{kernels::cell_min_sample_s(kMinSampleS, resolution_s), p.repeats};
   const kernels::TimingPlan sweep_plan{plan.min_sample_s, kSweepSamples};
   const double total_ops = kNumFormats * (2.0 + static_cast<double>(sweep_sizes(p.sweep_max).size()));
   double ops = 0;

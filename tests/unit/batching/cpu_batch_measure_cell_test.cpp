@@ -195,3 +195,26 @@ TEST_CASE("The JS -> wasm call cost comes from the browser's samples; natively t
     }
   }
 }
+
+TEST_CASE("A fixed cost a / b is claimed only when the fit resolves a positive intercept", "[batching][measure]") {
+  const auto r = run({});
+  REQUIRE(r.ok());
+  const auto& res = r.value();
+  for (const std::string w : {"mlp", "conv"}) {
+    const double a = out(res, w + "_fit_a_ms"), se = out(res, w + "_fit_a_se_ms");
+    CHECK(se >= 0);
+    const bool resolved = a > 0 && a > 2 * se;
+    CHECK((res.find_output(w + "_a_over_b") != nullptr) == resolved);
+    CHECK((res.find_output(w + "_max_gain") != nullptr) == resolved);
+    CHECK(cell_test::has_notice(res, w + "_negative_intercept") == (a < 0));
+    CHECK(cell_test::has_notice(res, w + "_intercept_in_noise") == (a >= 0 && !resolved));
+  }
+}
+
+TEST_CASE("A run that could measure for more than 10 s is refused, naming min_sample_ms", "[batching][measure]") {
+  // Defaults: 5 depths + 9 MLP batches + 5 conv batches = 19 series x (5 samples + 4) x 100 ms = 17 s.
+  const auto r = cell.try_run({{"min_sample_ms", "100"}}, "3");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == "too_large");
+  CHECK(r.error().param == "min_sample_ms");
+}

@@ -5,6 +5,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+#include <vector>
+
+#include "core/rng.h"
+#include "kernels/fill.h"
+#include "kernels/gemm.h"
+#include "kernels/int8.h"
+
 using Catch::Matchers::WithinRel;
 using sl::llm::DecodeShape;
 
@@ -35,4 +43,36 @@ TEST_CASE("The knee batch is where the step's intensity meets the ridge", "[llm]
   }
   // Intensity never exceeds 2 h / (in + out) = 256 FLOP/B in FP32 at h = 1024: no knee beyond it.
   CHECK(sl::llm::knee_batch(s, sl::llm::kFp32, 300.0) == 0.0);
+}
+
+TEST_CASE("The measurement-only decode layers compute x W^T, as the reference kernels do", "[llm][cpu_decode_probes]") {
+  // Odd sizes exercise the 8-lane tails and the rows left after groups of 4.
+  const std::int64_t batch = GENERATE(1, 3), n = 13, k = 37;
+  sl::Rng rng(7);
+  std::vector<float> w(n * k), x(batch * k), y(batch * n), ref(batch * n);
+  sl::kernels::fill_uniform(rng, w.data(), n * k, 1.0f);
+  sl::kernels::fill_uniform(rng, x.data(), batch * k, 1.0f);
+  sl::llm::decode_layer_f32(batch, n, k, w.data(), x.data(), y.data());
+  sl::kernels::gemm_f32_naive({batch, n, k, sl::kernels::BLayout::Transposed}, x.data(), k, w.data(), k, ref.data(), n);
+  // Different summation orders and fused multiply-adds: equal to float rounding over 37 terms.
+  for (std::size_t i = 0; i < y.size(); ++i) CHECK_THAT(y[i], Catch::Matchers::WithinAbs(ref[i], 1e-4));
+
+  std::vector<std::int8_t> w8(n * k), x8(batch * k);
+  std::vector<std::int16_t> x16(batch * k);
+  std::vector<std::int32_t> y8(batch * n), ref8(batch * n);
+  sl::kernels::fill_uniform(rng, w8.data(), n * k);
+  sl::kernels::fill_uniform(rng, x8.data(), batch * k);
+  sl::llm::decode_layer_i8(batch, n, k, w8.data(), x8.data(), x16.data(), y8.data());
+  sl::kernels::gemm_i8_naive(batch, n, k, x8.data(), k, w8.data(), k, ref8.data(), n);
+  CHECK(y8 == ref8);  // integer sums are exact
+}
+
+TEST_CASE("The peak probes count 2 operations per lane per multiply-add", "[llm][cpu_decode_probes]") {
+  // 12 accumulators x 2,048 iterations; FP32 lanes = bits / 32, int16 lanes = bits / 16.
+  CHECK(sl::llm::fma_probe_flop(128) == 2.0 * 12 * 4 * 2048);
+  CHECK(sl::llm::fma_probe_flop(256) == 2.0 * 12 * 8 * 2048);
+  CHECK(sl::llm::int8_probe_op(256) == 2.0 * 12 * 16 * 2048);
+  const int bits = sl::llm::measure_vector_bits();
+  CHECK((bits == 128 || bits == 256));
+  CHECK(sl::llm::last_level_cache_bytes() >= 0);
 }

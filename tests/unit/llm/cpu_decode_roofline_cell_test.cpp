@@ -20,7 +20,7 @@ const cell_test::Cell cell{"llm/cpu-decode-roofline"};
 
 // 1 MiB of FP32 weights as four 256 x 256 matrices, batches 1, 2, 4: a few milliseconds.
 const std::map<std::string, std::string> kQuick = {
-    {"weights_mib", "1"}, {"hidden", "256"}, {"max_batch", "4"}, {"min_sample_ms", "0.05"}, {"samples", "3"}};
+    {"weights_mib", "1"}, {"hidden", "256"}, {"max_batch", "4"}, {"min_sample_ms", "0.05"}, {"samples", "7"}};
 
 sl::Result<sl::RunResult> run(std::map<std::string, std::string> raw) {
   for (const auto& [k, v] : kQuick) raw.emplace(k, v);
@@ -37,25 +37,52 @@ TEST_CASE("CPU decode roofline runs and returns positive, finite times and rates
   CHECK(out(res, "fp32_weight_bytes") == 1'048'576);
   CHECK(out(res, "int8_weight_bytes") == 262'144);
   for (const auto& [name, value] : res.outputs) CHECK(std::isfinite(value));
-  for (const char* roof : {"copy_gb_per_s", "read_gb_per_s", "peak_fp32_gflop_per_s", "peak_int8_gop_per_s"})
+  for (const char* roof : {"read_gb_per_s", "fma_gflop_per_s", "int8_probe_gop_per_s", "peak_fp32_gflop_per_s",
+                           "peak_int8_gop_per_s"})
     CHECK(out(res, roof) > 0);
-  CHECK(out(res, "roof_gb_per_s") == std::max(out(res, "copy_gb_per_s"), out(res, "read_gb_per_s")));
+  // The roofs drawn are the probes, raised to the sweep's best rate where the sweep beat them.
+  CHECK(out(res, "roof_gb_per_s") >= out(res, "read_gb_per_s"));
+  CHECK(out(res, "peak_fp32_gflop_per_s") >= out(res, "fma_gflop_per_s"));
+  CHECK(out(res, "peak_int8_gop_per_s") >= out(res, "int8_probe_gop_per_s"));
+  CHECK((out(res, "vector_bits") == 128 || out(res, "vector_bits") == 256));
+  CHECK(out(res, "stream_mib") == 1);  // the FP32 weight buffer
+  CHECK(out(res, "max_spread") >= 1);
   const DecodeShape s{256, 4};
   for (const auto& [table, prec] : {std::pair{"fp32", sl::llm::kFp32}, std::pair{"int8", sl::llm::kInt8}}) {
     CHECK(column(res, table, "batch") == std::vector<double>{1, 2, 4});
     const auto& step_ms = column(res, table, "step_ms");
     for (std::size_t i = 0; i < step_ms.size(); ++i) {
       const auto b = static_cast<std::int64_t>(column(res, table, "batch")[i]);
-      CHECK(column(res, table, "p10_ms")[i] > 0);
-      CHECK(column(res, table, "p10_ms")[i] <= step_ms[i]);
-      CHECK(step_ms[i] <= column(res, table, "p90_ms")[i]);
+      CHECK(step_ms[i] > 0);  // the best sample
+      CHECK(step_ms[i] <= column(res, table, "p10_ms")[i]);
+      CHECK(column(res, table, "p10_ms")[i] <= column(res, table, "p90_ms")[i]);
       // Every rate in the table is a formula count over the measured median.
       CHECK_THAT(column(res, table, "ai_flop_per_byte")[i],
                  WithinRel(sl::llm::decode_step_flop(s, b) / sl::llm::decode_step_bytes(s, prec, b), 1e-12));
       CHECK_THAT(column(res, table, "gflop_per_s")[i], WithinRel(sl::llm::decode_step_flop(s, b) / step_ms[i] * 1e-6, 1e-12));
       CHECK_THAT(column(res, table, "tok_per_s")[i], WithinRel(static_cast<double>(b) / step_ms[i] * 1e3, 1e-12));
       CHECK(column(res, table, "roof_gflop_per_s")[i] > 0);
+      // No point above the roof drawn: its rate, its bandwidth and its share of the roof.
+      CHECK(column(res, table, "gflop_per_s")[i] <= column(res, table, "roof_gflop_per_s")[i] * (1 + 1e-12));
+      CHECK(column(res, table, "gb_per_s")[i] <= out(res, "roof_gb_per_s") * (1 + 1e-12));
+      CHECK(column(res, table, "roof_frac")[i] <= 1.0);
+      CHECK(column(res, table, "roof_frac")[i] > 0.0);
     }
+  }
+}
+
+TEST_CASE("A verdict only from a steady run whose knee is past batch 1", "[llm][measure]") {
+  const auto r = run({});
+  REQUIRE(r.ok());
+  const auto& res = r.value();
+  const bool noisy = cell_test::has_notice(res, "noisy_run");
+  CHECK(noisy == (out(res, "max_spread") > sl::llm::kMaxSpread));
+  for (const char* p : {"fp32", "int8"}) {
+    const std::string prefix = p;
+    const bool knee_low = cell_test::has_notice(res, prefix + "_knee_below_one");
+    CHECK(knee_low == (out(res, prefix + "_b1_ai_over_ridge") >= 1));
+    // The verdict is given exactly when the run is steady and the knee lies past batch 1.
+    CHECK((res.find_output(prefix + "_b1_memory_bound") != nullptr) == (!noisy && !knee_low));
   }
 }
 
@@ -98,6 +125,11 @@ TEST_CASE("CPU decode roofline refuses impossible or oversized inputs", "[llm][m
       {"a sweep with too much arithmetic names the batch",
        {{"weights_mib", "64"}, {"hidden", "1024"}, {"max_batch", "1024"}}, "too_large", "max_batch"},
       {"an unknown precision", {{"precision", "fp16"}}, "bad_choice", ""},
+      // 3 probes + 2 x 5 batches = 13 series x (7 samples + 4 calibration timings) x 1 s >> 10 s.
+      {"samples so long the run could not end in 10 s name min_sample_ms",
+       {{"weights_mib", "64"}, {"hidden", "1024"}, {"max_batch", "16"}, {"min_sample_ms", "1000"}}, "too_large",
+       "min_sample_ms"},
+      {"fewer than 7 samples", {{"samples", "5"}}, "out_of_range", "samples"},
   }));
   INFO(row.what);
   const auto r = run(row.raw);

@@ -51,6 +51,29 @@ TEST_CASE("GFLOP/s is 2 x MACs over the median forward time; NHWC agrees with NC
   CHECK(column(r, "layers", "ms").size() == 53);
 }
 
+TEST_CASE("The layer table's GFLOP/s is 2 x MMAC / ms; a layout wins only outside the passes' spread",
+          "[request][resnet]") {
+  auto raw = kSmall;
+  raw["repeats"] = "3";
+  const auto r = cell.run(raw);
+  const auto& mmac = column(r, "layers", "mmac");
+  const auto& ms = column(r, "layers", "ms");
+  const auto& gflop = column(r, "layers", "gflop_per_s");
+  for (std::size_t i = 0; i < mmac.size(); ++i)
+    if (ms[i] > 0) CHECK_THAT(gflop[i], WithinRel(2.0 * mmac[i] * 1e6 / (ms[i] * 1e-3) * 1e-9, 1e-12));
+  const double lo = out(r, "nhwc_speedup_lo"), hi = out(r, "nhwc_speedup_hi");
+  CHECK(lo <= out(r, "nhwc_speedup"));
+  CHECK(out(r, "nhwc_speedup") <= hi);
+  const bool called = r.find_output("nhwc_faster") != nullptr;
+  CHECK(called == (lo > 1 || hi < 1));
+  CHECK(called != cell_test::has_notice(r, "layout_within_spread"));
+  if (called) CHECK(out(r, "nhwc_faster") == (lo > 1 ? 1.0 : 0.0));
+  // One pass per layout shows no spread: no winner.
+  const auto one = cell.run(kSmall);
+  CHECK(one.find_output("nhwc_faster") == nullptr);
+  CHECK(cell_test::has_notice(one, "layout_spread_unknown"));
+}
+
 TEST_CASE("The true ResNet-50 totals are reported whatever the run's size", "[request][resnet][book]") {
   const auto r = cell.run(kSmall);
   // Table 6 prints 4.1 GMAC and 25.6 M, to 0.1: the lab file's tolerance is half a unit, 0.05.
@@ -75,5 +98,8 @@ TEST_CASE("Bad resnet-request inputs are rejected with the parameter named", "[r
   CHECK(cell.error({{"resolution", "16"}}).param == "resolution");
   CHECK(cell.error({{"width", "2"}}).param == "width");
   CHECK(cell.error({{"repeats", "0"}}).code == "out_of_range");
+  // Width 1 at 448 px is 16.4 GMAC a pass: 2 passes x 2 layouts exceed the 40 GMAC a run may do.
+  CHECK(cell.error({{"width", "1"}, {"resolution", "448"}}).code == "too_large");
+  CHECK(cell.error({{"width", "1"}, {"resolution", "448"}}).param == "repeats");
   CHECK(cell.error({{"reps", "0"}}).param == "repeats");  // the old name still works (an alias)
 }

@@ -6,6 +6,7 @@
 #include "request/resnet/resnet_timing.h"
 
 using namespace sl::request;
+using Catch::Matchers::WithinRel;
 
 TEST_CASE("output_difference: the largest |a - b|, and that over the largest |a|", "[request][resnet-timing]") {
   const auto d = output_difference({1.0f, -2.0f, 4.0f}, {1.0f, -1.5f, 4.5f});
@@ -42,4 +43,19 @@ TEST_CASE("time_forward: one warm-up and `repeats` timed passes, the logits of a
     layers_ms += ms;
   }
   CHECK(std::isfinite(layers_ms));
+}
+
+TEST_CASE("A layer's GFLOP/s is 2 x MMAC over its milliseconds", "[request][resnet-timing]") {
+  // Issue 14: layer 0 of --width 1, 118.01 M MAC in 44.7 ms, is 5.28 GFLOP/s (was printed 0.0053).
+  CHECK_THAT(sl::request::layer_gflop_per_s(118.013952, 44.7), WithinRel(2 * 118.013952e6 / 44.7e-3 / 1e9, 1e-12));
+  CHECK_THAT(sl::request::layer_gflop_per_s(118.013952, 44.7), WithinRel(5.280, 1e-3));
+  CHECK(sl::request::layer_gflop_per_s(1.0, 0.0) == 0.0);
+}
+
+TEST_CASE("The layout speedup range runs from the fastest baseline over the slowest other pass up", "[request][resnet-timing]") {
+  const auto r = sl::request::speedup_range({1.0, 1.2, 1.1}, {0.8, 1.0});
+  CHECK_THAT(r.lo, WithinRel(1.0 / 1.0, 1e-12));
+  CHECK_THAT(r.hi, WithinRel(1.2 / 0.8, 1e-12));
+  const auto none = sl::request::speedup_range({}, {1.0});
+  CHECK(none.lo == 0.0);
 }

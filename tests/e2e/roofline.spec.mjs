@@ -1,0 +1,48 @@
+// llm/cpu-decode-roofline in Chromium (wasm SIMD128): one run, read from the result the page saves (the
+// same JSON as the CLI's). Whatever this machine's speed, no decode step may lie above the roof drawn, and
+// the knee must fall past batch 1; a verdict, when the run was steady enough to give one, must say batch-1
+// FP32 decode is memory-bound. No timing is asserted.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { start_server, launch_browser, new_page, open, screenshot } from './helpers.mjs';
+
+const CELL = '#cpu-decode-roofline';
+// 128 MiB of FP32 weights (4x a 32 MiB last-level cache), batches 1, 2, 4: a few seconds.
+const QUICK = 'weights_mib=128&max_batch=4';
+
+describe('CPU decode roofline in the browser', () => {
+  let server;
+  let browser;
+  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
+  after(async () => { await browser?.close(); await server?.stop(); });
+
+  test('every step at or below the measured roof, the knee past batch 1, batch-1 FP32 memory-bound', async () => {
+    const page = await new_page(browser);
+    await open(page, `${server.url}lab.html?lab=llm&cell=cpu-decode-roofline&embed=1&${QUICK}`);
+    await page.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 180_000 });
+    await page.$eval(`${CELL} .sl-download-json`, (button) => { const menu = button.closest('details'); if (menu) menu.open = true; });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${CELL} .sl-download-json`)]);
+    const result = JSON.parse(await readFile(await download.path(), 'utf8'));
+    const o = result.outputs;
+    assert.equal(o.vector_bits, 128);   // SIMD128
+    for (const table of ['fp32', 'int8']) {
+      const t = result.tables[table];
+      assert.deepEqual(t.batch, [1, 2, 4]);
+      t.roof_frac.forEach((frac, i) => {
+        assert.ok(frac > 0 && frac <= 1, `${table} batch ${t.batch[i]}: roof_frac ${frac}`);
+        assert.ok(t.gb_per_s[i] <= o.roof_gb_per_s * (1 + 1e-12), `${table} batch ${t.batch[i]} above the memory roof`);
+      });
+      assert.ok(o[`${table}_knee_batch`] >= 1, `${table} knee ${o[`${table}_knee_batch`]}`);
+    }
+    const codes = result.notices.map((n) => n.code);
+    assert.ok(codes.includes('stream_cache_unknown'), 'a browser cannot tell the cache size, and says so');
+    assert.ok(!codes.includes('fp32_knee_below_one'));
+    // A verdict exactly when the run was steady; when given, batch-1 FP32 is memory-bound.
+    assert.equal('fp32_b1_memory_bound' in o, !codes.includes('noisy_run'));
+    if ('fp32_b1_memory_bound' in o) assert.equal(o.fp32_b1_memory_bound, 1);
+    assert.ok(o.fp32_b1_ai_over_ridge < 1);
+    await screenshot(page, 'roofline');
+    assert.deepEqual(page.problems, []);
+  });
+});

@@ -44,6 +44,15 @@ if [ -x build/native/unit_tests ]; then
   count_catch "$LOGS/slow-unit-tests.log" --none-is-ok
   if stage book-check build/native/serving-lab check; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 fi
+# ASan + UBSan (-fno-sanitize-recover=all): only the targets this stage runs are built, in build/asan — the core,
+# CLI and JPEG tests with the fuzz corpus (sanitizer_tests), the book check, and a short seeded fuzz run per target.
+sanitizers() {
+  cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Release -DSERVING_LAB_SANITIZE=ON >/dev/null &&
+    ninja -C build/asan -j "$JOBS" sanitizer_tests serving-lab sl_fuzz &&
+    build/asan/sanitizer_tests && build/asan/serving-lab check >/dev/null &&
+    build/asan/sl_fuzz inputs 20000 && build/asan/sl_fuzz jpeg 20000
+}
+if stage sanitizers sanitizers; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 stage wasm-build build_wasm || true
 if [ -f build/wasm/serving_lab.wasm ] && [ -x build/native/serving-lab ]; then
   stage wasm-tests node --test --test-reporter=tap tests/wasm/ || true

@@ -23,6 +23,10 @@ Result<Args> parse_args(const std::vector<std::string>& argv) {
       args.json = true;
       continue;
     }
+    if (name == "progress") {
+      args.progress = true;
+      continue;
+    }
     const auto eq = name.find('=');
     if (eq != std::string::npos) {
       value = name.substr(eq + 1);

@@ -14,6 +14,7 @@ struct Args {
   std::map<std::string, std::string> params;  ///< every --name value except the ones below
   std::string seed = "1";
   bool json = false;
+  bool progress = false;  ///< --progress: report progress on stderr even with --json
 };
 
 Result<Args> parse_args(const std::vector<std::string>& argv);

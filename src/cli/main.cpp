@@ -1,6 +1,6 @@
 // serving-lab: the teacher's and CI's door to the same cells the page runs.
 //   serving-lab list [--json]                         labs, cells, parameters with defaults, ranges, units
-//   serving-lab run <lab>/<cell> [--<param> v]... [--seed N] [--json]
+//   serving-lab run <lab>/<cell> [--<param> v]... [--seed N] [--json] [--progress]
 //   serving-lab check [--json]                        every cell at its defaults against the book; exit 1 on a miss
 // Bad input: one line `error: <message>` on stderr, exit 2.
 #include <cstdio>
@@ -12,7 +12,9 @@
 #include "cli/args.h"
 #include "cli/read_files.h"
 #include "cli/to_json.h"
+#include "core/clock.h"
 #include "core/registry.h"
+#include "core/text.h"
 
 namespace {
 
@@ -21,13 +23,13 @@ using sl::format_number;
 constexpr int kBadInput = 2;
 
 int fail(const sl::Error& e) {
-  std::cerr << "error: " << e.message << "\n";
+  std::cerr << "error: " << sl::printable(e).message << "\n";  // one line of valid UTF-8
   return kBadInput;
 }
 
 void print_usage() {
   std::cout << "usage: serving-lab list [--json]\n"
-               "       serving-lab run <lab>/<cell> [--<param> <value>]... [--seed N] [--json]\n"
+               "       serving-lab run <lab>/<cell> [--<param> <value>]... [--seed N] [--json] [--progress]\n"
                "       serving-lab check [--json]\n";
 }
 
@@ -89,13 +91,37 @@ void print_result(const sl::RunResult& r) {
               << (t.columns.empty() ? 0 : t.columns.front().second.size()) << " rows (--json for values)\n";
 }
 
+/// Progress on stderr ("progress: 42 %"), once a run has taken a second and then at most every second;
+/// silent for shorter runs. Ends its line when the run ends.
+class ProgressLine {
+ public:
+  explicit ProgressLine(bool enabled) : enabled_(enabled), start_s_(sl::wall_now_s()) {}
+  ~ProgressLine() {
+    if (shown_) std::cerr << "\n";
+  }
+  void operator()(double frac) {
+    const double now_s = sl::wall_now_s();
+    if (!enabled_ || now_s - start_s_ < 1 || now_s - last_s_ < 1) return;
+    last_s_ = now_s;
+    shown_ = true;
+    std::cerr << "\rprogress: " << static_cast<int>(100 * frac) << " %" << std::flush;
+  }
+
+ private:
+  bool enabled_;
+  double start_s_;
+  double last_s_ = -1;
+  bool shown_ = false;
+};
+
 int run(const sl::cli::Args& args) {
-  sl::RunControl ctl;
+  ProgressLine progress(!args.json || args.progress);  // --json: quiet unless --progress
+  sl::RunControl ctl([&progress](double frac) { progress(frac); });
   auto params = sl::cli::read_files(args.cell, args.params);
   if (!params.ok()) return fail(params.error());
   auto result = sl::run_cell(args.cell, params.value(), args.seed, ctl);
   if (!result.ok()) {
-    if (args.json) std::cout << sl::cli::to_json(result.error()).dump() << "\n";
+    if (args.json) std::cout << sl::cli::to_json(sl::printable(result.error())).dump() << "\n";
     return fail(result.error());
   }
   if (args.json)

@@ -1,9 +1,11 @@
 #include "cli/read_files.h"
 
+#include <filesystem>
 #include <fstream>
 #include <utility>
 
 #include "core/registry.h"
+#include "core/text.h"
 
 namespace sl::cli {
 
@@ -16,14 +18,20 @@ Result<std::map<std::string, std::string>> read_files(const std::string& cell_id
     if (it->second.rfind('@', 0) != 0)
       return Error{"not_a_file", p.name, "--" + p.name + " takes a file: --" + p.name + " @path", {}};
     const std::string path = it->second.substr(1);
+    std::error_code ec;
+    // A directory opens as a stream that reads nothing, which would mean "use the built-in file".
+    if (!std::filesystem::is_regular_file(path, ec))
+      return Error{"no_file", p.name, "cannot read " + echo(path) + " (not a file)", {{"path", echo(path)}}};
     std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{"no_file", p.name, "cannot read " + path, {{"path", path}}};
+    if (!in) return Error{"no_file", p.name, "cannot read " + echo(path), {{"path", echo(path)}}};
     std::string data;
     char buffer[1 << 16];
     while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
       data.append(buffer, static_cast<std::size_t>(in.gcount()));
       if (static_cast<double>(data.size()) > p.max) break;  // parse_inputs reports too_large
     }
+    if (in.bad()) return Error{"no_file", p.name, "cannot read " + echo(path), {{"path", echo(path)}}};
+    if (data.empty()) return Error{"no_file", p.name, echo(path) + " is empty", {{"path", echo(path)}}};
     it->second = std::move(data);
   }
   return params;

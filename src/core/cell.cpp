@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/clock.h"
+#include "core/text.h"
 
 namespace sl {
 
@@ -140,7 +141,6 @@ Table& Table::column(std::string column_name, std::vector<double> values) {
 }
 
 void RunResult::output(std::string name, double value) {
-  SL_ASSERT(std::isfinite(value));  // a NaN output is a validation bug upstream
   outputs.emplace_back(std::move(name), value);
 }
 
@@ -161,6 +161,10 @@ const double* RunResult::find_output(const std::string& name) const {
 
 namespace {
 
+/// Nonzero numbers closer to 0 than this are rejected (denormals and near-denormals): a divisor that small
+/// overflows the first quotient. Every parameter's max is far below 1 / kMinMagnitude.
+constexpr double kMinMagnitude = 1e-30;
+
 std::string range_text(const ParamSpec& p) {
   std::string text = "[" + format_number(p.min) + ", " + format_number(p.max) + "]";
   if (!p.unit.empty()) text += " " + p.unit;
@@ -172,16 +176,56 @@ Error number_error(const ParamSpec& p, const std::string& code, const std::strin
                {{"min", format_number(p.min)}, {"max", format_number(p.max)}, {"unit", p.unit}, {"got", got}}};
 }
 
+/// Decimal notation only, as a person types it: [spaces] [+|-] digits [. digits] [e|E [+|-] digits] [spaces],
+/// at least one digit before the exponent. No hex ("0x10", "0x1p-3"), no "inf"/"nan", no NUL, tab or
+/// newline, nothing after the number: strtod alone accepts all of those.
+bool is_decimal(const std::string& text) {
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  const auto digits = [&] {
+    const std::size_t from = i;
+    while (i < n && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - from;
+  };
+  while (i < n && text[i] == ' ') ++i;
+  if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
+  std::size_t mantissa = digits();
+  if (i < n && text[i] == '.') {
+    ++i;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return false;
+  if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  while (i < n && text[i] == ' ') ++i;
+  return i == n;
+}
+
+/// "inf", "-Infinity", "NaN", "nan(0x7)"…: a spelling of a non-finite value (refused as not_finite).
+bool names_non_finite(const std::string& text) {
+  const std::size_t first = text.find_first_not_of(' '), last = text.find_last_not_of(' ');
+  if (first == std::string::npos) return false;
+  std::string word = text.substr(first, last - first + 1);
+  if (word[0] == '+' || word[0] == '-') word.erase(0, 1);
+  for (char& c : word) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return word == "inf" || word == "infinity" || word == "nan" || (word.rfind("nan(", 0) == 0 && word.back() == ')');
+}
+
 Result<double> parse_number(const ParamSpec& p, const std::string& text) {
-  const std::string got = text.substr(0, 40);  // as typed (shortened): what the user should recognise
-  const char* begin = text.c_str();
-  char* end = nullptr;
+  const std::string got = echo(text);  // as typed (shortened, one line of UTF-8): what the user should recognise
+  if (names_non_finite(text)) return number_error(p, "not_finite", "a finite number", got);
+  if (!is_decimal(text)) return number_error(p, "not_a_number", "a decimal number", got);
   errno = 0;
-  const double x = std::strtod(begin, &end);
-  while (*end == ' ') ++end;
-  if (text.empty() || end == begin || *end != '\0')
-    return number_error(p, "not_a_number", "a number", got);
+  const double x = std::strtod(text.c_str(), nullptr);
+  const bool underflow = errno == ERANGE && std::fabs(x) < 1;  // "1e-400" reads as 0
   if (!std::isfinite(x)) return number_error(p, "not_finite", "a finite number", got);
+  if ((x != 0 || underflow) && std::fabs(x) < kMinMagnitude)
+    return Error{"out_of_range", p.name,
+                 p.name + " must be 0 or at least " + format_number(kMinMagnitude) + " in magnitude, got " + got,
+                 {{"min", format_number(p.min)}, {"max", format_number(p.max)}, {"unit", p.unit}, {"got", got}}};
   if (p.kind == ParamSpec::Kind::Count && x != std::floor(x))
     return number_error(p, "not_integer", "a whole number", got);
   if (x < p.min || x > p.max) return number_error(p, "out_of_range", "a number", got);
@@ -193,6 +237,7 @@ Result<double> parse_number(const ParamSpec& p, const std::string& text) {
 namespace {
 
 constexpr std::size_t kMaxSamples = 100000;
+constexpr double kMaxSample = 1e12;
 const std::string kMeasuredPrefix = "measured.";
 const std::string kAssetPrefix = "asset.";
 
@@ -201,19 +246,31 @@ bool declares_asset(const CellSpec& cell, const std::string& name) {
 }
 
 Result<std::vector<double>> parse_samples(const std::string& key, const std::string& text) {
+  // Seconds or bytes per sample: 0, or between kMinMagnitude and kMaxSample (a value that would overflow a
+  // sum or a ratio is no measurement), separated by spaces or commas.
+  const auto bad = [&](const std::string& why) {
+    return Error{"bad_measurement", key, echo(key) + " must be a list of decimal numbers, each 0 or in [" +
+                                             format_number(kMinMagnitude) + ", " + format_number(kMaxSample) + "]" +
+                                             why,
+                 {}};
+  };
   std::vector<double> samples;
-  const char* p = text.c_str();
+  std::size_t i = 0;
   while (true) {
-    while (*p == ' ' || *p == ',') ++p;
-    if (*p == '\0') break;
-    char* end = nullptr;
-    const double x = std::strtod(p, &end);
-    if (end == p || !std::isfinite(x) || x < 0)
-      return Error{"bad_measurement", key, key + " must be a list of finite numbers >= 0", {}};
+    while (i < text.size() && (text[i] == ' ' || text[i] == ',')) ++i;
+    if (i == text.size()) break;
+    std::size_t end = i;
+    while (end < text.size() && text[end] != ' ' && text[end] != ',') ++end;
+    const std::string word = text.substr(i, end - i);
+    if (!is_decimal(word)) return bad(", got \"" + echo(word) + "\"");
+    errno = 0;
+    const double x = std::strtod(word.c_str(), nullptr);
+    const bool underflow = errno == ERANGE && std::fabs(x) < 1;
+    if (underflow || !(x == 0 || (x >= kMinMagnitude && x <= kMaxSample))) return bad(", got " + echo(word));
     if (samples.size() == kMaxSamples)
-      return Error{"bad_measurement", key, key + " has more than 100000 samples", {}};
+      return Error{"bad_measurement", key, echo(key) + " has more than 100000 samples", {}};
     samples.push_back(x);
-    p = end;
+    i = end;
   }
   return samples;
 }
@@ -238,7 +295,7 @@ Result<std::map<std::string, std::string>> canonical_names(const CellSpec& cell,
       if (p.name == key || std::find(p.aliases.begin(), p.aliases.end(), key) != p.aliases.end()) param = &p;
     }
     if (param == nullptr)
-      return Error{"unknown_param", key, cell.id + " has no parameter '" + key + "'", {{"cell", cell.id}}};
+      return Error{"unknown_param", key, cell.id + " has no parameter '" + echo(key) + "'", {{"cell", cell.id}}};
     if (!named.emplace(param->name, text).second)
       return Error{"invalid", param->name,
                    param->name + " is given twice (as " + param->name + " and under its old name)", {}};
@@ -263,7 +320,7 @@ Result<Inputs> parse_inputs(const CellSpec& cell, const std::map<std::string, st
     }
     if (name.rfind(kMeasuredPrefix, 0) != 0) continue;
     if (!declares_probe(cell, name))
-      return Error{"unknown_param", name, cell.id + " takes no measurement '" + name + "'", {{"cell", cell.id}}};
+      return Error{"unknown_param", name, cell.id + " takes no measurement '" + echo(name) + "'", {{"cell", cell.id}}};
     auto samples = parse_samples(name, text);
     if (!samples.ok()) return samples.error();
     inputs.set_measured(name.substr(kMeasuredPrefix.size()), std::move(samples.value()));
@@ -288,8 +345,8 @@ Result<Inputs> parse_inputs(const CellSpec& cell, const std::map<std::string, st
         list += (list.empty() ? "" : ", ") + c;
       }
       if (!valid)
-        return Error{"bad_choice", p.name, p.name + " must be one of " + list + ", got \"" + text.substr(0, 40) + "\"",
-                     {{"choices", list}, {"got", text.substr(0, 40)}}};
+        return Error{"bad_choice", p.name, p.name + " must be one of " + list + ", got \"" + echo(text) + "\"",
+                     {{"choices", list}, {"got", echo(text)}}};
       inputs.set_choice(p, text);
       continue;
     }

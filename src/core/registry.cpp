@@ -1,5 +1,8 @@
 #include "core/registry.h"
 
+#include "core/result_check.h"
+#include "core/text.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -84,10 +87,13 @@ Result<std::vector<ProbeTask>> plan_probes(const std::string& id,
   return cell->plan_probes(inputs.value());
 }
 
-Result<RunResult> run_cell(const std::string& id, const std::map<std::string, std::string>& raw_inputs,
-                           const std::string& seed_text, RunControl& ctl) {
+namespace {
+
+Result<RunResult> run_checked_cell(const std::string& id, const std::map<std::string, std::string>& raw_inputs,
+                                   const std::string& seed_text, RunControl& ctl) {
   const CellSpec* cell = find_cell(id);
-  if (cell == nullptr) return Error{"unknown_cell", "", "no cell '" + id + "' (try: serving-lab list)", {{"cell", id}}};
+  if (cell == nullptr)
+    return Error{"unknown_cell", "", "no cell '" + echo(id) + "' (try: serving-lab list)", {{"cell", echo(id)}}};
   auto inputs = parse_inputs(*cell, raw_inputs);
   if (!inputs.ok()) return inputs.error();
   auto seed = parse_seed(seed_text);
@@ -99,7 +105,17 @@ Result<RunResult> run_cell(const std::string& id, const std::map<std::string, st
   r.seed = seed.value();
   r.inputs = std::move(inputs.value());
   r.book = compare_with_book(*cell, r);
+  if (auto error = non_finite_value(cell->id, r)) return *error;
   ctl.finish();
+  return result;
+}
+
+}  // namespace
+
+Result<RunResult> run_cell(const std::string& id, const std::map<std::string, std::string>& raw_inputs,
+                           const std::string& seed_text, RunControl& ctl) {
+  auto result = run_checked_cell(id, raw_inputs, seed_text, ctl);
+  if (!result.ok()) return printable(result.error());  // every message: one line of valid UTF-8
   return result;
 }
 

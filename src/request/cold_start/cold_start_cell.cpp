@@ -50,6 +50,10 @@ Result<ColdStartParams> validate_cold_start(const Inputs& in) {
   ColdStartParams p;
   p.phases = {in.real("ssd_s"), in.real("s3_s"), in.real("cuda_s"), in.real("trt_s"), in.real("warmup_s"),
               in.real("runtime_s")};
+  const Table8Phases& t = p.phases;
+  if (t.ssd_s + t.cuda_s + t.warmup_s + t.runtime_s <= 0)  // cloud_over_local divides by it
+    return invalid("ssd_s", "the local cold start must take time: ssd_s + cuda_s + warmup_s + runtime_s must be "
+                            "> 0 s, got 0");
   p.swap_gb = in.real("swap_gb");
   p.link_gb_per_s = in.real("link_gb_per_s");
   p.ckpt_gb = in.real("ckpt_gb");

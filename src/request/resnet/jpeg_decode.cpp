@@ -5,6 +5,8 @@
 
 #include <climits>
 
+#include "request/resnet/jpeg_segments.h"
+
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_JPEG
 #define STBI_NO_STDIO
@@ -30,6 +32,9 @@ Error not_a_jpeg(const std::string& param, const std::string& why) {
 Result<JpegHeader> read_jpeg_header(const std::string& jpeg, const std::string& param) {
   if (jpeg.empty()) return not_a_jpeg(param, "the file is empty");
   if (jpeg.size() > static_cast<std::size_t>(INT_MAX)) return not_a_jpeg(param, "the file is over 2 GB");
+  // Our own walk of the segments first: stb_image must never see a table it would overrun.
+  auto frame = check_jpeg_segments(jpeg, param, kMaxJpegPixels);
+  if (!frame.ok()) return frame.error();
   const auto* data = reinterpret_cast<const stbi_uc*>(jpeg.data());
   int width = 0, height = 0, channels = 0;
   if (stbi_info_from_memory(data, static_cast<int>(jpeg.size()), &width, &height, &channels) == 0)

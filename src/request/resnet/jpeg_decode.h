@@ -1,6 +1,7 @@
 #pragma once
 // JPEG decoding for the request lab: Debian's stb_image (libstb-dev), baseline and progressive JPEG only,
-// from memory, always to 8-bit RGB (HWC). The header is read first, so a file that is not a JPEG is
+// from memory, always to 8-bit RGB (HWC). The marker segments are checked first (jpeg_segments.h), then the
+// header is read, so a file that is not a JPEG is
 // rejected as "invalid" and one whose pixels would exceed kMaxJpegPixels as "too_large", before decoding.
 #include <cstdint>
 #include <memory>

@@ -1,0 +1,19 @@
+#pragma once
+// Text a user typed, made safe to echo in a message (CLI line, JSON, the page): one line of valid UTF-8.
+#include <cstddef>
+#include <string>
+
+#include "core/error.h"
+
+namespace sl {
+
+/// `text` as valid UTF-8 (an invalid byte becomes U+FFFD), cut at a code-point boundary after at most
+/// `max_bytes` bytes of the input (then "…" is appended), control characters escaped ("\\n", "\\x00"), so
+/// the echo is always one line of valid UTF-8. echo(text, -1) == text exactly when text is such a line.
+std::string echo(const std::string& text, std::size_t max_bytes = 40);
+
+/// The same error with code, param, message and args each made one line of valid UTF-8 (echo without a
+/// length limit): what every door may print as it is. run_cell returns only printable errors.
+Error printable(Error error);
+
+}  // namespace sl

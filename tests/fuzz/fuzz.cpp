@@ -1,0 +1,245 @@
+// sl_fuzz: a seeded random-mutation fuzzer of our own (no clang, no libFuzzer needed), deterministic from its
+// seed, for any user to run:
+//   sl_fuzz inputs N [seed]   parse_inputs of every cell, values mutated from a dictionary of junk
+//   sl_fuzz cells  N [seed]   bounded runs: one parameter of a cell at junk, its min, its max or 0
+//   sl_fuzz jpeg   N [seed]   mutated small JPEGs through the photo path (segment check, then stb_image)
+//   sl_fuzz jpeg-file PATH     one JPEG through the same path (SL_FUZZ_DUMP=PATH keeps each fuzzed input there)
+// Every answer must hold: an accepted input is finite and in range; a rejection has a code, names the
+// parameter it is about and is one line of valid UTF-8. A broken property prints the input and exits 1;
+// a crash or sanitizer report ends the process. The last line counts executions, accepted and rejected.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/cell.h"
+#include "core/error.h"
+#include "core/registry.h"
+#include "core/rng.h"
+#include "core/result_check.h"
+#include "core/text.h"
+#include "request/resnet/jpeg_decode.h"
+
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STBI_WRITE_NO_STDIO
+#include <stb/stb_image_write.h>
+
+namespace {
+
+const std::vector<std::string> kJunk = {
+    "", " ", "   ", "\t", "\n", "0", "-0", "1", "-1", "0.5", "1e308", "-1e308", "1e309", "1e-320", "4.9e-324",
+    "1e-400", "2.2250738585072014e-308", "1e-30", "1e-31", "nan", "NaN", "-nan", "inf", "-inf", "Infinity",
+    "0x10", "0x1p-3", "0X", "1e", "e1", ".", "+", "-", "--1", "1..2", "1e+", "9007199254740993", "1e15", "1e100",
+    "99999999999999999999", std::string("5\0junk", 6), std::string("\0", 1), "5\n6", "5 junk", "5,0", "1_000",
+    "\xff", "\xc3", "\xc3\xa9", "\xe2\x82", "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80", "\xef\xbf\xbd",
+    "exp", "det", "linear", "on", "off", "one", "ti\xe1\xba\xbfng Vi\xe1\xbb\x87t", std::string(300, 'a'),
+    std::string(39, 'a') + "\xc3\xa9", "@/", "@", "\x7f", "\x1b[31m"};
+
+std::string pick(sl::Rng& rng, const std::vector<std::string>& from) { return from[rng.below(from.size())]; }
+
+/// A junk value, sometimes spliced or with a byte flipped, so fragments combine.
+std::string junk(sl::Rng& rng) {
+  std::string text = pick(rng, kJunk);
+  switch (rng.below(6)) {
+    case 0: text += pick(rng, kJunk); break;
+    case 1:
+      if (!text.empty()) text[rng.below(text.size())] = static_cast<char>(rng.below(256));
+      break;
+    case 2: text.insert(rng.below(text.size() + 1), 1, static_cast<char>(rng.below(256))); break;
+    default: break;
+  }
+  return text;
+}
+
+bool one_line(const std::string& text) { return sl::echo(text, static_cast<std::size_t>(-1)) == text; }
+
+std::string shown(const std::map<std::string, std::string>& raw) {
+  std::string text;
+  for (const auto& [k, v] : raw) text += " --" + sl::echo(k, 80) + " '" + sl::echo(v, 80) + "'";
+  return text;
+}
+
+[[noreturn]] void broken(const std::string& what, const std::string& cell, const std::map<std::string, std::string>& raw) {
+  std::printf("PROPERTY BROKEN: %s\n  input: %s%s\n", what.c_str(), sl::echo(cell, 80).c_str(), shown(raw).c_str());
+  std::exit(1);
+}
+
+/// Checks a rejection: a code, one line of UTF-8 everywhere, and the parameter named when one was at fault.
+void check_error(const sl::Error& e, const std::string& cell, const std::map<std::string, std::string>& raw) {
+  if (e.code.empty()) broken("an error without a code", cell, raw);
+  if (!one_line(e.message) || !one_line(e.param) || !one_line(e.code)) broken("an error that is not one line of UTF-8", cell, raw);
+  for (const auto& [k, v] : e.args)
+    if (!one_line(k) || !one_line(v)) broken("an error argument that is not one line of UTF-8", cell, raw);
+  const bool about_input = e.code == "not_a_number" || e.code == "not_finite" || e.code == "out_of_range" ||
+                           e.code == "not_integer" || e.code == "bad_choice" || e.code == "bad_measurement";
+  // A long hostile name is cut in the message (echo), so only a short one must appear whole.
+  if (about_input && (e.param.empty() || (e.param.size() <= 30 && e.message.find(e.param) == std::string::npos)))
+    broken("an input error that does not name its parameter: " + e.message, cell, raw);
+}
+
+/// Random raw inputs for a cell: 1-3 parameters at junk (or at a corner of their range), maybe a stray key.
+std::map<std::string, std::string> mutated(sl::Rng& rng, const sl::CellSpec& cell, bool corners) {
+  std::map<std::string, std::string> raw;
+  const std::size_t n = 1 + rng.below(3);
+  for (std::size_t i = 0; i < n && !cell.params.empty(); ++i) {
+    const sl::ParamSpec& p = cell.params[rng.below(cell.params.size())];
+    if (p.kind == sl::ParamSpec::Kind::Bytes) continue;  // the jpeg target covers files
+    std::string value = junk(rng);
+    if (corners && rng.below(2) == 0) {
+      const double corner[] = {p.min, p.max, 0, p.default_value};
+      value = p.kind == sl::ParamSpec::Kind::Choice ? pick(rng, p.choices) : sl::format_number(corner[rng.below(4)]);
+    }
+    raw[p.name] = value;
+  }
+  if (!corners && rng.below(8) == 0) raw[junk(rng)] = junk(rng);
+  if (!corners && rng.below(8) == 0 && !cell.probes.empty())
+    raw["measured." + pick(rng, cell.probes) + "." + junk(rng)] = junk(rng) + " " + junk(rng);
+  return raw;
+}
+
+void check_inputs(const sl::CellSpec& cell, const sl::Inputs& in, const std::map<std::string, std::string>& raw) {
+  for (const auto& v : in.values()) {
+    if (v.kind != sl::ParamSpec::Kind::Real && v.kind != sl::ParamSpec::Kind::Count) continue;
+    const sl::ParamSpec* spec = nullptr;
+    for (const auto& p : cell.params)
+      if (p.name == v.name) spec = &p;
+    if (!std::isfinite(v.number) || v.number < spec->min || v.number > spec->max)
+      broken("accepted " + v.name + " = " + sl::format_number(v.number) + " outside its range", cell.id, raw);
+    if (v.number != 0 && std::fabs(v.number) < 1e-30) broken("accepted a denormal " + v.name, cell.id, raw);
+  }
+  for (const auto& [key, samples] : in.all_measured())
+    for (double x : samples)
+      if (!std::isfinite(x) || x < 0 || x > 1e12) broken("accepted a bad sample in " + key, cell.id, raw);
+}
+
+struct Counts {
+  std::uint64_t runs = 0, accepted = 0, rejected = 0;
+};
+
+Counts fuzz_inputs(std::uint64_t n, sl::Rng& rng) {
+  Counts c;
+  const auto& cells = sl::all_cells();
+  for (; c.runs < n; ++c.runs) {
+    const sl::CellSpec& cell = cells[rng.below(cells.size())];
+    const auto raw = mutated(rng, cell, false);
+    auto parsed = sl::parse_inputs(cell, raw);
+    if (parsed.ok()) {
+      check_inputs(cell, parsed.value(), raw);
+      ++c.accepted;
+    } else {
+      check_error(sl::printable(parsed.error()), cell.id, raw);
+      ++c.rejected;
+    }
+    auto seed = sl::parse_seed(junk(rng));
+    if (!seed.ok()) check_error(sl::printable(seed.error()), cell.id, {{"seed", ""}});
+  }
+  return c;
+}
+
+Counts fuzz_cells(std::uint64_t n, sl::Rng& rng) {
+  Counts c;
+  const auto& cells = sl::all_cells();
+  for (; c.runs < n; ++c.runs) {
+    const sl::CellSpec& cell = cells[rng.below(cells.size())];
+    const auto raw = mutated(rng, cell, true);
+    sl::RunControl ctl;
+    auto result = sl::run_cell(cell.id, raw, "1", ctl);
+    if (result.ok()) {
+      ++c.accepted;
+      if (sl::non_finite_value(cell.id, result.value())) broken("a non-finite value in a result", cell.id, raw);
+    } else {
+      ++c.rejected;
+      check_error(result.error(), cell.id, raw);
+    }
+    std::fprintf(stderr, "\r%llu/%llu", static_cast<unsigned long long>(c.runs + 1), static_cast<unsigned long long>(n));
+  }
+  std::fprintf(stderr, "\n");
+  return c;
+}
+
+std::string small_jpeg(sl::Rng& rng, int width, int height, int quality) {
+  std::vector<unsigned char> rgb(static_cast<std::size_t>(width * height * 3));
+  for (auto& b : rgb) b = static_cast<unsigned char>(rng.below(256));
+  std::string jpeg;
+  stbi_write_jpg_to_func([](void* out, void* data, int size) { static_cast<std::string*>(out)->append(static_cast<char*>(data), size); },
+                         &jpeg, width, height, 3, rgb.data(), quality);
+  return jpeg;
+}
+
+/// One mutation of a JPEG: a flipped byte, a marker byte, a count set high (a DHT's), a cut, an insertion.
+void mutate_jpeg(sl::Rng& rng, std::string& jpeg) {
+  const std::size_t at = rng.below(jpeg.size());
+  switch (rng.below(6)) {
+    case 0: jpeg[at] = static_cast<char>(rng.below(256)); break;
+    case 1: jpeg[at] = static_cast<char>(rng.below(2) ? 0xFF : 0x00); break;
+    case 2: {
+      const std::size_t dht = jpeg.find("\xFF\xC4");
+      if (dht != std::string::npos && dht + 21 < jpeg.size()) jpeg[dht + 5 + rng.below(16)] = static_cast<char>(0xF0 + rng.below(16));
+      break;
+    }
+    case 3: jpeg.resize(at + 1); break;
+    case 4: jpeg.insert(at, 1, static_cast<char>(rng.below(256))); break;
+    default: jpeg.erase(at, 1 + rng.below(4)); break;
+  }
+}
+
+Counts fuzz_jpeg(std::uint64_t n, sl::Rng& rng) {
+  Counts c;
+  const char* dump = std::getenv("SL_FUZZ_DUMP");
+  const std::vector<std::string> seeds = {small_jpeg(rng, 16, 16, 90), small_jpeg(rng, 24, 8, 50), small_jpeg(rng, 9, 17, 100)};
+  for (; c.runs < n; ++c.runs) {
+    std::string jpeg = pick(rng, seeds);
+    const std::size_t mutations = 1 + rng.below(4);
+    for (std::size_t i = 0; i < mutations && !jpeg.empty(); ++i) mutate_jpeg(rng, jpeg);
+    if (dump != nullptr) {  // SL_FUZZ_DUMP=file: each input is written there first, to keep the one that crashes
+      if (std::FILE* f = std::fopen(dump, "wb")) {
+        std::fwrite(jpeg.data(), 1, jpeg.size(), f);
+        std::fclose(f);
+      }
+    }
+    auto image = sl::request::decode_jpeg(jpeg, "photo");
+    if (image.ok()) {
+      ++c.accepted;
+      if (image.value().width < 1 || image.value().height < 1 || image.value().width * image.value().height > 40e6)
+        broken("a decoded JPEG without a sane size", "jpeg", {});
+    } else {
+      ++c.rejected;
+      const auto& e = image.error();
+      if ((e.code != "invalid" && e.code != "too_large") || e.param != "photo" || !one_line(e.message))
+        broken("a JPEG rejection that is not invalid/too_large naming photo: " + sl::echo(e.message, 200), "jpeg", {});
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string target = argc > 1 ? argv[1] : "";
+  if (target == "jpeg-file" && argc == 3) {  // replays one JPEG (a crash SL_FUZZ_DUMP kept)
+    std::string jpeg;
+    if (std::FILE* f = std::fopen(argv[2], "rb")) {
+      char buffer[4096];
+      for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) jpeg.append(buffer, n);
+      std::fclose(f);
+    }
+    auto image = sl::request::decode_jpeg(jpeg, "photo");
+    std::printf("%s\n", image.ok() ? "decoded" : image.error().message.c_str());
+    return 0;
+  }
+  if (argc < 3 || (target != "inputs" && target != "cells" && target != "jpeg")) {
+    std::fprintf(stderr, "usage: sl_fuzz inputs|cells|jpeg N [seed]\n");
+    return 2;
+  }
+  const auto n = std::strtoull(argv[2], nullptr, 10);
+  const auto seed = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1;
+  sl::Rng rng(seed);
+  const Counts c = target == "inputs" ? fuzz_inputs(n, rng) : target == "cells" ? fuzz_cells(n, rng) : fuzz_jpeg(n, rng);
+  std::printf("sl_fuzz %s seed %llu: %llu executions, %llu accepted, %llu rejected, 0 properties broken\n",
+              target.c_str(), static_cast<unsigned long long>(seed), static_cast<unsigned long long>(c.runs),
+              static_cast<unsigned long long>(c.accepted), static_cast<unsigned long long>(c.rejected));
+  return 0;
+}

@@ -3,6 +3,7 @@
 // page do) and read its outputs and table columns by name.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -82,7 +83,7 @@ inline double book_value(const std::string& cell, const std::string& output, con
 inline double book_tolerance(const std::string& cell, const std::string& output, const std::string& ref = "") {
   for (const auto& b : sl::book_refs())
     if (b.cell == cell && b.output == output && (ref.empty() || b.ref == ref))
-      return b.relative ? b.tolerance * (b.value < 0 ? -b.value : b.value) : b.tolerance;
+      return b.tol_kind == "rel" ? b.tolerance * (b.value < 0 ? -b.value : b.value) : b.tolerance;
   FAIL("no book reference for " << cell << " " << output << " " << ref);
   return 0;
 }
@@ -104,10 +105,18 @@ struct Cell {
   double tolerance(const std::string& output, const std::string& ref = "") const {
     return book_tolerance(id, output, ref);
   }
-  /// The run's output lies within the lab file's tolerance of the book's value.
+  /// The run's output lies within the lab file's tolerance of the book's value (an se tolerance: that many
+  /// times the combined standard error, ours read from the row's se_output).
   void check_book(const sl::RunResult& r, const std::string& output, const std::string& ref = "") const {
     INFO(id << ": book value of " << output);
-    CHECK_THAT(out(r, output), Catch::Matchers::WithinAbs(book(output, ref), tolerance(output, ref)));
+    double allowed = tolerance(output, ref);
+    for (const auto& b : sl::book_refs())
+      if (b.cell == id && b.output == output && (ref.empty() || b.ref == ref) && b.tol_kind == "se") {
+        const double se = out(r, b.se_output);
+        allowed = b.tolerance * std::sqrt(se * se + b.ref_se * b.ref_se);
+        break;
+      }
+    CHECK_THAT(out(r, output), Catch::Matchers::WithinAbs(book(output, ref), allowed));
   }
 };
 

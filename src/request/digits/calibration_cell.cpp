@@ -30,7 +30,10 @@ struct CalibrationParams {
 };
 
 Result<CalibrationParams> validate_calibration(const Inputs& in) {
-  return CalibrationParams{validate_digit_training(in), in.count("calib_n"), in.count("digit"), in.real("darken")};
+  const DigitTrainingParams training = validate_digit_training(in);
+  // Evaluated: the offline test set, its hidden activations, then one INT8 pass per calibration set.
+  if (auto e = budget::check(digit_training_estimate(training, 2 + kNumSets))) return *e;
+  return CalibrationParams{training, in.count("calib_n"), in.count("digit"), in.real("darken")};
 }
 
 /// Indices of calib_n distinct training digits chosen at random (partial Fisher-Yates).

@@ -4,8 +4,10 @@
 // transform; the last 1,000 digits are the test set. Training is deterministic, so a model is kept after
 // it is trained and reused by a later run with the same parameters and seed.
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "core/budget.h"
 #include "core/cell.h"
 #include "request/digits/mlp.h"
 
@@ -38,6 +40,13 @@ struct TrainedDigits {
 std::vector<ParamSpec> digit_training_param_specs();
 /// Those parameters read from the inputs (their ranges say all there is to check).
 DigitTrainingParams validate_digit_training(const Inputs& in);
+
+/// Multiply-adds of one run: training (forward and two backward GEMMs per digit per epoch, one weight update per
+/// batch, ~8 multiply-adds a weight) and the accuracy passes (the training digits and kEvaluatedTestSets x the test digits, forward only).
+budget::Estimate digit_training_estimate(const DigitTrainingParams& p, int evaluated_test_sets);
+
+/// The cost model in one line, for `serving-lab list`.
+std::string describe_digit_training_budget();
 
 /// The model trained with these parameters and seed (progress reported while training).
 const TrainedDigits& trained_digits(const DigitTrainingParams& p, std::uint64_t seed, RunControl& ctl);

@@ -26,7 +26,10 @@ struct SkewParityParams {
 };
 
 Result<SkewParityParams> validate_skew_parity(const Inputs& in) {
-  return SkewParityParams{validate_digit_training(in), in.count("parity_n"), in.real("tolerance")};
+  const DigitTrainingParams training = validate_digit_training(in);
+  // Evaluated: the offline test set, then one pass per serving variant.
+  if (auto e = budget::check(digit_training_estimate(training, 1 + kNumServingVariants))) return *e;
+  return SkewParityParams{training, in.count("parity_n"), in.real("tolerance")};
 }
 
 /// One value per serving variant, as scalars named after the variant (the tests and the text quote them).

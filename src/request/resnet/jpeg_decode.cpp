@@ -5,6 +5,8 @@
 
 #include <climits>
 
+#include "core/budget.h"
+
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_JPEG
 #define STBI_NO_STDIO
@@ -34,13 +36,14 @@ Result<JpegHeader> read_jpeg_header(const std::string& jpeg, const std::string& 
   int width = 0, height = 0, channels = 0;
   if (stbi_info_from_memory(data, static_cast<int>(jpeg.size()), &width, &height, &channels) == 0)
     return not_a_jpeg(param, stbi_failure_reason() ? stbi_failure_reason() : "no JPEG header");
-  const double pixels = static_cast<double>(width) * static_cast<double>(height);
-  if (pixels > kMaxJpegPixels)
-    return Error{"too_large", param,
-                 param + " is " + format_number(width) + " x " + format_number(height) + " = " +
-                     format_number(pixels / 1e6) + " megapixels; this cell decodes at most " +
-                     format_number(kMaxJpegPixels / 1e6) + " megapixels",
-                 {{"got", format_number(pixels)}, {"max", format_number(kMaxJpegPixels)}, {"unit", "px"}}};
+  const double megapixels = static_cast<double>(width) * static_cast<double>(height) / 1e6;
+  budget::Estimate e;
+  e.param_to_lower = param;
+  e.what = "the photo's " + format_number(width) + " x " + format_number(height) + " pixels";
+  e.unit = "megapixels";
+  e.amount = megapixels;
+  e.per_unit = kPhotoMegapixelCost;
+  if (auto error = budget::check(e)) return *error;
   return JpegHeader{width, height};
 }
 

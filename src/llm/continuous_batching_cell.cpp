@@ -317,6 +317,7 @@ CellSpec continuous_batching_cell() {
                   out("naive_reserve_waste_frac", ""), out("paged_reserve_waste_frac", ""), out("naive_fit_seqs", ""),
                   out("paged_fit_seqs", "")};
   cell.tables = {table("policies"), table("timeline"), table("slot_util"), table("block_waste")};
+  cell.budget = {describe_engine_budget() + ", over the three policies"};
   return cell;
 }
 

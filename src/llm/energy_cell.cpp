@@ -230,6 +230,7 @@ CellSpec energy_cell() {
                   out("turn_saving_frac", ""), out("turn_prefill_tok_cached", ""),
                   out("turn_prefill_tok_nocache", "")};
   cell.tables = {table("utilisation"), table("book_points"), table("batch")};
+  cell.budget = {describe_engine_budget() + ", over 2 conversation runs"};
   return cell;
 }
 

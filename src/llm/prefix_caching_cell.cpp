@@ -228,6 +228,8 @@ CellSpec prefix_caching_cell() {
                   out("kv_bytes_per_token", "bytes"), out("reload_request_ms", "ms"), out("reload_prefix_ms", "ms"),
                   out("reload_long_ms", "ms"), out("reload_request_gb", "GB"), out("recompute_prefix_ms", "ms")};
   cell.tables = {table("cache_size"), table("reload")};
+  cell.budget = {describe_engine_budget() + ", over 2 shared-prefix runs and " + std::to_string(2 + kCacheSizes) +
+                 " conversation runs"};
   return cell;
 }
 

@@ -153,6 +153,7 @@ CellSpec calibration_cell() {
                   out("int8_darkened_frac", ""), out("darkened_input_clipped_frac", ""),
                   out("worst_error_over_half_delta", ""), out("book_drop_pp", "points")};
   cell.tables = {table("calibration"), table("sets"), table("book_vs_ours")};
+  cell.budget = {describe_digit_training_budget()};
   return cell;
 }
 

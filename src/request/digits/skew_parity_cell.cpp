@@ -108,6 +108,7 @@ CellSpec skew_parity_cell() {
                   out("parity_no_scale", ""), out("worst_drop_pp", "points"), out("parity_failures", ""),
                   out("book_drop_pp", "points")};
   cell.tables = {table("variants"), table("book")};
+  cell.budget = {describe_digit_training_budget()};
   return cell;
 }
 

@@ -351,6 +351,8 @@ CellSpec serialization_cell() {
                   browser_only(out("napkin_browser_saved_us", "µs")),
                   browser_only(out("napkin_browser_core_frac", ""))};
   cell.tables = {table("formats"), table("sweep"), table("sample_bytes"), table("sample_values")};
+  cell.budget = {budget::describe("values encoded and decoded (8 x (repeats + 4) x n + 28 x the sweep's sizes)", "values",
+                                  kValuePassCost)};
   return cell;
 }
 

@@ -82,3 +82,12 @@ TEST_CASE("The budgeted simulators run at each slider maximum", "[core][budget]"
     }
   }
 }
+
+TEST_CASE("The budgeted cells state their cost model for serving-lab list", "[core][budget]") {
+  for (const std::string id : {"llm/prefix-caching", "llm/energy", "llm/continuous-batching", "request/serialization",
+                               "request/skew-parity", "request/calibration"}) {
+    const sl::CellSpec* cell = sl::find_cell(id);
+    REQUIRE(cell != nullptr);
+    CHECK_FALSE(cell->budget.empty());
+  }
+}

@@ -91,10 +91,8 @@ Result<FixedWindowParams> validate_fixed_window(const Inputs& in) {
                                         std::pair{"budget_window_ms", p.budget_window_ms}}) {
     const double windows = duration_s / (window_ms * 1e-3);
     if (windows > kMaxWindows)
-      return Error{"too_large", "duration_s",
-                   "duration_s may hold at most " + format_number(kMaxWindows) + " windows of " + name + " = " +
-                       format_number(window_ms) + " ms, got " + format_number(windows),
-                   {{"max", format_number(kMaxWindows)}, {"got", format_number(windows)}}};
+      return too_large("duration_s", windows, kMaxWindows, "windows",
+                       std::string("the windows of ") + name + " = " + format_number(window_ms) + " ms in duration_s,");
     if (windows < kMinWindows)
       return Error{"invalid", "duration_s",
                    "duration_s must hold at least " + format_number(kMinWindows) + " windows of " + name + " = " +

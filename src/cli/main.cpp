@@ -66,6 +66,7 @@ int list(bool json) {
     if (c.lab() != lab) std::cout << (lab.empty() ? "" : "\n") << "lab " << (lab = c.lab()) << "\n";
     std::cout << "  " << c.id << (c.uses_seed ? "  [--seed N]" : "") << "\n";
     for (const auto& p : c.params) std::cout << "      " << describe(p) << used_when_text(p) << "\n";
+    for (const auto& line : c.budget) std::cout << "      budget: " << line << "\n";
   }
   return 0;
 }

@@ -330,9 +330,7 @@ Result<Inputs> parse_inputs(const CellSpec& cell, const std::map<std::string, st
     if (p.kind == ParamSpec::Kind::Bytes) {
       std::string data = it == raw.end() ? std::string() : it->second;
       if (static_cast<double>(data.size()) > p.max)
-        return Error{"too_large", p.name,
-                     p.name + " must be at most " + format_number(p.max) + " bytes, got " + format_number(double(data.size())),
-                     {{"max", format_number(p.max)}, {"got", format_number(double(data.size()))}, {"unit", "B"}}};
+        return too_large(p.name, static_cast<double>(data.size()), p.max, "B");
       inputs.set_bytes(p, std::move(data));
       continue;
     }

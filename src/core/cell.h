@@ -232,6 +232,9 @@ struct CellSpec {
   /// Every scalar output and every table a run may return (tests check runs against these).
   std::vector<OutputSpec> outputs;
   std::vector<TableSpec> tables;
+  /// Its cost model and limits (core/budget.h), one line per part, for `serving-lab list`: what the cell counts
+  /// from its inputs and the most it runs. Empty for a calculator whose work does not grow with its inputs.
+  std::vector<std::string> budget;
   std::string lab() const { return id.substr(0, id.find('/')); }
   const OutputSpec* find_output(const std::string& name) const;
   const TableSpec* find_table(const std::string& name) const;

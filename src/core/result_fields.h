@@ -166,6 +166,7 @@ void write(const CellSpec& cell, Writer& w) {
     w.end_object();
   }
   w.end_array();
+  w.key("budget"), write_strings(cell.budget, w);
   w.end_object();
 }
 

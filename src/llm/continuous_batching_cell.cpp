@@ -14,6 +14,7 @@
 #include "llm/batching_waste.h"
 #include "llm/simulator_cells.h"
 #include "llm/engine.h"
+#include "llm/engine_budget.h"
 #include "llm/serving_metrics.h"
 #include "llm/serving_setup.h"
 #include "llm/static_batching.h"
@@ -34,6 +35,26 @@ struct ContinuousBatchingParams {
   std::int64_t static_batch = 32;
   std::int64_t example_batch = 8, example_short_tokens = 10, example_long_tokens = 100;
 };
+
+/// The three policies' work (engine_budget.h): continuous pages its KV and hashes blocks; naive reserves
+/// max_model_len per request; static visits every slot of a batch at each step until the batch's longest answer is
+/// done, whose mean is at most mean + sd (b - 1) / sqrt(2b - 1) for any law (Hartley and David's bound), and
+/// never more than max_model_len.
+std::optional<Error> check_budget(const ContinuousBatchingParams& p) {
+  const OpenLoopParams& w = p.workload;
+  const auto n = static_cast<double>(w.num_requests), b = static_cast<double>(p.static_batch);
+  const EngineWork paged = open_loop_work(w, p.hw.block_size);
+  EngineWork naive = paged;
+  naive.blocks = n * std::ceil(static_cast<double>(w.max_model_len) / static_cast<double>(p.hw.block_size));
+  naive.block_segments = 0;  // no prefix cache: nothing hashed
+  const double sd = std::sqrt(w.output_tokens.variance());
+  const double longest = std::min(static_cast<double>(w.max_model_len),
+                                  w.output_tokens.mean() + 1 + sd * (b - 1) / std::sqrt(2 * b - 1));
+  EngineWork total = paged;
+  total += naive;
+  total += EngineWork{n, 0, 2 * n * longest, 0, 0, n};
+  return check_engine_budget(total, paged, "n", "the three policies (n requests x their tokens)");
+}
 
 Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) {
   ContinuousBatchingParams p;
@@ -73,6 +94,7 @@ Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) 
     return too_large("static_batch", static_cast<double>(p.static_batch), static_cast<double>(max_static), "requests",
                      "static_batch (slots of max_model_len = " + std::to_string(w.max_model_len) +
                          " tokens in the KV pool of " + std::to_string(p.hw.num_blocks * p.hw.block_size) + " tokens)");
+  if (auto e = check_budget(p)) return *e;
   if (p.example_short_tokens > p.example_long_tokens)
     return Error{"invalid", "example_short_tokens",
                  "the short sequence must end no later than the long ones: example_short_tokens = " +
@@ -270,7 +292,8 @@ CellSpec continuous_batching_cell() {
   for (ParamSpec& spec : params)
     if (spec.name == "kv_gib") spec = explored(spec, 8, 72);  // below 8 GiB 32 static slots of 2,048 tokens no longer fit
   const std::vector<ParamSpec> rest = {
-      explored(real("lambda", "1/s", 18, 0.001, 10000), 1, 60), count("n", "requests", 2000, 1, 50000),
+      explored(real("lambda", "1/s", 18, 0.001, 10000), 1, 60),
+      explored(count("n", "requests", 2000, 1, 50000), 1, 40000),  // 50,000 at the defaults is ~11 s in a browser
       real("arrival_cv", "", 1, 0, 20),
       real("prompt_mean", "tokens", 1000, 1, 1e6), real("prompt_cv", "", 0.5, 0, 10),
       real("output_mean", "tokens", 256, 1, 1e6), real("output_cv", "", 1, 0, 10),
@@ -294,6 +317,7 @@ CellSpec continuous_batching_cell() {
                   out("naive_reserve_waste_frac", ""), out("paged_reserve_waste_frac", ""), out("naive_fit_seqs", ""),
                   out("paged_fit_seqs", "")};
   cell.tables = {table("policies"), table("timeline"), table("slot_util"), table("block_waste")};
+  cell.budget = {describe_engine_budget() + ", over the three policies"};
   return cell;
 }
 

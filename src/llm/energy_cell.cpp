@@ -15,6 +15,7 @@
 #include "core/units.h"
 #include "llm/analytic_cells.h"
 #include "llm/engine.h"
+#include "llm/engine_budget.h"
 #include "llm/step_time.h"
 #include "llm/workload.h"
 
@@ -85,6 +86,10 @@ Result<EnergyParams> validate_energy(const Inputs& in) {
   if (longest > p.num_blocks * kBlockSize)
     return too_large("turns", static_cast<double>(longest), static_cast<double>(p.num_blocks * kBlockSize), "tokens",
                      "the last turn of a conversation (within the 72 GiB KV pool; use fewer turns or shorter messages)");
+  // The conversations run twice through the simulator (prefix cache on, off).
+  const EngineWork chats = conversation_work(c, kBlockSize);
+  if (auto e = check_engine_budget(chats.times(2), chats, "chats", "the conversations (chats x turns, each turn resending the history)"))
+    return *e;
   return p;
 }
 
@@ -225,6 +230,7 @@ CellSpec energy_cell() {
                   out("turn_saving_frac", ""), out("turn_prefill_tok_cached", ""),
                   out("turn_prefill_tok_nocache", "")};
   cell.tables = {table("utilisation"), table("book_points"), table("batch")};
+  cell.budget = {describe_engine_budget() + ", over 2 conversation runs"};
   return cell;
 }
 

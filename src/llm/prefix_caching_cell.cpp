@@ -12,6 +12,7 @@
 
 #include "core/units.h"
 #include "llm/engine.h"
+#include "llm/engine_budget.h"
 #include "llm/serving_metrics.h"
 #include "llm/serving_setup.h"
 #include "llm/simulator_cells.h"
@@ -32,6 +33,20 @@ struct PrefixCachingParams {
   std::int64_t request_tokens = 0, long_tokens = 0;
   double pcie_bytes_per_s = 0;
 };
+
+/// The shared-prefix workload runs twice (cache on, off), the conversations 2 + kCacheSizes times; the
+/// parameter named is the one whose workload costs more (users or chats; a larger block_size helps both).
+std::optional<Error> check_budget(const PrefixCachingParams& p) {
+  const EngineWork shared = open_loop_work(p.shared, p.hw.block_size);
+  const EngineWork chats = conversation_work(p.chats, p.hw.block_size);
+  EngineWork total = shared.times(2);
+  total += chats.times(2 + kCacheSizes);
+  const bool chats_cost_more = chats.work_units() * (2 + kCacheSizes) > shared.work_units() * 2;
+  const EngineWork& largest = chats.bytes() > shared.bytes() ? chats : shared;
+  return check_engine_budget(total, largest, chats_cost_more ? "chats" : "users",
+                             chats_cost_more ? "the conversations (chats x turns, each turn resending the history)"
+                                             : "the shared-prefix requests (users x tokens)");
+}
 
 Result<PrefixCachingParams> validate_prefix_caching(const Inputs& in) {
   PrefixCachingParams p;
@@ -62,6 +77,7 @@ Result<PrefixCachingParams> validate_prefix_caching(const Inputs& in) {
   auto hw = validate_serving_hardware(in, p.max_model_len, "the prompts, the conversations or the answers");
   if (!hw.ok()) return hw.error();
   p.hw = hw.value();
+  if (auto e = check_budget(p)) return *e;
   return p;
 }
 
@@ -212,6 +228,8 @@ CellSpec prefix_caching_cell() {
                   out("kv_bytes_per_token", "bytes"), out("reload_request_ms", "ms"), out("reload_prefix_ms", "ms"),
                   out("reload_long_ms", "ms"), out("reload_request_gb", "GB"), out("recompute_prefix_ms", "ms")};
   cell.tables = {table("cache_size"), table("reload")};
+  cell.budget = {describe_engine_budget() + ", over 2 shared-prefix runs and " + std::to_string(2 + kCacheSizes) +
+                 " conversation runs"};
   return cell;
 }
 

@@ -32,6 +32,8 @@ struct CalibrationParams {
 Result<CalibrationParams> validate_calibration(const Inputs& in) {
   auto training = validate_digit_training(in);
   if (!training.ok()) return training.error();
+  // Evaluated: the offline test set, its hidden activations, then one INT8 pass per calibration set.
+  if (auto e = budget::check(digit_training_estimate(training.value(), 2 + kNumSets))) return *e;
   return CalibrationParams{training.value(), in.count("calib_n"), in.count("digit"), in.real("darken")};
 }
 
@@ -153,6 +155,7 @@ CellSpec calibration_cell() {
                   out("int8_darkened_frac", ""), out("darkened_input_clipped_frac", ""),
                   out("worst_error_over_half_delta", ""), out("book_drop_pp", "points")};
   cell.tables = {table("calibration"), table("sets"), table("book_vs_ours")};
+  cell.budget = {describe_digit_training_budget()};
   return cell;
 }
 

@@ -1,5 +1,6 @@
 #include "request/digits/digit_model.h"
 
+#include <cmath>
 #include <memory>
 
 #include "request/digits/digit_preprocess.h"
@@ -9,7 +10,8 @@ namespace sl::request {
 
 std::vector<ParamSpec> digit_training_param_specs() {
   return {count("train_n", "digits", 5000, 100, kMaxTrainDigits), count("hidden", "units", 256, 8, 512),
-          count("epochs", "", 1, 1, 10), count("batch", "digits", 32, 1, 512), real("lr", "", 0.2, 1e-4, 2.0)};
+          explored(count("epochs", "", 1, 1, 10), 1, 4),  // 4: the most the budget allows at the defaults
+          count("batch", "digits", 32, 1, 512), real("lr", "", 0.2, 1e-4, 2.0)};
 }
 
 Result<DigitTrainingParams> validate_digit_training(const Inputs& in) {
@@ -23,6 +25,34 @@ Result<DigitTrainingParams> validate_digit_training(const Inputs& in) {
   p.sgd.batch = in.count("batch");
   p.sgd.learning_rate = in.real("lr");
   return p;
+}
+
+// Native cost of one multiply-add of the MLP's GEMMs. Fitted on CPU times of request/skew-parity: 1.42 s at the
+// defaults (5.3e9 units), 2.54 s at 3 epochs (1.15e10), 2.33 s with 512 hidden units (1.06e10, predicted 2.37):
+// 0.18 ns a unit plus 0.46 s to build the digits. A weight update costs ~8 multiply-adds per weight (batch 1:
+// 2.91 s, predicted 2.87 with that weight). Taken as 0.2 ns and 0.5 s: the limit is 1.7e10 units, 4 epochs at the
+// defaults (10 epochs at batch 1 and 512 units, 47 s natively in issue 15, is 8.6e10).
+constexpr budget::UnitCost kMacCost{0.2e-9, 0};
+constexpr double kBuildDigitsS = 0.5;
+
+budget::Estimate digit_training_estimate(const DigitTrainingParams& p, int evaluated_test_sets) {
+  const double weights = static_cast<double>((kMnistPixels + kMnistClasses) * p.hidden);
+  const auto n = static_cast<double>(p.train_n), epochs = static_cast<double>(p.sgd.epochs);
+  const double batches = std::ceil(n / static_cast<double>(p.sgd.batch));
+  budget::Estimate e;
+  e.param_to_lower = p.sgd.epochs > 1 ? "epochs" : p.sgd.batch < 8 ? "batch" : "hidden";
+  e.what = "the multiply-adds of training (epochs x (3 train_n + 8 train_n / batch) x 794 hidden) and evaluation";
+  e.unit = "multiply-adds";
+  e.amount =
+      weights * (epochs * (3 * n + 8 * batches) + n + evaluated_test_sets * static_cast<double>(kNumTestDigits));
+  e.per_unit = kMacCost;
+  e.fixed_native_s = kBuildDigitsS;
+  return e;
+}
+
+std::string describe_digit_training_budget() {
+  return budget::describe("multiply-adds of training and evaluation (epochs x (3 train_n + 8 train_n / batch) x 794 "
+                          "hidden)", "multiply-adds", kMacCost, 0, kBuildDigitsS) + ", after " + format_number(kBuildDigitsS) + " s to build the digits";
 }
 
 const TrainedDigits& trained_digits(const DigitTrainingParams& p, std::uint64_t seed, RunControl& ctl) {

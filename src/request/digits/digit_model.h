@@ -5,8 +5,10 @@
 // it is trained and reused by a later run with the same parameters and seed.
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "core/budget.h"
 #include "core/cell.h"
 #include "request/digits/mlp.h"
 #include "request/digits/mnist_digits.h"
@@ -43,6 +45,13 @@ std::vector<ParamSpec> digit_training_param_specs();
 /// Those parameters read from the inputs (their ranges say all there is to check), with the digits the
 /// host passed in (asset "mnist-digits"); an error when they are missing or malformed.
 Result<DigitTrainingParams> validate_digit_training(const Inputs& in);
+
+/// Multiply-adds of one run: training (forward and two backward GEMMs per digit per epoch, one weight update per
+/// batch, ~8 multiply-adds a weight) and the accuracy passes (the training digits and kEvaluatedTestSets x the test digits, forward only).
+budget::Estimate digit_training_estimate(const DigitTrainingParams& p, int evaluated_test_sets);
+
+/// The cost model in one line, for `serving-lab list`.
+std::string describe_digit_training_budget();
 
 /// The model trained with these parameters and seed (progress reported while training).
 const TrainedDigits& trained_digits(const DigitTrainingParams& p, std::uint64_t seed, RunControl& ctl);

@@ -28,6 +28,8 @@ struct SkewParityParams {
 Result<SkewParityParams> validate_skew_parity(const Inputs& in) {
   auto training = validate_digit_training(in);
   if (!training.ok()) return training.error();
+  // Evaluated: the offline test set, then one pass per serving variant.
+  if (auto e = budget::check(digit_training_estimate(training.value(), 1 + kNumServingVariants))) return *e;
   return SkewParityParams{training.value(), in.count("parity_n"), in.real("tolerance")};
 }
 
@@ -108,6 +110,7 @@ CellSpec skew_parity_cell() {
                   out("parity_no_scale", ""), out("worst_drop_pp", "points"), out("parity_failures", ""),
                   out("book_drop_pp", "points")};
   cell.tables = {table("variants"), table("book")};
+  cell.budget = {describe_digit_training_budget()};
   return cell;
 }
 

@@ -5,6 +5,7 @@
 
 #include <climits>
 
+#include "core/budget.h"
 #include "request/resnet/jpeg_segments.h"
 
 #define STB_IMAGE_IMPLEMENTATION
@@ -32,20 +33,23 @@ Error not_a_jpeg(const std::string& param, const std::string& why) {
 Result<JpegHeader> read_jpeg_header(const std::string& jpeg, const std::string& param) {
   if (jpeg.empty()) return not_a_jpeg(param, "the file is empty");
   if (jpeg.size() > static_cast<std::size_t>(INT_MAX)) return not_a_jpeg(param, "the file is over 2 GB");
-  // Our own walk of the segments first: stb_image must never see a table it would overrun.
-  auto frame = check_jpeg_segments(jpeg, param, kMaxJpegPixels);
+  // Our own walk of the segments first: stb_image must never see a table it would overrun. Its pixel cap only
+  // bounds what stb would allocate; the run's budget (below, kPhotoMegapixelCost) is the tighter limit.
+  constexpr double kMaxSegmentPixels = 40e6;
+  auto frame = check_jpeg_segments(jpeg, param, kMaxSegmentPixels);
   if (!frame.ok()) return frame.error();
   const auto* data = reinterpret_cast<const stbi_uc*>(jpeg.data());
   int width = 0, height = 0, channels = 0;
   if (stbi_info_from_memory(data, static_cast<int>(jpeg.size()), &width, &height, &channels) == 0)
     return not_a_jpeg(param, stbi_failure_reason() ? stbi_failure_reason() : "no JPEG header");
-  const double pixels = static_cast<double>(width) * static_cast<double>(height);
-  if (pixels > kMaxJpegPixels)
-    return Error{"too_large", param,
-                 param + " is " + format_number(width) + " x " + format_number(height) + " = " +
-                     format_number(pixels / 1e6) + " megapixels; this cell decodes at most " +
-                     format_number(kMaxJpegPixels / 1e6) + " megapixels",
-                 {{"got", format_number(pixels)}, {"max", format_number(kMaxJpegPixels)}, {"unit", "px"}}};
+  const double megapixels = static_cast<double>(width) * static_cast<double>(height) / 1e6;
+  budget::Estimate e;
+  e.param_to_lower = param;
+  e.what = "the photo's " + format_number(width) + " x " + format_number(height) + " pixels";
+  e.unit = "megapixels";
+  e.amount = megapixels;
+  e.per_unit = kPhotoMegapixelCost;
+  if (auto error = budget::check(e)) return *error;
   return JpegHeader{width, height};
 }
 

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/budget.h"
 #include "core/distributions.h"
 #include "core/rng.h"
 #include "core/units.h"
@@ -39,6 +40,12 @@ constexpr std::uint64_t kMessageSeed = 1;  // one fixed message per N: the brows
 const char* const kParseProbe = "json_parse";
 
 enum Format { kJsonFull, kJsonCompact, kBase64, kProtobuf, kNumFormats };
+// Native cost of passing one value through one of the timed functions, averaged over them (most of it is the two
+// JSON decoders). Fitted on CPU times: 0.61 s at n = 1e5 (1.35e7 values), 2.01 s at n = 1e5 with 50 repeats
+// (4.63e7), 1.40 s with sweep_max = 1e6 (3.12e7, predicted 1.36): 43 ns a value, taken as 45 ns, so the limit is
+// ~8.8e7 values (n = 1e6 needs repeats <= 6; the slider's n = 1e4 uses 4.1e6). Memory stays under 100 B a value
+// (the four encodings, the decoded copies, the probes' texts: 74 MB at sweep_max = 1e6): time is the limit.
+constexpr budget::UnitCost kValuePassCost{45e-9, 0};
 
 
 
@@ -179,9 +186,28 @@ std::optional<kernels::Timing> validate_browser_parse(const Inputs& in, FloatDig
   return kernels::summarize_per_call(*s);
 }
 
+/// Values passed through an encoder or decoder in one run: at N, 8 timed functions (4 encoders, 4 decoders), each
+/// called about repeats + 4 times (a warm-up, two calibration samples, the samples); at each sweep size 4 decoders
+/// x (kSweepSamples + 4) calls, plus the sizing encodes. Each sample also lasts at least kMinSampleS.
+budget::Estimate serialization_estimate(std::int64_t n, int repeats, std::int64_t sweep_max) {
+  const std::vector<std::int64_t> sizes = sweep_sizes(sweep_max);
+  double sweep_values = 0;
+  for (std::int64_t size : sizes) sweep_values += static_cast<double>(size);
+  budget::Estimate e;
+  e.param_to_lower = 8.0 * (repeats + 4) * static_cast<double>(n) >= 4.0 * (kSweepSamples + 4) * sweep_values ? "n"
+                                                                                                     : "sweep_max";
+  e.what = "the values encoded and decoded (8 x (repeats + 4) x n + 4 x 7 x the sweep's sizes)";
+  e.unit = "values";
+  e.amount = 8.0 * (repeats + 4) * static_cast<double>(n) + 4.0 * (kSweepSamples + 4) * sweep_values;
+  e.per_unit = kValuePassCost;
+  e.fixed_native_s = (8.0 * (repeats + 3) + 4.0 * (kSweepSamples + 3) * static_cast<double>(sizes.size())) * kMinSampleS;
+  return e;
+}
+
 Result<SerializationParams> validate_serialization(const Inputs& in) {
   SerializationParams p{in.count("n"), static_cast<int>(in.count("repeats")), in.count("sweep_max"),
                         in.real("requests_per_s"), {}, {}};
+  if (auto e = budget::check(serialization_estimate(p.n, p.repeats, p.sweep_max))) return *e;
   p.timed_sizes = {p.n};
   for (std::int64_t size : sweep_sizes(p.sweep_max))
     if (std::find(p.timed_sizes.begin(), p.timed_sizes.end(), size) == p.timed_sizes.end()) p.timed_sizes.push_back(size);
@@ -324,6 +350,8 @@ CellSpec serialization_cell() {
                   browser_only(out("napkin_browser_saved_us", "µs")),
                   browser_only(out("napkin_browser_core_frac", ""))};
   cell.tables = {table("formats"), table("sweep"), table("sample_bytes"), table("sample_values")};
+  cell.budget = {budget::describe("values encoded and decoded (8 x (repeats + 4) x n + 28 x the sweep's sizes)", "values",
+                                  kValuePassCost)};
   return cell;
 }
 

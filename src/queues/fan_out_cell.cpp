@@ -180,12 +180,16 @@ void add_focus_outputs(RunResult& r, const FanOutParams& p, const LeafModel& m, 
     r.output(hi_name, scale * e.hi);
   };
   r.output("p_any_slow_frac", fan_out_slow_share(p.p, p.leaves));
-  put("sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac",
-      binomial_share(pt.plain.num_any_slow, p.requests), 1.0);
+  const Estimate any_slow = binomial_share(pt.plain.num_any_slow, p.requests);
+  put("sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac", any_slow, 1.0);
+  // Standard errors: the share's binomial sqrt(p (1 - p) / requests); the p50's half its 95 % interval / 1.96.
+  r.output("sim_p_any_slow_se_frac", std::sqrt(any_slow.value * (1 - any_slow.value) / static_cast<double>(p.requests)));
+  const Estimate p50 = plain_request_quantile(m, last, pt, 0.5);
+  r.output("sim_req_p50_se_ms", 1e3 * (p50.hi - p50.lo) / (2 * kNormal975));
   r.output("leaf_mean_ms", 1e3 * m.law.mean_s());
   r.output("leaf_pctl_ms", 1e3 * m.law.quantile(p.p));
   r.output("req_p50_ms", 1e3 * request_quantile_s(m.law, p.leaves, 0.5));
-  put("sim_req_p50_ms", "sim_req_p50_lo_ms", "sim_req_p50_hi_ms", plain_request_quantile(m, last, pt, 0.5), 1e3);
+  put("sim_req_p50_ms", "sim_req_p50_lo_ms", "sim_req_p50_hi_ms", p50, 1e3);
   r.output("req_p99_ms", 1e3 * request_quantile_s(m.law, p.leaves, 0.99));
   const Estimate plain_p99 = plain_request_quantile(m, last, pt, 0.99);
   put("sim_req_p99_ms", "sim_req_p99_lo_ms", "sim_req_p99_hi_ms", plain_p99, 1e3);
@@ -263,7 +267,7 @@ CellSpec fan_out_cell() {
                  real("hedge_pct", "%", 95, 50, 99.99), count("requests", "requests", 10'000, 1'000, 1'000'000)},
                 &run_fan_out};
   cell.outputs = {out("p_any_slow_frac", ""), out("sim_p_any_slow_frac", ""), out("sim_p_any_slow_lo_frac", ""),
-                  out("sim_p_any_slow_hi_frac", ""), out("leaf_mean_ms", "ms"), out("leaf_pctl_ms", "ms"),
+                  out("sim_p_any_slow_hi_frac", ""), out("sim_p_any_slow_se_frac", ""), out("sim_req_p50_se_ms", "ms"), out("leaf_mean_ms", "ms"), out("leaf_pctl_ms", "ms"),
                   out("req_p50_ms", "ms"), out("sim_req_p50_ms", "ms"), out("sim_req_p50_lo_ms", "ms"),
                   out("sim_req_p50_hi_ms", "ms"), out("req_p99_ms", "ms"), out("sim_req_p99_ms", "ms"),
                   out("sim_req_p99_lo_ms", "ms"), out("sim_req_p99_hi_ms", "ms"), out("hedge_after_ms", "ms"),

@@ -122,3 +122,12 @@ TEST_CASE("fan-out: bad inputs are errors that name the parameter", "[queues][fa
   }));
   cell_test::check_bad_input(cell, row);
 }
+
+TEST_CASE("fan-out: the simulated share's standard error is binomial and covers 1 - p^n", "[queues][fanout]") {
+  const auto r = cell.run({{"leaves", "100"}, {"requests", "20000"}}, kSeed);
+  const double share = out(r, "sim_p_any_slow_frac"), se = out(r, "sim_p_any_slow_se_frac");
+  CHECK_THAT(se, WithinRel(std::sqrt(share * (1 - share) / 20000), 1e-12));
+  CHECK(std::fabs(share - (1 - std::pow(0.99, 100))) < 4 * se);
+  CHECK(out(r, "sim_req_p50_se_ms") > 0);
+  CHECK(out(r, "sim_req_p50_lo_ms") < out(r, "sim_req_p50_ms") - out(r, "sim_req_p50_se_ms"));
+}

@@ -27,7 +27,9 @@ export function book_refs_cpp(labs) {
       for (const b of cell.book) {
         const when = Object.entries(b.when ?? {}).map(([name, v]) => `{${cpp_string(name)}, ${cpp_string(String(v))}}`);
         rows.push(`      {${cpp_string(cell.id)}, ${cpp_string(b.ref)}, ${cpp_string(b.output)}, ${cpp_string(b.label.en)}, ` +
-          `${cpp_string(b.unit)}, ${cpp_number(b.value)}, ${cpp_number(b.tolerance)}, ${b.tol_kind === 'rel'}, {${when.join(', ')}}},`);
+          `${cpp_string(b.unit)}, ${cpp_number(b.value)}, ${cpp_number(b.tolerance)}, ${cpp_string(b.tol_kind)}, {${when.join(', ')}}, ` +
+          `${cpp_string(b.kind)}, ${cpp_string(b.source ?? 'book')}, ${cpp_string(b.se_output ?? '')}, ${cpp_number(b.ref_se ?? 0)}, ` +
+          `${b.expect === 'differs'}},`);
       }
     }
   }

@@ -1,8 +1,9 @@
 // serving-lab: the teacher's and CI's door to the same cells the page runs.
 //   serving-lab list [--json]                         labs, cells, parameters with defaults, ranges, units
 //   serving-lab run <lab>/<cell> [--<param> v]... [--seed N] [--json]
-//   serving-lab check [--json]                        every cell at its defaults against the book; exit 1 on a miss
+//   serving-lab check [--json]                        every book row at its scenario (defaults + its `when`); exit 1 on a miss
 // Bad input: one line `error: <message>` on stderr, exit 2.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -67,14 +68,24 @@ int list(bool json) {
   return 0;
 }
 
+/// "ok", "MISS", "n/a", or for a row expected to differ "✗ explained" (outside its tolerance, as it
+/// should be) and "MISS" (it came within).
+const char* verdict(const sl::BookCheck& c) {
+  if (!c.applies) return "n/a";
+  if (c.expect_differs) return c.ok ? "✗ explained" : "MISS";
+  return c.ok ? "ok" : "MISS";
+}
+
+void print_book_row(const sl::BookCheck& c) {
+  std::printf("  %-11s %-11s %-10s %-48s book %-12s ours %-14s %s", verdict(c), c.kind.c_str(), c.ref.c_str(),
+              c.label.c_str(), format_number(c.book).c_str(), format_number(c.ours).c_str(), c.unit.c_str());
+  if (c.tol_kind == "se") std::printf("  (±%s: %s × SE)", format_number(c.allowed).c_str(), format_number(c.tolerance).c_str());
+  if (!c.applies) std::printf("  (book scenario: %s)", c.when.c_str());
+  std::printf("\n");
+}
+
 void print_book(const sl::RunResult& r) {
-  for (const auto& c : r.book) {
-    const char* verdict = !c.applies ? "n/a" : c.ok ? "ok" : "MISS";
-    std::printf("  %-4s %-12s %-48s book %-12s ours %-14s %s", verdict, c.ref.c_str(), c.label.c_str(),
-                format_number(c.book).c_str(), format_number(c.ours).c_str(), c.unit.c_str());
-    if (!c.applies) std::printf("  (book scenario: %s)", c.when.c_str());
-    std::printf("\n");
-  }
+  for (const auto& c : r.book) print_book_row(c);
 }
 
 void print_result(const sl::RunResult& r) {
@@ -105,29 +116,77 @@ int run(const sl::cli::Args& args) {
   return 0;
 }
 
+/// Passing and failing rows, for the summary.
+struct Tally {
+  int pass = 0, miss = 0;
+  std::string text() const { return std::to_string(pass) + "/" + std::to_string(pass + miss); }
+};
+
+std::string scenario_text(const std::map<std::string, std::string>& inputs) {
+  std::string text;
+  for (const auto& [name, value] : inputs) text += (text.empty() ? "" : " ") + name + "=" + value;
+  return text;
+}
+
+/// Every book row of every cell, each judged in the run of its scenario (sl::book_scenarios: the defaults,
+/// then the defaults overridden by each distinct `when`); exit 0 only if every row passes.
 int check(bool json) {
-  int num_ok = 0, num_miss = 0, num_na = 0;
+  Tally all_rows;
+  std::map<std::string, Tally> by_kind, by_source;
+  int num_explained = 0, num_runs = 0;
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  const auto tally = [&](const sl::BookRef& ref, bool pass) {
+    for (Tally* t : {&all_rows, &by_kind[ref.kind], &by_source[ref.source]}) (pass ? t->pass : t->miss) += 1;
+  };
   for (const auto& cell : sl::all_cells()) {
-    sl::RunControl ctl;
-    auto result = sl::run_cell(cell.id, {}, "1", ctl);
-    if (!result.ok()) {
-      std::cerr << cell.id << ": " << result.error().message << "\n";
-      ++num_miss;
-      continue;
+    const auto scenarios = sl::book_scenarios(cell);
+    for (std::size_t i = 0; i < scenarios.size(); ++i) {
+      const auto& scenario = scenarios[i];
+      const std::string at = i == 0 ? "" : "  at " + scenario_text(scenario.inputs);
+      sl::RunControl ctl;
+      auto result = sl::run_cell(cell.id, scenario.inputs, "1", ctl);
+      ++num_runs;
+      if (!result.ok()) {
+        std::cerr << cell.id << at << ": " << result.error().message << "\n";
+        if (scenario.refs.empty()) all_rows.miss += 1;  // a cell must run at its defaults
+        for (const auto* ref : scenario.refs) tally(*ref, false);
+        continue;
+      }
+      sl::RunResult r = std::move(result.value());
+      std::vector<sl::BookCheck> rows;  // this scenario's rows, in lab-file order
+      if (!json) std::cout << cell.id << at << "\n";
+      for (const auto* ref : scenario.refs) {
+        const auto it = std::find_if(r.book.begin(), r.book.end(), [&](const sl::BookCheck& c) {
+          return c.ref == ref->ref && c.output == ref->output;
+        });
+        if (it == r.book.end()) {
+          if (!json) std::printf("  MISS        %-11s %-10s %s: no output '%s' in this run\n", ref->kind.c_str(),
+                                 ref->ref.c_str(), ref->label.c_str(), ref->output.c_str());
+          tally(*ref, false);
+          continue;
+        }
+        const bool pass = it->applies && it->ok;
+        tally(*ref, pass);
+        num_explained += pass && it->expect_differs;
+        if (!json) print_book_row(*it);
+        rows.push_back(*it);
+      }
+      if (json) {
+        r.book = std::move(rows);
+        auto entry = sl::cli::to_json(r);
+        entry["scenario"] = scenario.inputs;
+        all.push_back(std::move(entry));
+      }
     }
-    if (json) {
-      all.push_back(sl::cli::to_json(result.value()));
-    } else {
-      std::cout << cell.id << "\n";
-      print_book(result.value());
-    }
-    for (const auto& c : result.value().book) (c.applies ? (c.ok ? num_ok : num_miss) : num_na) += 1;
   }
   if (json) std::cout << all.dump() << "\n";
-  std::cerr << "check: " << num_ok << " within tolerance, " << num_miss << " outside, " << num_na
-            << " not at the book's inputs\n";
-  return num_miss == 0 ? 0 : 1;
+  std::string kinds, sources;
+  for (const auto& [kind, t] : by_kind) kinds += (kinds.empty() ? "" : ", ") + kind + " " + t.text();
+  for (const auto& [source, t] : by_source) sources += (sources.empty() ? "" : ", ") + source + " " + t.text();
+  std::cerr << "check: " << all_rows.pass << " of " << all_rows.pass + all_rows.miss << " rows pass (" << num_explained
+            << " ✗ explained), " << all_rows.miss << " fail, in " << num_runs << " runs\n"
+            << "  by kind: " << kinds << "\n  by source: " << sources << "\n";
+  return all_rows.miss == 0 ? 0 : 1;
 }
 
 }  // namespace

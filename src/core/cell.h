@@ -149,19 +149,27 @@ struct Table {
 
 /// One book number beside ours.
 struct BookCheck {
-  std::string ref;    ///< "table-7", "eq-5", "napkin-1.2"
+  std::string ref;    ///< "table-7", "eq-5", "napkin-1.2", "nb01-c12" (a notebook's cell)
   std::string output; ///< the output compared; (ref, output) identifies the check
   std::string label;  ///< English label; the page uses the lab file's translation
   double book = 0;
   double ours = 0;
   std::string unit;
-  double tolerance = 0;
-  bool relative = true;  ///< tolerance relative to |book| or absolute
+  double tolerance = 0;  ///< rel: a fraction of |book|; abs: in the unit; se: a z multiple
+  bool relative = true;  ///< tolerance relative to |book| (tol_kind "rel")
   double difference = 0;      ///< ours - book
   double rel_difference = 0;  ///< (ours - book) / |book|; 0 when the book value is 0
-  bool ok = false;
+  bool ok = false;       ///< the row passes: within tolerance, or outside it when expect_differs
   bool applies = true;   ///< false: the book's scenario (`when`) differs from these inputs
   std::string when;      ///< "qps=1000 latency_ms=50", empty if always
+  std::string kind;      ///< "formula", "simulation", "measurement" or "arithmetic"
+  std::string source;    ///< "book" or "notebook"
+  std::string tol_kind;  ///< "rel", "abs" or "se"
+  double ours_se = 0;    ///< tol_kind se: our run's standard error (the se_output's value)
+  double ref_se = 0;     ///< tol_kind se: the reference's standard error
+  double allowed = 0;    ///< the largest |ours - book| within tolerance, in the unit
+  bool within = false;   ///< |ours - book| <= allowed
+  bool expect_differs = false;  ///< an explained difference: passes only while outside its tolerance
 };
 
 /// A warning that is not an error: the run is valid, but the reader must know (e.g. an unstable queue).

@@ -60,18 +60,48 @@ std::vector<BookCheck> compare_with_book(const CellSpec& cell, const RunResult& 
     if (ref.cell != cell.id) continue;
     const double* ours = result.find_output(ref.output);
     if (ours == nullptr) continue;  // output absent at these inputs (e.g. a closed form for an unstable queue)
-    BookCheck c{ref.ref, ref.output, ref.label, ref.value, *ours, ref.unit, ref.tolerance, ref.relative,
-                *ours - ref.value, ref.value != 0 ? (*ours - ref.value) / std::fabs(ref.value) : 0.0,
-                false, true, {}};
+    BookCheck c;
+    c.ref = ref.ref, c.output = ref.output, c.label = ref.label, c.book = ref.value, c.ours = *ours;
+    c.unit = ref.unit, c.tolerance = ref.tolerance, c.relative = ref.tol_kind == "rel";
+    c.difference = *ours - ref.value;
+    c.rel_difference = ref.value != 0 ? (*ours - ref.value) / std::fabs(ref.value) : 0.0;
+    c.kind = ref.kind, c.source = ref.source, c.tol_kind = ref.tol_kind, c.expect_differs = ref.expect_differs;
     for (const auto& [name, want] : ref.when) {
       c.when += (c.when.empty() ? "" : " ") + name + "=" + want;
       c.applies = c.applies && input_matches(result.inputs, name, want);
     }
-    const double allowed = ref.relative ? ref.tolerance * std::fabs(ref.value) : ref.tolerance;
-    c.ok = std::fabs(*ours - ref.value) <= allowed;
+    bool judged = true;  // an se row is judged only with our run's standard error beside it
+    if (ref.tol_kind == "se") {
+      const double* se = result.find_output(ref.se_output);
+      judged = se != nullptr;
+      c.ours_se = judged ? *se : 0.0;
+      c.ref_se = ref.ref_se;
+      c.allowed = ref.tolerance * std::sqrt(c.ours_se * c.ours_se + c.ref_se * c.ref_se);
+    } else {
+      c.allowed = c.relative ? ref.tolerance * std::fabs(ref.value) : ref.tolerance;
+    }
+    c.within = judged && std::fabs(c.difference) <= c.allowed;
+    c.ok = judged && (c.within != ref.expect_differs);
     checks.push_back(std::move(c));
   }
   return checks;
+}
+
+std::vector<BookScenario> book_scenarios(const CellSpec& cell) {
+  std::vector<BookScenario> scenarios(1);
+  const auto defaults = parse_inputs(cell, {});
+  for (const auto& ref : book_refs()) {
+    if (ref.cell != cell.id) continue;
+    bool at_defaults = defaults.ok();
+    for (const auto& [name, want] : ref.when) at_defaults = at_defaults && input_matches(defaults.value(), name, want);
+    const std::map<std::string, std::string> inputs(ref.when.begin(), ref.when.end());
+    auto it = at_defaults ? scenarios.begin()
+                          : std::find_if(scenarios.begin() + 1, scenarios.end(),
+                                         [&](const BookScenario& s) { return s.inputs == inputs; });
+    if (it == scenarios.end()) it = scenarios.insert(scenarios.end(), BookScenario{inputs, {}});
+    it->refs.push_back(&ref);
+  }
+  return scenarios;
 }
 
 Result<std::vector<ProbeTask>> plan_probes(const std::string& id,

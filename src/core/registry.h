@@ -35,13 +35,29 @@ struct BookRef {
   std::string label;
   std::string unit;
   double value;
-  double tolerance;
-  bool relative;
+  double tolerance;  ///< rel: a fraction of |value|; abs: in the unit; se: the z multiple of the combined SE
+  std::string tol_kind;  ///< "rel", "abs" or "se"
   std::vector<std::pair<std::string, std::string>> when;  ///< param = value for the book's scenario
+  std::string kind;       ///< "formula", "simulation", "measurement" or "arithmetic"
+  std::string source;     ///< "book" or "notebook"
+  std::string se_output;  ///< tol_kind se: the output holding our standard error of `output`
+  double ref_se;          ///< tol_kind se: the reference's standard error
+  bool expect_differs;    ///< passes only while outside its tolerance (the lab file says why)
 };
 const std::vector<BookRef>& book_refs();
 
-/// Compares a result's outputs with the book references of its cell.
+/// Compares a result's outputs with the book references of its cell. A row passes when |ours - book| is
+/// within rel × |book|, abs, or (se) tolerance × sqrt(ours_se² + ref_se²); an expect-differs row when it is not.
 std::vector<BookCheck> compare_with_book(const CellSpec& cell, const RunResult& result);
+
+/// One run `serving-lab check` makes of a cell: raw inputs (the defaults overridden by a row's `when`) and
+/// the references judged in that run. The first scenario is the defaults (every row whose `when` the
+/// defaults satisfy), then one per distinct `when` set the defaults do not satisfy; every reference of the
+/// cell is in exactly one scenario.
+struct BookScenario {
+  std::map<std::string, std::string> inputs;
+  std::vector<const BookRef*> refs;
+};
+std::vector<BookScenario> book_scenarios(const CellSpec& cell);
 
 }  // namespace sl

@@ -54,6 +54,13 @@ void write(const RunResult& r, Writer& w) {
     w.key("ok"), w.boolean(c.ok);
     w.key("applies"), w.boolean(c.applies);
     w.key("when"), w.string(c.when);
+    w.key("kind"), w.string(c.kind);
+    w.key("source"), w.string(c.source);
+    w.key("tol_kind"), w.string(c.tol_kind);
+    w.key("allowed"), w.number(c.allowed);
+    w.key("within"), w.boolean(c.within);
+    if (c.tol_kind == "se") w.key("ours_se"), w.number(c.ours_se), w.key("ref_se"), w.number(c.ref_se);
+    w.key("expect"), w.string(c.expect_differs ? "differs" : "within");
     w.end_object();
   }
   w.end_array();

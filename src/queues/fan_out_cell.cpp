@@ -201,6 +201,8 @@ void add_focus_outputs(RunResult& r, const FanOutParams& p, const LeafModel& m, 
   r.output("hedge_share_frac", m.hedge_share);
   put("sim_hedge_share_frac", "sim_hedge_share_lo_frac", "sim_hedge_share_hi_frac",
       binomial_share(pt.hedged->num_backups, pt.hedged->num_leaf_requests), 1.0);
+  const double share = static_cast<double>(pt.hedged->num_backups) / static_cast<double>(pt.hedged->num_leaf_requests);
+  r.output("sim_hedge_share_se_frac", std::sqrt(share * (1 - share) / static_cast<double>(pt.hedged->num_leaf_requests)));
   r.output("p99_cut_x", plain_p99.value / hedged_p99.value);
 }
 
@@ -273,7 +275,8 @@ CellSpec fan_out_cell() {
                   out("sim_req_p99_lo_ms", "ms"), out("sim_req_p99_hi_ms", "ms"), out("hedge_after_ms", "ms"),
                   out("hedged_p99_ms", "ms"), out("sim_hedged_p99_ms", "ms"), out("sim_hedged_p99_lo_ms", "ms"),
                   out("sim_hedged_p99_hi_ms", "ms"), out("hedge_share_frac", ""), out("sim_hedge_share_frac", ""),
-                  out("sim_hedge_share_lo_frac", ""), out("sim_hedge_share_hi_frac", ""), out("p99_cut_x", "×")};
+                  out("sim_hedge_share_lo_frac", ""), out("sim_hedge_share_hi_frac", ""), out("p99_cut_x", "×"),
+                  out("sim_hedge_share_se_frac", "")};
   cell.tables = {table("sweep"), table("slow_share")};
   return cell;
 }

@@ -177,6 +177,7 @@ void add_simulated(RunResult& r, const std::vector<Check>& checks) {
     const double scale = c.is_time ? 1e3 : 1.0;  // times in ms, ratios as they are
     r.output(names[c.item].value, scale * c.sim.value);
     r.output(names[c.item].ci, scale * c.sim.half_width());
+    if (c.item == 11) r.output("sim_p99_to_mean_se_x", c.sim.half_width() / kStudentT31);  // batch means, 31 d.o.f.
   }
   // Standard errors (half the batch-means 95 % interval over t(31)) of the four M/M/1 estimates at rho_low and
   // rho_high, and how many requests each of those two runs kept.
@@ -245,7 +246,7 @@ CellSpec utilization_fallacies_cell() {
                   out("sim_W_high_ms", "ms"), out("sim_W_high_ci_ms", "ms"), out("sim_latency_ratio_x", "×"),
                   out("sim_latency_ratio_ci_x", "×"), out("sim_p99_low_ms", "ms"), out("sim_p99_low_ci_ms", "ms"),
                   out("sim_p99_high_ms", "ms"), out("sim_p99_high_ci_ms", "ms"), out("sim_W_low_se_ms", "ms"), out("sim_W_high_se_ms", "ms"),
-                  out("sim_p99_low_se_ms", "ms"), out("sim_p99_high_se_ms", "ms"), out("sim_p99_to_mean_x", "×"),
+                  out("sim_p99_low_se_ms", "ms"), out("sim_p99_high_se_ms", "ms"), out("sim_p99_to_mean_x", "×"), out("sim_p99_to_mean_se_x", "×"),
                   out("sim_p99_to_mean_ci_x", "×"), out("checks_inside_ci", ""), out("checks_total", "")};
   cell.tables = {table("checks")};
   return cell;

@@ -58,3 +58,56 @@ test('a cell file the lab does not list, and a listed cell without a file, are e
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('every book row declares its kind; a simulation row has an se tolerance; an expected difference has its reason', async () => {
+  const kinds = new Set(['formula', 'simulation', 'measurement', 'arithmetic']);
+  let rows = 0;
+  for (const lab of await load_labs()) {
+    for (const cell of lab.cells) {
+      for (const row of cell.book) {
+        const where = `${cell.id} ${row.ref} ${row.output}`;
+        rows += 1;
+        assert.ok(kinds.has(row.kind), `${where}: kind ${row.kind}`);
+        if (row.kind === 'simulation') assert.equal(row.tol_kind, 'se', `${where}: a simulation's tolerance comes from standard errors`);
+        if (row.tol_kind === 'se') {
+          assert.ok(row.se_output && row.se_output !== row.output, `${where}: se_output names another output`);
+          assert.ok(row.ref_se >= 0 && row.derivation.length > 0, `${where}: ref_se and its derivation`);
+        }
+        if (row.expect) assert.ok(row.reason?.en && row.reason?.vi, `${where}: an expected difference says why, in EN and VI`);
+        if (row.source === 'notebook') assert.match(row.ref, /^nb0[1-4]-c[0-9]+$/, `${where}: a notebook row's ref is nbNN-cNN`);
+      }
+    }
+  }
+  assert.ok(rows > 0);
+});
+
+test('the schema rejects a row without a kind, a simulation without an se tolerance, and an expectation without a reason', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'labs-'));
+  try {
+    await cp(LABS_DIR, dir, { recursive: true });
+    const path = join(dir, 'queues', 'littles-law.json');
+    const cell = JSON.parse(await readFile(path, 'utf8'));
+    const base = cell.book[0];
+    const { kind, ...no_kind } = base;
+    cell.book = [
+      no_kind,
+      { ...base, kind: 'guess' },
+      { ...base, kind: 'simulation' },                                         // rel tolerance: not allowed
+      { ...base, tol_kind: 'se' },                                             // se without se_output, ref_se, derivation
+      { ...base, se_output: 'L', ref_se: 0, derivation: 'x' },                 // se fields with a rel tolerance
+      { ...base, expect: 'differs' },                                          // no reason
+      { ...base, source: 'notebook' },                                         // ref is not nbNN-cNN
+    ];
+    await writeFile(path, format_lab(cell));
+    await assert.rejects(load_labs(dir), (error) => {
+      for (const [index, message] of [[0, " must have required property 'kind'"], [1, '/kind must be equal to one of the allowed values'],
+        [2, '/tol_kind must be equal to constant'], [3, " must have required property 'se_output'"], [4, ' must NOT be valid'],
+        [5, ' must have property reason when property expect is present'], [6, '/ref must match pattern']]) {
+        assert.ok(error.message.includes(`/book/${index}${message}`), `row ${index}: ${message}`);
+      }
+      return true;
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -78,7 +78,7 @@ inline double book_value(const std::string& cell, const std::string& output, con
 inline double book_tolerance(const std::string& cell, const std::string& output, const std::string& ref = "") {
   for (const auto& b : sl::book_refs())
     if (b.cell == cell && b.output == output && (ref.empty() || b.ref == ref))
-      return b.relative ? b.tolerance * (b.value < 0 ? -b.value : b.value) : b.tolerance;
+      return b.tol_kind == "rel" ? b.tolerance * (b.value < 0 ? -b.value : b.value) : b.tolerance;
   FAIL("no book reference for " << cell << " " << output << " " << ref);
   return 0;
 }

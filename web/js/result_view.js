@@ -110,19 +110,23 @@ export function book_details(book, doc, cell_id = 'cell') {
   if (!book.length) return null;
   const judged = book.filter((item) => item.applies);
   const bad = judged.filter((item) => !item.ok).length;
+  const explained = judged.filter((item) => item.ok && item.expect === 'differs').length;
   const other = book.length - judged.length;
+  const ok_text = explained
+    ? t('cell.book_summary_explained', { ok: judged.length - explained, explained, total: judged.length })
+    : t('cell.book_summary_ok', { ok: judged.length, total: judged.length });
   const line = judged.length === 0
     ? [el('span', {}, t('cell.book_none_apply', { count: book.length }))]
     : [bad === 0
-      ? el('span', { class: 'sl-mark-ok' }, t('cell.book_summary_ok', { ok: judged.length, total: judged.length }), el('span', { 'aria-hidden': 'true' }, ' ✓'))
+      ? el('span', { class: 'sl-mark-ok' }, ok_text, el('span', { 'aria-hidden': 'true' }, ' ✓'))
       : el('span', { class: 'sl-mark-not-ok' }, t('cell.book_summary_bad', { bad, total: judged.length }), el('span', { 'aria-hidden': 'true' }, ' ✗')),
     other ? el('span', { class: 'sl-book-other' }, ` · ${t('cell.book_summary_scenario', { count: other })}`) : null];
-  const headers = [t('cell.quantity'), t('cell.book'), t('cell.ours'), t('cell.unit'), t('cell.difference'), t('cell.check')];
+  const headers = [t('cell.quantity'), t('cell.kind'), t('cell.book'), t('cell.ours'), t('cell.unit'), t('cell.difference'), t('cell.check')];
   const csv = csv_button(`${cell_id.replace('/', '-')}-book.csv`, t('chart.download_label', { title: t('cell.book_heading'), format: 'CSV' }), () => ({
     headers,
-    rows: book.map((item, index) => [pick(book_doc_entry(book, index, doc.book || [])?.label, item.label || item.ref), item.book, item.ours,
-      unit_text(item.unit || ''), item.applies ? clean_difference(item.difference, item.book, item.ours) : '',
-      item.applies ? t(item.ok ? 'cell.ok' : 'cell.not_ok') : t('cell.book_scenario', { when: item.when || '' })]),
+    rows: book.map((item, index) => [pick(book_doc_entry(book, index, doc.book || [])?.label, item.label || item.ref), kind_text(item),
+      item.book, item.ours, unit_text(item.unit || ''), item.applies ? clean_difference(item.difference, item.book, item.ours) : '',
+      item.applies ? verdict_text(item) : t('cell.book_scenario', { when: item.when || '' })]),
   }));
   return el('details', { class: 'sl-book-details', 'data-bad': String(bad) },
     el('summary', {}, line),
@@ -131,21 +135,24 @@ export function book_details(book, doc, cell_id = 'cell') {
 }
 
 /**
- * The book comparison: label, book, ours, unit, difference (absolute and %), ✓/✗ (decided in C++).
+ * The book comparison: label, kind (formula, simulation, measurement, arithmetic; a notebook's result says so),
+ * book, ours, unit, difference (absolute and %), ✓/✗ (decided in C++); an explained ✗ shows the lab file's reason.
  * When the book's scenario differs from the inputs (applies: false), shows "book scenario: …" instead.
  */
 export function book_table(book, doc, caption) {
   const rows = book.map((item, index) => {
-    const label = pick(book_doc_entry(book, index, doc.book || [])?.label, item.label || item.ref);
-    return el('tr', { class: item.applies ? (item.ok ? 'sl-ok' : 'sl-not-ok') : 'sl-not-applicable', 'data-ref': item.ref },
+    const entry = book_doc_entry(book, index, doc.book || []);
+    const label = pick(entry?.label, item.label || item.ref);
+    return el('tr', { class: item.applies ? (item.ok ? 'sl-ok' : 'sl-not-ok') : 'sl-not-applicable', 'data-ref': item.ref, 'data-kind': item.kind },
       el('th', { scope: 'row', title: item.ref }, label),
+      el('td', { class: 'sl-book-kind' }, kind_text(item)),
       el('td', { class: 'sl-num' }, format_number(item.book)),
       el('td', { class: 'sl-num' }, format_number(item.ours)),
       el('td', {}, unit_text(item.unit || '')),
       el('td', { class: 'sl-num' }, item.applies ? difference_text(item) : '—'),
-      el('td', { class: 'sl-verdict' }, verdict(item)));
+      el('td', { class: 'sl-verdict' }, verdict(item, entry)));
   });
-  const headers = [t('cell.quantity'), t('cell.book'), t('cell.ours'), t('cell.unit'), t('cell.difference'), t('cell.check')];
+  const headers = [t('cell.quantity'), t('cell.kind'), t('cell.book'), t('cell.ours'), t('cell.unit'), t('cell.difference'), t('cell.check')];
   return table(caption, headers, rows, 'sl-book');
 }
 
@@ -166,13 +173,30 @@ function difference_text(item) {
   return `${format_signed(difference)}${relative}`;
 }
 
-function verdict(item) {
+// "formula", "simulation"…, translated; "· notebook" for a companion notebook's result.
+function kind_text(item) {
+  const kind = item.kind ? t(`cell.kind_${item.kind}`) : '';
+  return item.source === 'notebook' ? `${kind} · ${t('cell.source_notebook')}` : kind;
+}
+
+// An expected difference passes while outside its tolerance: "explained"; inside it, it fails.
+function verdict_text(item) {
+  if (item.expect === 'differs') return item.ok ? t('cell.explained') : t('cell.not_explained');
+  return item.ok ? t('cell.ok') : t('cell.not_ok');
+}
+
+function verdict(item, entry) {
   if (!item.applies) return el('span', { class: 'sl-scenario' }, t('cell.book_scenario', { when: item.when || '' }));
-  const text = item.ok ? t('cell.ok') : t('cell.not_ok');
-  const tolerance = t(item.relative ? 'cell.tolerance_relative' : 'cell.tolerance_absolute',
-    { tolerance: format_number(item.tolerance), unit: unit_text(item.unit || '') });
+  const text = verdict_text(item);
+  const tolerance = item.tol_kind === 'se'
+    ? t('cell.tolerance_se', { tolerance: format_number(item.tolerance), allowed: format_number(item.allowed), unit: unit_text(item.unit || '') })
+    : t(item.relative ? 'cell.tolerance_relative' : 'cell.tolerance_absolute',
+      { tolerance: format_number(item.tolerance), unit: unit_text(item.unit || '') });
+  const differs = item.expect === 'differs';
+  const mark = differs || !item.ok ? '✗ ' : '✓ ';
   return el('span', { class: item.ok ? 'sl-mark-ok' : 'sl-mark-not-ok', title: `${text}: ${tolerance.trim()}` },
-    el('span', { 'aria-hidden': 'true' }, item.ok ? '✓ ' : '✗ '), text);
+    el('span', { 'aria-hidden': 'true' }, mark), text,
+    differs && entry?.reason ? el('span', { class: 'sl-book-reason' }, entry.reason) : null);
 }
 
 function table(caption, headers, rows, class_name) {

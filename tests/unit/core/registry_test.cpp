@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <set>
 
 #include "core/registry.h"
@@ -37,15 +38,20 @@ TEST_CASE("A bad seed is an error naming the seed", "[core][registry]") {
 TEST_CASE("Each book comparison is judged against its own tolerance, and only at the book's inputs",
           "[core][registry]") {
   // Every reference the lab files hold is attached to its cell's runs at the defaults; the verdict is
-  // |ours - book| <= tolerance (relative ones scaled by |book|), recomputed here from the row's own numbers.
+  // |ours - book| <= tolerance (relative ones scaled by |book|; se ones: z x sqrt(ours_se^2 + ref_se^2)),
+  // recomputed here from the row's own numbers, and an expected difference passes only outside it.
   for (const auto& cell : sl::all_cells()) {
     sl::RunControl ctl;
     auto run = sl::run_cell(cell.id, {}, "1", ctl);
     REQUIRE(run.ok());
     for (const auto& c : run.value().book) {
       INFO(cell.id << " " << c.ref << " " << c.output);
-      const double allowed = c.relative ? c.tolerance * std::abs(c.book) : c.tolerance;
-      CHECK(c.ok == (std::abs(c.ours - c.book) <= allowed));
+      const double allowed = c.tol_kind == "se"    ? c.tolerance * std::hypot(c.ours_se, c.ref_se)
+                             : c.tol_kind == "rel" ? c.tolerance * std::abs(c.book)
+                                                   : c.tolerance;
+      CHECK(c.allowed == Approx(allowed).epsilon(1e-12));
+      CHECK(c.within == (std::abs(c.ours - c.book) <= c.allowed));
+      CHECK(c.ok == (c.within != c.expect_differs));
       CHECK(c.difference == c.ours - c.book);
     }
   }

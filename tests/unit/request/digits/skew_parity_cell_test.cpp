@@ -19,7 +19,7 @@ TEST_CASE("The skew-parity cell: the shared transform reproduces offline accurac
   CHECK(out(r, "parity_failures") == 4);
   // Standardizing with the wrong statistics shifts every input and costs several points.
   CHECK(out(r, "accuracy_imagenet_frac") < out(r, "offline_accuracy_frac") - 0.02);
-  CHECK_THAT(out(r, "book_drop_pp"), WithinRel(cell.book("book_drop_pp"), 1e-12));
+  CHECK_THAT(out(r, "book_drop_pp"), WithinRel(95.0 - 90.0, 1e-12));  // the book's two numbers, not a book row
 }
 
 TEST_CASE("Training is deterministic: the same seed gives the same model, another seed another one",

@@ -12,6 +12,7 @@
 #include <queue>
 
 #include "core/stats.h"
+#include "queues/confidence_intervals.h"
 #include "queues/event_queue.h"
 
 namespace sl::batching {
@@ -132,6 +133,11 @@ BatchingSummary summarize(const BatchingRun& run, const BatcherParams& params, d
   if (latencies_s.empty()) return s;
   s.num_served = static_cast<std::int64_t>(latencies_s.size());
   const auto n = static_cast<double>(s.num_served);
+  if (latencies_s.size() >= 2 * static_cast<std::size_t>(queues::kNumBatches)) {
+    const queues::SeriesSummary series = queues::summarize_series(latencies_s, 0.99);
+    s.mean_latency_se_s = series.mean.half_width() / queues::kStudentT31;
+    s.p99_latency_se_s = series.quantile.half_width() / queues::kStudentT31;
+  }
   std::sort(latencies_s.begin(), latencies_s.end());
   double latency_sum_s = 0;
   for (double x : latencies_s) latency_sum_s += x;

@@ -68,6 +68,11 @@ struct BatchingSummary {
   double p50_latency_s = 0;
   double p99_latency_s = 0;
   double max_latency_s = 0;
+  /// Standard errors of the mean and the p99 latency over requests in arrival order (successive requests
+  /// correlate): batch means for the mean, the share below the p99 by batch means for the p99
+  /// (queues::summarize_series; half the 95 % interval over t(31)); 0 under 64 requests.
+  double mean_latency_se_s = 0;
+  double p99_latency_se_s = 0;
   double mean_batch_size = 0;       ///< per batch
   double throughput_per_s = 0;      ///< served / (last completion - first arrival)
   double busy_frac = 0;             ///< accelerator busy time / (accelerators x span); 0 if unlimited

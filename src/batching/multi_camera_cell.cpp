@@ -2,7 +2,8 @@
 // nominal timeline (frames in at 8, 10 and 15 ms, inference 15-25 ms, result at 32 ms) meets the 33 ms
 // deadline with 1 ms to spare. With arrival jitter we simulate many frame sets: the batch waits for the
 // last frame or the timeout (reusing stale frames), and we count deadline misses and stale frames, then
-// sweep the timeout and the jitter on the same random draws.
+// sweep the timeout and the jitter on the same random draws. The jitter is normal (sd jitter_ms, delays clipped
+// at 0) or, as in the companion notebook, exponential (mean jitter_ms: every frame late, a few by a lot).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -23,6 +24,7 @@ struct MultiCameraParams {
   CameraSyncParams sync;
   double sync_budget_ms = 12;
   std::int64_t num_frame_sets = 20'000;  ///< frames
+  bool is_exponential_jitter = false;    ///< jitter_law = exp: delay = nominal + jitter_ms x Exp(1)
 };
 
 Result<MultiCameraParams> validate_multi_camera(const Inputs& in) {
@@ -38,14 +40,17 @@ Result<MultiCameraParams> validate_multi_camera(const Inputs& in) {
   p.post_s = in.real("post_ms") * 1e-3;
   params.sync_budget_ms = in.real("sync_budget_ms");
   params.num_frame_sets = in.count("frames");
+  params.is_exponential_jitter = in.choice("jitter_law") == "exp";
   return params;
 }
 
-std::vector<std::array<double, kNumCameras>> draw_normals(std::int64_t frames, std::uint64_t seed) {
+/// The standardised jitter of every camera in every frame set: standard normals, or Exp(1) draws (inverse
+/// transform -log(1 - u)); the simulation delays each frame by jitter_ms times it.
+std::vector<std::array<double, kNumCameras>> draw_jitters(std::int64_t frames, bool is_exponential, std::uint64_t seed) {
   Rng rng = Rng::stream(seed, Stream::Arrivals);
   std::vector<std::array<double, kNumCameras>> z(static_cast<std::size_t>(frames));
   for (auto& row : z)
-    for (double& x : row) x = normal_quantile(rng.uniform());
+    for (double& x : row) x = is_exponential ? -std::log1p(-rng.uniform()) : normal_quantile(rng.uniform());
   return z;
 }
 
@@ -88,8 +93,12 @@ void output_simulation(RunResult& result, const CameraSyncParams& p, const std::
   const CameraSyncRun run = simulate_camera_sync(p, z);
   result.output("miss_frac", run.miss_frac());
   result.output("stale_frac", run.stale_frac());
-  result.output("sets_with_stale_frac",
-                static_cast<double>(run.num_sets_with_stale) / static_cast<double>(run.num_sets));
+  const auto sets = static_cast<double>(run.num_sets);
+  const double stale_sets = static_cast<double>(run.num_sets_with_stale) / sets;
+  result.output("sets_with_stale_frac", stale_sets);
+  // Frame sets are independent draws: binomial standard errors of the two shares.
+  result.output("miss_se_frac", std::sqrt(run.miss_frac() * (1 - run.miss_frac()) / sets));
+  result.output("sets_with_stale_se_frac", std::sqrt(stale_sets * (1 - stale_sets) / sets));
   result.output("max_consecutive_stale", static_cast<double>(run.max_consecutive_stale));
   RunningStats latency;
   for (double x : run.result_s) latency.add(x);
@@ -127,7 +136,7 @@ Result<RunResult> run_multi_camera(const Inputs& in, std::uint64_t seed, RunCont
   const auto params = validate_multi_camera(in);
   if (!params.ok()) return params.error();
   const CameraSyncParams& p = params.value().sync;
-  const auto z = draw_normals(params.value().num_frame_sets, seed);
+  const auto z = draw_jitters(params.value().num_frame_sets, params.value().is_exponential_jitter, seed);
   RunResult result;
   output_nominal(result, p, params.value().sync_budget_ms);
   output_simulation(result, p, z);
@@ -141,7 +150,7 @@ CellSpec multi_camera_cell() {
   CellSpec cell{"batching/multi-camera",
                 {aliased(real("frames_per_s", "1/s", 30, 0.1, 1000), {"fps"}), real("deadline_ms", "ms", 33, 0.01, 1e5), real("cam1_ms", "ms", 8, 0, 1e4),
                  real("cam2to5_ms", "ms", 10, 0, 1e4), explored(real("cam6_ms", "ms", 15, 0, 1e4), 8, 25),
-                 explored(real("jitter_ms", "ms", 1, 0, 1e3), 0, 5),
+                 explored(real("jitter_ms", "ms", 1, 0, 1e3), 0, 5), choice("jitter_law", {"normal", "exp"}, "normal"),
                  explored(real("timeout_ms", "ms", 20, 0, 1e5), 8, 30), real("inference_ms", "ms", 10, 0, 1e4), real("post_ms", "ms", 7, 0, 1e4),
                  real("sync_budget_ms", "ms", 12, 0, 1e5), count("frames", "frame sets", 20'000, 100, 1'000'000)},
                 &run_multi_camera};
@@ -149,6 +158,7 @@ CellSpec multi_camera_cell() {
                   out("nominal_inference_done_ms", "ms"), out("nominal_result_ms", "ms"),
                   out("nominal_slack_ms", "ms"), out("sync_budget_frac", ""), out("latest_start_ms", "ms"),
                   out("miss_frac", ""), out("stale_frac", ""), out("sets_with_stale_frac", ""),
+                  out("miss_se_frac", ""), out("sets_with_stale_se_frac", ""),
                   out("max_consecutive_stale", ""), out("result_mean_ms", "ms"), out("result_p99_ms", "ms")};
   cell.tables = {table("timeline"), table("by_timeout"), table("by_jitter")};
   return cell;

@@ -148,6 +148,10 @@ void output_sweep(RunResult& result, const std::vector<SweepRow>& rows) {
   result.output("top_dynamic_mean_ms", top.dynamic.mean_latency_s * 1e3);
   result.output("top_dynamic_p99_ms", top.dynamic.p99_latency_s * 1e3);
   result.output("top_dynamic_mean_batch", top.dynamic.mean_batch_size);
+  result.output("top_batch1_mean_se_ms", top.batch1.mean_latency_se_s * 1e3);
+  result.output("top_batch1_p99_se_ms", top.batch1.p99_latency_se_s * 1e3);
+  result.output("top_dynamic_mean_se_ms", top.dynamic.mean_latency_se_s * 1e3);
+  result.output("top_dynamic_p99_se_ms", top.dynamic.p99_latency_se_s * 1e3);
   result.table("sweep")
       .column("rate_per_s", rate)
       .column("batch1_mean_ms", b1_mean)
@@ -302,7 +306,8 @@ CellSpec when_to_batch_cell() {
                   out("batching_wins_mean_from_per_s", "1/s"), out("batching_wins_p99_from_per_s", "1/s"),
                   out("top_rate_per_s", "req/s"), out("top_batch1_mean_ms", "ms"), out("top_batch1_p99_ms", "ms"),
                   out("top_dynamic_mean_ms", "ms"), out("top_dynamic_p99_ms", "ms"),
-                  out("top_dynamic_mean_batch", ""), out("burst_batch1_max_queue", ""),
+                  out("top_dynamic_mean_batch", ""), out("top_batch1_mean_se_ms", "ms"), out("top_batch1_p99_se_ms", "ms"),
+                  out("top_dynamic_mean_se_ms", "ms"), out("top_dynamic_p99_se_ms", "ms"), out("burst_batch1_max_queue", ""),
                   out("burst_dynamic_max_queue", ""), out("burst_batch1_max_p99_ms", "ms"),
                   out("burst_dynamic_max_p99_ms", "ms"), out("burst_batch1_backlog_s", "s"),
                   out("burst_dynamic_backlog_s", "s")};

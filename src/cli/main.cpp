@@ -184,7 +184,7 @@ int check(bool json) {
       if (!json) std::cout << cell.id << at << "\n";
       for (const auto* ref : scenario.refs) {
         const auto it = std::find_if(r.book.begin(), r.book.end(), [&](const sl::BookCheck& c) {
-          return c.ref == ref->ref && c.output == ref->output;
+          return c.ref == ref->ref && c.output == ref->output && c.label == ref->label;  // one notebook cell, many rows
         });
         if (it == r.book.end()) {
           if (!json) std::printf("  MISS        %-11s %-10s %s: no output '%s' in this run\n", ref->kind.c_str(),

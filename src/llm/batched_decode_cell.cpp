@@ -2,14 +2,15 @@
 //   T(B) = max((weights + B x C x KV/token) / BW, (2 P B + 4 L H d B C) / (peak x efficiency)) + layers x tax.
 // Each sequence gets one token per step, so TPOT = T(B) and throughput = B / T(B). The weight read is shared
 // and the KV reads and FLOPs grow with B, so throughput rises towards a ceiling of 1 / (per-sequence cost):
-// the knee is where it reaches half of it. Memory caps B at (HBM − weights) / (C x KV/token); the TPOT SLO
-// caps it again. Book targets (§28): TTFT < 500 ms for a 1,000-token prompt, TPOT < 50 ms, > 1,000 tokens/s.
+// the knee is where it reaches half of it. Memory caps B at the sequences the KV reserve holds (kv_memory.h:
+// 72 GiB / (C x KV/token) by default, as llm/llama3-8b-case); the TPOT SLO caps it again. Book targets (§28): TTFT < 500 ms for a 1,000-token prompt, TPOT < 50 ms, > 1,000 tokens/s.
 #include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "core/units.h"
 #include "llm/analytic_cells.h"
+#include "llm/kv_memory.h"
 #include "llm/model_inputs.h"
 #include "llm/step_time.h"
 
@@ -26,6 +27,7 @@ struct BatchedDecodeParams {
   ModelSpec model;
   GpuSpec gpu;
   std::int64_t context_tokens = 0;
+  double kv_reserve_bytes = 0;  ///< the KV cache's share of the GPU memory (kv_memory.h)
   std::int64_t max_batch = 0;
   std::int64_t prompt_tokens = 0;
   double tpot_slo_s = 0;
@@ -54,11 +56,14 @@ Result<BatchedDecodeParams> validate_batched_decode(const Inputs& in) {
     return too_large("weights", static_cast<double>(p.model.weight_bytes()) / kGB,
                      static_cast<double>(p.gpu.memory_bytes) / kGB, "GB",
                      "the weights at this precision (choose a smaller one or a larger GPU)");
+  auto reserve = validate_kv_reserve(p.model, p.gpu, in.real("kv_reserve_gib"));
+  if (!reserve.ok()) return reserve.error();
+  p.kv_reserve_bytes = reserve.value();
   const double per_seq = static_cast<double>(p.model.kv_bytes_per_token() * p.context_tokens);
-  if (per_seq > left)
-    return too_large("context", per_seq / kGB, left / kGB, "GB",
+  if (per_seq > p.kv_reserve_bytes)
+    return too_large("context", per_seq / kGB, p.kv_reserve_bytes / kGB, "GB",
                      "the KV cache of one sequence of " + std::to_string(p.context_tokens) +
-                         " tokens (within the memory left after the weights)");
+                         " tokens (within kv_reserve_gib)");
   return p;
 }
 
@@ -161,9 +166,7 @@ Result<RunResult> run_batched_decode(const Inputs& in, std::uint64_t /*seed*/, R
   const double ceiling = 1.0 / std::max(kv_seq_s, flop_seq_s);
   const std::int64_t knee = first_batch_where([&](std::int64_t b) { return tok_per_s(p, b) >= 0.5 * ceiling; });
   const std::int64_t compute_bound = first_batch_where([&](std::int64_t b) { return decode_step(p, b).is_compute_bound(); });
-  const double left = static_cast<double>(p.gpu.memory_bytes - p.model.weight_bytes());
-  const std::int64_t max_fit =
-      static_cast<std::int64_t>(left / static_cast<double>(p.model.kv_bytes_per_token() * p.context_tokens));
+  const std::int64_t max_fit = max_resident_sequences(p.model, p.kv_reserve_bytes, p.context_tokens);
   const std::int64_t past_slo = first_batch_where([&](std::int64_t b) { return decode_step(p, b).total_s > p.tpot_slo_s; });
   const std::int64_t slo_batch = std::min(max_fit, past_slo == 0 ? kSearchCap : past_slo - 1);
   const std::int64_t target_batch = first_batch_where([&](std::int64_t b) { return tok_per_s(p, b) >= p.target_tok_per_s; });
@@ -210,6 +213,7 @@ CellSpec batched_decode_cell() {
   std::vector<ParamSpec> params = model_params(llama3_8b());
   for (auto& spec : gpu_params(h100())) params.push_back(std::move(spec));
   params.push_back(explored(count("context", "tokens", 1256, 1, 10'000'000), 64, 131'072));
+  params.push_back(kv_reserve_param());
   params.push_back(count("max_batch", "sequences", 512, 1, 1'000'000));
   params.push_back(count("prompt", "tokens", 1000, 1, 1'000'000));
   params.push_back(explored(real("tpot_slo_ms", "ms", 50, 0.001, 1e6), 1, 200));

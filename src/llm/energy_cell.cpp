@@ -16,6 +16,7 @@
 #include "llm/analytic_cells.h"
 #include "llm/engine.h"
 #include "llm/engine_budget.h"
+#include "llm/kv_memory.h"
 #include "llm/step_time.h"
 #include "llm/workload.h"
 
@@ -24,7 +25,7 @@ namespace {
 
 constexpr int kUtilPoints = 96;
 constexpr double kMinUtilFrac = 0.05;
-constexpr double kKvReserveBytes = 72.0 * units::kGiB;  // the case study's 72 GiB KV reserve (§21)
+constexpr double kKvReserveBytes = kBookKvReserveGib * units::kGiB;  // the case study's KV reserve (§21)
 constexpr std::int64_t kBlockSize = 16;                   // vLLM's default block
 
 struct EnergyParams {
@@ -65,14 +66,11 @@ Result<EnergyParams> validate_energy(const Inputs& in) {
   if (p.busy_w() <= 0)
     return Error{"invalid", "gpu_w", "gpu_w + host_w must be positive, got 0 W", {}};
   const ModelSpec m = llama3_8b();
-  const GpuSpec g = h100();
-  p.max_fit = static_cast<std::int64_t>(static_cast<double>(g.memory_bytes - m.weight_bytes()) /
-                                        static_cast<double>(m.kv_bytes_per_token() * p.context_tokens));
+  p.max_fit = max_resident_sequences(m, kKvReserveBytes, p.context_tokens);
   if (p.max_fit < 1)
     return too_large("context", static_cast<double>(p.context_tokens),
-                     std::floor(static_cast<double>(g.memory_bytes - m.weight_bytes()) /
-                                static_cast<double>(m.kv_bytes_per_token())),
-                     "tokens", "the context of one sequence beside Llama-3-8B's weights on the H100");
+                     static_cast<double>(kv_token_capacity(m, kKvReserveBytes)), "tokens",
+                     "the context of one sequence in the H100's 72 GiB KV reserve beside Llama-3-8B's weights");
   ConversationParams& c = p.chats;
   c.num_conversations = in.count("chats");
   c.num_turns = in.count("turns");

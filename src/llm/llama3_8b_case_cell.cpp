@@ -12,6 +12,7 @@
 
 #include "core/units.h"
 #include "llm/analytic_cells.h"
+#include "llm/kv_memory.h"
 #include "llm/model_inputs.h"
 #include "llm/step_time.h"
 
@@ -32,10 +33,10 @@ struct Llama3CaseParams {
   std::int64_t prompt_tokens = 0;
   std::int64_t output_tokens = 0;
   double kv_reserve_label = 0;  ///< the reserve as typed, read as GiB like the book's code
+  double kv_reserve_bytes = 0;  ///< the same in bytes (kv_memory.h)
   double prefill_tok_per_s = 0;
   double price_usd_per_h = 0;
   std::int64_t request_tokens() const { return prompt_tokens + output_tokens; }
-  double kv_reserve_bytes() const { return kv_reserve_label * kGiB; }
 };
 
 Result<Llama3CaseParams> validate_llama3_8b_case(const Inputs& in) {
@@ -58,12 +59,11 @@ Result<Llama3CaseParams> validate_llama3_8b_case(const Inputs& in) {
   if (weights >= memory)
     return too_large("weights", weights / kGB, memory / kGB, "GB",
                      "the weights at this precision (choose a smaller one or a larger GPU)");
-  const double left_gib = (memory - weights) / kGiB;
-  if (p.kv_reserve_bytes() > memory - weights)
-    return too_large("kv_reserve_gib", p.kv_reserve_label, left_gib, "GiB",
-                     "kv_reserve_gib (the memory left after the weights)");
+  auto reserve = validate_kv_reserve(p.model, p.gpu, p.kv_reserve_label);
+  if (!reserve.ok()) return reserve.error();
+  p.kv_reserve_bytes = reserve.value();
   const double request_kv = static_cast<double>(p.model.kv_bytes_per_token() * p.request_tokens());
-  if (request_kv > p.kv_reserve_bytes())
+  if (request_kv > p.kv_reserve_bytes)
     return too_large("prompt", request_kv / kGiB, p.kv_reserve_label, "GiB",
                      "the KV cache of one request of " + std::to_string(p.request_tokens()) +
                          " tokens (prompt + output, within kv_reserve_gib)");
@@ -167,8 +167,8 @@ Result<RunResult> run_llama3_8b_case(const Inputs& in, std::uint64_t /*seed*/, R
   // KV capacity: the reserve (read as GiB, as the book's code does) over the bytes one token keeps.
   const std::int64_t kv = m.kv_bytes_per_token();
   const double memory = static_cast<double>(g.memory_bytes);
-  const std::int64_t kv_tokens = std::llround(p.kv_reserve_bytes() / static_cast<double>(kv));
-  const std::int64_t concurrent = kv_tokens / p.request_tokens();
+  const std::int64_t kv_tokens = kv_token_capacity(m, p.kv_reserve_bytes);
+  const std::int64_t concurrent = max_resident_sequences(m, p.kv_reserve_bytes, p.request_tokens());
   result.output("kv_per_token_bytes", static_cast<double>(kv));
   result.output("kv_per_token_mb", static_cast<double>(kv) / kMB);
   result.output("kv_per_request_mb", static_cast<double>(kv * p.request_tokens()) / kMB);
@@ -201,7 +201,7 @@ CellSpec llama3_8b_case_cell() {
   for (auto& spec : gpu_params(h100())) params.push_back(std::move(spec));
   params.push_back(explored(count("prompt", "tokens", 1000, 1, 1'000'000), 10, 100'000));
   params.push_back(explored(count("output", "tokens", 256, 1, 1'000'000), 1, 10'000));
-  params.push_back(real("kv_reserve_gib", "GiB", 72, 0.001, 100'000));
+  params.push_back(kv_reserve_param());
   params.push_back(explored(aliased(real("prefill_tok_per_s", "tokens/s", 10'000, 1, 1e9), {"prefill_tok_s"}), 1000, 100'000));
   params.push_back(aliased(real("price_usd_per_h", "$/h", 3.0, 0, 10'000), {"price_usd_h"}));
   CellSpec cell{"llm/llama3-8b-case", std::move(params), &run_llama3_8b_case};

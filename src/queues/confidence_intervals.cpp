@@ -48,6 +48,27 @@ SeriesSummary summarize_series(std::vector<double> xs, double p) {
   return {around(all.mean(), mean_se, kStudentT31), quantile};
 }
 
+std::vector<Estimate> series_quantiles(const std::vector<double>& in_order, const std::vector<double>& sorted,
+                                       const std::vector<double>& ps) {
+  SL_ASSERT(in_order.size() == sorted.size() && sorted.size() >= 2 * static_cast<std::size_t>(kNumBatches));
+  std::vector<Estimate> out;
+  std::vector<double> below(in_order.size());
+  for (double p : ps) {
+    SL_ASSERT(p > 0 && p < 1);
+    const double q = quantile_sorted(sorted, p);
+    for (std::size_t i = 0; i < in_order.size(); ++i) below[i] = in_order[i] <= q ? 1.0 : 0.0;
+    const double share_spread = kStudentT31 * batch_means_se(below, kNumBatches);
+    const double p_lo = std::max(0.0, p - share_spread), p_hi = std::min(1.0, p + share_spread);
+    out.push_back({q, quantile_sorted(sorted, p_lo), quantile_sorted(sorted, p_hi)});
+  }
+  return out;
+}
+
+Estimate with_pool_error(const Estimate& resampled, const Estimate& pool) {
+  const double v = resampled.value;
+  return {v, v - std::hypot(v - resampled.lo, pool.value - pool.lo), v + std::hypot(resampled.hi - v, pool.hi - pool.value)};
+}
+
 Estimate ratio_of_independent(const Estimate& a, const Estimate& b) {
   SL_ASSERT(a.value > 0 && b.value > 0);
   const double r = a.value / b.value;

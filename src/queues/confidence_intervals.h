@@ -33,6 +33,17 @@ struct SeriesSummary {
 };
 SeriesSummary summarize_series(std::vector<double> xs, double p);
 
+/// p-quantiles of a correlated series at several levels, each with the CI summarize_series gives it (the share
+/// below the quantile by batch means, mapped back through the series' own quantiles); `in_order` is the series
+/// in time order, `sorted` the same values sorted (so one sort serves every level).
+std::vector<Estimate> series_quantiles(const std::vector<double>& in_order, const std::vector<double>& sorted,
+                                       const std::vector<double>& ps);
+
+/// An estimate from resampling a finite pool, with the pool's own error added: `resampled` carries the
+/// resampling CI, `pool` the CI of the pool statistic it converges to; half-widths add in quadrature, on each
+/// side.
+Estimate with_pool_error(const Estimate& resampled, const Estimate& pool);
+
 /// Ratio a / b of estimates from two independent runs; its CI by the delta method: relative half-widths
 /// add in quadrature.
 Estimate ratio_of_independent(const Estimate& a, const Estimate& b);

@@ -4,7 +4,8 @@
 // ... up to the chosen n, with leaves drawn from an exponential or lognormal law or resampled from a
 // simulated M/M/1 queue's times in system, and then the mitigation: hedging, where a leaf still silent at
 // its un-hedged q-quantile (default p95) gets a backup and the earlier reply wins. For M/M/1 leaves the
-// backups are extra load on the replicas, and the leaf load rises to rho (1 + h) (see mm1_hedge_share).
+// backups are extra load on the replicas, and the leaf load rises to rho (1 + h) (see mm1_hedge_share). An
+// M/M/1 pool is itself one finite run: the un-hedged request quantiles' CIs add its batch-means error.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -83,30 +84,50 @@ struct LeafModel {
   std::optional<LeafLaw> hedged_law;  // none: hedging has no steady state (M/M/1 leaves only)
   std::optional<LeafSampler> hedged_sampler;
   double hedge_share;                 // closed-form share of leaf requests that get a backup
+  /// M/M/1 leaves: the pool's own quantiles at the levels the un-hedged request p50 and p99 resample, one per
+  /// fan-out degree of the sweep (the max of n draws from the pool has the pool's p^(1/n)-quantile as its
+  /// p-quantile), with batch-means CIs: the error of the pool the simulation resamples. Empty for laws.
+  std::vector<Estimate> pool_p50, pool_p99;
 };
 
-std::vector<double> measured_mm1_s(double rho, double service_s, std::uint64_t seed, RunControl& ctl) {
+/// Times in system of a simulated M/M/1 queue, sorted, and the CIs of their quantiles at `levels`.
+std::vector<double> measured_mm1_s(double rho, double service_s, std::uint64_t seed, RunControl& ctl,
+                                   const std::vector<double>& levels, std::vector<Estimate>& at_levels) {
   const auto kept = static_cast<std::int64_t>(kPoolPerWeight * std::fmin(kMaxPoolWeight, std::fmax(2.0, 1 / (1 - rho))));
   auto times = simulate_fifo_times(rho / service_s, Distribution::exponential(1 / service_s), kept, seed, ctl).time_in_system_s;
-  std::sort(times.begin(), times.end());
-  return times;
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  at_levels = series_quantiles(times, sorted, levels);
+  return sorted;
 }
 
-LeafModel make_leaf_model(const FanOutParams& p, const std::vector<std::uint64_t>& seeds, ProgressSplitter& progress) {
+LeafModel make_leaf_model(const FanOutParams& p, const std::vector<std::int64_t>& ns,
+                          const std::vector<std::uint64_t>& seeds, ProgressSplitter& progress) {
   if (p.leaf != LeafKind::Mm1) {
     const LeafLaw law = p.leaf == LeafKind::Exponential ? LeafLaw::exponential(p.leaf_mean_s) : LeafLaw::lognormal(p.leaf_mean_s, p.cv);
     // A latency law that does not depend on load: backups come from the same law.
-    return {law, LeafSampler(law), law.quantile(p.p), law.quantile(p.q), law, LeafSampler(law), 1 - p.q};
+    return {law, LeafSampler(law), law.quantile(p.p), law.quantile(p.q), law, LeafSampler(law), 1 - p.q, {}, {}};
   }
   const LeafLaw law = LeafLaw::exponential(p.service_s / (1 - p.rho));  // M/M/1 FCFS time in system
   RunControl pool_ctl = progress.next(0);
-  LeafSampler sampler(law, measured_mm1_s(p.rho, p.service_s, seeds[0], pool_ctl));
-  LeafModel m{law, sampler, sampler.quantile(p.p), sampler.quantile(p.q), std::nullopt, std::nullopt, 0};
+  std::vector<double> levels;
+  for (std::int64_t n : ns) {
+    levels.push_back(std::pow(0.5, 1.0 / static_cast<double>(n)));
+    levels.push_back(std::pow(0.99, 1.0 / static_cast<double>(n)));
+  }
+  std::vector<Estimate> at_levels;
+  LeafSampler sampler(law, measured_mm1_s(p.rho, p.service_s, seeds[0], pool_ctl, levels, at_levels));
+  LeafModel m{law, sampler, sampler.quantile(p.p), sampler.quantile(p.q), std::nullopt, std::nullopt, 0, {}, {}};
+  for (std::size_t i = 0; i < ns.size(); ++i) {
+    m.pool_p50.push_back(at_levels[2 * i]);
+    m.pool_p99.push_back(at_levels[2 * i + 1]);
+  }
   const auto share = mm1_hedge_share(p.rho, p.q);
   if (!share) return m;
   const double rho_hedged = p.rho * (1 + *share);
   m.hedged_law = LeafLaw::exponential(p.service_s / (1 - rho_hedged));
-  m.hedged_sampler = LeafSampler(*m.hedged_law, measured_mm1_s(rho_hedged, p.service_s, seeds[1], pool_ctl));
+  std::vector<Estimate> unused;
+  m.hedged_sampler = LeafSampler(*m.hedged_law, measured_mm1_s(rho_hedged, p.service_s, seeds[1], pool_ctl, {}, unused));
   m.hedge_share = *share;
   return m;
 }
@@ -118,19 +139,26 @@ struct Point {
   std::optional<FanOutSample> hedged;
 };
 
+/// The un-hedged request's simulated p-quantile (p = 0.5 or 0.99) at sweep index i: the resampling CI, widened
+/// by the error of the measured pool for M/M/1 leaves.
+Estimate plain_request_quantile(const LeafModel& m, std::size_t i, const Point& pt, double p) {
+  const Estimate resampled = iid_quantile_sorted(pt.plain.request_s, p);
+  const std::vector<Estimate>& pool = p == 0.5 ? m.pool_p50 : m.pool_p99;
+  return pool.empty() ? resampled : with_pool_error(resampled, pool[i]);
+}
+
 void add_sweep_table(RunResult& r, const FanOutParams& p, const LeafModel& m, const std::vector<Point>& points) {
   TableColumns c;
-  for (const Point& pt : points) {
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const Point& pt = points[i];
     c.put("n", static_cast<double>(pt.n));
     c.put("p_any_slow_frac", fan_out_slow_share(p.p, pt.n));
     c.put_estimate("sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac",
                    binomial_share(pt.plain.num_any_slow, p.requests), 1.0);
     c.put("req_p50_ms", 1e3 * request_quantile_s(m.law, pt.n, 0.5));
-    c.put_estimate("sim_req_p50_ms", "sim_req_p50_lo_ms", "sim_req_p50_hi_ms",
-                   iid_quantile_sorted(pt.plain.request_s, 0.5), 1e3);
+    c.put_estimate("sim_req_p50_ms", "sim_req_p50_lo_ms", "sim_req_p50_hi_ms", plain_request_quantile(m, i, pt, 0.5), 1e3);
     c.put("req_p99_ms", 1e3 * request_quantile_s(m.law, pt.n, 0.99));
-    c.put_estimate("sim_req_p99_ms", "sim_req_p99_lo_ms", "sim_req_p99_hi_ms",
-                   iid_quantile_sorted(pt.plain.request_s, 0.99), 1e3);
+    c.put_estimate("sim_req_p99_ms", "sim_req_p99_lo_ms", "sim_req_p99_hi_ms", plain_request_quantile(m, i, pt, 0.99), 1e3);
     if (!pt.hedged) continue;
     c.put("hedged_p50_ms", 1e3 * hedged_request_quantile_s(*m.hedged_law, m.hedge_after_s, pt.n, 0.5));
     c.put_estimate("sim_hedged_p50_ms", "sim_hedged_p50_lo_ms", "sim_hedged_p50_hi_ms",
@@ -143,21 +171,27 @@ void add_sweep_table(RunResult& r, const FanOutParams& p, const LeafModel& m, co
   c.into(r.table("sweep"));
 }
 
-void add_focus_outputs(RunResult& r, const FanOutParams& p, const LeafModel& m, const Point& pt) {
+void add_focus_outputs(RunResult& r, const FanOutParams& p, const LeafModel& m, const std::vector<Point>& points) {
+  const std::size_t last = points.size() - 1;
+  const Point& pt = points[last];
   const auto put = [&](const char* name, const char* lo_name, const char* hi_name, const Estimate& e, double scale) {
     r.output(name, scale * e.value);
     r.output(lo_name, scale * e.lo);
     r.output(hi_name, scale * e.hi);
   };
   r.output("p_any_slow_frac", fan_out_slow_share(p.p, p.leaves));
-  put("sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac",
-      binomial_share(pt.plain.num_any_slow, p.requests), 1.0);
+  const Estimate any_slow = binomial_share(pt.plain.num_any_slow, p.requests);
+  put("sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac", any_slow, 1.0);
+  // Standard errors: the share's binomial sqrt(p (1 - p) / requests); the p50's half its 95 % interval / 1.96.
+  r.output("sim_p_any_slow_se_frac", std::sqrt(any_slow.value * (1 - any_slow.value) / static_cast<double>(p.requests)));
+  const Estimate p50 = plain_request_quantile(m, last, pt, 0.5);
+  r.output("sim_req_p50_se_ms", 1e3 * (p50.hi - p50.lo) / (2 * kNormal975));
   r.output("leaf_mean_ms", 1e3 * m.law.mean_s());
   r.output("leaf_pctl_ms", 1e3 * m.law.quantile(p.p));
   r.output("req_p50_ms", 1e3 * request_quantile_s(m.law, p.leaves, 0.5));
-  put("sim_req_p50_ms", "sim_req_p50_lo_ms", "sim_req_p50_hi_ms", iid_quantile_sorted(pt.plain.request_s, 0.5), 1e3);
+  put("sim_req_p50_ms", "sim_req_p50_lo_ms", "sim_req_p50_hi_ms", p50, 1e3);
   r.output("req_p99_ms", 1e3 * request_quantile_s(m.law, p.leaves, 0.99));
-  const Estimate plain_p99 = iid_quantile_sorted(pt.plain.request_s, 0.99);
+  const Estimate plain_p99 = plain_request_quantile(m, last, pt, 0.99);
   put("sim_req_p99_ms", "sim_req_p99_lo_ms", "sim_req_p99_hi_ms", plain_p99, 1e3);
   if (!pt.hedged) return;
   r.output("hedge_after_ms", 1e3 * m.hedge_after_s);
@@ -193,7 +227,7 @@ Result<RunResult> run_fan_out(const Inputs& in, std::uint64_t seed, RunControl& 
   for (std::int64_t n : ns) total += 2.0 * static_cast<double>(n * p.requests);
   ProgressSplitter progress(ctl, total);
   const auto seeds = scenario_seeds(seed, 2 + 2 * static_cast<int>(ns.size()));
-  const LeafModel m = make_leaf_model(p, seeds, progress);
+  const LeafModel m = make_leaf_model(p, ns, seeds, progress);
 
   std::vector<Point> points;
   for (std::size_t i = 0; i < ns.size(); ++i) {
@@ -209,7 +243,7 @@ Result<RunResult> run_fan_out(const Inputs& in, std::uint64_t seed, RunControl& 
   }
 
   RunResult result;
-  add_focus_outputs(result, p, m, points.back());
+  add_focus_outputs(result, p, m, points);
   if (!m.hedged_sampler)
     result.notice("hedge_unstable", "With M/M/1 leaves at rho = " + format_number(p.rho) + ", hedging after the leaf p" +
                                         format_number(100 * p.q) +
@@ -235,7 +269,7 @@ CellSpec fan_out_cell() {
                  real("hedge_pct", "%", 95, 50, 99.99), count("requests", "requests", 10'000, 1'000, 1'000'000)},
                 &run_fan_out};
   cell.outputs = {out("p_any_slow_frac", ""), out("sim_p_any_slow_frac", ""), out("sim_p_any_slow_lo_frac", ""),
-                  out("sim_p_any_slow_hi_frac", ""), out("leaf_mean_ms", "ms"), out("leaf_pctl_ms", "ms"),
+                  out("sim_p_any_slow_hi_frac", ""), out("sim_p_any_slow_se_frac", ""), out("sim_req_p50_se_ms", "ms"), out("leaf_mean_ms", "ms"), out("leaf_pctl_ms", "ms"),
                   out("req_p50_ms", "ms"), out("sim_req_p50_ms", "ms"), out("sim_req_p50_lo_ms", "ms"),
                   out("sim_req_p50_hi_ms", "ms"), out("req_p99_ms", "ms"), out("sim_req_p99_ms", "ms"),
                   out("sim_req_p99_lo_ms", "ms"), out("sim_req_p99_hi_ms", "ms"), out("hedge_after_ms", "ms"),

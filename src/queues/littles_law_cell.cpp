@@ -8,10 +8,12 @@
 // grows; above it the queue grows and the gap stays near 1 - 1/rho however long the run. Beside them,
 // napkin math 1.2 reads the law as a sizing rule: requests in flight = QPS x latency, and its inverse.
 #include <cmath>
+#include <vector>
 
 #include "core/stats.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
+#include "queues/confidence_intervals.h"
 #include "queues/fifo_queue.h"
 #include "queues/rounding.h"
 
@@ -61,11 +63,16 @@ Result<RunResult> run_littles_law(const Inputs& in, std::uint64_t seed, RunContr
   SingleServerParams params{lambda, exponential ? Distribution::exponential(mu) : Distribution::deterministic(1 / mu), n};
   const double expected_window_s = static_cast<double>(n) / lambda;
   RunningStats time_in_system_s;
+  // Batch means of the time in system (requests leave in arrival order, FIFO): 32 batches of n / 32 requests,
+  // for the standard error of W, as successive requests correlate.
+  std::vector<RunningStats> batches(static_cast<std::size_t>(kNumBatches));
+  std::int64_t num_done = 0;
   P2Quantile p99_s(0.99);
   Histogram histogram(0.0, histogram_top_s(lambda, mu, n), kHistogramBins);
   const SingleServerRun run =
       simulate_single_server(params, seed, expected_window_s / ctl.max_points, ctl, [&](const RequestRecord& r) {
         time_in_system_s.add(r.time_in_system_s());
+        batches[static_cast<std::size_t>(num_done++ * kNumBatches / n)].add(r.time_in_system_s());
         p99_s.add(r.time_in_system_s());
         histogram.add(r.time_in_system_s());
       });
@@ -79,6 +86,12 @@ Result<RunResult> run_littles_law(const Inputs& in, std::uint64_t seed, RunContr
   result.output("lambda_eff_per_s", lambda_eff);
   result.output("W_ms", W * 1e3);
   result.output("lambda_eff_W", lambda_eff * W);
+  RunningStats batch_means;
+  for (const RunningStats& b : batches)
+    if (b.count() > 0) batch_means.add(b.mean());
+  const double W_se = batch_means.count() > 1 ? batch_means.standard_error() : 0.0;
+  result.output("W_se_ms", W_se * 1e3);
+  result.output("lambda_eff_W_se", lambda_eff * W_se);  // the rate is the run's own n / window, taken as known
   const double rel_diff = std::fabs(L - lambda_eff * W) / (lambda_eff * W);
   result.output("littles_rel_diff", rel_diff);
   result.output("in_system_at_end", static_cast<double>(run.num_in_system_at_end));
@@ -130,7 +143,7 @@ CellSpec littles_law_cell() {
                  count("slots", "requests", 50, 1, 1e9), real("fast_latency_ms", "ms", 10, 1e-6, 1e6)},
                 &run_littles_law};
   cell.outputs = {out("rho", ""), out("L", ""), out("lambda_eff_per_s", "1/s"), out("W_ms", "ms"),
-                  out("lambda_eff_W", ""), out("littles_rel_diff", ""), out("in_system_at_end", "requests"),
+                  out("lambda_eff_W", ""), out("W_se_ms", "ms"), out("lambda_eff_W_se", ""), out("littles_rel_diff", ""), out("in_system_at_end", "requests"),
                   out("W_p99_ms", "ms"), sometimes(out("W_closed_form_ms", "ms")), sometimes(out("fluid_rel_diff", "")), out("window_s", "s"), out("in_flight", ""),
                   out("qps_supported_per_s", "1/s")};
   cell.tables = {table("in_system"), table("sojourn_hist")};

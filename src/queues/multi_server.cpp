@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/stats.h"
+#include "queues/confidence_intervals.h"
 
 namespace sl::queues {
 namespace {
@@ -152,7 +153,11 @@ FleetSummary measure_fleet(const FleetParams& params, std::uint64_t seed, std::i
   s.mean_se_s = batch_means_se(time_in_system_s);
   s.mean_wait_s = sum_w / static_cast<double>(s.num_measured);
   s.wait_se_s = batch_means_se(wait_s);
-  if (s.num_measured >= 64) s.p99_se_s = batch_quantile_se(time_in_system_s, 0.99);
+  if (s.num_measured >= 64) {
+    s.p99_se_s = batch_quantile_se(time_in_system_s, 0.99);
+    const Estimate p99 = summarize_series(time_in_system_s, 0.99).quantile;
+    s.p99_share_se_s = (p99.hi - p99.lo) / (2 * kStudentT31);
+  }
   s.p99_s = quantile(std::move(time_in_system_s), 0.99);
   return s;
 }

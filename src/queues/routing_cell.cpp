@@ -122,6 +122,8 @@ void output_top(const Point& top, RunResult& result) {
   const FleetSummary& shared = top.by_policy[kNumPolicies - 1];
   result.output("mean_random_se_ms", top.by_policy[0].mean_se_s * 1e3);
   result.output("mean_shared_se_ms", shared.mean_se_s * 1e3);
+  result.output("p99_random_se_ms", top.by_policy[0].p99_share_se_s * 1e3);
+  result.output("p99_shared_se_ms", shared.p99_share_se_s * 1e3);
   result.output("wait_shared_ms", shared.mean_wait_s * 1e3);
   result.output("wait_shared_se_ms", shared.wait_se_s * 1e3);
   result.output("mean_random_closed_ms", top.mean_random_closed_s * 1e3);
@@ -167,7 +169,8 @@ CellSpec routing_cell() {
   cell.outputs = {out("rho", ""), out("mean_random_ms", "ms"), out("p99_random_ms", "ms"), out("mean_p2_ms", "ms"),
                   out("p99_p2_ms", "ms"), out("mean_jsq_ms", "ms"), out("p99_jsq_ms", "ms"),
                   out("mean_shared_ms", "ms"), out("p99_shared_ms", "ms"), out("mean_random_se_ms", "ms"),
-                  out("mean_shared_se_ms", "ms"), out("wait_shared_ms", "ms"), out("wait_shared_se_ms", "ms"),
+                  out("mean_shared_se_ms", "ms"), out("p99_random_se_ms", "ms"), out("p99_shared_se_ms", "ms"),
+                  out("wait_shared_ms", "ms"), out("wait_shared_se_ms", "ms"),
                   out("mean_random_closed_ms", "ms"), sometimes(out("p99_random_closed_ms", "ms")),
                   sometimes(out("mean_shared_closed_ms", "ms")), sometimes(out("wait_shared_closed_ms", "ms")),
                   sometimes(out("p99_shared_closed_ms", "ms")), sometimes(out("recovered_p2_frac", "")),

@@ -179,6 +179,15 @@ void add_simulated(RunResult& r, const std::vector<Check>& checks) {
     r.output(names[c.item].ci, scale * c.sim.half_width());
     if (c.item == 11) r.output("sim_p99_to_mean_se_x", c.sim.half_width() / kStudentT31);  // batch means, 31 d.o.f.
   }
+  // Standard errors (half the batch-means 95 % interval over t(31)) of the four M/M/1 estimates at rho_low and
+  // rho_high, and how many requests each of those two runs kept.
+  for (const Check& c : checks) {
+    const double se_ms = 1e3 * c.sim.half_width() / kStudentT31;
+    if (c.item == 6) r.output("sim_W_low_se_ms", se_ms);
+    if (c.item == 7) r.output("sim_W_high_se_ms", se_ms);
+    if (c.item == 9) r.output("sim_p99_low_se_ms", se_ms);
+    if (c.item == 10) r.output("sim_p99_high_se_ms", se_ms);
+  }
   std::vector<double> item, exact, sim, lo, hi, ratio, ratio_lo, ratio_hi;
   int num_inside = 0;
   for (const Check& c : checks) {
@@ -236,7 +245,8 @@ CellSpec utilization_fallacies_cell() {
                   out("sim_system_speedup_ci_x", "×"), out("sim_W_low_ms", "ms"), out("sim_W_low_ci_ms", "ms"),
                   out("sim_W_high_ms", "ms"), out("sim_W_high_ci_ms", "ms"), out("sim_latency_ratio_x", "×"),
                   out("sim_latency_ratio_ci_x", "×"), out("sim_p99_low_ms", "ms"), out("sim_p99_low_ci_ms", "ms"),
-                  out("sim_p99_high_ms", "ms"), out("sim_p99_high_ci_ms", "ms"), out("sim_p99_to_mean_x", "×"), out("sim_p99_to_mean_se_x", "×"),
+                  out("sim_p99_high_ms", "ms"), out("sim_p99_high_ci_ms", "ms"), out("sim_W_low_se_ms", "ms"), out("sim_W_high_se_ms", "ms"),
+                  out("sim_p99_low_se_ms", "ms"), out("sim_p99_high_se_ms", "ms"), out("sim_p99_to_mean_x", "×"), out("sim_p99_to_mean_se_x", "×"),
                   out("sim_p99_to_mean_ci_x", "×"), out("checks_inside_ci", ""), out("checks_total", "")};
   cell.tables = {table("checks")};
   return cell;

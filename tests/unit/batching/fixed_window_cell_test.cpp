@@ -173,3 +173,18 @@ TEST_CASE("The batch-size table stays within max_points rows and keeps its mass 
     CHECK_THAT(pmf, WithinAbs(1.0, 0.01));
   }
 }
+
+TEST_CASE("Fixed window: the share of requests slower than the eq. 13 envelope is small and needs a batch above "
+          "its p99",
+          "[batching][window]") {
+  const auto r = cell.run({{"lambda", "500"}, {"window_ms", "10"}, {"duration_s", "400"}});
+  // With accelerators always free a request exceeds W + T_svc(12) only in a batch of 13 or more:
+  // P(1 + Poisson(5) >= 13) = P(Poisson(5) >= 12) = 0.55 %, and not every such request waited long.
+  double below = 0, term = std::exp(-5.0);
+  for (int k = 0; k < 12; ++k, term *= 5.0 / k) below += term;
+  const double over = out(r, "over_envelope_frac");
+  CHECK(over > 0);
+  CHECK(out(r, "over_envelope_se_frac") > 0);
+  CHECK(over <= (1 - below) + 4 * out(r, "over_envelope_se_frac"));
+  CHECK(over < 0.01);
+}

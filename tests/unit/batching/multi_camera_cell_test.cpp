@@ -100,3 +100,22 @@ TEST_CASE("Multi-camera still takes the frame rate under its earlier name fps", 
   CHECK_THAT(out(renamed, "period_ms"), WithinRel(40.0, 1e-12));  // 1 / 25 per s
   CHECK(out(old_name, "period_ms") == out(renamed, "period_ms"));
 }
+
+TEST_CASE("Multi-camera with exponential jitter (the notebook's 8 ms + Exp(1.5 ms)): misses and stale sets as "
+          "1 - (1 - e^(-slack / 1.5))^6",
+          "[batching][camera]") {
+  const std::map<std::string, std::string> rig = {{"cam1_ms", "8"}, {"cam2to5_ms", "8"}, {"cam6_ms", "8"}, {"jitter_ms", "1.5"},
+                                                  {"jitter_law", "exp"}, {"frames", "100000"}};
+  const auto share = [](double slack_ms) { return 1 - std::pow(1 - std::exp(-slack_ms / 1.5), 6); };
+  auto with = [&](const char* timeout) { auto in = rig; in["timeout_ms"] = timeout; return cell.run(in); };
+  // Waiting for all six: a set misses the 33 ms deadline when its last frame is past 16 ms (8 ms late): 2.86 %.
+  const auto all = with("100");
+  CHECK_THAT(out(all, "miss_frac"), WithinAbs(share(8), 4 * out(all, "miss_se_frac")));
+  CHECK(out(all, "sets_with_stale_frac") == 0);
+  // A 12 ms timeout never misses and reuses a frame whenever one is 4 ms late: 35.1 %.
+  const auto early = with("12");
+  CHECK(out(early, "miss_frac") == 0);
+  CHECK_THAT(out(early, "sets_with_stale_frac"), WithinAbs(share(4), 4 * out(early, "sets_with_stale_se_frac")));
+  // Every exponential delay is late (> 0), unlike the normal law's, whose mean delay is the nominal one.
+  CHECK(out(with("8"), "sets_with_stale_frac") == 1);
+}

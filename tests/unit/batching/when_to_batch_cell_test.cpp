@@ -102,3 +102,16 @@ TEST_CASE("When to batch still takes the rates under their earlier names", "[bat
   const auto both = cell.try_run({{"rate_max", "120"}, {"rate_max_per_s", "120"}});
   CHECK_FALSE(both.ok());
 }
+
+TEST_CASE("When to batch: batch 1 is M/D/1 with T_svc(1) = 5.6 ms, within 4 of its reported standard errors",
+          "[batching][when]") {
+  const auto r = cell.run({{"rate_min_per_s", "100"}, {"rate_max_per_s", "100"}, {"num_rates", "1"}, {"n", "100000"}});
+  // M/D/1 at rho = 0.56: T = S + rho S / (2 (1 - rho)) = 5.6 + 3.5636 = 9.1636 ms.
+  const double s = 5.6, rho = 100 * 5.6e-3;
+  CHECK(out(r, "top_batch1_mean_se_ms") > 0);
+  CHECK_THAT(out(r, "top_batch1_mean_ms"), WithinAbs(s + rho * s / (2 * (1 - rho)), 4 * out(r, "top_batch1_mean_se_ms")));
+  CHECK(out(r, "top_batch1_p99_se_ms") > 0);
+  CHECK(out(r, "top_batch1_p99_se_ms") < 0.05 * out(r, "top_batch1_p99_ms"));
+  CHECK(out(r, "top_dynamic_mean_se_ms") > 0);
+  CHECK(out(r, "top_dynamic_p99_se_ms") >= 0);
+}

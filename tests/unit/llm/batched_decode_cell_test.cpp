@@ -48,9 +48,9 @@ TEST_CASE("Batched decode: throughput rises with batch towards its ceiling, TPOT
 
 TEST_CASE("Batched decode: memory caps the batch before the 50 ms TPOT target does", "[llm][model]") {
   const auto r = cell.run();
-  // (80 GiB - 4.015 GB) / (131,072 B x 1,256) = 497.4 sequences.
-  CHECK(out(r, "max_batch_memory") == 497);
-  CHECK(out(r, "max_batch_slo") == 497);
+  // The book's 72 GiB KV reserve: 72 GiB / 131,072 B = 589,824 tokens, / 1,256 = 469.6 sequences (kv_memory.h).
+  CHECK(out(r, "max_batch_memory") == 469);
+  CHECK(out(r, "max_batch_slo") == 469);
   CHECK(out(r, "tpot_at_max_ms") < 50);
   CHECK(out(r, "tok_per_s_at_max") > 1000);
   CHECK(out(r, "min_batch_target") == 2);  // batch 1: 638 tokens/s; batch 2: 1,227 tokens/s
@@ -61,6 +61,24 @@ TEST_CASE("Batched decode: memory caps the batch before the 50 ms TPOT target do
     CHECK(out(tight, "max_batch_slo") == 172);
     CHECK(out(tight, "tpot_at_max_ms") <= 10);
   }
+}
+
+TEST_CASE("Batched decode holds as many sequences as the case study's KV reserve: one memory model for both",
+          "[llm][model]") {
+  const cell_test::Cell case_study{"llm/llama3-8b-case"};
+  // The same setup (Llama-3-8B INT4 on an H100, 1,000 + 256 tokens, the book's 72 GiB reserve): 469 in both;
+  // sizing the cache as the whole HBM minus the weights gave 497 here.
+  CHECK(out(cell.run(), "max_batch_memory") == out(case_study.run(), "concurrent_requests"));
+  for (const char* gib : {"20", "40", "76"}) {
+    const auto r = cell.run({{"kv_reserve_gib", gib}});
+    const auto c = case_study.run({{"kv_reserve_gib", gib}});
+    CHECK(out(r, "max_batch_memory") == out(c, "concurrent_requests"));
+  }
+  // 20 GiB / (131,072 B x 1,256) = 130.4 -> 130 sequences.
+  CHECK(out(cell.run({{"kv_reserve_gib", "20"}}), "max_batch_memory") == 130);
+  // A reserve beyond the 76.3 GiB left beside the weights is an error naming the reserve.
+  CHECK(cell.error({{"kv_reserve_gib", "77"}}).param == "kv_reserve_gib");
+  CHECK(case_study.error({{"kv_reserve_gib", "77"}}).param == "kv_reserve_gib");
 }
 
 TEST_CASE("Batched decode: short contexts turn the step compute-bound where the roofs cross", "[llm][model]") {
@@ -104,7 +122,7 @@ TEST_CASE("Batched decode: the result table has the powers of two up to the larg
   const auto r = cell.run();
   const auto& batch = cell_test::column(r, "batches", "batch");
   const auto& fits = cell_test::column(r, "batches", "fits");
-  // Defaults: 1, 2, 4, ..., 512; 512 sequences of 1,256 tokens overflow memory (497 fit), the others fit.
+  // Defaults: 1, 2, 4, ..., 512; 512 sequences of 1,256 tokens overflow the KV reserve (469 fit), the others fit.
   REQUIRE(batch.size() == 10);
   CHECK(batch.back() == 512);
   CHECK(fits.back() == 0);

@@ -93,6 +93,26 @@ TEST_CASE("M/M/1 leaves: backups raise the load, so hedging at p95 costs about 1
   CHECK(unstable.find_output("sim_req_p99_ms") != nullptr);
 }
 
+TEST_CASE("M/M/1 leaves: the request quantiles' intervals include the error of the pool they resample",
+          "[queues][fanout]") {
+  // Each seed simulates its own pool of 666,000 M/M/1 times in system (rho = 0.7) and resamples it. The request
+  // p50 at n = 100 is the pool's 99.3th percentile, which scatters over seeds by about 1.5 % (1 sd, 12 seeds:
+  // 81.3-85.7 ms about the exact 82.9 ms). The resampling interval alone (about +-0.7 % at 5,000 requests)
+  // missed it for seeds 1 and 6 of these six; with the pool's batch-means error added (about +-3 %) a 95 %
+  // interval may miss one in twenty, so at least 5 of 6 must cover it.
+  int covered = 0;
+  for (const char* seed : {"1", "2", "3", "4", "5", "6"}) {
+    const auto r = cell.run({{"leaves", "100"}, {"leaf", "mm1"}, {"rho", "0.7"}, {"requests", "5000"}}, seed);
+    const double exact = out(r, "req_p50_ms"), lo = out(r, "sim_req_p50_lo_ms"), hi = out(r, "sim_req_p50_hi_ms");
+    INFO("seed " << seed << ": p50 " << out(r, "sim_req_p50_ms") << " [" << lo << ", " << hi << "], exact " << exact);
+    covered += lo <= exact && exact <= hi;
+    // Still an interval about the estimate, not a blanket: under 6 % each side.
+    CHECK(hi < 1.06 * out(r, "sim_req_p50_ms"));
+    CHECK(lo > 0.94 * out(r, "sim_req_p50_ms"));
+  }
+  CHECK(covered >= 5);
+}
+
 TEST_CASE("fan-out: bad inputs are errors that name the parameter", "[queues][fanout]") {
   const auto row = GENERATE(values<cell_test::BadInput>({
       {"no leaves", {{"leaves", "0"}}, "out_of_range", "leaves"},
@@ -100,4 +120,13 @@ TEST_CASE("fan-out: bad inputs are errors that name the parameter", "[queues][fa
       {"a percentile of 100", {{"percentile", "100"}}, "out_of_range", "percentile"},
   }));
   cell_test::check_bad_input(cell, row);
+}
+
+TEST_CASE("fan-out: the simulated share's standard error is binomial and covers 1 - p^n", "[queues][fanout]") {
+  const auto r = cell.run({{"leaves", "100"}, {"requests", "20000"}}, kSeed);
+  const double share = out(r, "sim_p_any_slow_frac"), se = out(r, "sim_p_any_slow_se_frac");
+  CHECK_THAT(se, WithinRel(std::sqrt(share * (1 - share) / 20000), 1e-12));
+  CHECK(std::fabs(share - (1 - std::pow(0.99, 100))) < 4 * se);
+  CHECK(out(r, "sim_req_p50_se_ms") > 0);
+  CHECK(out(r, "sim_req_p50_lo_ms") < out(r, "sim_req_p50_ms") - out(r, "sim_req_p50_se_ms"));
 }

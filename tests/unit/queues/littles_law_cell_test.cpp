@@ -102,3 +102,12 @@ TEST_CASE("Changing the service law keeps the arrival stream", "[queues][littles
   const auto d = cell.run({{"n", "20000"}, {"service", "det"}}, kSeed);
   CHECK(out(e, "window_s") == out(d, "window_s"));
 }
+
+TEST_CASE("Little's law: W's batch-means standard error covers the M/M/1 mean, 1 / (mu - lambda)", "[queues][littles]") {
+  const auto r = cell.run({{"lambda", "1000"}, {"mu", "1250"}, {"n", "200000"}});
+  const double se = out(r, "W_se_ms");
+  CHECK(se > 0);
+  CHECK(se < 0.05 * out(r, "W_ms"));
+  CHECK_THAT(out(r, "W_ms"), Catch::Matchers::WithinAbs(4.0, 4 * se));  // 1 / (1,250 - 1,000) s = 4 ms
+  CHECK_THAT(out(r, "lambda_eff_W_se"), WithinRel(out(r, "lambda_eff_per_s") * se * 1e-3, 1e-12));
+}

@@ -69,3 +69,15 @@ TEST_CASE("Routing cell: the same seed gives the same curves", "[queues][multise
   CHECK(out(a.value(), "p99_jsq_ms") == out(b.value(), "p99_jsq_ms"));
   CHECK(out(a.value(), "mean_p2_ms") == out(b.value(), "mean_p2_ms"));
 }
+
+TEST_CASE("Routing: the p99 standard errors are honest: the M/M/1 and M/M/c closed forms lie within 4 SE",
+          "[queues][routing]") {
+  // One server at rho = 0.8 (the notebook's random routing runs one M/M/1 per GPU): exact p99 = 5 ms x ln(100) / 0.2.
+  const auto one = cell.run({{"servers", "1"}, {"rho_min", "0.8"}, {"rho_max", "0.8"}, {"points", "1"}, {"n", "200000"}});
+  CHECK(out(one, "p99_random_se_ms") > 0);
+  CHECK_THAT(out(one, "p99_random_ms"), WithinAbs(out(one, "p99_random_closed_ms"), 4 * out(one, "p99_random_se_ms")));
+  const auto pooled = cell.run({{"servers", "27"}, {"rho_min", "0.925926"}, {"rho_max", "0.925926"}, {"points", "1"},
+                                {"n", "200000"}});
+  CHECK(out(pooled, "p99_shared_se_ms") > 0);
+  CHECK_THAT(out(pooled, "p99_shared_ms"), WithinAbs(out(pooled, "p99_shared_closed_ms"), 4 * out(pooled, "p99_shared_se_ms")));
+}

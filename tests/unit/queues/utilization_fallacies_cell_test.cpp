@@ -89,3 +89,21 @@ TEST_CASE("utilization-fallacies: bad inputs are errors that name the parameter"
   }));
   cell_test::check_bad_input(cell, row);
 }
+
+TEST_CASE("Utilization fallacies: the standard errors at rho_low and rho_high cover the exact M/M/1 figures",
+          "[queues][fallacies]") {
+  const auto r = cell.run();
+  // Exact: W = S / (1 - rho), p99 = W ln(100), for S = 5 ms at 0.7 and 0.9.
+  const std::pair<const char*, const char*> pairs[] = {{"sim_W_low_ms", "sim_W_low_se_ms"}, {"sim_W_high_ms", "sim_W_high_se_ms"},
+                                                       {"sim_p99_low_ms", "sim_p99_low_se_ms"},
+                                                       {"sim_p99_high_ms", "sim_p99_high_se_ms"}};
+  const double exact[] = {5 / 0.3, 5 / 0.1, 5 / 0.3 * std::log(100.0), 5 / 0.1 * std::log(100.0)};
+  for (int i = 0; i < 4; ++i) {
+    INFO(pairs[i].first);
+    const double se = out(r, pairs[i].second);
+    CHECK(se > 0);
+    CHECK_THAT(out(r, pairs[i].first), Catch::Matchers::WithinAbs(exact[i], 4 * se));
+    CHECK_THAT(se, WithinRel(out(r, std::string(pairs[i].first).replace(std::string(pairs[i].first).size() - 3, 3, "_ci_ms")) /
+                                 sl::queues::kStudentT31, 1e-12));
+  }
+}

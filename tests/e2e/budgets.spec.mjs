@@ -43,7 +43,7 @@ describe('byte budgets of a first visit', () => {
   after(async () => { await browser?.close(); await counter?.stop(); await server?.stop(); });
 
   test('the request lab moves under 1 MB until a button is pressed, and never the measurement model', async () => {
-    const page = await new_page(browser, { width: 1280, height: 900 });
+    const page = await new_page(browser, { width: 1280, height: 900, service_workers: 'allow' });
     counter.reset();
     await page.goto(`${counter.url}lab.html?lab=request&predict=0`);
     await page.waitForFunction(() => document.body.dataset.ready === 'true' &&
@@ -83,7 +83,7 @@ describe('byte budgets of a first visit', () => {
   });
 
   test('the queues lab moves under 500 KB before its first result', async () => {
-    const page = await new_page(browser, { width: 1280, height: 900 });
+    const page = await new_page(browser, { width: 1280, height: 900, service_workers: 'allow' });
     await page.addInitScript(RESULT_CLOCK);
     counter.reset();
     await page.goto(`${counter.url}lab.html?lab=queues&predict=0`);

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { load_labs } from '../../scripts/labs/load.mjs';
-import { ROOT, new_page, open, screenshot, runs_of, next_run, with_site } from './helpers.mjs';
+import { ROOT, new_page, open, screenshot, runs_of, next_run, with_site, agree_to_assets } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -25,6 +25,7 @@ const NARROW = { width: 390, height: 844 };
 async function open_lab(page, url, lab) {
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 90_000 });
+  await agree_to_assets(page);
   await page.waitForFunction((count) => document.querySelectorAll('.sl-cell[data-runs]').length >= count,
     lab.cells.length, { timeout: 60_000 });
 }

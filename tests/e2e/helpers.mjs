@@ -71,6 +71,16 @@ export async function new_page(browser, { width = 1100, height = 900, service_wo
   return page;
 }
 
+/** Presses each visible "download the data file" button (a cell computing on a data asset waits for it). */
+export async function agree_to_assets(page) {
+  for (let i = 0; i < 8; ++i) {
+    const button = await page.$('.sl-asset-button:visible');
+    if (!button) return;
+    await button.click();
+    await page.waitForTimeout(100);   // one file serves several cells: their buttons go once it is agreed to
+  }
+}
+
 /** Opens a page of the site and waits until it has rendered (body[data-ready]). */
 export async function open(page, url) {
   await page.goto(url);

@@ -100,7 +100,7 @@ describe('a new deployment', () => {
     const [a, b] = [await deployment(parent, MARK_A), await deployment(parent, MARK_B)];
     let server = await serve(a);
     const port = new URL(server.url).port;
-    const page = await new_page(browser, { width: 1100, height: 900 });
+    const page = await new_page(browser, { width: 1100, height: 900, service_workers: 'allow' });
     const url = `${server.url}lab.html?lab=queues&predict=0`;
     try {
       await page.goto(url);

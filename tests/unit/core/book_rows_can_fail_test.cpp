@@ -69,7 +69,7 @@ bool is_exempt(const sl::BookRef& ref) {
 }  // namespace
 
 TEST_CASE("Every book row that is not a measurement moves when the inputs move, and hands back no input",
-          "[labs][book]") {
+          "[labs][book][every-cell]") {
   int num_rows = 0;
   for (const auto& cell : sl::all_cells()) {
     for (const auto& scenario : sl::book_scenarios(cell)) {

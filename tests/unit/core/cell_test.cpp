@@ -39,7 +39,7 @@ TEST_CASE("Bad inputs are errors that name the parameter and say why", "[core][c
   SECTION("seed beyond 2^53") { CHECK(run_error(cell, {}, "9007199254740993").code == "out_of_range"); }
 }
 
-TEST_CASE("Every cell runs at its defaults and every output is finite", "[core][cell]") {
+TEST_CASE("Every cell runs at its defaults and every output is finite", "[core][cell][every-cell]") {
   for (const auto& cell : sl::all_cells()) {
     INFO(cell.id);
     sl::RunControl ctl;
@@ -169,7 +169,7 @@ TEST_CASE("A parameter used only at some choices names a choice parameter of its
 }
 
 TEST_CASE("Every run at the defaults returns only declared outputs and tables, and every always-present one",
-          "[core][cell]") {
+          "[core][cell][every-cell]") {
   for (const auto& cell : sl::all_cells()) {
     INFO(cell.id);
     sl::RunControl ctl;

@@ -149,7 +149,7 @@ TEST_CASE("Lab files name only cells, parameters, outputs and tables the registr
 }
 
 TEST_CASE("Every book reference of every cell passes in its scenario, and resolves to an output there",
-          "[labs][book]") {
+          "[labs][book][every-cell]") {
   // The runs `serving-lab check` makes: the defaults, then the defaults overridden by each distinct `when`.
   std::size_t num_refs = 0;
   for (const auto& cell : sl::all_cells()) {
@@ -161,7 +161,7 @@ TEST_CASE("Every book reference of every cell passes in its scenario, and resolv
         ++num_refs;
         const auto& book = r.value().book;
         const auto c = std::find_if(book.begin(), book.end(),
-                                    [&](const sl::BookCheck& b) { return b.ref == ref->ref && b.output == ref->output; });
+                                    [&](const sl::BookCheck& b) { return b.ref == ref->ref && b.output == ref->output && b.label == ref->label; });
         INFO(cell.id << " " << ref->ref << " " << ref->output);
         REQUIRE(c != book.end());
         INFO(c->label << ": book " << c->book << ", ours " << c->ours << " (allowed ±" << c->allowed << ")");

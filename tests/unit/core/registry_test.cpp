@@ -36,7 +36,7 @@ TEST_CASE("A bad seed is an error naming the seed", "[core][registry]") {
 }
 
 TEST_CASE("Each book comparison is judged against its own tolerance, and only at the book's inputs",
-          "[core][registry]") {
+          "[core][registry][every-cell]") {
   // Every reference the lab files hold is attached to its cell's runs at the defaults; the verdict is
   // |ours - book| <= tolerance (relative ones scaled by |book|; se ones: z x sqrt(ours_se^2 + ref_se^2)),
   // recomputed here from the row's own numbers, and an expected difference passes only outside it.

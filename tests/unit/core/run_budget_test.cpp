@@ -71,7 +71,7 @@ TEST_CASE("Inputs that took minutes or tens of GB are refused before they start,
   }
 }
 
-TEST_CASE("The budgeted simulators run at each slider maximum", "[core][budget]") {
+TEST_CASE("The budgeted simulators run at each slider maximum", "[core][budget][every-cell]") {
   for (const std::string id : {"llm/prefix-caching", "llm/energy", "llm/continuous-batching", "request/serialization"}) {
     const sl::CellSpec* cell = sl::find_cell(id);
     REQUIRE(cell != nullptr);

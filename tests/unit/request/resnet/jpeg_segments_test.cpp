@@ -47,6 +47,17 @@ TEST_CASE("A DHT table whose 16 counts sum past 256 is refused before stb_image 
   check_invalid(with_byte_after(0xC4, 4, 0x27), "bad class or id");
 }
 
+TEST_CASE("A DHT table with more codes of a length than fit, or a symbol twice, is refused", "[request][jpeg]") {
+  // Three 1-bit codes cannot exist (at most 2); a table listing one symbol twice is what sent stb_image's
+  // decoder through uninitialised entries in the fuzzer's crash (tests/fuzz, jpeg target).
+  check_invalid(with_byte_after(0xC4, 5, 3), "more codes of some length");
+  std::string twice = default_photo_jpeg();
+  const std::size_t dht = twice.find("\xFF\xC4");
+  REQUIRE(dht != std::string::npos);
+  twice[dht + 22] = twice[dht + 21];  // the first two symbols, after the 16 counts
+  check_invalid(twice, "twice");
+}
+
 TEST_CASE("Truncated segments, a bad frame and a scan before the frame are refused", "[request][jpeg]") {
   const std::string& good = default_photo_jpeg();
   const std::size_t dht = good.find("\xFF\xC4");

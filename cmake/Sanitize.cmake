@@ -34,6 +34,8 @@ sanitized_executable(sanitizer_tests tests/unit/main.cpp ${sanitizer_test_source
 target_link_libraries(sanitizer_tests PRIVATE Catch2::Catch2)
 target_include_directories(sanitizer_tests PRIVATE tests/unit)
 target_compile_definitions(sanitizer_tests PRIVATE SERVING_LAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+target_precompile_headers(sanitizer_tests PRIVATE tests/unit/pch.h)
+set_source_files_properties(tests/unit/main.cpp PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
 # stb_image_write (the tests' and the fuzzer's JPEG encoder, not our code) shifts negative ints.
 set_source_files_properties(tests/fuzz/fuzz.cpp tests/unit/request/resnet/jpeg_decode_test.cpp PROPERTIES
                             COMPILE_OPTIONS -fno-sanitize=shift)

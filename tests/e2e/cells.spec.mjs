@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { load_labs } from '../../scripts/labs/load.mjs';
-import { ROOT, new_page, open, screenshot, runs_of, next_run, reveal, with_site } from './helpers.mjs';
+import { ROOT, new_page, new_context, open, screenshot, runs_of, next_run, reveal, with_site, agree_to_assets } from './helpers.mjs';
 
 const specs = JSON.parse(execFileSync(join(ROOT, 'build/native/serving-lab'), ['list', '--json'], { encoding: 'utf8' }));
 const docs = new Map((await load_labs()).flatMap((lab) => lab.cells.map((cell) => [cell.id, cell])));
@@ -37,18 +37,26 @@ function candidate_changes(spec) {
 
 describe('every cell in the browser', () => {
   const site = with_site();
+  // One browser context a lab: each cell opens in a page of its own, and the pages of a lab share the HTTP
+  // cache (the module, the scripts, the chart library revalidate with a 304) and the reader's data-file consent.
+  const contexts = new Map();
+  const context_of = async (lab) => {
+    if (!contexts.has(lab)) contexts.set(lab, await new_context(site.browser, { width: 900, height: 900 }));
+    return contexts.get(lab);
+  };
 
   for (const spec of specs) {
     const [lab, short] = spec.id.split('/');
     const cell = `#${short}`;
     test(`${spec.id} renders, reacts to a parameter change and reports a bad value`, async () => {
       assert.ok(docs.has(spec.id), `${spec.id} is registered in C++ but missing from labs/${lab}/lab.json`);
-      const page = await new_page(site.browser, { width: 900, height: 900 });
+      const page = await new_page(site.browser, { context: await context_of(lab) });
       // A measurement whose defaults take many seconds here opens with the lab file's smaller inputs.
       const opened = docs.get(spec.id)?.e2e?.open ?? {};
       const query = new URLSearchParams({ lab, cell: short, embed: '1', predict: '0', ...opened });
       await open(page, `${site.server.url}lab.html?${query}`);
-      if ((spec.assets || []).length) await page.click(`${cell} .sl-asset-button`);   // its data file, on the reader's word
+      // Its data file, on the reader's word (asked once a context: a later cell of the lab finds it agreed to).
+      if ((spec.assets || []).length) await agree_to_assets(page);
       await page.waitForSelector(`${cell}[data-state="done"]`, { timeout: 45_000 });
       const outputs = () => page.textContent(`${cell} .sl-outputs`);
       assert.ok((await page.$$(`${cell} .sl-outputs tr[data-key]`)).length > 0, 'no outputs shown');
@@ -100,7 +108,7 @@ describe('every cell in the browser', () => {
         assert.equal(await next_run(page, before, cell), 'done', 'the cell works again after an error');
       }
       assert.deepEqual(page.problems, []);
-      await page.context().close();
+      await page.close();
     });
   }
 });

@@ -60,15 +60,21 @@ export function with_site(server_options = {}) {
   return site;
 }
 
-export async function new_page(browser, { width = 1100, height = 900, service_workers = 'block' } = {}) {
+export async function new_page(browser, { width = 1100, height = 900, service_workers = 'block', context = null } = {}) {
   // The service worker precaches the whole site once a page has computed: tests that are not about it block
   // it ('allow' for those that are), so each fresh context does not download and cache the site again.
-  const context = await browser.newContext({ viewport: { width, height }, serviceWorkers: service_workers });
+  // A test may pass a context of its own (new_context) for pages that share its HTTP cache and storage.
+  context ??= await new_context(browser, { width, height, service_workers });
   const page = await context.newPage();
   page.problems = [];
   page.on('console', (message) => { if (message.type() === 'error') page.problems.push(message.text()); });
   page.on('pageerror', (error) => page.problems.push(error.message));
   return page;
+}
+
+/** A browser context as new_page makes it: a viewport, and the service worker blocked unless 'allow'. */
+export function new_context(browser, { width = 1100, height = 900, service_workers = 'block' } = {}) {
+  return browser.newContext({ viewport: { width, height }, serviceWorkers: service_workers });
 }
 
 /** Presses each visible "download the data file" button (a cell computing on a data asset waits for it). */

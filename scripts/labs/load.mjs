@@ -1,20 +1,22 @@
 // Reads and checks the lab files: each against its JSON Schema (labs/schema/, validated with ajv), and
-// across files (every cell named in a lab's "cells" has its file, every cell file is named there). Every
-// error names the file and the line, e.g. "labs/queues/mm1-md1.json:41: /book/3/tol_kind must be ...".
+// across files (every cell named in a lab's "cells" has its file, every cell file and book file is named
+// there). A cell's book rows (labs/<lab>/book/<cell>.json) are read into its `book` array, so every reader
+// sees one object per cell. Every error names the file and the line, e.g.
+// "labs/queues/book/mm1-md1.json:41: /book/3/tol_kind must be ...".
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import Ajv from 'ajv';
 import { parseTree, findNodeAtLocation } from 'jsonc-parser';
-import { LABS_DIR, ROOT, SCHEMA_DIR_NAME, lab_ids } from './paths.mjs';
+import { BOOK_DIR_NAME, LABS_DIR, ROOT, SCHEMA_DIR_NAME, book_file_path, json_names, lab_ids } from './paths.mjs';
 
 export const LANGS = ['en', 'vi'];
 
 async function schemas() {
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-  for (const name of ['localized', 'lab', 'cell']) {
+  for (const name of ['localized', 'lab', 'cell', 'book']) {
     ajv.addSchema(JSON.parse(await readFile(join(LABS_DIR, SCHEMA_DIR_NAME, `${name}.schema.json`), 'utf8')));
   }
-  return { lab: ajv.getSchema('lab.schema.json'), cell: ajv.getSchema('cell.schema.json') };
+  return { lab: ajv.getSchema('lab.schema.json'), cell: ajv.getSchema('cell.schema.json'), book: ajv.getSchema('book.schema.json') };
 }
 
 /** Line (1-based) of the JSON value at an ajv instancePath ("/book/3/tol_kind") in text. */
@@ -33,10 +35,15 @@ function line_of(text, instance_path) {
   return text.slice(0, offset).split('\n').length;
 }
 
-async function read_checked(path, validate, errors) {
+async function read_checked(path, validate, errors, { optional = false } = {}) {
   const where = relative(ROOT, path);
   let text;
-  try { text = await readFile(path, 'utf8'); } catch (error) { errors.push(`${where}: ${error.code === 'ENOENT' ? 'missing' : error.message}`); return null; }
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (!(optional && error.code === 'ENOENT')) errors.push(`${where}: ${error.code === 'ENOENT' ? 'missing' : error.message}`);
+    return null;
+  }
   let value;
   try {
     value = JSON.parse(text);
@@ -69,12 +76,18 @@ export async function load_labs(labs_dir = LABS_DIR) {
     const cells = [];
     for (const cell_name of lab.cells) {
       const cell = await read_checked(join(labs_dir, lab_id, `${cell_name}.json`), validate.cell, errors);
-      if (cell) cells.push({ id: `${lab_id}/${cell_name}`, ...cell });
+      const book = await read_checked(book_file_path(lab_id, cell_name, labs_dir), validate.book, errors, { optional: true });
+      if (cell) cells.push({ id: `${lab_id}/${cell_name}`, ...cell, book: book?.book ?? [] });
     }
     const files = (await readdir(join(labs_dir, lab_id))).filter((name) => name.endsWith('.json') && name !== 'lab.json');
     for (const name of files) {
       if (!lab.cells.includes(name.slice(0, -'.json'.length))) {
         errors.push(`${relative(ROOT, join(labs_dir, lab_id, name))}: not listed in ${lab_id}/lab.json "cells"`);
+      }
+    }
+    for (const name of await json_names(join(labs_dir, lab_id, BOOK_DIR_NAME))) {
+      if (!lab.cells.includes(name.slice(0, -'.json'.length))) {
+        errors.push(`${relative(ROOT, join(labs_dir, lab_id, BOOK_DIR_NAME, name))}: the book rows of a cell ${lab_id}/lab.json "cells" does not list`);
       }
     }
     labs.push({ id: lab_id, ...lab, cells });

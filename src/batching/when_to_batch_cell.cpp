@@ -30,6 +30,8 @@ struct BurstParams {
   double start_s = 2;  ///< the burst starts here
   double burst_s = 1;
   double after_s = 3;  ///< observed after the burst
+  double deadline_s = 0.05;        ///< a request is on time if answered within this
+  std::int64_t num_replicas = 1;   ///< independent runs of the burst, for standard errors
 };
 
 /// Both servers' hardware and T_svc(B), the steady sweep and the burst.
@@ -62,6 +64,8 @@ Result<WhenToBatchParams> validate_when_to_batch(const Inputs& in) {
   p.num_requests = in.count("n");
   p.burst = {in.real("burst_base_per_s"), in.real("burst_per_s"), in.real("burst_start_s"), in.real("burst_s"),
              in.real("burst_after_s")};
+  p.burst.deadline_s = in.real("burst_deadline_ms") * 1e-3;
+  p.burst.num_replicas = in.count("burst_replicas");
   if (p.rate_max_per_s < p.rate_min_per_s)
     return Error{"invalid", "rate_max_per_s",
                  "rate_max_per_s must be >= rate_min_per_s = " + format_number(p.rate_min_per_s) + " 1/s, got " +
@@ -73,6 +77,9 @@ Result<WhenToBatchParams> validate_when_to_batch(const Inputs& in) {
   const double burst_total =
       2 * (burst.base_per_s * (burst.start_s + burst.after_s) + burst.burst_per_s * burst.burst_s);
   if (auto e = check_simulated("burst_per_s", "the burst experiment's expected arrivals (x 2 servers)", burst_total))
+    return *e;
+  if (auto e = check_simulated("burst_replicas", "the burst experiment's expected arrivals (x 2 servers x burst_replicas)",
+                               burst_total * static_cast<double>(burst.num_replicas)))
     return *e;
   if (burst.start_s + burst.burst_s + burst.after_s <= 0)
     return Error{"invalid", "burst_s", "the burst experiment needs time: burst_start_s + burst_s + burst_after_s must be > 0 s, got 0",
@@ -223,14 +230,73 @@ double backlog_after_s(const BatchingRun& run, double until_s) {
   return last_end_s - until_s;
 }
 
+/// One server's whole burst run: the share answered within the deadline, the p99 and the maximum latency.
+struct BurstSummary {
+  double on_time_frac = 0, p99_s = 0, max_s = 0;
+};
+
+BurstSummary summarize_burst(const BatchingRun& run, double deadline_s) {
+  BurstSummary s;
+  if (run.requests.empty()) return s;
+  std::vector<double> latencies_s;
+  double on_time = 0;
+  for (const auto& r : run.requests) {
+    latencies_s.push_back(r.latency_s());
+    on_time += r.latency_s() <= deadline_s ? 1 : 0;
+  }
+  s.on_time_frac = on_time / static_cast<double>(latencies_s.size());
+  s.max_s = *std::max_element(latencies_s.begin(), latencies_s.end());
+  s.p99_s = quantile(std::move(latencies_s), 0.99);
+  return s;
+}
+
+/// Spread of a burst run's statistics over independent replications (a burst is one transient: batch means
+/// do not apply); their standard deviation is one run's standard error.
+struct BurstSpread {
+  RunningStats on_time_frac, p99_s, max_s;
+  void add(const BurstSummary& s) { on_time_frac.add(s.on_time_frac), p99_s.add(s.p99_s), max_s.add(s.max_s); }
+};
+
+std::vector<double> burst_arrivals_s(const BurstParams& burst, std::uint64_t seed) {
+  Rng rng = Rng::stream(seed, Stream::Misc);
+  return piecewise_poisson_arrivals_s({{burst.start_s, burst.base_per_s}, {burst.burst_s, burst.burst_per_s}, {burst.after_s, burst.base_per_s}}, rng);
+}
+
+/// The whole run's on-time share, p99 and maximum for both servers; with replicas, their standard errors.
+void output_burst_totals(RunResult& result, const BatcherParams& dynamic, const BurstParams& burst, std::uint64_t seed,
+                         const BatchingRun& run1, const BatchingRun& rund) {
+  const BurstSummary s1 = summarize_burst(run1, burst.deadline_s), sd = summarize_burst(rund, burst.deadline_s);
+  if (run1.requests.empty()) return;
+  result.output("burst_batch1_on_time_frac", s1.on_time_frac);
+  result.output("burst_dynamic_on_time_frac", sd.on_time_frac);
+  result.output("burst_batch1_p99_ms", s1.p99_s * 1e3);
+  result.output("burst_dynamic_p99_ms", sd.p99_s * 1e3);
+  result.output("burst_batch1_max_ms", s1.max_s * 1e3);
+  result.output("burst_dynamic_max_ms", sd.max_s * 1e3);
+  if (burst.num_replicas < 2) return;
+  BurstSpread spread1, spreadd;
+  spread1.add(s1);
+  spreadd.add(sd);
+  Rng replica_seeds = Rng::stream(seed, Stream::Routing);  // a stream this cell draws nothing else from
+  RunControl quiet;
+  for (std::int64_t r = 1; r < burst.num_replicas; ++r) {
+    const auto arrivals_s = burst_arrivals_s(burst, replica_seeds.next_u64());
+    spread1.add(summarize_burst(simulate_dynamic_batching(batch1_params(dynamic), arrivals_s, quiet), burst.deadline_s));
+    spreadd.add(summarize_burst(simulate_dynamic_batching(dynamic, arrivals_s, quiet), burst.deadline_s));
+  }
+  result.output("burst_batch1_on_time_se_frac", spread1.on_time_frac.stddev());
+  result.output("burst_dynamic_on_time_se_frac", spreadd.on_time_frac.stddev());
+  result.output("burst_batch1_p99_se_ms", spread1.p99_s.stddev() * 1e3);
+  result.output("burst_dynamic_p99_se_ms", spreadd.p99_s.stddev() * 1e3);
+  result.output("burst_batch1_max_se_ms", spread1.max_s.stddev() * 1e3);
+  result.output("burst_dynamic_max_se_ms", spreadd.max_s.stddev() * 1e3);
+}
+
 void output_burst(RunResult& result, const BatcherParams& dynamic, const BurstParams& burst, std::uint64_t seed) {
-  const double base = burst.base_per_s;
   const double before_s = burst.start_s;
   const double burst_s = burst.burst_s;
   const double after_s = burst.after_s;
-  Rng rng = Rng::stream(seed, Stream::Misc);
-  const auto arrivals_s =
-      piecewise_poisson_arrivals_s({{before_s, base}, {burst_s, burst.burst_per_s}, {after_s, base}}, rng);
+  const auto arrivals_s = burst_arrivals_s(burst, seed);
   const double end_s = before_s + burst_s + after_s;
   const double bucket_s = end_s / 60;
   RunControl quiet;
@@ -251,6 +317,7 @@ void output_burst(RunResult& result, const BatcherParams& dynamic, const BurstPa
   const double burst_end_s = before_s + burst_s;
   result.output("burst_batch1_backlog_s", backlog_after_s(run1, burst_end_s));
   result.output("burst_dynamic_backlog_s", backlog_after_s(rund, burst_end_s));
+  output_burst_totals(result, dynamic, burst, seed, run1, rund);
   result.table("burst")
       .column("t_s", t)
       .column("batch1_queue", q1)
@@ -300,6 +367,8 @@ CellSpec when_to_batch_cell() {
   params.push_back(real("burst_start_s", "s", 2, 0, 1e3));
   params.push_back(real("burst_s", "s", 1, 0, 1e3));
   params.push_back(real("burst_after_s", "s", 3, 0, 1e3));
+  params.push_back(real("burst_deadline_ms", "ms", 50, 1e-3, 1e7));
+  params.push_back(count("burst_replicas", "runs", 1, 1, 1000));
   CellSpec cell{"batching/when-to-batch", std::move(params), &run_when_to_batch};
   cell.outputs = {sometimes(out("service_a_ms", "ms")), sometimes(out("service_b_ms", "ms")),
                   out("batch1_capacity_per_s", "req/s"), out("dynamic_capacity_per_s", "req/s"),
@@ -310,7 +379,13 @@ CellSpec when_to_batch_cell() {
                   out("top_dynamic_mean_se_ms", "ms"), out("top_dynamic_p99_se_ms", "ms"), out("burst_batch1_max_queue", ""),
                   out("burst_dynamic_max_queue", ""), out("burst_batch1_max_p99_ms", "ms"),
                   out("burst_dynamic_max_p99_ms", "ms"), out("burst_batch1_backlog_s", "s"),
-                  out("burst_dynamic_backlog_s", "s")};
+                  out("burst_dynamic_backlog_s", "s"), sometimes(out("burst_batch1_on_time_frac", "")),
+                  sometimes(out("burst_dynamic_on_time_frac", "")), sometimes(out("burst_batch1_p99_ms", "ms")),
+                  sometimes(out("burst_dynamic_p99_ms", "ms")), sometimes(out("burst_batch1_max_ms", "ms")),
+                  sometimes(out("burst_dynamic_max_ms", "ms")), sometimes(out("burst_batch1_on_time_se_frac", "")),
+                  sometimes(out("burst_dynamic_on_time_se_frac", "")), sometimes(out("burst_batch1_p99_se_ms", "ms")),
+                  sometimes(out("burst_dynamic_p99_se_ms", "ms")), sometimes(out("burst_batch1_max_se_ms", "ms")),
+                  sometimes(out("burst_dynamic_max_se_ms", "ms"))};
   cell.tables = {table("sweep"), table("by_rate"), table("burst")};
   return cell;
 }

@@ -6,11 +6,14 @@
 // rejections, the exact time-average queue and the p99 latency of served requests. Beside them a fluid
 // model: the spike leaves (spike - capacity) x duration requests behind, which take backlog / capacity to
 // serve, so the last spike request waits about that long; its queue over time is drawn beside the simulated one.
+// The whole run's p99 and maximum latency of served requests are reported too; a burst is one transient, so
+// their sampling error (and the shares') comes from independent replications of the run (replicas).
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "core/rng.h"
 #include "core/stats.h"
 #include "queues/admission.h"
 #include "queues/capacity_plan.h"
@@ -21,6 +24,7 @@ namespace sl::queues {
 namespace {
 
 constexpr double kMaxArrivals = 2e6;  // expected arrivals per policy
+constexpr double kMaxReplicatedArrivals = 2e7;  // expected arrivals per policy over all replicas (~1 s natively)
 
 struct BurstParams {
   AdmissionParams sim;
@@ -29,6 +33,7 @@ struct BurstParams {
   std::int64_t queue_limit;
   double interval_s;                 // asked width of a timeline interval
   std::int64_t num_example_workers;  // the book's example of limit = 2-3 x workers
+  std::int64_t num_replicas = 1;     // independent runs of the whole burst, for standard errors
   double bucket_s = 0;               // the interval used (widened for long runs), set by the run
   std::int64_t num_buckets = 0;
 };
@@ -54,6 +59,7 @@ Result<BurstParams> validate_burst_admission(const Inputs& in) {
   p.queue_limit = static_cast<std::int64_t>(std::floor(in.real("queue_per_worker") * static_cast<double>(p.sim.num_workers) + 1e-9));
   p.interval_s = in.real("interval_ms") * 1e-3;
   p.num_example_workers = in.count("example_workers");
+  p.num_replicas = in.count("replicas");
   const SpikeProfile& a = p.sim.arrivals;
   if (!(a.expected_arrivals() > 0))
     return Error{"invalid", "base_per_s", "no requests arrive: base_per_s and spike_per_s are both 0, or the spike and the time around it have zero length",
@@ -63,6 +69,9 @@ Result<BurstParams> validate_burst_admission(const Inputs& in) {
     return too_large(spike_dominates ? "spike_per_s" : "base_per_s", a.expected_arrivals(), kMaxArrivals, "requests",
                      "the expected number of arrivals");
   }
+  if (a.expected_arrivals() * static_cast<double>(p.num_replicas) > kMaxReplicatedArrivals)
+    return too_large("replicas", a.expected_arrivals() * static_cast<double>(p.num_replicas), kMaxReplicatedArrivals,
+                     "requests", "the expected arrivals over all replicas");
   return p;
 }
 
@@ -198,6 +207,57 @@ void output_totals(const PolicyTally& t, const BurstParams& p, const PolicyNames
     result.output(names.busy_spike_frac, t.run.busy_in_spike_s / (static_cast<double>(p.sim.num_workers) * a.spike_s));
 }
 
+/// The whole run's p99 and maximum time in system of served requests (every arrival time), and the shares.
+struct RunSummary {
+  bool any_served = false;
+  double p99_s = 0, max_s = 0;
+  double good_frac = 0, rejected_frac = 0;
+};
+
+RunSummary summarize_run(const PolicyTally& t) {
+  RunSummary s;
+  std::vector<double> served_s;
+  for (const auto& bucket : t.served_s) served_s.insert(served_s.end(), bucket.begin(), bucket.end());
+  if (t.num_offered > 0) {
+    s.good_frac = static_cast<double>(t.num_good) / static_cast<double>(t.num_offered);
+    s.rejected_frac = static_cast<double>(t.num_rejected) / static_cast<double>(t.num_offered);
+  }
+  if (served_s.empty()) return s;
+  s.any_served = true;
+  s.max_s = *std::max_element(served_s.begin(), served_s.end());
+  s.p99_s = quantile(std::move(served_s), 0.99);
+  return s;
+}
+
+/// Standard errors of one run's statistics: their sample standard deviation over independent replications
+/// of the whole run (the seed's run and replicas - 1 more), since a burst is one transient, not a stationary
+/// series that batch means could cut.
+struct RunSpread {
+  RunningStats p99_s, max_s, good_frac, rejected_frac;
+};
+
+void add_replica(const RunSummary& s, RunSpread& spread) {
+  if (s.any_served) spread.p99_s.add(s.p99_s), spread.max_s.add(s.max_s);
+  spread.good_frac.add(s.good_frac);
+  spread.rejected_frac.add(s.rejected_frac);
+}
+
+/// The seed's run of a policy, summarized, beside the spread over the replicas (nothing with one replica).
+void output_whole_run(const RunSummary& s, const RunSpread& spread, std::int64_t num_replicas, bool is_limit,
+                      RunResult& result) {
+  if (s.any_served) {
+    result.output(is_limit ? "p99_limit_ms" : "p99_none_ms", s.p99_s * 1e3);
+    result.output(is_limit ? "max_limit_ms" : "max_none_ms", s.max_s * 1e3);
+  }
+  if (num_replicas < 2) return;
+  if (spread.p99_s.count() >= 2) {
+    result.output(is_limit ? "p99_limit_se_ms" : "p99_none_se_ms", spread.p99_s.stddev() * 1e3);
+    result.output(is_limit ? "max_limit_se_ms" : "max_none_se_ms", spread.max_s.stddev() * 1e3);
+  }
+  result.output(is_limit ? "good_limit_se_frac" : "good_none_se_frac", spread.good_frac.stddev());
+  if (is_limit) result.output("rejected_limit_se_frac", spread.rejected_frac.stddev());
+}
+
 void output_tables(const PolicyTally& none, const PolicyTally& limit, const BurstParams& p, RunResult& result) {
   std::vector<double> t_s(static_cast<std::size_t>(p.num_buckets));
   for (std::size_t b = 0; b < t_s.size(); ++b) t_s[b] = static_cast<double>(b) * p.bucket_s;
@@ -254,9 +314,19 @@ Result<RunResult> run_burst_admission(const Inputs& in, std::uint64_t seed, RunC
   if (!checked.ok()) return checked.error();
   BurstParams p = checked.value();
   set_buckets(p, ctl.max_points);
-  RunProgress progress(ctl, 2 * p.sim.arrivals.expected_arrivals());
+  RunProgress progress(ctl, 2 * p.sim.arrivals.expected_arrivals() * static_cast<double>(p.num_replicas));
   const PolicyTally none = simulate_policy(p, -1, seed, progress);
   const PolicyTally limit = simulate_policy(p, p.queue_limit, seed, progress);
+  const RunSummary none_run = summarize_run(none), limit_run = summarize_run(limit);
+  RunSpread none_spread, limit_spread;
+  add_replica(none_run, none_spread);
+  add_replica(limit_run, limit_spread);
+  Rng replica_seeds = Rng::stream(seed, Stream::Misc);
+  for (std::int64_t r = 1; r < p.num_replicas; ++r) {
+    const std::uint64_t replica_seed = replica_seeds.next_u64();
+    add_replica(summarize_run(simulate_policy(p, -1, replica_seed, progress)), none_spread);
+    add_replica(summarize_run(simulate_policy(p, p.queue_limit, replica_seed, progress)), limit_spread);
+  }
 
   RunResult result;
   output_closed_forms(p, result);
@@ -266,6 +336,8 @@ Result<RunResult> run_burst_admission(const Inputs& in, std::uint64_t seed, RunC
   }
   output_totals(none, p, kNoLimitNames, result);
   output_totals(limit, p, kLimitNames, result);
+  output_whole_run(none_run, none_spread, p.num_replicas, false, result);
+  output_whole_run(limit_run, limit_spread, p.num_replicas, true, result);
   output_tables(none, limit, p, result);
   result.output("interval_s", p.bucket_s);
   return result;
@@ -282,7 +354,7 @@ CellSpec burst_admission_cell() {
                  explored(real("spike_s", "s", 2.5, 0, 86400), 0, 10), real("after_s", "s", 25, 0, 86400),
                  real("timeout_ms", "ms", 1000, 1e-3, 1e8), explored(real("queue_per_worker", "", 3, 0, 1000), 0, 20),
                  choice("on_timeout", {"serve", "drop"}, "serve"), real("interval_ms", "ms", 250, 1, 1e8),
-                 count("example_workers", "workers", 4, 1, 1e6)},
+                 count("example_workers", "workers", 4, 1, 1e6), count("replicas", "runs", 1, 1, 1000)},
                 &run_burst_admission};
   cell.outputs = {sometimes(out("spike_factor", "")), out("capacity_per_s", "req/s"), out("base_rho", ""),
                   out("spike_rho", ""), sometimes(out("normal_latency_ms", "ms")),
@@ -296,7 +368,12 @@ CellSpec burst_admission_cell() {
                   sometimes(out("rejected_limit_frac", "")), sometimes(out("dropped_limit_frac", "")),
                   sometimes(out("peak_p99_limit_s", "s")), sometimes(out("max_queue_limit", "")),
                   sometimes(out("busy_spike_limit_frac", "")), sometimes(out("interval_s", "s")),
-                  sometimes(out("peak_p99_none_se_s", "s"))};
+                  sometimes(out("peak_p99_none_se_s", "s")), sometimes(out("p99_none_ms", "ms")),
+                  sometimes(out("max_none_ms", "ms")), sometimes(out("p99_limit_ms", "ms")),
+                  sometimes(out("max_limit_ms", "ms")), sometimes(out("p99_none_se_ms", "ms")),
+                  sometimes(out("max_none_se_ms", "ms")), sometimes(out("p99_limit_se_ms", "ms")),
+                  sometimes(out("max_limit_se_ms", "ms")), sometimes(out("good_none_se_frac", "")),
+                  sometimes(out("good_limit_se_frac", "")), sometimes(out("rejected_limit_se_frac", ""))};
   cell.tables = {table("timeline"), table("p99"), table("totals")};
   return cell;
 }

@@ -1,5 +1,6 @@
 // The lab files' form: every file valid against labs/schema/ (ajv), in the canonical layout of
 // scripts/labs/format.mjs (their size: tests/labs/shape.test.mjs); a broken file is reported with its file and line.
+// A cell's book rows are in labs/<lab>/book/<cell>.json (book.schema.json), read into the cell's `book`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cp, mkdtemp, readFile, writeFile, rm } from 'node:fs/promises';
@@ -26,14 +27,14 @@ test('a schema error names the file and the line of the bad value', async () => 
   const dir = await mkdtemp(join(tmpdir(), 'labs-'));
   try {
     await cp(LABS_DIR, dir, { recursive: true });
-    const path = join(dir, 'queues', 'littles-law.json');
-    const cell = JSON.parse(await readFile(path, 'utf8'));
-    cell.book[0].tol_kind = 'percent';
-    const text = format_lab(cell);
+    const path = join(dir, 'queues', 'book', 'littles-law.json');
+    const rows = JSON.parse(await readFile(path, 'utf8'));
+    rows.book[0].tol_kind = 'percent';
+    const text = format_lab(rows);
     await writeFile(path, text);
     const line = text.split('\n').findIndex((l) => l.includes('"percent"')) + 1;
     await assert.rejects(load_labs(dir), (error) => {
-      assert.match(error.message, new RegExp(`queues/littles-law\\.json:${line}: /book/0/tol_kind must be equal to one of the allowed values`));
+      assert.match(error.message, new RegExp(`queues/book/littles-law\\.json:${line}: /book/0/tol_kind must be equal to one of the allowed values`));
       return true;
     });
   } finally {
@@ -46,11 +47,13 @@ test('a cell file the lab does not list, and a listed cell without a file, are e
   try {
     await cp(LABS_DIR, dir, { recursive: true });
     await writeFile(join(dir, 'queues', 'stray.json'), '{}\n');
+    await writeFile(join(dir, 'queues', 'book', 'stray-rows.json'), '{}\n');
     const lab = JSON.parse(await readFile(join(dir, 'llm', 'lab.json'), 'utf8'));
     lab.cells.push('missing-cell');
     await writeFile(join(dir, 'llm', 'lab.json'), format_lab(lab));
     await assert.rejects(load_labs(dir), (error) => {
       assert.match(error.message, /queues\/stray\.json: not listed in queues\/lab\.json "cells"/);
+      assert.match(error.message, /queues\/book\/stray-rows\.json: the book rows of a cell queues\/lab\.json "cells" does not list/);
       assert.match(error.message, /llm\/missing-cell\.json: missing/);
       return true;
     });
@@ -81,11 +84,38 @@ test('every book row declares its kind; a simulation row has an se tolerance; an
   assert.ok(rows > 0);
 });
 
-test('the schema rejects a row without a kind, a simulation without an se tolerance, and an expectation without a reason', async () => {
+test('book rows live in their own file: a cell file with a "book" array, or an empty book file, is an error', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'labs-'));
   try {
     await cp(LABS_DIR, dir, { recursive: true });
     const path = join(dir, 'queues', 'littles-law.json');
+    const rows = JSON.parse(await readFile(join(dir, 'queues', 'book', 'littles-law.json'), 'utf8'));
+    await writeFile(path, format_lab({ ...JSON.parse(await readFile(path, 'utf8')), book: rows.book }));
+    await writeFile(join(dir, 'queues', 'book', 'fan-out.json'), format_lab({ book: [] }));
+    await assert.rejects(load_labs(dir), (error) => {
+      assert.match(error.message, /queues\/littles-law\.json:\d+: \/ must NOT have additional properties: "book"/);
+      assert.match(error.message, /queues\/book\/fan-out\.json:\d+: \/book must NOT have fewer than 1 items/);
+      return true;
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('every cell has its book rows, read from its book file', async () => {
+  const labs = await load_labs();
+  const queues = labs.find((lab) => lab.id === 'queues');
+  const littles = queues.cells.find((cell) => cell.id === 'queues/littles-law');
+  const file = JSON.parse(await readFile(join(LABS_DIR, 'queues', 'book', 'littles-law.json'), 'utf8'));
+  assert.deepEqual(littles.book, file.book);
+  for (const lab of labs) for (const cell of lab.cells) assert.ok(Array.isArray(cell.book), `${cell.id}: book rows`);
+});
+
+test('the schema rejects a row without a kind, a simulation without an se tolerance, and an expectation without a reason', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'labs-'));
+  try {
+    await cp(LABS_DIR, dir, { recursive: true });
+    const path = join(dir, 'queues', 'book', 'littles-law.json');
     const cell = JSON.parse(await readFile(path, 'utf8'));
     const base = cell.book[0];
     const { kind, ...no_kind } = base;

@@ -70,7 +70,7 @@ inline sl::Error error_of(const std::string& cell, std::map<std::string, std::st
 }
 
 /// The book's value of `output` in `cell` (reference `ref`, or the first one for that output), as the lab
-/// file states it (labs/<lab>/<cell>.json, compiled into sl::book_refs()): tests read book numbers from
+/// file states it (labs/<lab>/book/<cell>.json, compiled into sl::book_refs()): tests read book numbers from
 /// there instead of pasting them.
 inline double book_value(const std::string& cell, const std::string& output, const std::string& ref = "") {
   for (const auto& b : sl::book_refs())

@@ -18,6 +18,7 @@ namespace {
 
 constexpr int kMaxExactPow10 = 22;  // 10^22 is the largest power of ten a double holds exactly
 constexpr int kFloatDigits = 9;     // significant digits that always suffice for float32
+constexpr int kDoubleDigits = 17;   // significant digits that always suffice for float64
 constexpr int kMaxFastDigits = 19;
 constexpr int kFirstTry = 8;         // digits the shortest search tries first  // a uint64 holds any 19-digit integer
 constexpr int kMinPositionalExp = -6;
@@ -72,7 +73,7 @@ int write_decimal(Decimal d, bool negative, char* out) {
     d.digits /= 10;
     --d.num_digits;
   }
-  char digits[kFloatDigits + 1];
+  char digits[kDoubleDigits + 1];
   for (int i = d.num_digits - 1; i >= 0; --i, d.digits /= 10) digits[i] = static_cast<char>('0' + d.digits % 10);
   char* p = out;
   if (negative) *p++ = '-';
@@ -96,6 +97,37 @@ int write_decimal(Decimal d, bool negative, char* out) {
     p += std::snprintf(p, 8, "e%+d", e);
   }
   return static_cast<int>(p - out);
+}
+
+/// The p-significant-digit decimal nearest to y > 0, rounded by the C library (exact in glibc and musl alike),
+/// and whether it reads back as y.
+struct DoubleCandidate {
+  Decimal decimal;
+  bool reads_back;
+};
+
+DoubleCandidate double_to_digits(double y, int p) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.*e", p - 1, y);  // d.ddd...e+XX
+  std::uint64_t digits = 0;
+  const char* c = text;
+  for (; *c != 'e'; ++c)
+    if (*c != '.') digits = digits * 10 + static_cast<std::uint64_t>(*c - '0');
+  return {{digits, std::atoi(c + 1), p}, std::strtod(text, nullptr) == y};
+}
+
+/// The shortest decimal that reads back as y > 0: reading back is monotone in the digit count (the nearest
+/// p-digit decimal is one of the (p + 1)-digit ones), so bisect between 1 and 17 digits.
+Decimal shortest_double(double y) {
+  int lo = 1, hi = kDoubleDigits;  // 17 digits always read back
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (double_to_digits(y, mid).reads_back)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return double_to_digits(y, hi).decimal;
 }
 
 /// float32 of a double r whose exact target v is within ~2 double ulps, or nullopt if a float32 rounding
@@ -136,6 +168,7 @@ int write_float(float x, FloatDigits mode, char* out) {
     return negative ? 2 : 1;
   }
   const double y = std::fabs(static_cast<double>(x));
+  if (mode == FloatDigits::Float64) return write_decimal(shortest_double(y), negative, out);
   const int e = decimal_exponent(y);
   if (mode == FloatDigits::Full) return write_decimal(round_to_digits(y, kFloatDigits, e), negative, out);
   // Shortest: most float32 values need 8 or 9 digits, so start at 8 and go up until the text reads back as

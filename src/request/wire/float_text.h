@@ -5,18 +5,22 @@
 namespace sl::request {
 
 /// Longest text write_float produces, with the terminating zero: "-1.23456789e-38" and positional forms
-/// such as "-123456789000000000000".
-constexpr int kMaxFloatText = 24;
+/// such as "-123456789000000000000"; in Float64 mode up to 17 digits, "-0.0000012345678901234567".
+constexpr int kMaxFloatText = 26;
 
 /// How write_float chooses its digits.
 enum class FloatDigits {
   Full,     ///< 9 significant digits, enough for any float32 (like printf "%.9g"), trailing zeros dropped
-  Shortest  ///< the fewest significant digits that still read back as the same float32
+  Shortest, ///< the fewest significant digits that still read back as the same float32
+  /// The fewest significant digits that read back as the same float64: the float32 value widened to double and
+  /// printed as a float64 sender does (Python's repr, JavaScript's Number#toString), 0.30471709370613098
+  /// -> "0.304717093706131" where Shortest writes "0.3047171". Up to 17 digits.
+  Float64
 };
 
 /// Writes a finite float32 as JSON number text into `out` (at least kMaxFloatText chars); returns the
 /// length. Positional notation for decimal exponents -6..20 and exponent notation outside, as JavaScript's
-/// Number.prototype.toString does. Both modes read back exactly with parse_float (and with strtof).
+/// Number.prototype.toString does. Every mode reads back exactly with parse_float (and with strtof).
 int write_float(float x, FloatDigits mode, char* out);
 
 /// Reads a JSON number starting at `text` (no leading '+', no whitespace) and rounds it correctly to float32.

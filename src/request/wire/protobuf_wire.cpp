@@ -45,15 +45,21 @@ std::vector<std::uint8_t> encode_packed_floats(const std::vector<float>& values,
   return out;
 }
 
-std::optional<std::vector<float>> decode_packed_floats(const std::vector<std::uint8_t>& bytes, int field) {
-  if (bytes.empty()) return std::vector<float>{};
+std::optional<PackedFloatsView> view_packed_floats(const std::vector<std::uint8_t>& bytes, int field) {
+  if (bytes.empty()) return PackedFloatsView{bytes.data(), 0};
   std::size_t pos = 0;
   const auto key = read_varint(bytes, &pos);
   if (!key || *key != key_of(field)) return std::nullopt;
   const auto payload = read_varint(bytes, &pos);
   if (!payload || *payload % kFloatBytes != 0 || *payload != bytes.size() - pos) return std::nullopt;
-  std::vector<float> values(static_cast<std::size_t>(*payload / kFloatBytes));
-  std::memcpy(values.data(), bytes.data() + pos, static_cast<std::size_t>(*payload));
+  return PackedFloatsView{bytes.data() + pos, static_cast<std::size_t>(*payload / kFloatBytes)};
+}
+
+std::optional<std::vector<float>> decode_packed_floats(const std::vector<std::uint8_t>& bytes, int field) {
+  const auto view = view_packed_floats(bytes, field);
+  if (!view) return std::nullopt;
+  std::vector<float> values(view->size());
+  if (!values.empty()) std::memcpy(values.data(), view->bytes(), kFloatBytes * values.size());
   return values;
 }
 

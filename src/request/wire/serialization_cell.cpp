@@ -7,7 +7,9 @@
 // then redone with the measured decode times. In the browser, the page's own JSON.parse (probe json_parse)
 // parses the exact texts our encoder wrote, for N and every N of the sweep; its samples come back as inputs
 // and are summarised here beside our decoders. The message depends on N only, so the probe's text is the
-// one our decoders are timed on.
+// one our decoders are timed on. Beside the four formats, at N: JSON as a float64 sender prints the same
+// values (up to 17 digits each), read by the same decoder; and the protobuf message read in place, a view
+// of the wire buffer (zero copy) beside the decode that copies it out (also across the sweep).
 #include <algorithm>
 #include <array>
 #include <functional>
@@ -46,6 +48,9 @@ enum Format { kJsonFull, kJsonCompact, kBase64, kProtobuf, kNumFormats };
 // ~8.8e7 values (n = 1e6 needs repeats <= 6; the slider's n = 1e4 uses 4.1e6). Memory stays under 100 B a value
 // (the four encodings, the decoded copies, the probes' texts: 74 MB at sweep_max = 1e6): time is the limit.
 constexpr budget::UnitCost kValuePassCost{45e-9, 0};
+// Writing one value as float64 JSON (about 5 snprintf + strtod of the shortest-digit bisection, ~1.3 us
+// natively) costs about this many value passes; it is written once per run, at N.
+constexpr double kFloat64WritePasses = 30;
 
 
 
@@ -100,6 +105,35 @@ std::array<FormatResult, kNumFormats> measure(const std::vector<float>& v, const
   return out;
 }
 
+/// Beside the four formats: JSON printed from float64 (the sender holds the values as doubles and writes each
+/// with the shortest digits that read back as that double), read by the same float32 decoder; and the
+/// protobuf message read in place, a view of the wire buffer, instead of copied into a vector.
+struct Extras {
+  FormatResult json_float64;
+  double protobuf_view_decode_s = 0;
+  bool view_matches = false;
+};
+
+/// The zero-copy protobuf read, timed like every decoder: it parses the key and the length, whatever N.
+double time_protobuf_view(const std::vector<std::uint8_t>& protobuf, const kernels::TimingPlan& plan) {
+  return kernels::time_per_call([&] { g_sink = g_sink + view_packed_floats(protobuf)->size(); }, plan).median_s;
+}
+
+Extras measure_extras(const std::vector<float>& v, const kernels::TimingPlan& plan, const std::function<void()>& on_op) {
+  Extras x;
+  const std::string json = encode_json(v, FloatDigits::Float64);
+  x.json_float64 = {static_cast<std::int64_t>(json.size()), 0, 0, decode_json(json) == v};
+  x.json_float64.decode_s = kernels::time_per_call([&] { g_sink = g_sink + decode_json(json)->size(); }, plan).median_s;
+  on_op();
+  const std::vector<std::uint8_t> protobuf = encode_packed_floats(v);
+  const auto view = view_packed_floats(protobuf);
+  x.view_matches = view.has_value() && view->size() == v.size();
+  for (std::size_t i = 0; x.view_matches && i < v.size(); ++i) x.view_matches = (*view)[i] == v[i];
+  x.protobuf_view_decode_s = time_protobuf_view(protobuf, plan);
+  on_op();
+  return x;
+}
+
 std::vector<std::int64_t> sweep_sizes(std::int64_t max_n) {
   std::vector<std::int64_t> sizes;
   for (std::int64_t n = kSweepStart; n <= max_n; n *= 10) sizes.push_back(n);
@@ -107,9 +141,10 @@ std::vector<std::int64_t> sweep_sizes(std::int64_t max_n) {
   return sizes;
 }
 
-void main_outputs(RunResult& result, const std::array<FormatResult, kNumFormats>& m, std::int64_t n, double qps) {
+void main_outputs(RunResult& result, const std::array<FormatResult, kNumFormats>& m, const Extras& x, std::int64_t n,
+                  double qps) {
   const double raw_bytes = 4.0 * static_cast<double>(n);
-  bool all_round_trip = true;
+  bool all_round_trip = x.json_float64.round_trips && x.view_matches;
   for (int f = 0; f < kNumFormats; ++f) all_round_trip = all_round_trip && m[f].round_trips;
   result.output("json_full_bytes", static_cast<double>(m[kJsonFull].bytes));
   result.output("json_full_encode_us", m[kJsonFull].encode_s * kUsPerS);
@@ -129,6 +164,13 @@ void main_outputs(RunResult& result, const std::array<FormatResult, kNumFormats>
   result.output("json_compact_kb", static_cast<double>(m[kJsonCompact].bytes) / units::kKB);
   result.output("base64_overhead_frac", static_cast<double>(m[kBase64].bytes) / raw_bytes - 1);
   result.output("round_trip_ok", all_round_trip ? 1 : 0);
+  // Float64 JSON beside float32's, and the zero-copy protobuf read beside the copying one.
+  result.output("json_float64_bytes", static_cast<double>(x.json_float64.bytes));
+  result.output("json_float64_bytes_per_value", static_cast<double>(x.json_float64.bytes) / static_cast<double>(n));
+  result.output("json_float64_over_compact", static_cast<double>(x.json_float64.bytes) / static_cast<double>(m[kJsonCompact].bytes));
+  result.output("json_float64_decode_us", x.json_float64.decode_s * kUsPerS);
+  result.output("protobuf_view_decode_us", x.protobuf_view_decode_s * kUsPerS);
+  if (x.protobuf_view_decode_s > 0) result.output("protobuf_copy_over_view", m[kProtobuf].decode_s / x.protobuf_view_decode_s);
   // Napkin math 1.1 with this machine's decode times (compact JSON against protobuf).
   const double json_us = m[kJsonCompact].decode_s * kUsPerS, pb_us = m[kProtobuf].decode_s * kUsPerS;
   result.output("napkin_bytes_ratio", static_cast<double>(m[kJsonCompact].bytes) / static_cast<double>(m[kProtobuf].bytes));
@@ -199,8 +241,11 @@ budget::Estimate serialization_estimate(std::int64_t n, int repeats, std::int64_
   e.what = "the values encoded and decoded (8 x (repeats + 4) x n + 4 x 7 x the sweep's sizes)";
   e.unit = "values";
   e.amount = 8.0 * (repeats + 4) * static_cast<double>(n) + 4.0 * (kSweepSamples + 4) * sweep_values;
+  e.amount += (repeats + 4 + kFloat64WritePasses) * static_cast<double>(n);  // float64 JSON: written once, decoded
   e.per_unit = kValuePassCost;
   e.fixed_native_s = (8.0 * (repeats + 3) + 4.0 * (kSweepSamples + 3) * static_cast<double>(sizes.size())) * kMinSampleS;
+  // The float64 decode and the protobuf view at N, the view at each sweep size: samples of kMinSampleS each.
+  e.fixed_native_s += (2.0 * (repeats + 3) + (kSweepSamples + 3) * static_cast<double>(sizes.size())) * kMinSampleS;
   return e;
 }
 
@@ -268,9 +313,11 @@ void sweep_table(RunResult& result, const SerializationParams& p, const kernels:
   const std::vector<std::int64_t> sizes = sweep_sizes(p.sweep_max);
   bool browser = true;
   for (std::int64_t size : sizes) browser = browser && p.browser_parse_at_n.at(size).measured();
-  std::vector<double> n, bytes[kNumFormats], decode_us[kNumFormats], browser_compact_us, browser_full_us;
+  std::vector<double> n, bytes[kNumFormats], decode_us[kNumFormats], view_us, browser_compact_us, browser_full_us;
   for (std::int64_t size : sizes) {
-    const auto m = measure(embedding(size), plan, false, on_op);
+    const std::vector<float> v = embedding(size);
+    const auto m = measure(v, plan, false, on_op);
+    view_us.push_back(time_protobuf_view(encode_packed_floats(v), plan) * kUsPerS);
     n.push_back(static_cast<double>(size));
     for (int f = 0; f < kNumFormats; ++f) {
       decode_us[f].push_back(m[f].decode_s * kUsPerS);
@@ -287,6 +334,7 @@ void sweep_table(RunResult& result, const SerializationParams& p, const kernels:
       .column("json_compact_decode_us", std::move(decode_us[kJsonCompact]))
       .column("base64_decode_us", std::move(decode_us[kBase64]))
       .column("protobuf_decode_us", std::move(decode_us[kProtobuf]))
+      .column("protobuf_view_decode_us", std::move(view_us))
       .column("json_full_bytes", std::move(bytes[kJsonFull]))
       .column("json_compact_bytes", std::move(bytes[kJsonCompact]))
       .column("base64_bytes", std::move(bytes[kBase64]))
@@ -303,14 +351,15 @@ Result<RunResult> run_serialization(const Inputs& in, std::uint64_t /*seed*/, Ru
   const double resolution_s = kernels::timer_resolution_s();
   const kernels::TimingPlan plan{kernels::cell_min_sample_s(kMinSampleS, resolution_s), p.repeats};
   const kernels::TimingPlan sweep_plan{plan.min_sample_s, kSweepSamples};
-  const double total_ops = kNumFormats * (2.0 + static_cast<double>(sweep_sizes(p.sweep_max).size()));
+  const double total_ops = kNumFormats * (2.0 + static_cast<double>(sweep_sizes(p.sweep_max).size())) + 2;
   double ops = 0;
   auto on_op = [&] { ctl.report(++ops, total_ops); };
 
   RunResult result;
   const std::vector<float> v = embedding(p.n);
   const auto at_n = measure(v, plan, true, on_op);
-  main_outputs(result, at_n, p.n, p.requests_per_s);
+  const Extras extras = measure_extras(v, plan, on_op);
+  main_outputs(result, at_n, extras, p.n, p.requests_per_s);
   browser_outputs(result, p, at_n);
   result.output("timer_resolution_us", resolution_s * kUsPerS);
   result.output("sample_min_us", plan.min_sample_s * kUsPerS);
@@ -337,7 +386,10 @@ CellSpec serialization_cell() {
                   out("base64_decode_us", "µs"), out("protobuf_bytes", "B"), out("protobuf_encode_us", "µs"),
                   out("protobuf_decode_us", "µs"), out("json_compact_bytes_per_value", ""),
                   out("json_full_bytes_per_value", ""), out("protobuf_kb", "KB"), out("json_compact_kb", "KB"),
-                  out("base64_overhead_frac", ""), out("round_trip_ok", ""), out("napkin_bytes_ratio", ""),
+                  out("base64_overhead_frac", ""), out("round_trip_ok", ""), out("json_float64_bytes", "B"),
+                  out("json_float64_bytes_per_value", ""), out("json_float64_over_compact", "×"),
+                  out("json_float64_decode_us", "µs"), out("protobuf_view_decode_us", "µs"),
+                  sometimes(out("protobuf_copy_over_view", "×")), out("napkin_bytes_ratio", ""),
                   out("napkin_gain", ""), out("napkin_saved_us", "µs"), out("napkin_core_frac", ""),
                   out("timer_resolution_us", "µs"), out("sample_min_us", "µs"),
                   browser_only(out("browser_json_compact_parse_us", "µs")),
@@ -350,7 +402,7 @@ CellSpec serialization_cell() {
                   browser_only(out("napkin_browser_saved_us", "µs")),
                   browser_only(out("napkin_browser_core_frac", ""))};
   cell.tables = {table("formats"), table("sweep"), table("sample_bytes"), table("sample_values")};
-  cell.budget = {budget::describe("values encoded and decoded (8 x (repeats + 4) x n + 28 x the sweep's sizes)", "values",
+  cell.budget = {budget::describe("values encoded and decoded (8 x (repeats + 4) x n + 28 x the sweep's sizes, + (repeats + 34) x n for float64 JSON)", "values",
                                   kValuePassCost)};
   return cell;
 }

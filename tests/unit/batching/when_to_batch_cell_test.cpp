@@ -115,3 +115,29 @@ TEST_CASE("When to batch: batch 1 is M/D/1 with T_svc(1) = 5.6 ms, within 4 of i
   CHECK(out(r, "top_dynamic_mean_se_ms") > 0);
   CHECK(out(r, "top_dynamic_p99_se_ms") >= 0);
 }
+
+TEST_CASE("When to batch: the burst's on-time share, p99 and maximum, with SEs from replicas of the burst",
+          "[batching][when]") {
+  const std::map<std::string, std::string> small = {{"n", "2000"}, {"num_rates", "2"}};
+  auto replicated = small;
+  replicated["burst_replicas"] = "4";
+  const auto one = cell.run(small);
+  const auto four = cell.run(replicated);
+  for (const char* name : {"burst_batch1_on_time_frac", "burst_dynamic_on_time_frac", "burst_batch1_p99_ms", "burst_dynamic_max_ms"}) {
+    INFO(name);
+    CHECK(out(one, name) == out(four, name));  // replicas add spread, not change the seed's run
+  }
+  CHECK(one.find_output("burst_batch1_on_time_se_frac") == nullptr);
+  CHECK(out(four, "burst_batch1_on_time_se_frac") > 0);
+  CHECK(out(four, "burst_batch1_p99_se_ms") > 0);
+  CHECK(out(four, "burst_batch1_max_se_ms") > 0);
+  // Batch 1's backlog (~0.7 s) makes many requests late; the batcher answers within window + two batches.
+  CHECK(out(one, "burst_batch1_on_time_frac") < out(one, "burst_dynamic_on_time_frac"));
+  CHECK(out(one, "burst_dynamic_on_time_frac") == 1);
+  CHECK(out(one, "burst_batch1_p99_ms") <= out(one, "burst_batch1_max_ms"));
+  CHECK(out(one, "burst_dynamic_max_ms") < 5 + 2 * (5 + 0.6 * 32));
+  // With an unreachable deadline everything is on time.
+  auto patient = small;
+  patient["burst_deadline_ms"] = "1e6";
+  CHECK(out(cell.run(patient), "burst_batch1_on_time_frac") == 1);
+}

@@ -1,5 +1,5 @@
-// The lab files (labs/<lab>/lab.json and one labs/<lab>/<cell>.json per cell) hold only what C++ lacks:
-// text, chart specs and book references (their form is checked against labs/schema/ by the generator and
+// The lab files (labs/<lab>/lab.json, one labs/<lab>/<cell>.json per cell and its book rows in
+// labs/<lab>/book/<cell>.json) hold only what C++ lacks: text, chart specs and book references (their form is checked against labs/schema/ by the generator and
 // tests/labs/). This test fails when a lab file names a cell, parameter, output or table that the registry
 // does not have, or when a registered cell is missing from its lab.
 #include <catch2/catch.hpp>
@@ -36,7 +36,13 @@ struct CellFile {
   std::string id;  ///< "<lab>/<cell>"
   std::string lab;
   nlohmann::json doc;
+  nlohmann::json book;  ///< its book rows (labs/<lab>/book/<cell>.json), an empty array without that file
 };
+
+nlohmann::json book_rows(const fs::path& folder, const std::string& cell) {
+  const fs::path path = folder / "book" / (cell + ".json");
+  return fs::exists(path) ? read_json(path)["book"] : nlohmann::json::array();
+}
 
 /// Every cell file, in page order within each lab.
 std::vector<CellFile> cell_files() {
@@ -46,7 +52,7 @@ std::vector<CellFile> cell_files() {
     const std::string lab_id = folder.filename().string();
     for (const auto& name : lab["cells"]) {
       const std::string cell = name.get<std::string>();
-      cells.push_back({lab_id + "/" + cell, lab_id, read_json(folder / (cell + ".json"))});
+      cells.push_back({lab_id + "/" + cell, lab_id, read_json(folder / (cell + ".json")), book_rows(folder, cell)});
     }
   }
   return cells;
@@ -135,7 +141,7 @@ TEST_CASE("Lab files name only cells, parameters, outputs and tables the registr
         CHECK((table == "book" || spec->find_table(table) != nullptr));
         check_text(chart["title"], id + " chart");
       }
-      for (const auto& b : c["book"]) {
+      for (const auto& b : file.book) {
         INFO("book " << b["ref"] << " " << b["output"]);
         CHECK(c["outputs"].contains(b["output"].get<std::string>()));
         check_text(b["label"], id + " book label");

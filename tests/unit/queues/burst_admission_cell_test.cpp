@@ -165,3 +165,39 @@ TEST_CASE("Burst admission: the old parameter ids base_qps and spike_qps still s
   CHECK(out(old_names, "good_none_frac") == out(new_names, "good_none_frac"));
   const auto both = cell.error({{"base_qps", "100"}, {"base_per_s", "100"}});  // one parameter given twice, under its two names
 }
+
+TEST_CASE("Burst admission: the whole run's p99 and maximum, with standard errors from independent replicas",
+          "[queues][admission]") {
+  // The notebook's burst: 4 workers of 5 ms (800 req/s), 500 req/s, 1,000 req/s for 5 s, then 500 again.
+  const std::map<std::string, std::string> burst = {{"workers", "4"}, {"service_ms", "5"}, {"base_per_s", "500"},
+                                                    {"spike_per_s", "1000"}, {"spike_at_s", "20"}, {"spike_s", "5"},
+                                                    {"after_s", "20"}, {"timeout_ms", "50"}, {"queue_per_worker", "2"}};
+  auto with_replicas = burst;
+  with_replicas["replicas"] = "4";
+  const auto one = cell.run(burst, kSeed);
+  const auto four = cell.run(with_replicas, kSeed);
+  for (const char* name : {"p99_none_ms", "max_none_ms", "p99_limit_ms", "max_limit_ms", "good_none_frac", "rejected_limit_frac"}) {
+    INFO(name);
+    CHECK(out(one, name) == out(four, name));  // the seed's run is the same: replicas only add spread
+  }
+  CHECK(one.find_output("p99_none_se_ms") == nullptr);
+  for (const char* name : {"p99_none_se_ms", "max_none_se_ms", "p99_limit_se_ms", "max_limit_se_ms", "good_none_se_frac",
+                           "good_limit_se_frac", "rejected_limit_se_frac"}) {
+    INFO(name);
+    CHECK(out(four, name) > 0);
+  }
+  CHECK(out(one, "p99_none_ms") <= out(one, "max_none_ms"));
+  CHECK(out(one, "p99_limit_ms") <= out(one, "max_limit_ms"));
+  // The longest wait of the run is at least the worst interval's p99; without a limit the backlog of the
+  // spike (about 1,000 requests at 800/s: 1.25 s) dominates, with a limit of 8 nobody waits for seconds.
+  CHECK(out(one, "max_none_ms") >= 1e3 * out(one, "peak_p99_none_s"));
+  CHECK(out(one, "max_none_ms") > 1000);
+  CHECK(out(one, "max_limit_ms") < 200);
+}
+
+TEST_CASE("Burst admission: replicas are bounded by the total arrivals they simulate", "[queues][admission]") {
+  const auto r = cell.try_run({{"replicas", "1000"}}, kSeed);  // 55,000 arrivals x 1,000
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == "too_large");
+  CHECK(r.error().param == "replicas");
+}

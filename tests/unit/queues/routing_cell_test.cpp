@@ -10,7 +10,7 @@ const std::string kSeed = "7";  // the seed these runs have always used
 
 TEST_CASE("Routing cell: the shared queue's mean wait agrees with Erlang C within 4 batch-means SE",
           "[queues][multiserver][routing]") {
-  const auto r = cell.try_run({{"rho_min", "0.9"}, {"rho_max", "0.9"}, {"points", "1"}, {"n", "1000000"}}, kSeed);
+  const auto r = cell.try_run({{"rho_min", "0.9"}, {"rho_max", "0.9"}, {"points", "1"}, {"n", "1000000"}, {"growth_max", "1"}}, kSeed);
   REQUIRE(r.ok());
   const auto& v = r.value();
   // 8 servers of 5 ms at rho 0.9: lambda = 1,440/s, Erlang C wait = C / (1,600 - 1,440).
@@ -58,6 +58,8 @@ TEST_CASE("Routing cell: bad inputs give errors that name the parameter", "[queu
       {"a load at or above 1 has no steady state and is out of range", {{"rho_max", "1"}}, "out_of_range", "rho_max"},
       {"too many requests in all", {{"points", "12"}, {"n", "2000000"}}, "too_large", "n"},
       {"zero servers", {{"servers", "0"}}, "out_of_range", "servers"},
+      {"too many headroom multipliers", {{"growth_step", "0.001"}, {"growth_max", "2"}}, "too_large", "growth_max"},
+      {"too many headroom requests", {{"points", "1"}, {"n", "1000000"}}, "too_large", "growth_max"},
   }));
   cell_test::check_bad_input(cell, row);
 }
@@ -80,4 +82,47 @@ TEST_CASE("Routing: the p99 standard errors are honest: the M/M/1 and M/M/c clos
                                 {"n", "200000"}});
   CHECK(out(pooled, "p99_shared_se_ms") > 0);
   CHECK_THAT(out(pooled, "p99_shared_ms"), WithinAbs(out(pooled, "p99_shared_closed_ms"), 4 * out(pooled, "p99_shared_se_ms")));
+}
+
+TEST_CASE("Routing headroom: each fleet breaks its SLO at the first traffic multiplier where p99 > SLO or load >= 1",
+          "[queues][multiserver][routing]") {
+  // The notebook's fleets at 5,000 req/s of 5 ms requests, SLO 50 ms, multipliers 1, 1.05, ... 1.4.
+  const auto fleet = [](int gpus, const char* n) {
+    const std::string rho = std::to_string(5000.0 / (200.0 * gpus));
+    return cell.run({{"servers", std::to_string(gpus)}, {"rho_min", rho}, {"rho_max", rho}, {"points", "1"}, {"n", n}}, kSeed);
+  };
+  // Eq. 6 for random routing (M/M/1 per server): p99 = ln(100) x 5 ms / (1 - rho m).
+  const auto eq6_ms = [](int gpus, double m) { return std::log(100.0) * 5 / (1 - 5000.0 * m / (200.0 * gpus)); };
+  for (const int gpus : {47, 62}) {
+    const auto r = fleet(gpus, "2000");
+    const double m = out(r, "break_random_closed_x");
+    INFO(gpus << " GPUs break at x" << m);
+    CHECK(eq6_ms(gpus, m) > 50);
+    CHECK(eq6_ms(gpus, m - 0.05) <= 50);
+  }
+  // 26 GPUs behind one queue: p99 far below the SLO at x1 (about 29 ms), and x1.05 is 5,250 req/s > 26 x 200,
+  // an unstable queue. Both calls are sure, so the simulated break has no uncertainty.
+  const auto shared = fleet(26, "200000");
+  CHECK(out(shared, "p99_shared_ms") < 50 - 4 * out(shared, "p99_shared_se_ms"));
+  CHECK_THAT(out(shared, "break_shared_x"), WithinAbs(1.05, 1e-12));
+  CHECK(out(shared, "break_shared_se_x") == 0);
+  CHECK_THAT(out(shared, "break_shared_closed_x"), WithinAbs(1.05, 1e-12));
+  // Random routing at 96 % load is already far past the SLO at x1.
+  CHECK(out(shared, "break_random_x") == 1);
+}
+
+TEST_CASE("Routing headroom: a fleet that holds to the largest multiplier has no break and says so",
+          "[queues][multiserver][routing]") {
+  const auto r = cell.run({{"rho_min", "0.2"}, {"rho_max", "0.2"}, {"points", "1"}, {"n", "2000"}, {"slo_ms", "1000"}}, kSeed);
+  CHECK(r.find_output("break_shared_x") == nullptr);
+  CHECK(r.find_output("break_random_closed_x") == nullptr);
+  bool notice = false;
+  for (const auto& n : r.notices) notice = notice || n.code == "slo_holds";
+  CHECK(notice);
+  // A close call is a step of uncertainty: an SLO at the simulated p99 itself.
+  const auto at = cell.run({{"rho_min", "0.5"}, {"rho_max", "0.5"}, {"points", "1"}, {"n", "20000"}}, kSeed);
+  const auto close = cell.run({{"rho_min", "0.5"}, {"rho_max", "0.5"}, {"points", "1"}, {"n", "20000"},
+                               {"slo_ms", std::to_string(out(at, "p99_shared_ms") * 0.999)}}, kSeed);
+  CHECK(out(close, "break_shared_x") == 1);
+  CHECK_THAT(out(close, "break_shared_se_x"), WithinAbs(0.05, 1e-12));
 }

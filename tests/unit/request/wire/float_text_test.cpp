@@ -149,3 +149,25 @@ TEST_CASE("The reader rounds decimal text to float32 exactly as strtof does, tie
     CHECK(ours(buf) == std::strtof(buf, nullptr));
   }
 }
+
+TEST_CASE("Float64 mode prints the shortest text that reads back as the widened double, as a float64 sender does",
+          "[request][serialization]") {
+  // 0.1f is 0.100000001490116119384765625 exactly: as a double, 17 digits are the fewest that read back.
+  CHECK(text_of(0.1f, lc::FloatDigits::Float64) == "0.10000000149011612");
+  CHECK(text_of(0.5f, lc::FloatDigits::Float64) == "0.5");
+  CHECK(text_of(-0.0f, lc::FloatDigits::Float64) == "-0");
+  CHECK(text_of(1e21f, lc::FloatDigits::Float64) == "1.0000000200408773e+21");
+  sl::Rng rng(9);
+  char buf[64];
+  for (int i = 0; i < 5'000; ++i) {
+    const float x = random_finite_float(rng);
+    if (x == 0) continue;
+    const std::string s = text_of(x, lc::FloatDigits::Float64);
+    INFO(s);
+    CHECK(std::strtod(s.c_str(), nullptr) == static_cast<double>(x));  // the double, not only the float
+    CHECK(ours(s) == x);                                                // and our float32 reader agrees
+    const int digits = significant_digits(s);
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 2, static_cast<double>(x));  // one digit fewer
+    CHECK((digits == 1 || std::strtod(buf, nullptr) != static_cast<double>(x)));
+  }
+}

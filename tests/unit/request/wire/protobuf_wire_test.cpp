@@ -66,3 +66,26 @@ TEST_CASE("A varint longer than 10 bytes or cut short is refused", "[request][se
   pos = 0;
   CHECK_FALSE(lc::read_varint(cut, &pos).has_value());
 }
+
+TEST_CASE("The zero-copy protobuf read is a view into the wire buffer with the same values as the copying decode",
+          "[request][serialization]") {
+  sl::Rng rng(5);
+  std::vector<float> v(1000);
+  for (auto& x : v) x = static_cast<float>(rng.uniform() - 0.5);
+  const auto bytes = lc::encode_packed_floats(v);
+  const auto view = lc::view_packed_floats(bytes);
+  REQUIRE(view.has_value());
+  CHECK(view->bytes() == bytes.data() + 3);  // in place: past the key and the 2-byte length, nothing copied
+  REQUIRE(view->size() == v.size());
+  const auto copy = lc::decode_packed_floats(bytes);
+  REQUIRE(copy.has_value());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    CHECK((*view)[i] == v[i]);
+    CHECK((*copy)[i] == v[i]);
+  }
+  CHECK(lc::view_packed_floats({})->size() == 0);
+  auto wrong_key = bytes;
+  wrong_key[0] = 0x12;
+  CHECK_FALSE(lc::view_packed_floats(wrong_key).has_value());
+  CHECK_FALSE(lc::view_packed_floats({0x0A, 0x03, 1, 2, 3}).has_value());
+}

@@ -198,3 +198,28 @@ TEST_CASE("Serialization inputs are validated", "[request][serialization]") {
   // The old id qps is the same parameter: its range is checked and the error names the new id.
   CHECK(cell.error({{"qps", "-1"}}).param == "requests_per_s");
 }
+
+TEST_CASE("JSON printed from float64 is about 19.6 bytes a number, beside float32's 10.9, and reads back exactly",
+          "[request][serialization]") {
+  const auto r = run();
+  // Unit-normal values widened to double need about 16 significant digits (0.304717093706131), a point, a
+  // sign half the time and a comma: ~19.6 B, 1.8x the shortest float32 text.
+  CHECK(out(r, "json_float64_bytes_per_value") > 18);
+  CHECK(out(r, "json_float64_bytes_per_value") < 21);
+  CHECK(out(r, "json_float64_bytes") > out(r, "json_full_bytes"));
+  CHECK_THAT(out(r, "json_float64_over_compact"), WithinRel(out(r, "json_float64_bytes") / out(r, "json_compact_bytes"), 1e-12));
+  CHECK(out(r, "json_float64_decode_us") > 0);
+  CHECK(out(r, "round_trip_ok") == 1);  // float64 text and the zero-copy view included
+}
+
+TEST_CASE("The zero-copy protobuf read is timed beside the copying decode, at N and across the sweep",
+          "[request][serialization]") {
+  const auto r = run();
+  const double view_us = out(r, "protobuf_view_decode_us");
+  CHECK(view_us > 0);
+  CHECK_THAT(out(r, "protobuf_copy_over_view"), WithinRel(out(r, "protobuf_decode_us") / view_us, 1e-12));
+  const auto& n = column(r, "sweep", "n");
+  const auto& view = column(r, "sweep", "protobuf_view_decode_us");
+  CHECK(view.size() == n.size());
+  for (double us : view) CHECK(us > 0);
+}

@@ -34,8 +34,8 @@ std::vector<ParamSpec> engine_hardware_params();
 
 /// Checked hardware. Errors: heads or KV heads that do not split over the GPUs ("invalid",
 /// tensor_parallel_size); weights that leave no room ("too_large", weights); a reserve beyond mem_util_frac x
-/// memory minus the weights ("too_large", kv_gib); a pool shorter than `min_tokens` ("invalid", kv_gib, naming
-/// `shorten`).
+/// memory minus the weights ("too_large", kv_gib); a pool of more than 2^24 blocks ("too_large") or shorter than
+/// `min_tokens` ("invalid", naming `shorten`), both naming kv_gib, or mem_util_frac when kv_pool = fill.
 Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten);
 
 }  // namespace sl::llm

@@ -15,8 +15,9 @@
 #include "llm/simulator_cells.h"
 #include "llm/engine.h"
 #include "llm/engine_budget.h"
+#include "llm/engine_setup.h"
+#include "llm/power_model.h"
 #include "llm/serving_metrics.h"
-#include "llm/serving_setup.h"
 #include "llm/static_batching.h"
 
 namespace sl::llm {
@@ -27,10 +28,19 @@ constexpr std::int64_t kSlotAnswers = 4'000;           // answers in the slot-st
 constexpr int kNumPolicies = 3;
 constexpr double kSaturatedFrac = 0.9;  // delivered / offered tokens per second below this: cannot keep up
 
+/// What a run costs: the GPUs' hourly price and the power model (power_model.h).
+struct ServingEconomics {
+  double price_usd_per_h = 3.0;  ///< per GPU (§21: an H100 SXM at about $3/h)
+  double gpu_w = 700, idle_w = 300, host_w = 300;  ///< napkin math 1.5
+};
+
 struct ContinuousBatchingParams {
-  ServingHardware hw;
+  EngineHardware hw;
   OpenLoopParams workload;
   SchedulerConfig scheduler;
+  std::int64_t max_waiting = 0;
+  double ttft_slo_s = 0.5, tpot_slo_s = 0.05;
+  ServingEconomics economics;
   bool prefix_caching = true;
   std::int64_t static_batch = 32;
   std::int64_t example_batch = 8, example_short_tokens = 10, example_long_tokens = 100;
@@ -56,6 +66,21 @@ std::optional<Error> check_budget(const ContinuousBatchingParams& p) {
   return check_engine_budget(total, paged, "n", "the three policies (n requests x their tokens)");
 }
 
+/// The clip bounds of one length law: min <= max, or an error naming the min.
+std::optional<Error> check_clip(const std::string& what, std::int64_t lo, std::int64_t hi) {
+  if (lo <= hi) return std::nullopt;
+  return Error{"invalid", what + "_min",
+               what + "_min = " + std::to_string(lo) + " tokens must not exceed " + what + "_max = " +
+                   std::to_string(hi) + " tokens",
+               {{"max", std::to_string(hi)}, {"unit", "tokens"}, {"got", std::to_string(lo)}}};
+}
+
+SchedulingPolicy policy_of(const std::string& name) {
+  if (name == "priority") return SchedulingPolicy::Priority;
+  if (name == "shortest-prompt") return SchedulingPolicy::ShortestPromptFirst;
+  return SchedulingPolicy::Fcfs;
+}
+
 Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) {
   ContinuousBatchingParams p;
   OpenLoopParams& w = p.workload;
@@ -64,18 +89,41 @@ Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) 
   w.arrival_cv = in.real("arrival_cv");
   w.prompt_tokens = Distribution::lognormal_mean_cv(in.real("prompt_mean"), in.real("prompt_cv"));
   w.output_tokens = Distribution::lognormal_mean_cv(in.real("output_mean"), in.real("output_cv"));
+  w.prompt_min_tokens = in.count("prompt_min");
+  w.prompt_max_tokens = in.count("prompt_max");
+  w.output_min_tokens = in.count("output_min");
+  w.output_max_tokens = in.count("output_max");
+  w.batch_frac = in.real("batch_frac");
   w.max_model_len = in.count("max_model_len");
-  auto hw = validate_serving_hardware(in, w.max_model_len, "max_model_len");
+  if (auto e = check_clip("prompt", w.prompt_min_tokens, w.prompt_max_tokens)) return *e;
+  if (auto e = check_clip("output", w.output_min_tokens, w.output_max_tokens)) return *e;
+  auto hw = validate_engine_hardware(in, w.max_model_len, "max_model_len");
   if (!hw.ok()) return hw.error();
   p.hw = hw.value();
+  p.scheduler.policy = policy_of(in.choice("scheduling_policy"));
   p.scheduler.max_num_seqs = in.count("max_num_seqs");
   p.scheduler.max_num_batched_tokens = in.count("max_num_batched_tokens");
   p.scheduler.enable_chunked_prefill = in.choice("chunked_prefill") == "on";
+  p.scheduler.long_prefill_token_threshold = in.count("long_prefill_token_threshold");
+  p.max_waiting = in.count("max_waiting");
+  p.ttft_slo_s = in.real("ttft_slo_ms") * units::kSPerMs;
+  p.tpot_slo_s = in.real("tpot_slo_ms") * units::kSPerMs;
+  p.economics = {in.real("price_usd_per_h"), in.real("gpu_w"), in.real("idle_w"), in.real("host_w")};
   p.prefix_caching = in.choice("prefix_caching") == "on";
   p.static_batch = in.count("static_batch");
   p.example_batch = in.count("example_batch");
   p.example_short_tokens = in.count("example_short_tokens");
   p.example_long_tokens = in.count("example_long_tokens");
+  if (p.economics.idle_w > p.economics.gpu_w)
+    return Error{"invalid", "idle_w",
+                 "idle_w must not exceed the GPU's busy power gpu_w (" + format_number(p.economics.gpu_w) + " W), got " +
+                     format_number(p.economics.idle_w) + " W",
+                 {{"max", format_number(p.economics.gpu_w)}, {"got", format_number(p.economics.idle_w)}}};
+  if (p.scheduler.long_prefill_token_threshold > 0 && !p.scheduler.enable_chunked_prefill)
+    return Error{"invalid", "long_prefill_token_threshold",
+                 "long_prefill_token_threshold caps the chunks of chunked prefill: it needs chunked_prefill = on "
+                 "(or 0 for no cap), got " + std::to_string(p.scheduler.long_prefill_token_threshold) + " tokens",
+                 {{"got", std::to_string(p.scheduler.long_prefill_token_threshold)}}};
 
   const std::int64_t budget = p.scheduler.max_num_batched_tokens;
   if (!p.scheduler.enable_chunked_prefill && budget < w.max_model_len)
@@ -104,37 +152,117 @@ Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) 
   return p;
 }
 
-/// One row per policy (0 continuous, 1 naive reservation, 2 static): latency percentiles, throughput and KV use.
-void policies_table(RunResult& result, const ServingSummary (&s)[kNumPolicies]) {
-  std::vector<double> policy, ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50, e2e_p99, tok, batch, usage, waste,
-      preemptions;
+/// One policy's summary, SLO results and unit costs.
+struct PolicyResult {
+  ServingSummary summary;
+  SloSummary slo;
+  double usd_per_m_tokens = 0;  ///< GPU-hours of the makespan x price / million output tokens
+  double j_per_token = 0;       ///< average server power (power_model.h) / output tokens per second
+};
+
+PolicyResult evaluate(const EngineRun& run, const ContinuousBatchingParams& p) {
+  PolicyResult r;
+  r.summary = summarize(run);
+  r.slo = summarize_slo(run, p.ttft_slo_s, p.tpot_slo_s);
+  const ServingEconomics& e = p.economics;
+  const auto num_gpus = static_cast<double>(p.hw.tp.size);
+  const double tok_per_s = r.summary.output_tok_per_s;
+  if (tok_per_s > 0) {
+    r.usd_per_m_tokens = num_gpus * e.price_usd_per_h / units::kSPerHour / tok_per_s * 1e6;
+    r.j_per_token = server_power_w(e.gpu_w, e.idle_w, e.host_w, r.summary.busy_frac, num_gpus) / tok_per_s;
+  }
+  return r;
+}
+
+/// One row per policy (0 continuous, 1 naive reservation, 2 static): latency percentiles, throughput, KV use,
+/// SLO attainment and unit costs.
+void policies_table(RunResult& result, const PolicyResult (&results)[kNumPolicies]) {
+  std::vector<double> policy, ttft_p50, ttft_p90, ttft_p99, tpot_p50, tpot_p90, tpot_p99, itl_p50, itl_p90, itl_p99,
+      queue_p50, queue_p99, queue_mean, mean_step, e2e_p50, e2e_p90, e2e_p99, tok, batch, usage, waste, preemptions,
+      preemptions_per_request, prefix_hit, rejected, attainment, goodput, usd, joules;
   for (int k = 0; k < kNumPolicies; ++k) {
+    const ServingSummary& s = results[k].summary;
     policy.push_back(k);
-    ttft_p50.push_back(s[k].ttft_p50_s * units::kMsPerS);
-    ttft_p99.push_back(s[k].ttft_p99_s * units::kMsPerS);
-    tpot_p50.push_back(s[k].tpot_p50_s * units::kMsPerS);
-    tpot_p99.push_back(s[k].tpot_p99_s * units::kMsPerS);
-    e2e_p50.push_back(s[k].e2e_p50_s);
-    e2e_p99.push_back(s[k].e2e_p99_s);
-    tok.push_back(s[k].output_tok_per_s);
-    batch.push_back(s[k].mean_batch);
-    usage.push_back(s[k].kv_usage_frac);
-    waste.push_back(s[k].kv_waste_frac);
-    preemptions.push_back(static_cast<double>(s[k].num_preemptions));
+    ttft_p50.push_back(s.ttft_p50_s * units::kMsPerS);
+    ttft_p90.push_back(s.ttft_p90_s * units::kMsPerS);
+    ttft_p99.push_back(s.ttft_p99_s * units::kMsPerS);
+    tpot_p50.push_back(s.tpot_p50_s * units::kMsPerS);
+    tpot_p90.push_back(s.tpot_p90_s * units::kMsPerS);
+    tpot_p99.push_back(s.tpot_p99_s * units::kMsPerS);
+    itl_p50.push_back(s.itl_p50_s * units::kMsPerS);
+    itl_p90.push_back(s.itl_p90_s * units::kMsPerS);
+    itl_p99.push_back(s.itl_p99_s * units::kMsPerS);
+    queue_p50.push_back(s.queue_p50_s * units::kMsPerS);
+    queue_p99.push_back(s.queue_p99_s * units::kMsPerS);
+    queue_mean.push_back(s.queue_mean_s * units::kMsPerS);
+    mean_step.push_back(s.mean_step_s * units::kMsPerS);
+    e2e_p50.push_back(s.e2e_p50_s);
+    e2e_p90.push_back(s.e2e_p90_s);
+    e2e_p99.push_back(s.e2e_p99_s);
+    tok.push_back(s.output_tok_per_s);
+    batch.push_back(s.mean_batch);
+    usage.push_back(s.kv_usage_frac);
+    waste.push_back(s.kv_waste_frac);
+    preemptions.push_back(static_cast<double>(s.num_preemptions));
+    preemptions_per_request.push_back(s.preemptions_per_request);
+    prefix_hit.push_back(s.prefix_hit_frac);
+    rejected.push_back(static_cast<double>(s.num_rejected));
+    attainment.push_back(results[k].slo.by_class[2].attainment_frac);
+    goodput.push_back(results[k].slo.by_class[2].goodput_req_per_s);
+    usd.push_back(results[k].usd_per_m_tokens);
+    joules.push_back(results[k].j_per_token);
   }
   result.table("policies")
       .column("policy", std::move(policy))
       .column("ttft_p50_ms", std::move(ttft_p50))
+      .column("ttft_p90_ms", std::move(ttft_p90))
       .column("ttft_p99_ms", std::move(ttft_p99))
       .column("tpot_p50_ms", std::move(tpot_p50))
+      .column("tpot_p90_ms", std::move(tpot_p90))
       .column("tpot_p99_ms", std::move(tpot_p99))
+      .column("itl_p50_ms", std::move(itl_p50))
+      .column("itl_p90_ms", std::move(itl_p90))
+      .column("itl_p99_ms", std::move(itl_p99))
+      .column("queue_p50_ms", std::move(queue_p50))
+      .column("queue_p99_ms", std::move(queue_p99))
+      .column("queue_mean_ms", std::move(queue_mean))
+      .column("mean_step_ms", std::move(mean_step))
       .column("e2e_p50_s", std::move(e2e_p50))
+      .column("e2e_p90_s", std::move(e2e_p90))
       .column("e2e_p99_s", std::move(e2e_p99))
       .column("tok_per_s", std::move(tok))
       .column("mean_batch", std::move(batch))
       .column("kv_usage_frac", std::move(usage))
       .column("kv_waste_frac", std::move(waste))
-      .column("preemptions", std::move(preemptions));
+      .column("preemptions", std::move(preemptions))
+      .column("preemptions_per_request", std::move(preemptions_per_request))
+      .column("prefix_hit_frac", std::move(prefix_hit))
+      .column("rejected", std::move(rejected))
+      .column("slo_attainment_frac", std::move(attainment))
+      .column("goodput_req_per_s", std::move(goodput))
+      .column("usd_per_m_tokens", std::move(usd))
+      .column("j_per_token", std::move(joules));
+}
+
+/// The continuous engine's SLO results per request class: rows 0 interactive, 1 batch, 2 all.
+void slo_classes_table(RunResult& result, const SloSummary& slo) {
+  std::vector<double> cls, arrived, attainment, goodput, ttft_p99, tpot_p99;
+  for (int k = 0; k < 3; ++k) {
+    const SloClass& c = slo.by_class[k];
+    cls.push_back(k);
+    arrived.push_back(static_cast<double>(c.num_arrived));
+    attainment.push_back(c.attainment_frac);
+    goodput.push_back(c.goodput_req_per_s);
+    ttft_p99.push_back(c.ttft_p99_s * units::kMsPerS);
+    tpot_p99.push_back(c.tpot_p99_s * units::kMsPerS);
+  }
+  result.table("slo_classes")
+      .column("request_class", std::move(cls))
+      .column("requests", std::move(arrived))
+      .column("slo_attainment_frac", std::move(attainment))
+      .column("goodput_req_per_s", std::move(goodput))
+      .column("ttft_p99_ms", std::move(ttft_p99))
+      .column("tpot_p99_ms", std::move(tpot_p99));
 }
 
 /// Runs one policy on a fresh copy of the workload, reporting progress as part `index` of kNumPolicies.
@@ -143,13 +271,15 @@ EngineRun run_policy(int index, const ContinuousBatchingParams& p, std::uint64_t
   Workload workload = make_open_loop(p.workload, seed);
   if (index == 2) {
     StaticBatchingConfig c{p.hw.model, p.hw.gpu, p.static_batch, p.workload.max_model_len, p.hw.num_blocks,
-                           p.hw.block_size, bucket_s};
+                           p.hw.block_size, bucket_s, p.hw.tp};
     return run_static(c, workload, part);
   }
   EngineConfig c;
   c.model = p.hw.model;
   c.gpu = p.hw.gpu;
+  c.tp = p.hw.tp;
   c.scheduler = p.scheduler;
+  c.max_waiting = p.max_waiting;
   c.kv_cache.num_blocks = p.hw.num_blocks;
   c.kv_cache.block_size = p.hw.block_size;
   c.kv_cache.enable_caching = index == 0 && p.prefix_caching;
@@ -246,6 +376,29 @@ void batching_experiments(RunResult& result, const ContinuousBatchingParams& p, 
   block_size_table(result, p, seed);
 }
 
+/// The continuous (paged) engine's headline figures beyond the policies table: the p99 token gap, the queue in
+/// steps, SLO results, costs, the KV share of reads and the all-reduces' share of step time.
+void engine_outputs(RunResult& result, const ContinuousBatchingParams& p, const EngineRun& run, const PolicyResult& r) {
+  const ServingSummary& s = r.summary;
+  result.output("itl_p99_ms", s.itl_p99_s * units::kMsPerS);
+  // Queue waits counted in engine steps, as the companion notebook counts them (its clock ticks once per decode
+  // step): the mean wait over the mean step time, with its batch-means standard error.
+  result.output("queue_mean_steps", s.mean_step_s > 0 ? s.queue_mean_s / s.mean_step_s : 0.0);
+  result.output("queue_mean_steps_se", s.mean_step_s > 0 ? s.queue_mean_se_s / s.mean_step_s : 0.0);
+  result.output("slo_attainment_frac", r.slo.by_class[2].attainment_frac);
+  result.output("goodput_req_per_s", r.slo.by_class[2].goodput_req_per_s);
+  result.output("usd_per_m_tokens", r.usd_per_m_tokens);
+  result.output("j_per_token", r.j_per_token);
+  result.output("kv_read_frac", s.kv_read_frac);
+  result.output("all_reduce_frac", run.busy_s > 0 ? run.all_reduce_s / run.busy_s : 0.0);
+  note_ignored_custom_fields(p.hw.model_choice, result);
+  note_ignored_custom_fields(p.hw.gpu_choice, result);
+  if (s.num_rejected > 0)
+    result.notice("rejected", std::to_string(s.num_rejected) + " requests arrived while max_waiting = " +
+                                  std::to_string(p.max_waiting) + " waited and were turned away; they count as "
+                                  "missing their SLO.");
+}
+
 Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
   const auto params = validate_continuous_batching(in);
   if (!params.ok()) return params.error();
@@ -256,12 +409,16 @@ Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, 
   result.output("kv_pool_tokens", static_cast<double>(p.hw.pool_tokens));
   result.output("kv_pool_blocks", static_cast<double>(p.hw.num_blocks));
   EngineRun runs[kNumPolicies];
+  PolicyResult results[kNumPolicies];
   ServingSummary summaries[kNumPolicies];
   for (int k = 0; k < kNumPolicies; ++k) {
     runs[k] = run_policy(k, p, seed, bucket_s, ctl);
-    summaries[k] = summarize(runs[k]);
+    results[k] = evaluate(runs[k], p);
+    summaries[k] = results[k].summary;
   }
-  policies_table(result, summaries);
+  policies_table(result, results);
+  slo_classes_table(result, results[0].slo);
+  engine_outputs(result, p, runs[0], results[0]);
   result.output("preemptions", static_cast<double>(summaries[0].num_preemptions));
   result.output("preempted_frac", summaries[0].preempted_request_frac);
   result.output("naive_preemptions", static_cast<double>(summaries[1].num_preemptions));
@@ -301,7 +458,7 @@ Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, 
 }  // namespace
 
 CellSpec continuous_batching_cell() {
-  std::vector<ParamSpec> params = serving_hardware_params();
+  std::vector<ParamSpec> params = engine_hardware_params();
   for (ParamSpec& spec : params)
     if (spec.name == "kv_gib") spec = explored(spec, 8, 72);  // below 8 GiB 32 static slots of 2,048 tokens no longer fit
   const std::vector<ParamSpec> rest = {
@@ -309,10 +466,20 @@ CellSpec continuous_batching_cell() {
       explored(count("n", "requests", 2000, 1, 50000), 1, 40000),  // 50,000 at the defaults is ~11 s in a browser
       real("arrival_cv", "", 1, 0, 20),
       real("prompt_mean", "tokens", 1000, 1, 1e6), real("prompt_cv", "", 0.5, 0, 10),
+      count("prompt_min", "tokens", 1, 1, 1e6), count("prompt_max", "tokens", 1e6, 1, 1e6),
       real("output_mean", "tokens", 256, 1, 1e6), real("output_cv", "", 1, 0, 10),
+      count("output_min", "tokens", 1, 1, 1e6), count("output_max", "tokens", 1e6, 1, 1e6),
+      real("batch_frac", "", 0, 0, 1),
       count("max_model_len", "tokens", 2048, 2, 131072),
+      choice("scheduling_policy", {"fcfs", "priority", "shortest-prompt"}, "fcfs"),
       count("max_num_seqs", "requests", 256, 1, 4096), aliased(count("max_num_batched_tokens", "tokens", 8192, 1, 1 << 20), {"max_batched_tokens"}),
-      choice("chunked_prefill", {"on", "off"}, "on"), choice("prefix_caching", {"on", "off"}, "on"),
+      choice("chunked_prefill", {"on", "off"}, "on"),
+      count("long_prefill_token_threshold", "tokens", 0, 0, 1 << 20),
+      count("max_waiting", "requests", 100'000, 1, 100'000),
+      choice("prefix_caching", {"on", "off"}, "on"),
+      real("ttft_slo_ms", "ms", 500, 0.001, 1e7), real("tpot_slo_ms", "ms", 50, 0.001, 1e6),
+      real("price_usd_per_h", "$/h", 3.0, 0, 10'000), real("gpu_w", "W", 700, 0, 100'000),
+      real("idle_w", "W", 300, 0, 100'000), real("host_w", "W", 300, 0, 100'000),
       explored(count("static_batch", "requests", 32, 1, 4096), 1, 256),
       aliased(count("example_batch", "sequences", 8, 1, 4096), {"ex_batch"}),
       aliased(count("example_short_tokens", "tokens", 10, 1, 1e6), {"ex_short"}),
@@ -328,8 +495,11 @@ CellSpec continuous_batching_cell() {
                   out("example_batch_util_frac", ""), out("static_slot_util_frac", ""),
                   out("continuous_slot_util_frac", ""), out("reserve_mean_tokens", ""),
                   out("naive_reserve_waste_frac", ""), out("paged_reserve_waste_frac", ""), out("naive_fit_seqs", ""),
-                  out("paged_fit_seqs", "")};
-  cell.tables = {table("policies"), table("timeline"), table("slot_util"), table("block_waste")};
+                  out("paged_fit_seqs", ""), out("itl_p99_ms", "ms"), out("queue_mean_steps", "steps"),
+                  out("queue_mean_steps_se", "steps"), out("slo_attainment_frac", ""), out("goodput_req_per_s", "1/s"),
+                  out("usd_per_m_tokens", "$"), out("j_per_token", "J"), out("kv_read_frac", ""),
+                  out("all_reduce_frac", "")};
+  cell.tables = {table("policies"), table("slo_classes"), table("timeline"), table("slot_util"), table("block_waste")};
   cell.budget = {describe_engine_budget() + ", over the three policies"};
   return cell;
 }

@@ -17,6 +17,7 @@
 #include "llm/engine.h"
 #include "llm/engine_budget.h"
 #include "llm/kv_memory.h"
+#include "llm/power_model.h"
 #include "llm/step_time.h"
 #include "llm/workload.h"
 
@@ -99,7 +100,7 @@ void add_utilisation_curves(const EnergyParams& p, RunResult& result) {
     const double tokens = p.tok_per_s() * u;
     util.push_back(u);
     at_tdp.push_back(p.busy_w() / tokens);
-    linear.push_back((p.idle_w + (p.gpu_w - p.idle_w) * u + p.host_w) / tokens);
+    linear.push_back(server_power_w(p.gpu_w, p.idle_w, p.host_w, u) / tokens);
     at_idle.push_back((p.idle_w + p.host_w) / tokens);
   }
   result.table("utilisation")

@@ -77,8 +77,15 @@ EngineRun run_continuous(const EngineConfig& config, Workload& workload, RunCont
   double now_s = 0;
 
   while (!arrivals.empty() || scheduler.has_unfinished_requests()) {
-    while (!arrivals.empty() && arrivals.next_at_s() <= now_s) scheduler.add_request(arrivals.pop());
+    while (!arrivals.empty() && arrivals.next_at_s() <= now_s) {
+      Request& arrived = arrivals.pop();
+      if (static_cast<std::int64_t>(scheduler.waiting().size()) >= config.max_waiting)
+        ++run.num_rejected[arrived.request_class];  // turned away: no record, and a conversation ends here
+      else
+        scheduler.add_request(arrived);
+    }
     if (!scheduler.has_unfinished_requests()) {  // idle: jump to the next arrival
+      if (arrivals.empty()) break;               // the last arrivals were all rejected
       now_s = arrivals.next_at_s();
       run.running.advance(now_s, 0);
       run.waiting.advance(now_s, 0);
@@ -87,7 +94,13 @@ EngineRun run_continuous(const EngineConfig& config, Workload& workload, RunCont
     }
     const SchedulerOutput out = scheduler.schedule();
     SL_ASSERT(!out.empty());  // every request fits an empty pool and the budget (validated), so work progresses
-    const double step_s = step_time(config.model, config.gpu, out.work).total_s;
+    const StepTime step = step_time(config.model, config.gpu, out.work, config.tp);
+    const double step_s = step.total_s;
+    for (const ScheduledRequest& s : out.scheduled)
+      if (s.request->first_scheduled_at_s < 0) s.request->first_scheduled_at_s = now_s;  // admitted this step
+    run.bytes_read += step.bytes;
+    run.kv_bytes_read += step.kv_bytes;
+    run.all_reduce_s += step.all_reduce_s;
     const KvOccupancy occupancy = kv_occupancy(scheduler, kv, out);
     const auto batch = static_cast<double>(out.scheduled.size());
     now_s += step_s;
@@ -101,7 +114,7 @@ EngineRun run_continuous(const EngineConfig& config, Workload& workload, RunCont
     run.kv_usage.advance(now_s, kv.block_pool().usage());
     ++run.num_steps;
 
-    for (Request* r : scheduler.update_from_output(out, now_s)) {
+    for (Request* r : scheduler.update_from_output(out, now_s, &run.token_gaps)) {
       run.records.push_back(make_record(*r));
       arrivals.on_finished(*r, now_s);
     }

@@ -26,8 +26,11 @@ namespace sl::llm {
 struct EngineConfig {
   ModelSpec model;
   GpuSpec gpu;
+  TensorParallel tp;  ///< the step runs on tp.size GPUs (step_time.h)
   SchedulerConfig scheduler;
   KvCacheConfig kv_cache;
+  /// A request arriving while this many wait (new or preempted) is rejected: it leaves no record.
+  std::int64_t max_waiting = std::int64_t{1} << 40;
   double series_bucket_s = 1.0;  ///< width of the time-series buckets (charts)
 };
 
@@ -36,6 +39,11 @@ struct EngineRun {
   std::vector<RequestRecord> records;  ///< in finishing order
   std::int64_t num_steps = 0;
   std::int64_t num_preemptions = 0;
+  std::int64_t num_rejected[2] = {0, 0};  ///< arrivals turned away by max_waiting, by request class
+  GapHistogram token_gaps;                ///< every gap between a request's successive tokens
+  double bytes_read = 0;     ///< HBM bytes the steps read, per GPU
+  double kv_bytes_read = 0;  ///< the KV part of them
+  double all_reduce_s = 0;   ///< time the steps spent in tensor parallelism's all-reduces
   PrefixCacheStats prefix_cache;
   std::int64_t num_blocks = 0;
   std::int64_t block_size = 16;

@@ -30,9 +30,12 @@ EngineWork EngineWork::times(double runs) const {
 EngineWork open_loop_work(const OpenLoopParams& p, std::int64_t block_size) {
   const auto max_len = static_cast<double>(p.max_model_len);
   const auto shared = static_cast<double>(p.shared_prefix_tokens);
-  // A sample is at least 1 and rounded: its mean is below mean + 1; the clamp only lowers it.
-  const double own = std::min(p.prompt_tokens.mean() + 1, max_len - 1 - shared);
-  const double output = std::min(p.output_tokens.mean() + 1, max_len - shared - 1);
+  // A sample is at least 1 and rounded: its mean is below mean + 1; the clamp only lowers it. Clipping to
+  // [lo, hi] raises the mean by at most lo - 1 more and caps it at hi.
+  const double own = std::min({p.prompt_tokens.mean() + static_cast<double>(p.prompt_min_tokens),
+                               static_cast<double>(p.prompt_max_tokens), max_len - 1 - shared});
+  const double output = std::min({p.output_tokens.mean() + static_cast<double>(p.output_min_tokens),
+                                  static_cast<double>(p.output_max_tokens), max_len - shared - 1});
   const double segments = p.shared_prefix_tokens > 0 ? 2 : 1;
   const double blocks = blocks_of(shared + own + output, block_size);
   const auto n = static_cast<double>(p.num_requests);

@@ -30,7 +30,9 @@ RequestRecord make_record(const Request& r) {
   SL_ASSERT(r.status == RequestStatus::Finished);
   RequestRecord rec;
   rec.request_id = r.request_id;
+  rec.request_class = r.request_class;
   rec.arrival_at_s = r.arrival_at_s;
+  rec.first_scheduled_at_s = r.first_scheduled_at_s;
   rec.first_token_at_s = r.first_token_at_s;
   rec.finished_at_s = r.finished_at_s;
   rec.num_prompt_tokens = r.num_prompt_tokens;

@@ -30,6 +30,8 @@ struct Request {
   std::int64_t num_prompt_tokens = 0;
   /// Output length. The request stops after exactly this many tokens (as benchmarks run with ignore_eos).
   std::int64_t max_tokens = 1;
+  /// 0 interactive, 1 batch: the priority policy admits class 0 first; SLO results are kept per class.
+  std::int32_t request_class = 0;
 
   RequestStatus status = RequestStatus::Waiting;
   std::int64_t num_output_tokens = 0;
@@ -37,7 +39,9 @@ struct Request {
   std::int64_t num_preemptions = 0;
   /// Prompt tokens found in the prefix cache when first scheduled (vLLM's num_cached_tokens); -1 before.
   std::int64_t num_cached_tokens = -1;
+  double first_scheduled_at_s = -1;  ///< first admission to `running` (the end of its queueing)
   double first_token_at_s = -1;
+  double last_token_at_s = -1;
   double finished_at_s = -1;
   /// Chained hashes of this request's full blocks, extended as they are needed (vLLM: request.block_hashes).
   std::vector<std::uint64_t> block_hashes;
@@ -50,7 +54,9 @@ struct Request {
 /// What one finished request leaves behind: immutable, and all statistics are computed from these.
 struct RequestRecord {
   std::int32_t request_id = 0;
+  std::int32_t request_class = 0;
   double arrival_at_s = 0;
+  double first_scheduled_at_s = 0;
   double first_token_at_s = 0;
   double finished_at_s = 0;
   std::int64_t num_prompt_tokens = 0;
@@ -59,6 +65,8 @@ struct RequestRecord {
   std::int64_t num_preemptions = 0;
 
   double ttft_s() const { return first_token_at_s - arrival_at_s; }
+  /// Time in `waiting` before the first admission (vLLM's queued time).
+  double queue_s() const { return first_scheduled_at_s - arrival_at_s; }
   double e2e_s() const { return finished_at_s - arrival_at_s; }
   /// Mean time per output token after the first; defined for two or more output tokens.
   double tpot_s() const {

@@ -13,7 +13,33 @@ Scheduler::Scheduler(const SchedulerConfig& config, KvCacheManager& kv_cache_man
 
 void Scheduler::add_request(Request& request) {
   request.status = RequestStatus::Waiting;
-  waiting_.push_back(&request);
+  enqueue(request, false);
+}
+
+namespace {
+
+/// The policy's order of `waiting`: a total order (ties break by arrival, then id).
+bool goes_before(SchedulingPolicy policy, const Request& a, const Request& b) {
+  if (policy == SchedulingPolicy::Priority && a.request_class != b.request_class)
+    return a.request_class < b.request_class;
+  if (policy == SchedulingPolicy::ShortestPromptFirst && a.num_prompt_tokens != b.num_prompt_tokens)
+    return a.num_prompt_tokens < b.num_prompt_tokens;
+  if (a.arrival_at_s != b.arrival_at_s) return a.arrival_at_s < b.arrival_at_s;
+  return a.request_id < b.request_id;
+}
+
+}  // namespace
+
+void Scheduler::enqueue(Request& request, bool preempted) {
+  if (config_.policy == SchedulingPolicy::Fcfs) {
+    if (preempted) waiting_.push_front(&request);
+    else waiting_.push_back(&request);
+    return;
+  }
+  const SchedulingPolicy policy = config_.policy;
+  const auto at = std::upper_bound(waiting_.begin(), waiting_.end(), &request,
+                                   [policy](const Request* a, const Request* b) { return goes_before(policy, *a, *b); });
+  waiting_.insert(at, &request);
 }
 
 SchedulerOutput Scheduler::schedule() {
@@ -67,7 +93,7 @@ void Scheduler::preempt(Request& victim) {
   victim.num_computed_tokens = 0;  // recompute: prompt and generated tokens are prefilled again on return
   ++victim.num_preemptions;
   ++num_preemptions_;
-  waiting_.push_front(&victim);
+  enqueue(victim, true);
 }
 
 void Scheduler::schedule_waiting(SchedulerOutput& out, std::int64_t& token_budget) {
@@ -109,7 +135,8 @@ void Scheduler::add_work(StepWork& work, const Request& request, std::int64_t nu
   work.prefill_attention_pairs += prefill_attention_pairs(start, num_new_tokens);
 }
 
-std::vector<Request*> Scheduler::update_from_output(const SchedulerOutput& output, double now_s) {
+std::vector<Request*> Scheduler::update_from_output(const SchedulerOutput& output, double now_s,
+                                                    GapHistogram* token_gaps) {
   std::vector<Request*> finished;
   for (const ScheduledRequest& s : output.scheduled) {
     Request& request = *s.request;
@@ -117,6 +144,8 @@ std::vector<Request*> Scheduler::update_from_output(const SchedulerOutput& outpu
     if (request.num_computed_tokens < request.num_tokens()) continue;  // a prefill chunk: nothing sampled yet
     request.num_output_tokens += 1;
     if (request.first_token_at_s < 0) request.first_token_at_s = now_s;
+    if (token_gaps != nullptr && request.last_token_at_s >= 0) token_gaps->add(now_s - request.last_token_at_s);
+    request.last_token_at_s = now_s;
     if (!request.is_finished()) continue;
     request.status = RequestStatus::Finished;
     request.finished_at_s = now_s;

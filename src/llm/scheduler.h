@@ -10,18 +10,26 @@
 // update_from_output then applies the step: computed tokens advance, a request whose computed tokens reach its
 // tokens samples one more, and finished requests free their blocks and leave `running`.
 //
-// Where we differ from vLLM: no speculative decoding, priorities, LoRA or encoder budget; a request stops only at
+// Policies (SchedulerConfig::policy) order `waiting`: FCFS as above; Priority by (request class, arrival), as
+// vLLM's priority policy, a preempted request re-entering at its place in that order; ShortestPromptFirst by
+// (prompt tokens, arrival), which vLLM does not have. Under every policy the preemption victim is the latest
+// admitted (vLLM's priority policy preempts the lowest-priority running request instead).
+//
+// Where we differ from vLLM: no speculative decoding, LoRA or encoder budget; a request stops only at
 // its max_tokens (no EOS); prefix-cache statistics count a request at each admission (vLLM counts every lookup,
 // including retries of a request that could not be admitted).
 #include <cstdint>
 #include <deque>
 #include <vector>
 
+#include "llm/gap_histogram.h"
 #include "llm/kv_cache_manager.h"
 #include "llm/request.h"
 #include "llm/step_time.h"
 
 namespace sl::llm {
+
+enum class SchedulingPolicy { Fcfs, Priority, ShortestPromptFirst };
 
 struct SchedulerConfig {
   std::int64_t max_num_seqs = 256;             ///< most requests in `running`
@@ -30,6 +38,7 @@ struct SchedulerConfig {
   /// With chunked prefill, most tokens a prefill may take in one step (vLLM's long_prefill_token_threshold);
   /// 0 = no limit beyond the budget.
   std::int64_t long_prefill_token_threshold = 0;
+  SchedulingPolicy policy = SchedulingPolicy::Fcfs;  ///< the order of `waiting` (above)
 };
 
 /// One request's share of a step.
@@ -63,8 +72,10 @@ class Scheduler {
   /// Decides one step (and preempts when blocks run out). Computed tokens advance in update_from_output.
   SchedulerOutput schedule();
   /// Applies a step that ended at `now_s`: advances computed tokens, samples tokens, frees finished requests.
-  /// Returns the requests that finished, in `running` order.
-  std::vector<Request*> update_from_output(const SchedulerOutput& output, double now_s);
+  /// Returns the requests that finished, in `running` order. Each sampled token's gap since the request's
+  /// previous token goes into `token_gaps`, if given.
+  std::vector<Request*> update_from_output(const SchedulerOutput& output, double now_s,
+                                           GapHistogram* token_gaps = nullptr);
 
   bool has_unfinished_requests() const { return !waiting_.empty() || !running_.empty(); }
   const std::deque<Request*>& waiting() const { return waiting_; }
@@ -79,6 +90,8 @@ class Scheduler {
   /// was preempted.
   bool allocate_or_preempt(Request& request, std::int64_t num_new_tokens, SchedulerOutput& out);
   void preempt(Request& victim);
+  /// Puts a request into `waiting` at its place in the policy's order (FCFS: the tail, or the head if preempted).
+  void enqueue(Request& request, bool preempted);
   std::int64_t cap_prefill(const Request& request, std::int64_t num_new_tokens, std::int64_t token_budget) const;
   static void add_work(StepWork& work, const Request& request, std::int64_t num_new_tokens);
 

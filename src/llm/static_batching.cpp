@@ -64,6 +64,7 @@ EngineRun run_static(const StaticBatchingConfig& config, Workload& workload, Run
     // Collect the batch.
     std::vector<Request*> batch;
     while (!waiting.empty() && static_cast<std::int64_t>(batch.size()) < config.batch_size) {
+      waiting.front()->first_scheduled_at_s = now_s;
       batch.push_back(waiting.front());
       waiting.pop_front();
     }
@@ -83,14 +84,14 @@ EngineRun run_static(const StaticBatchingConfig& config, Workload& workload, Run
     prefill.num_prefill_tokens = b * longest_prompt;
     prefill.num_prefill_chunks = 1;
     prefill.prefill_attention_pairs = b * prefill_attention_pairs(0, longest_prompt);
-    rec.step(step_time(config.model, config.gpu, prefill).total_s, static_cast<double>(b), slot_tokens,
+    rec.step(step_time(config.model, config.gpu, prefill, config.tp).total_s, static_cast<double>(b), slot_tokens,
              static_cast<double>(stored), num_waiting());
     admit_arrivals();
     for (Request* r : batch) {
       r->status = RequestStatus::Running;
       r->num_computed_tokens = r->num_prompt_tokens;
       r->num_output_tokens = 1;
-      r->first_token_at_s = now_s;
+      r->first_token_at_s = r->last_token_at_s = now_s;
       if (r->is_finished()) finish(*r, now_s, run, arrivals);
     }
     // Decode until the longest is done; finished sequences keep their slot and are computed as padding.
@@ -100,13 +101,15 @@ EngineRun run_static(const StaticBatchingConfig& config, Workload& workload, Run
       decode.decode_context_tokens = b * (longest_prompt + k);
       stored = 0;
       for (const Request* r : batch) stored += r->num_tokens();
-      rec.step(step_time(config.model, config.gpu, decode).total_s, static_cast<double>(b), slot_tokens,
+      rec.step(step_time(config.model, config.gpu, decode, config.tp).total_s, static_cast<double>(b), slot_tokens,
                static_cast<double>(stored), num_waiting());
       admit_arrivals();
       for (Request* r : batch) {
         if (r->is_finished()) continue;
         r->num_computed_tokens += 1;
         r->num_output_tokens += 1;
+        run.token_gaps.add(now_s - r->last_token_at_s);
+        r->last_token_at_s = now_s;
         if (r->is_finished()) finish(*r, now_s, run, arrivals);
       }
     }

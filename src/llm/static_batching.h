@@ -21,6 +21,7 @@ struct StaticBatchingConfig {
   std::int64_t num_blocks = 0;        ///< pool size, for the KV usage series (batch_size slots must fit)
   std::int64_t block_size = 16;
   double series_bucket_s = 1.0;
+  TensorParallel tp;  ///< the steps run on tp.size GPUs (step_time.h)
 };
 
 /// Runs static batching over the workload (consumed, as run_continuous).

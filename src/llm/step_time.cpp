@@ -44,23 +44,49 @@ std::int64_t prefill_attention_pairs(std::int64_t start, std::int64_t n) {
   return end * end - start * start;
 }
 
+double TensorParallel::weight_bytes_per_gpu(const ModelSpec& model) const {
+  return static_cast<double>(model.weight_bytes()) / static_cast<double>(size);
+}
+
+double TensorParallel::kv_bytes_per_token_per_gpu(const ModelSpec& model) const {
+  if (size == 1) return static_cast<double>(model.kv_bytes_per_token());
+  const double heads = std::max(1.0, static_cast<double>(model.num_kv_heads) / static_cast<double>(size));
+  return 2.0 * static_cast<double>(model.num_layers) * heads * static_cast<double>(model.head_dim) * model.bytes_per_kv;
+}
+
+double TensorParallel::all_reduce_s(const ModelSpec& model, std::int64_t num_tokens) const {
+  if (size <= 1 || num_tokens == 0) return 0.0;
+  const double p = static_cast<double>(size);
+  const double bytes = static_cast<double>(num_tokens) * static_cast<double>(model.num_heads * model.head_dim) *
+                       kActivationBytes;
+  const double one_s = 2.0 * (p - 1.0) / p * bytes / link_bytes_per_s + 2.0 * (p - 1.0) * link_latency_s;
+  return static_cast<double>(model.num_layers) * kAllReducesPerLayer * one_s;
+}
+
 StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& work) {
+  return step_time(model, gpu, work, TensorParallel{});
+}
+
+StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& work, const TensorParallel& tp) {
   StepTime t;
   const std::int64_t num_tokens = work.num_decode_seqs + work.num_prefill_tokens;
   if (num_tokens == 0) return t;
   const double kv_tokens =
       static_cast<double>(work.decode_context_tokens + work.prefill_context_tokens + work.num_prefill_tokens);
-  t.bytes = static_cast<double>(model.weight_bytes()) + static_cast<double>(model.kv_bytes_per_token()) * kv_tokens;
+  t.kv_bytes = tp.kv_bytes_per_token_per_gpu(model) * kv_tokens;
+  t.bytes = tp.weight_bytes_per_gpu(model) + t.kv_bytes;
   const double attention_flop_per_pair = 4.0 * static_cast<double>(model.num_layers * model.num_heads * model.head_dim);
-  t.flop = 2.0 * static_cast<double>(model.params) * static_cast<double>(num_tokens) +
-           attention_flop_per_pair *
-               (static_cast<double>(work.decode_context_tokens) + static_cast<double>(work.prefill_attention_pairs));
-  t.memory_s = t.bytes / gpu.hbm_bytes_per_s;
+  t.flop = (2.0 * static_cast<double>(model.params) * static_cast<double>(num_tokens) +
+            attention_flop_per_pair *
+                (static_cast<double>(work.decode_context_tokens) + static_cast<double>(work.prefill_attention_pairs))) /
+           static_cast<double>(tp.size);
+  t.memory_s = t.bytes / (gpu.hbm_bytes_per_s * gpu.bandwidth_efficiency);
   t.compute_s = t.flop / (gpu.peak_flop_per_s * gpu.compute_efficiency);
   // The book charges decode a per-layer framework tax and prefill a per-chunk dispatch tax (§0, §6).
   t.overhead_s = (work.num_decode_seqs > 0 ? static_cast<double>(model.num_layers) * gpu.layer_tax_s : 0.0) +
                  static_cast<double>(work.num_prefill_chunks) * gpu.dispatch_tax_s;
-  t.total_s = std::max(t.memory_s, t.compute_s) + t.overhead_s;
+  t.all_reduce_s = tp.all_reduce_s(model, num_tokens);
+  t.total_s = std::max(t.memory_s, t.compute_s) + t.overhead_s + t.all_reduce_s;
   return t;
 }
 

@@ -35,7 +35,28 @@ struct GpuSpec {
   double compute_efficiency = 0.4;   ///< achieved fraction of peak (the book's ServingModel uses 0.4)
   double layer_tax_s = 1e-5;         ///< framework tax per layer per decode step (0.01 ms, §0)
   double dispatch_tax_s = 1e-5;      ///< tax per prefill chunk (0.01 ms, §0)
+  double bandwidth_efficiency = 1.0; ///< achieved fraction of the HBM bandwidth (the book assumes all of it)
   double tdp_w = 0;
+};
+
+/// Tensor parallelism (Megatron-LM, as vLLM runs it): every layer's weights, query and KV heads and FLOPs are
+/// split over `size` GPUs, and each layer all-reduces its activations twice (after attention and after the
+/// MLP) over a link: a ring all-reduce of B bytes over p GPUs takes 2 (p - 1) / p x B / link bandwidth +
+/// 2 (p - 1) x link latency. KV heads fewer than the GPUs are replicated (vLLM): each GPU keeps
+/// max(1, kv_heads / p) of them. size = 1 is one GPU and costs nothing.
+struct TensorParallel {
+  std::int64_t size = 1;
+  double link_bytes_per_s = 450e9;  ///< one direction of NVLink 4 on an H100 SXM (900 GB/s both ways)
+  double link_latency_s = 5e-6;     ///< per hop of the ring
+  static constexpr int kAllReducesPerLayer = 2;
+  static constexpr double kActivationBytes = 2.0;  ///< FP16 activations
+  /// Weight bytes one GPU holds and reads each step: weight_bytes / size.
+  double weight_bytes_per_gpu(const ModelSpec& model) const;
+  /// KV bytes per token one GPU holds: 2 x layers x max(1, kv_heads / size) x head_dim x bytes_per_kv.
+  double kv_bytes_per_token_per_gpu(const ModelSpec& model) const;
+  /// Time of the all-reduces of one step of `num_tokens` tokens: layers x 2 x ring all-reduce of
+  /// num_tokens x heads x head_dim x 2 B; 0 on one GPU.
+  double all_reduce_s(const ModelSpec& model, std::int64_t num_tokens) const;
 };
 
 /// Llama-3-8B (§0): 8.03e9 params, 32 layers, 32 heads, 8 KV heads, head_dim 128; INT4 weights, FP16 KV.
@@ -63,12 +84,14 @@ std::int64_t prefill_attention_pairs(std::int64_t start, std::int64_t n);
 
 /// A step's time and its parts (seconds, bytes, FLOP).
 struct StepTime {
-  double bytes = 0;
-  double flop = 0;
-  double memory_s = 0;    ///< bytes / HBM bandwidth
+  double bytes = 0;       ///< read by one GPU (all of them on one GPU)
+  double kv_bytes = 0;    ///< the KV part of bytes (the rest is weights)
+  double flop = 0;        ///< done by one GPU
+  double memory_s = 0;    ///< bytes / (HBM bandwidth x bandwidth efficiency)
   double compute_s = 0;   ///< FLOP / (peak x efficiency)
   double overhead_s = 0;  ///< layer tax (if any decode) + dispatch tax per prefill chunk
-  double total_s = 0;     ///< max(memory_s, compute_s) + overhead_s
+  double all_reduce_s = 0;  ///< tensor parallelism's all-reduces (0 on one GPU)
+  double total_s = 0;     ///< max(memory_s, compute_s) + overhead_s + all_reduce_s
   bool is_compute_bound() const { return compute_s > memory_s; }
 };
 
@@ -79,6 +102,9 @@ struct StepTime {
 ///   time  = max(bytes / BW, FLOP / (peak x efficiency)) + layers x layer tax (if decoding) + chunks x dispatch tax
 /// An empty step costs nothing.
 StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& work);
+/// The same step on `tp.size` GPUs (TensorParallel): each reads its share of the weights and KV and does its
+/// share of the FLOPs, and the step pays the all-reduces on top (they are not overlapped with compute).
+StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& work, const TensorParallel& tp);
 
 /// One decode step of `batch` sequences whose contexts sum to total_context_tokens (TPOT at batch 1:
 /// (4.015e9 + 131,072 x 1,256) / 3.35e12 + 32 x 0.01 ms = 1.5676 ms, §6).

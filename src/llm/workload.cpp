@@ -12,8 +12,9 @@ namespace {
 std::uint64_t user_content(std::int64_t i) { return 2 + 2 * static_cast<std::uint64_t>(i); }
 std::uint64_t answer_content(std::int64_t i) { return 3 + 2 * static_cast<std::uint64_t>(i); }
 
-std::int64_t sample_tokens(const Distribution& d, Rng& rng) {
-  return std::max<std::int64_t>(1, std::llround(d.sample(rng)));
+std::int64_t sample_tokens(const Distribution& d, Rng& rng, std::int64_t lo = 1,
+                           std::int64_t hi = OpenLoopParams::kNoClip) {
+  return std::clamp<std::int64_t>(std::llround(d.sample(rng)), std::max<std::int64_t>(1, lo), hi);
 }
 
 /// Gaps between arrivals with mean 1/rate and the given CV (1: exponential).
@@ -44,9 +45,12 @@ void add_request(Workload& w, Request r, bool initial) {
 
 RequestLengths sample_request_lengths(const OpenLoopParams& p, Rng& sizes) {
   RequestLengths l;
-  const std::int64_t own = std::min(sample_tokens(p.prompt_tokens, sizes), p.max_model_len - 1 - p.shared_prefix_tokens);
+  const std::int64_t own =
+      std::min(sample_tokens(p.prompt_tokens, sizes, p.prompt_min_tokens, p.prompt_max_tokens),
+               p.max_model_len - 1 - p.shared_prefix_tokens);
   l.prompt_tokens = p.shared_prefix_tokens + own;
-  l.output_tokens = std::min(sample_tokens(p.output_tokens, sizes), p.max_model_len - l.prompt_tokens);
+  l.output_tokens = std::min(sample_tokens(p.output_tokens, sizes, p.output_min_tokens, p.output_max_tokens),
+                             p.max_model_len - l.prompt_tokens);
   return l;
 }
 
@@ -54,6 +58,7 @@ Workload make_open_loop(const OpenLoopParams& p, std::uint64_t seed) {
   SL_ASSERT(p.shared_prefix_tokens + 1 < p.max_model_len);
   Rng arrivals = Rng::stream(seed, Stream::Arrivals);
   Rng sizes = Rng::stream(seed, Stream::Sizes);
+  Rng classes = Rng::stream(seed, Stream::Misc);
   Workload w;
   w.requests.reserve(static_cast<std::size_t>(p.num_requests));
   double t_s = 0;
@@ -63,7 +68,9 @@ Workload make_open_loop(const OpenLoopParams& p, std::uint64_t seed) {
     std::vector<TokenSegment> prompt;
     if (p.shared_prefix_tokens > 0) prompt.push_back({kSystemPromptContent, p.shared_prefix_tokens});
     prompt.push_back({user_content(i), l.prompt_tokens - p.shared_prefix_tokens});
-    add_request(w, make_request(static_cast<std::int32_t>(i), t_s, std::move(prompt), l.output_tokens), true);
+    Request r = make_request(static_cast<std::int32_t>(i), t_s, std::move(prompt), l.output_tokens);
+    if (p.batch_frac > 0) r.request_class = classes.uniform() < p.batch_frac ? 1 : 0;
+    add_request(w, std::move(r), true);
   }
   return w;
 }

@@ -28,6 +28,14 @@ struct OpenLoopParams {
   Distribution output_tokens = Distribution::deterministic(256);
   std::int64_t max_model_len = 2048;  ///< prompt + output never exceed this (lengths are clamped)
   std::int64_t shared_prefix_tokens = 0;  ///< a system prompt every request starts with (counted in the prompt)
+  /// Clip bounds of the drawn lengths (the companion notebook clips prompts to 16..1,500 and answers to
+  /// 1..1,000 tokens); the max_model_len clamp applies after them. The defaults clip nothing.
+  std::int64_t prompt_min_tokens = 1, prompt_max_tokens = kNoClip;
+  std::int64_t output_min_tokens = 1, output_max_tokens = kNoClip;
+  /// Share of requests in the batch class (request_class 1); the others are interactive (class 0). Drawn from
+  /// Stream::Misc, so it changes neither the arrivals nor the lengths.
+  double batch_frac = 0;
+  static constexpr std::int64_t kNoClip = std::int64_t{1} << 40;
 };
 
 /// Prompt and output length of one request, clamped so that they fit max_model_len (as vLLM caps max_tokens).

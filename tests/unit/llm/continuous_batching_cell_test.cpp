@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <map>
+#include <string>
 
 #include "cell_runner.h"
 
@@ -105,4 +107,120 @@ TEST_CASE("The figures the chart summaries quote are the policies table's", "[ll
   CHECK(out(r, "static_mean_batch") == policy(r, "mean_batch", kStatic));
   CHECK(out(r, "kv_usage_frac") == policy(r, "kv_usage_frac", kContinuous));
   CHECK(out(r, "naive_kv_usage_frac") == policy(r, "kv_usage_frac", kNaive));
+}
+
+namespace {
+
+/// The companion notebook's slot simulation (nb03 cb_sim) on the engine: 8 slots, one-token prompts, answers
+/// lognormal with median 120 tokens and sigma 1 clipped to 1..1,000, and a constant 1 ms step (a custom 2e9-
+/// parameter INT4 model on a custom 1 TB/s GPU, no taxes, one layer of one head of dimension 1: 4 B of KV per
+/// token), so a request holds a slot for exactly its answer's steps and a wait in steps is a wait in ms.
+std::map<std::string, std::string> notebook_slots(const std::string& lambda) {
+  return {{"model", "custom"}, {"params_b", "2"}, {"layers", "1"}, {"heads", "1"}, {"kv_heads", "1"},
+          {"head_dim", "1"}, {"gpu", "custom"}, {"peak_tflop_per_s", "1000"}, {"bw_tb_per_s", "1"},
+          {"layer_tax_ms", "0"}, {"dispatch_tax_ms", "0"}, {"kv_gib", "0.001"}, {"max_num_seqs", "8"},
+          {"prompt_mean", "1"}, {"prompt_cv", "0"}, {"output_mean", "197.8"}, {"output_cv", "1.3108"},
+          {"output_max", "1000"}, {"lambda", lambda}, {"n", "10000"}};
+}
+
+}  // namespace
+
+TEST_CASE("New knobs at their defaults keep the engine's numbers: the book rows and the policies table",
+          "[llm][scheduler]") {
+  const auto r = cell.run({{"n", "300"}});
+  // Each knob's default is the old fixed value; setting them explicitly changes nothing, bit for bit.
+  const auto same = cell.run({{"n", "300"}, {"weights", "int4"}, {"kv", "fp16"}, {"efficiency_frac", "0.4"},
+                              {"bw_efficiency_frac", "1"}, {"tensor_parallel_size", "1"}, {"scheduling_policy", "fcfs"},
+                              {"long_prefill_token_threshold", "0"}, {"prompt_min", "1"}, {"output_max", "1000000"}});
+  for (const char* column : {"ttft_p99_ms", "tpot_p50_ms", "tok_per_s", "preemptions", "itl_p99_ms"})
+    CHECK(policy(r, column, kContinuous) == policy(same, column, kContinuous));
+  CHECK(out(r, "kv_pool_tokens") == cell.book("kv_pool_tokens"));
+  CHECK(out(r, "all_reduce_frac") == 0);
+  CHECK(policy(r, "rejected", kContinuous) == 0);
+}
+
+TEST_CASE("Latency distributions are ordered, and each token gap is at least the shortest decode step",
+          "[llm][scheduler]") {
+  const auto r = cell.run({{"n", "400"}});
+  CHECK(policy(r, "ttft_p50_ms", kContinuous) <= policy(r, "ttft_p90_ms", kContinuous));
+  CHECK(policy(r, "ttft_p90_ms", kContinuous) <= policy(r, "ttft_p99_ms", kContinuous));
+  CHECK(policy(r, "itl_p50_ms", kContinuous) <= policy(r, "itl_p90_ms", kContinuous));
+  CHECK(policy(r, "itl_p90_ms", kContinuous) <= out(r, "itl_p99_ms"));
+  CHECK(out(r, "itl_p99_ms") == policy(r, "itl_p99_ms", kContinuous));
+  CHECK(policy(r, "e2e_p50_s", kContinuous) <= policy(r, "e2e_p90_s", kContinuous));
+  CHECK(policy(r, "queue_mean_ms", kContinuous) <= policy(r, "ttft_p99_ms", kContinuous));
+  // Batch-1 decode (weights only) is 1.1985 ms + 0.32 ms of taxes: no step of a decoding batch is shorter.
+  CHECK(policy(r, "itl_p50_ms", kContinuous) >= 1.5185 * (1 - 0.008));
+  // A request's TPOT is the mean of its gaps, so the median gap lies within the spread of TPOTs.
+  CHECK(policy(r, "itl_p50_ms", kContinuous) <= policy(r, "tpot_p99_ms", kContinuous) * 1.008);
+  CHECK(out(r, "kv_read_frac") > 0);
+  CHECK(out(r, "kv_read_frac") < 1);
+  CHECK_THAT(out(r, "queue_mean_steps"),
+             WithinRel(policy(r, "queue_mean_ms", kContinuous) / policy(r, "mean_step_ms", kContinuous), 1e-12));
+}
+
+TEST_CASE("Cost per million tokens and joules per token follow from the throughput, price and power model",
+          "[llm][scheduler]") {
+  const auto r = cell.run({{"n", "300"}});
+  const double tok_per_s = out(r, "tok_per_s");
+  // $3/h over 3,600 s for tok_per_s tokens a second, per million.
+  CHECK_THAT(out(r, "usd_per_m_tokens"), WithinRel(3.0 / 3600 / tok_per_s * 1e6, 1e-12));
+  // Busy share u of the GPU: 300 + 400 u W for the GPU plus 300 W of host, over tok_per_s tokens a second.
+  const double j = out(r, "j_per_token");
+  CHECK(j > 600 / tok_per_s);
+  CHECK(j <= 1000 / tok_per_s * (1 + 1e-12));
+  // Two GPUs: twice the price and the GPU power per hour, all-reduces in every step, shorter decode steps.
+  const auto two = cell.run({{"n", "300"}, {"tensor_parallel_size", "2"}});
+  CHECK_THAT(out(two, "usd_per_m_tokens"), WithinRel(2 * 3.0 / 3600 / out(two, "tok_per_s") * 1e6, 1e-12));
+  CHECK(out(two, "all_reduce_frac") > 0);
+  CHECK(policy(two, "tpot_p50_ms", kContinuous) < policy(r, "tpot_p50_ms", kContinuous));
+  CHECK(out(two, "kv_pool_tokens") == 2 * out(r, "kv_pool_tokens"));
+}
+
+TEST_CASE("SLO attainment counts the requests meeting both targets; goodput is their rate", "[llm][scheduler]") {
+  const auto loose = cell.run({{"n", "300"}, {"ttft_slo_ms", "1e7"}, {"tpot_slo_ms", "1e6"}});
+  CHECK(out(loose, "slo_attainment_frac") == 1);
+  const auto tight = cell.run({{"n", "300"}, {"tpot_slo_ms", "0.001"}});
+  CHECK(out(tight, "slo_attainment_frac") < 0.05);  // only one-token answers have TPOT 0
+  const auto r = cell.run({{"n", "300"}, {"batch_frac", "0.5"}, {"lambda", "40"}, {"scheduling_policy", "priority"}});
+  const auto& cls = column(r, "slo_classes", "requests");
+  REQUIRE(cls.size() == 3);
+  CHECK(cls[0] + cls[1] == cls[2]);
+  CHECK(cls[2] == 300);
+  const auto& ttft = column(r, "slo_classes", "ttft_p99_ms");
+  CHECK(ttft[0] < ttft[1]);  // interactive requests are admitted first under load
+  const auto& goodput = column(r, "slo_classes", "goodput_req_per_s");
+  CHECK_THAT(goodput[0] + goodput[1], WithinRel(goodput[2], 1e-12));
+  CHECK(out(r, "goodput_req_per_s") == goodput[2]);
+}
+
+TEST_CASE("max_waiting rejects arrivals beyond it, and they count against the SLO", "[llm][scheduler]") {
+  const auto r = cell.run({{"n", "600"}, {"lambda", "60"}, {"max_waiting", "3"}});
+  const double rejected = policy(r, "rejected", kContinuous);
+  CHECK(rejected > 0);
+  CHECK(has_notice(r, "rejected"));
+  CHECK(out(r, "slo_attainment_frac") <= 1 - rejected / 600);
+}
+
+TEST_CASE("The notebook's slot simulation: waits in steps at 60 % load", "[llm][scheduler][notebook]") {
+  // nb03 cb_sim: 8 slots at 60 % of 8 / 188 requests per step = 25.53 per 1 ms step-second.
+  const auto r = cell.run(notebook_slots("25.53"));
+  CHECK_THAT(policy(r, "mean_step_ms", kContinuous), WithinRel(1.0, 1e-4));
+  cell.check_book(r, "queue_mean_steps");
+}
+
+TEST_CASE("Continuous batching cell rejects impossible new settings with a clear error", "[llm][scheduler]") {
+  const auto row = GENERATE(values<cell_test::BadInput>({
+      {"a prompt clip with min above max", {{"prompt_min", "500"}, {"prompt_max", "100"}}, "invalid", "prompt_min"},
+      {"an answer clip with min above max", {{"output_min", "500"}, {"output_max", "100"}}, "invalid", "output_min"},
+      {"a prefill cap without chunked prefill", {{"chunked_prefill", "off"}, {"long_prefill_token_threshold", "512"}},
+       "invalid", "long_prefill_token_threshold"},
+      {"tensor parallelism that does not divide the heads", {{"tensor_parallel_size", "3"}}, "invalid",
+       "tensor_parallel_size"},
+      {"idle power above busy power", {{"idle_w", "800"}}, "invalid", "idle_w"},
+      {"FP16 70B weights on one GPU", {{"model", "llama3.1-70b"}, {"weights", "fp16"}}, "too_large", "weights"},
+      {"the 70B model's KV reserve beside its weights, even over 2 GPUs",
+       {{"model", "llama3.1-70b"}, {"tensor_parallel_size", "2"}}, "too_large", "kv_gib"},
+  }));
+  cell_test::check_error(cell.error(row.raw), row);
 }

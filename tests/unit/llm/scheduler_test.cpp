@@ -140,3 +140,64 @@ TEST_CASE("A finished request frees its blocks and leaves running; the others ke
   CHECK(kv.blocks_of(b).empty());
   CHECK(kv.check_invariants({&a, &b, &c}).empty());
 }
+
+TEST_CASE("The priority policy admits interactive requests before earlier batch ones; FCFS keeps arrival order",
+          "[llm][scheduler][policy]") {
+  const auto admitted_first = [](SchedulingPolicy policy) {
+    KvCacheManager kv({100, 16, false, 0});
+    SchedulerConfig config{1, 100, true, 0};  // one running request at a time
+    config.policy = policy;
+    Scheduler s(config, kv);
+    Request a = make(0, 50, 2), b = make(1, 30, 2), c = make(2, 10, 2);
+    a.arrival_at_s = 0.1, b.arrival_at_s = 0.2, c.arrival_at_s = 0.3;
+    a.request_class = 1;  // batch
+    b.request_class = 1;
+    c.request_class = 0;  // interactive, arrived last
+    for (Request* r : {&a, &b, &c}) s.add_request(*r);
+    return ids(s.waiting());
+  };
+  CHECK(admitted_first(SchedulingPolicy::Fcfs) == std::vector<std::int32_t>{0, 1, 2});
+  CHECK(admitted_first(SchedulingPolicy::Priority) == std::vector<std::int32_t>{2, 0, 1});
+  CHECK(admitted_first(SchedulingPolicy::ShortestPromptFirst) == std::vector<std::int32_t>{2, 1, 0});
+}
+
+TEST_CASE("Under shortest-prompt-first a preempted request goes back at its place, not to the head",
+          "[llm][scheduler][policy]") {
+  KvCacheManager kv({4, 16, false, 0});  // 64 tokens of KV
+  SchedulerConfig config{8, 256, true, 0};
+  config.policy = SchedulingPolicy::ShortestPromptFirst;
+  Scheduler s(config, kv);
+  Request a = make(0, 16, 40), b = make(1, 32, 40), c = make(2, 20, 5);
+  s.add_request(a);
+  s.add_request(b);
+  SchedulerOutput out = s.schedule();  // a (1 block) and b (2 blocks) admitted
+  s.update_from_output(out, 1.0);
+  s.add_request(c);  // c waits: the pool has one block left
+  for (int step = 0; step < 40 && out.preempted.empty(); ++step) {
+    out = s.schedule();
+    s.update_from_output(out, 2.0 + step);
+  }
+  REQUIRE_FALSE(out.preempted.empty());
+  // b, the latest admitted, was preempted; its 32-token prompt sorts after c's 20 tokens.
+  CHECK(ids(out.preempted) == std::vector<std::int32_t>{1});
+  const auto waiting = ids(s.waiting());
+  REQUIRE(waiting.size() >= 1);
+  CHECK(waiting.back() == 1);
+}
+
+TEST_CASE("Each sampled token's gap since the request's previous token is recorded", "[llm][scheduler]") {
+  KvCacheManager kv({100, 16, false, 0});
+  Scheduler s({8, 100, true, 0}, kv);
+  Request a = make(0, 20, 3);
+  s.add_request(a);
+  GapHistogram gaps;
+  double now_s = 0;
+  for (const double step_s : {0.5, 0.25, 0.25}) {
+    const SchedulerOutput out = s.schedule();
+    now_s += step_s;
+    s.update_from_output(out, now_s, &gaps);
+  }
+  CHECK(a.is_finished());
+  CHECK(gaps.count() == 2);  // 3 tokens, 2 gaps of 0.25 s
+  CHECK(gaps.quantile(0.5) == 0.25);
+}

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "llm/step_time.h"
 
 using Catch::Matchers::WithinAbs;
@@ -59,4 +61,50 @@ TEST_CASE("Step time is the larger roof plus the tax, and grows with batch and c
   CHECK(big.total_s == big.compute_s + big.overhead_s);
   CHECK(decode_step_s(m, g, 8, 8 * 2000) > decode_step_s(m, g, 8, 8 * 1000));
   CHECK(decode_step_s(m, g, 16, 16 * 1000) > decode_step_s(m, g, 8, 8 * 1000));
+}
+
+TEST_CASE("Tensor parallelism over 2 GPUs halves each GPU's weight bytes and adds the all-reduces as stated",
+          "[llm][model][tensor_parallel]") {
+  const ModelSpec m = llama3_8b();
+  const GpuSpec g = h100();
+  StepWork w;  // 64 sequences decoding with 1,256 tokens of context each
+  w.num_decode_seqs = 64;
+  w.decode_context_tokens = 64 * 1256;
+  TensorParallel tp2;
+  tp2.size = 2;
+  const StepTime one = step_time(m, g, w);
+  const StepTime two = step_time(m, g, w, tp2);
+  // Weights: 4.015e9 B / 2 per GPU; KV: 8 KV heads / 2 = 4 per GPU, so 65,536 B per token.
+  CHECK_THAT(two.bytes - two.kv_bytes, WithinRel(4.015e9 / 2, 1e-12));
+  CHECK(tp2.kv_bytes_per_token_per_gpu(m) == 65'536);
+  CHECK(two.kv_bytes == 65'536.0 * 64 * 1256);
+  CHECK(two.flop == one.flop / 2);
+  // All-reduces: 32 layers x 2, each a ring over p = 2 GPUs of 64 tokens x 4,096 x 2 B = 524,288 B:
+  // 2 (p - 1) / p x 524,288 B / 450e9 B/s + 2 (p - 1) x 5 us = 1.1651 us + 10 us, so 64 x 11.165 us = 0.71457 ms.
+  const double one_all_reduce_s = 524'288.0 / 450e9 + 2 * 5e-6;
+  CHECK_THAT(two.all_reduce_s, WithinRel(64 * one_all_reduce_s, 1e-12));
+  CHECK_THAT(two.all_reduce_s * 1e3, WithinRel(0.71457, 1e-4));
+  CHECK(two.total_s == std::max(two.memory_s, two.compute_s) + two.overhead_s + two.all_reduce_s);
+  CHECK(one.all_reduce_s == 0.0);
+  // Memory-bound here: each GPU reads half the bytes, so the roofline part halves.
+  CHECK_THAT(two.memory_s, WithinRel(one.memory_s / 2, 1e-12));
+}
+
+TEST_CASE("KV heads fewer than the tensor-parallel GPUs are replicated, one per GPU", "[llm][model][tensor_parallel]") {
+  TensorParallel tp16;
+  tp16.size = 16;
+  // Llama-3-8B has 8 KV heads: over 16 GPUs each keeps one, 2 x 32 x 1 x 128 x 2 B = 16,384 B per token.
+  CHECK(tp16.kv_bytes_per_token_per_gpu(llama3_8b()) == 16'384);
+}
+
+TEST_CASE("Bandwidth efficiency stretches the memory time; at 1 the step is the book's", "[llm][model]") {
+  GpuSpec g = h100();
+  StepWork w;
+  w.num_decode_seqs = 1;
+  w.decode_context_tokens = 1256;
+  const StepTime full = step_time(llama3_8b(), g, w);
+  g.bandwidth_efficiency = 0.8;
+  const StepTime slow = step_time(llama3_8b(), g, w);
+  CHECK_THAT(slow.memory_s, WithinRel(full.memory_s / 0.8, 1e-12));
+  CHECK(slow.kv_bytes == 131'072.0 * 1256);
 }

@@ -92,3 +92,45 @@ TEST_CASE("A conversation's turn k resends the whole history: system + k (user +
   }
   CHECK(conversation_max_tokens(p) == longest);  // 500 + 4 x 100
 }
+
+TEST_CASE("Clip bounds hold every drawn length in [min, max], as the notebook clips answers to 1..1,000 tokens",
+          "[llm][workload]") {
+  OpenLoopParams p;
+  p.num_requests = 5000;
+  p.prompt_tokens = sl::Distribution::lognormal_mean_cv(300, 1.0);
+  p.output_tokens = sl::Distribution::lognormal_mean_cv(197.8, 1.31);  // median 120, sigma 1
+  p.prompt_min_tokens = 50, p.prompt_max_tokens = 1500;  // P(prompt < 50) = 4 %
+  p.output_min_tokens = 1, p.output_max_tokens = 1000;
+  p.max_model_len = 4096;
+  const Workload w = make_open_loop(p, 3);
+  std::int64_t at_max = 0, at_min = 0;
+  for (const Request& r : w.requests) {
+    CHECK(r.num_prompt_tokens >= 50);
+    CHECK(r.num_prompt_tokens <= 1500);
+    CHECK(r.max_tokens <= 1000);
+    at_max += r.max_tokens == 1000;
+    at_min += r.num_prompt_tokens == 50;
+  }
+  // P(answer > 1,000) = P(Z > ln(1000/120) / 1) = P(Z > 2.12) = 1.7 %: about 85 of 5,000 sit at the bound.
+  CHECK(at_max > 40);
+  CHECK(at_max < 150);
+  CHECK(at_min > 0);
+}
+
+TEST_CASE("The batch-class share changes neither arrivals nor lengths", "[llm][workload]") {
+  OpenLoopParams p;
+  p.num_requests = 4000;
+  p.prompt_tokens = sl::Distribution::lognormal_mean_cv(500, 0.5);
+  const Workload one = make_open_loop(p, 9);
+  p.batch_frac = 0.25;
+  const Workload mixed = make_open_loop(p, 9);
+  std::int64_t num_batch = 0;
+  for (std::size_t i = 0; i < one.requests.size(); ++i) {
+    CHECK(one.requests[i].request_class == 0);
+    CHECK(mixed.requests[i].arrival_at_s == one.requests[i].arrival_at_s);
+    CHECK(mixed.requests[i].num_prompt_tokens == one.requests[i].num_prompt_tokens);
+    num_batch += mixed.requests[i].request_class;
+  }
+  // Binomial(4000, 0.25): mean 1,000, sd 27.4; 5 sd either side.
+  CHECK(std::abs(static_cast<double>(num_batch) - 1000) < 5 * 27.4);
+}

@@ -1,0 +1,94 @@
+#include "llm/engine_setup.h"
+
+#include <cmath>
+
+#include "core/units.h"
+
+namespace sl::llm {
+
+using units::kGiB;
+
+std::vector<ParamSpec> engine_hardware_params() {
+  std::vector<ParamSpec> params = model_params(llama3_8b());
+  for (ParamSpec& spec : gpu_params(h100())) params.push_back(std::move(spec));
+  const std::vector<ParamSpec> rest = {
+      real("bw_efficiency_frac", "", 1, 0.01, 1), real("mem_util_frac", "", 1, 0.01, 1),
+      choice("kv_pool", {"reserve", "fill"}, "reserve"),
+      used_when(real("kv_gib", "GiB", 72, 0.001, 1024), "kv_pool", {"reserve"}),
+      count("block_size", "tokens", 16, 1, 1024),
+      count("tensor_parallel_size", "GPUs", 1, 1, 64),
+      real("link_gb_per_s", "GB/s", 450, 0.001, 1e5), real("link_latency_us", "µs", 5, 0, 1e5)};
+  params.insert(params.end(), rest.begin(), rest.end());
+  return params;
+}
+
+namespace {
+
+Error split_error(const std::string& what, std::int64_t heads, std::int64_t tp) {
+  return Error{"invalid", "tensor_parallel_size",
+               "tensor_parallel_size = " + std::to_string(tp) + " must " + what + " (" + std::to_string(heads) + ")",
+               {{"got", std::to_string(tp)}}};
+}
+
+}  // namespace
+
+Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten) {
+  auto model = validate_model(in, llama3_8b());
+  if (!model.ok()) return model.error();
+  auto gpu = validate_gpu(in, h100());
+  if (!gpu.ok()) return gpu.error();
+  EngineHardware hw;
+  hw.model_choice = model.value();
+  hw.gpu_choice = gpu.value();
+  hw.model = hw.model_choice.model;
+  hw.gpu = hw.gpu_choice.gpu;
+  hw.gpu.bandwidth_efficiency = in.real("bw_efficiency_frac");
+  hw.tp.size = in.count("tensor_parallel_size");
+  hw.tp.link_bytes_per_s = in.real("link_gb_per_s") * units::kGB;
+  hw.tp.link_latency_s = in.real("link_latency_us") / units::kUsPerS;
+  hw.block_size = in.count("block_size");
+  const std::int64_t tp = hw.tp.size;
+  // vLLM's rules: the query heads split evenly; KV heads split evenly or are replicated evenly.
+  if (hw.model.num_heads % tp != 0) return split_error("divide the query heads", hw.model.num_heads, tp);
+  if (hw.model.num_kv_heads % tp != 0 && tp % hw.model.num_kv_heads != 0)
+    return split_error("divide the KV heads or be a multiple of them", hw.model.num_kv_heads, tp);
+
+  const double usable = in.real("mem_util_frac") * static_cast<double>(hw.gpu.memory_bytes);
+  const double weights = hw.tp.weight_bytes_per_gpu(hw.model);
+  if (weights >= usable)
+    return too_large("weights", weights / units::kGB, usable / units::kGB, "GB",
+                     "the weights each GPU holds (" + hw.model.name + " over " + std::to_string(tp) +
+                         " GPU(s), within mem_util_frac x GPU memory; use more GPUs, a lower precision or a larger GPU)");
+  const double room_gib = (usable - weights) / kGiB;
+  double kv_gib = room_gib;
+  const bool is_reserve = in.choice("kv_pool") == "reserve";
+  const std::string pool_param = is_reserve ? "kv_gib" : "mem_util_frac";  // what sizes the pool
+  if (is_reserve) {
+    kv_gib = in.real("kv_gib");
+    if (kv_gib > room_gib)
+      return too_large("kv_gib", kv_gib, std::floor(room_gib * 100) / 100, "GiB",
+                       "the KV cache of each GPU beside its " + format_number(weights / units::kGB) + " GB share of the " +
+                           hw.model.name + " weights (" + format_number(usable / kGiB) + " GiB usable on the " +
+                           hw.gpu.name + ")");
+  }
+  hw.kv_bytes_per_token_per_gpu = hw.tp.kv_bytes_per_token_per_gpu(hw.model);
+  hw.kv_pool_bytes_per_gpu = kv_gib * kGiB;
+  hw.pool_tokens = static_cast<std::int64_t>(std::floor(hw.kv_pool_bytes_per_gpu / hw.kv_bytes_per_token_per_gpu));
+  hw.num_blocks = hw.pool_tokens / hw.block_size;
+  // The block pool keeps ~20 B per block (block_pool.h); 2^24 blocks is 320 MiB, and BlockId is 32-bit.
+  constexpr std::int64_t kMaxBlocks = std::int64_t{1} << 24;
+  if (hw.num_blocks > kMaxBlocks)
+    return too_large(pool_param, kv_gib,
+                     static_cast<double>(kMaxBlocks * hw.block_size) * hw.kv_bytes_per_token_per_gpu / kGiB, "GiB",
+                     "the KV pool (" + std::to_string(hw.num_blocks) + " blocks of " + std::to_string(hw.block_size) +
+                         " tokens; at most " + std::to_string(kMaxBlocks) + " blocks are simulated)");
+  if (hw.num_blocks * hw.block_size < min_tokens)
+    return Error{"invalid", pool_param,
+                 "a KV pool of " + format_number(kv_gib) + " GiB per GPU holds " +
+                     std::to_string(hw.num_blocks * hw.block_size) + " tokens in whole blocks, fewer than the " +
+                     std::to_string(min_tokens) + " tokens the longest request needs; raise kv_gib or shorten " + shorten,
+                 {{"min", std::to_string(min_tokens)}, {"unit", "tokens"}, {"got", format_number(kv_gib)}}};
+  return hw;
+}
+
+}  // namespace sl::llm

@@ -1,0 +1,41 @@
+#pragma once
+// The hardware the serving engine runs on, as the analytic llm cells describe it (model_inputs.h: a model preset
+// or a custom one, weight and KV precision, a GPU preset or a custom one, compute efficiency and taxes), plus
+// what only a server has: the achieved share of HBM bandwidth, the share of GPU memory the server may use, and
+// tensor parallelism over TP GPUs (step_time.h). The KV pool of each GPU is either a stated reserve (the book's
+// 72 GiB of an H100's 80 GiB, §21) or, as vLLM sizes it, all that is left of mem_util_frac x memory after the
+// GPU's share of the weights; it holds floor(pool / KV bytes per token per GPU) tokens, cut into blocks.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/cell.h"
+#include "llm/model_inputs.h"
+#include "llm/step_time.h"
+
+namespace sl::llm {
+
+struct EngineHardware {
+  ModelChoice model_choice;
+  GpuChoice gpu_choice;
+  ModelSpec model;
+  GpuSpec gpu;
+  TensorParallel tp;
+  double kv_bytes_per_token_per_gpu = 0;
+  double kv_pool_bytes_per_gpu = 0;
+  std::int64_t pool_tokens = 0;  ///< floor(KV pool per GPU / KV bytes per token per GPU)
+  std::int64_t block_size = 16;
+  std::int64_t num_blocks = 0;   ///< floor(pool_tokens / block_size)
+};
+
+/// Parameters: model_params(llama3-8b), gpu_params(h100), bw_efficiency_frac, mem_util_frac, kv_pool
+/// (reserve | fill), kv_gib, block_size, tensor_parallel_size, link_gb_per_s, link_latency_us.
+std::vector<ParamSpec> engine_hardware_params();
+
+/// Checked hardware. Errors: heads or KV heads that do not split over the GPUs ("invalid",
+/// tensor_parallel_size); weights that leave no room ("too_large", weights); a reserve beyond mem_util_frac x
+/// memory minus the weights ("too_large", kv_gib); a pool of more than 2^24 blocks ("too_large") or shorter than
+/// `min_tokens` ("invalid", naming `shorten`), both naming kv_gib, or mem_util_frac when kv_pool = fill.
+Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten);
+
+}  // namespace sl::llm

@@ -1,0 +1,13 @@
+#pragma once
+// The power model of the llm cells (napkin math 1.5, llm/energy): a GPU draws idle_w when idle and gpu_w when
+// busy, linearly in between with its utilisation (the energy cell's middle assumption; at the book's two points,
+// 700 W busy and 300 W at 10 %), and the host draws host_w all the time. Energy per token = power / tokens per
+// second: 1,000 W / 912 tokens/s = 1.0965 J at full load (§ napkin 1.5).
+namespace sl::llm {
+
+/// Average power (W) of a server of `num_gpus` GPUs busy a fraction util_frac of the time.
+inline double server_power_w(double gpu_w, double idle_w, double host_w, double util_frac, double num_gpus = 1) {
+  return num_gpus * (idle_w + (gpu_w - idle_w) * util_frac) + host_w;
+}
+
+}  // namespace sl::llm

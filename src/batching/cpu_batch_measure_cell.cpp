@@ -25,10 +25,6 @@ namespace {
 
 using kernels::Timing;
 
-/// Most time a run may spend measuring: every depth and batch is timed (samples + kCalibrationTimings)
-/// times, each at least min_sample_ms long (one warm-up call and at least two calibration timings).
-constexpr double kMaxMeasureS = 10;
-constexpr double kCalibrationTimings = 4;
 /// A fitted fixed cost is claimed only when it is at least this many standard errors above zero.
 constexpr double kInterceptSigmas = 2;
 /// Timers coarser than this (a page that is not cross-origin isolated) lengthen every sample; say so.
@@ -129,12 +125,8 @@ Result<CpuBatchMeasureParams> validate_cpu_batch_measure(const Inputs& in) {
   }
   const double series = static_cast<double>(stack_depths(p.max_depth).size() + batch_sizes(p.max_batch).size() +
                                             batch_sizes(p.conv_max_batch).size());
-  const double timings = series * (p.num_samples + kCalibrationTimings);
-  if (timings * p.min_sample_s > kMaxMeasureS)
-    return too_large("min_sample_ms", p.min_sample_s * 1e3, kMaxMeasureS / timings * 1e3, "ms",
-                     "the shortest sample (" + format_number(series) + " depths and batches x (" +
-                         std::to_string(p.num_samples) + " samples + " + format_number(kCalibrationTimings) +
-                         " calibration timings) must fit the " + format_number(kMaxMeasureS) + " s a run may measure)");
+  if (auto too_long = kernels::check_measure_time(series, "depths and batches", p.num_samples, p.min_sample_s))
+    return *too_long;
   return params;
 }
 

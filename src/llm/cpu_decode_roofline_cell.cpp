@@ -25,11 +25,6 @@ using kernels::HeapArray;
 using kernels::Timing;
 
 using units::kMiB;
-/// Most time a run may spend measuring: every probe and step is timed (samples + kCalibrationTimings)
-/// times, each at least min_sample_ms long (timing.cpp: one warm-up call, and calibration needs two timings
-/// in a row that reach the minimum, after at least one that grew the count).
-constexpr double kMaxMeasureS = 10;
-constexpr double kCalibrationTimings = 4;
 /// The probes timed besides the steps: the stream and the FP32 and INT8 multiply-add.
 constexpr double kProbeSeries = 3;
 /// Most FLOPs one pass over the batch sweep may take (a run makes samples + 1 passes per precision).
@@ -98,12 +93,8 @@ Result<CpuDecodeRooflineParams> validate_cpu_decode_roofline(const Inputs& in) {
                      format_number(kMaxSweepFlop / units::kGiga) + " GFLOP limit (minutes in a browser): lower max_batch or weights_mib",
                  {{"max", format_number(kMaxSweepFlop)}, {"unit", "FLOP"}, {"got", format_number(sweep_flop)}}};
   const double series = kProbeSeries + ((p.fp32 ? 1.0 : 0.0) + (p.int8 ? 1.0 : 0.0)) * static_cast<double>(p.batches.size());
-  const double timings = series * (p.num_samples + kCalibrationTimings);
-  if (timings * p.min_sample_s > kMaxMeasureS)
-    return too_large("min_sample_ms", p.min_sample_s * 1e3, kMaxMeasureS / timings * 1e3, "ms",
-                     "the shortest sample (" + format_number(series) + " probes and steps x (" +
-                         std::to_string(p.num_samples) + " samples + " + format_number(kCalibrationTimings) +
-                         " calibration timings) must fit the " + format_number(kMaxMeasureS) + " s a run may measure)");
+  if (auto too_long = kernels::check_measure_time(series, "probes and steps", p.num_samples, p.min_sample_s))
+    return *too_long;
   return p;
 }
 

@@ -16,6 +16,7 @@
 #include "batching/cells.h"
 #include "batching/cpu_batch_measure.h"
 #include "batching/linear_fit.h"
+#include "core/outputs.h"
 #include "core/rng.h"
 #include "core/units.h"
 #include "kernels/timing.h"
@@ -386,19 +387,15 @@ CellSpec cpu_batch_measure_cell() {
   cell.deterministic = false;  // timings of this machine differ run to run
   cell.probes = {"js_call"};
   cell.plan_probes = &plan_js_calls;
-  cell.outputs = {out("timer_resolution_us", "µs"), out("sample_min_ms", "ms"), out("per_layer_call_us", "µs"),
-                  out("stack_intercept_us", "µs"), out("depth_fit_r2", ""),
-                  browser_only(out("js_layer_call_us", "µs")), browser_only(out("js_empty_call_us", "µs")),
-                  browser_only(out("js_boundary_us", "µs")), browser_only(out("js_call_ratio", "×")),
-                  out("mlp_flop_per_item", ""), out("mlp_t_batch1_ms", "ms"), out("mlp_t_max_batch_ms", "ms"),
-                  out("mlp_speedup", ""), out("mlp_gflop_per_s", "GFLOP/s"), out("mlp_fit_a_ms", "ms"),
-                  out("mlp_fit_b_ms", "ms"), out("mlp_fit_r2", ""), out("mlp_fit_a_se_ms", "ms"), sometimes(out("mlp_a_over_b", "items")),
-                  sometimes(out("mlp_max_gain", "×")), out("conv_flop_per_item", ""), out("conv_t_batch1_ms", "ms"),
-                  out("conv_t_max_batch_ms", "ms"), out("conv_speedup", ""), out("conv_gflop_per_s", "GFLOP/s"),
-                  out("conv_fit_a_ms", "ms"), out("conv_fit_b_ms", "ms"), out("conv_fit_r2", ""), out("conv_fit_a_se_ms", "ms"),
-                  sometimes(out("conv_a_over_b", "")), sometimes(out("conv_max_gain", "×")),
-                  out("gpu_t_batch1_ms", "ms"), out("gpu_t_batch32_ms", "ms"),
-                  sometimes(out("gpu_a_over_b", "items")), sometimes(out("gpu_max_gain", "×"))};
+  cell.outputs = outputs({"timer_resolution_us", "sample_min_ms", "per_layer_call_us", "stack_intercept_us", "depth_fit_r2",
+                  browser_only("js_layer_call_us"), browser_only("js_empty_call_us"), browser_only("js_boundary_us"),
+                  browser_only(out("js_call_ratio", "×")), "mlp_flop_per_item", "mlp_t_batch1_ms", "mlp_t_max_batch_ms",
+                  "mlp_speedup", "mlp_gflop_per_s", "mlp_fit_a_ms", "mlp_fit_b_ms", "mlp_fit_r2", "mlp_fit_a_se_ms",
+                  sometimes(out("mlp_a_over_b", "items")), sometimes(out("mlp_max_gain", "×")), "conv_flop_per_item",
+                  "conv_t_batch1_ms", "conv_t_max_batch_ms", "conv_speedup", "conv_gflop_per_s", "conv_fit_a_ms",
+                  "conv_fit_b_ms", "conv_fit_r2", "conv_fit_a_se_ms", sometimes("conv_a_over_b"),
+                  sometimes(out("conv_max_gain", "×")), "gpu_t_batch1_ms", "gpu_t_batch32_ms",
+                  sometimes(out("gpu_a_over_b", "items")), sometimes(out("gpu_max_gain", "×"))});
   cell.tables = {table("depth"), table("mlp"), table("conv"), table("calls", Presence::BrowserOnly)};
   return cell;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/outputs.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
 #include "queues/erlang_c.h"
@@ -166,15 +167,12 @@ CellSpec routing_cell() {
                  explored(real("rho_max", "", 0.9, 0.01, 0.99), 0.5, 0.99), count("points", "", 9, 1, kMaxPoints),
                  count("n", "requests", 40'000, 1000, 2'000'000)},
                 &run_routing};
-  cell.outputs = {out("rho", ""), out("mean_random_ms", "ms"), out("p99_random_ms", "ms"), out("mean_p2_ms", "ms"),
-                  out("p99_p2_ms", "ms"), out("mean_jsq_ms", "ms"), out("p99_jsq_ms", "ms"),
-                  out("mean_shared_ms", "ms"), out("p99_shared_ms", "ms"), out("mean_random_se_ms", "ms"),
-                  out("mean_shared_se_ms", "ms"), out("p99_random_se_ms", "ms"), out("p99_shared_se_ms", "ms"),
-                  out("wait_shared_ms", "ms"), out("wait_shared_se_ms", "ms"),
-                  out("mean_random_closed_ms", "ms"), sometimes(out("p99_random_closed_ms", "ms")),
-                  sometimes(out("mean_shared_closed_ms", "ms")), sometimes(out("wait_shared_closed_ms", "ms")),
-                  sometimes(out("p99_shared_closed_ms", "ms")), sometimes(out("recovered_p2_frac", "")),
-                  sometimes(out("recovered_jsq_frac", ""))};
+  cell.outputs = outputs({"rho", "mean_random_ms", "p99_random_ms", "mean_p2_ms", "p99_p2_ms", "mean_jsq_ms", "p99_jsq_ms",
+                  "mean_shared_ms", "p99_shared_ms", "mean_random_se_ms", "mean_shared_se_ms", "p99_random_se_ms",
+                  "p99_shared_se_ms", "wait_shared_ms", "wait_shared_se_ms", "mean_random_closed_ms",
+                  sometimes("p99_random_closed_ms"), sometimes("mean_shared_closed_ms"),
+                  sometimes("wait_shared_closed_ms"), sometimes("p99_shared_closed_ms"), sometimes("recovered_p2_frac"),
+                  sometimes("recovered_jsq_frac")});
   cell.tables = {table("sweep")};
   return cell;
 }

@@ -6,6 +6,7 @@
 #include <array>
 #include <string>
 
+#include "core/outputs.h"
 #include "batching/cells.h"
 
 namespace sl::batching {
@@ -108,13 +109,11 @@ CellSpec batch_sweep_table_cell() {
                  real("small_window_ms", "ms", 5, 0, 1e5), explored(real("slo_ms", "ms", 20, 1e-3, 1e5), 5, 60)},
                 &run_batch_sweep_table};
   cell.uses_seed = false;
-  cell.outputs = {out("per_image_b1_ms", "ms"), out("throughput_b1_per_s", "1/s"), out("per_image_b4_ms", "ms"),
-                  out("throughput_b4_per_s", "1/s"), out("per_image_b8_ms", "ms"), out("throughput_b8_per_s", "1/s"),
-                  out("per_image_b16_ms", "ms"), out("throughput_b16_per_s", "1/s"), out("per_image_b32_ms", "ms"),
-                  out("throughput_b32_per_s", "1/s"), out("speedup_b32_vs_b1", "×"), out("speedup_b8_vs_b1", "×"),
-                  out("latency_b1_ms", "ms"), out("latency_b32_window_ms", "ms"),
-                  out("latency_b8_small_window_ms", "ms"), out("slo_headroom_b8_ms", "ms"),
-                  out("largest_batch_within_slo", "")};
+  cell.outputs = outputs({"per_image_b1_ms", "throughput_b1_per_s", "per_image_b4_ms", "throughput_b4_per_s", "per_image_b8_ms",
+                  "throughput_b8_per_s", "per_image_b16_ms", "throughput_b16_per_s", "per_image_b32_ms",
+                  "throughput_b32_per_s", out("speedup_b32_vs_b1", "×"), out("speedup_b8_vs_b1", "×"), "latency_b1_ms",
+                  "latency_b32_window_ms", "latency_b8_small_window_ms", "slo_headroom_b8_ms",
+                  "largest_batch_within_slo"});
   cell.tables = {table("sweep")};
   return cell;
 }

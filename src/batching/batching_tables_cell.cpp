@@ -12,6 +12,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/outputs.h"
 #include "batching/batch_formulas.h"
 #include "batching/cells.h"
 
@@ -263,23 +264,17 @@ CellSpec batching_tables_cell() {
                  real("t14_efficiency_frac", "", 0.89, 1e-6, 1), real("t15_svc_ms", "ms", 25, 0, 1e6)},
                 &run_batching_tables};
   cell.uses_seed = false;
-  cell.outputs = {out("t11_svc_b1_ms", "ms"), out("t11_total_b1_ms", "ms"), out("t11_throughput_b1_per_s", "1/s"),
-                  out("t11_svc_b4_ms", "ms"), out("t11_total_b4_ms", "ms"), out("t11_throughput_b4_per_s", "1/s"),
-                  out("t11_svc_b8_ms", "ms"), out("t11_total_b8_ms", "ms"), out("t11_throughput_b8_per_s", "1/s"),
-                  out("t11_svc_b16_ms", "ms"), out("t11_total_b16_ms", "ms"), out("t11_throughput_b16_per_s", "1/s"),
-                  out("t11_svc_b32_ms", "ms"), out("t11_total_b32_ms", "ms"), out("t11_throughput_b32_per_s", "1/s"),
-                  out("t11_gain_x", "×"), out("eff_b1_frac", ""), out("eff_b1_pct_truncated", ""),
-                  out("eff_b32_frac", ""), out("eff_b32_pct_truncated", ""), out("batch_overhead_rule", ""),
-                  out("batch_slo_limit", ""), out("t12_small_wait_ms", "ms"), out("t12_large_wait_ms", "ms"),
-                  out("t12_small_budget_ms", "ms"), out("t12_large_budget_ms", "ms"), out("t12_gain_frac", ""),
-                  out("t12_wait_increase_ms", "ms"), out("t12_max_wait_increase_ms", "ms"),
-                  out("t12_model_gain_frac", ""), out("t14_budget_ms", "ms"), out("t14_max_window_ms", "ms"),
-                  out("t14_seen_batch_mean", ""), out("t14_seen_batch_p99", ""), out("t14_envelope_ms", "ms"),
-                  out("t14_capacity_per_s", "1/s"), out("t14_served_per_s", "1/s"), out("t15_window_100_ms", "ms"),
-                  out("t15_batch_100", ""), out("t15_latency_100_ms", "ms"), out("t15_window_500_ms", "ms"),
-                  out("t15_batch_500", ""), out("t15_latency_500_ms", "ms"), out("t15_window_1000_ms", "ms"),
-                  out("t15_batch_1000", ""), out("t15_latency_1000_ms", "ms"), out("t15_window_5000_ms", "ms"),
-                  out("t15_batch_5000", ""), out("t15_latency_5000_ms", "ms")};
+  cell.outputs = outputs({"t11_svc_b1_ms", "t11_total_b1_ms", "t11_throughput_b1_per_s", "t11_svc_b4_ms", "t11_total_b4_ms",
+                  "t11_throughput_b4_per_s", "t11_svc_b8_ms", "t11_total_b8_ms", "t11_throughput_b8_per_s",
+                  "t11_svc_b16_ms", "t11_total_b16_ms", "t11_throughput_b16_per_s", "t11_svc_b32_ms",
+                  "t11_total_b32_ms", "t11_throughput_b32_per_s", "t11_gain_x", "eff_b1_frac", "eff_b1_pct_truncated",
+                  "eff_b32_frac", "eff_b32_pct_truncated", "batch_overhead_rule", "batch_slo_limit",
+                  "t12_small_wait_ms", "t12_large_wait_ms", "t12_small_budget_ms", "t12_large_budget_ms",
+                  "t12_gain_frac", "t12_wait_increase_ms", "t12_max_wait_increase_ms", "t12_model_gain_frac",
+                  "t14_budget_ms", "t14_max_window_ms", "t14_seen_batch_mean", "t14_seen_batch_p99", "t14_envelope_ms",
+                  "t14_capacity_per_s", "t14_served_per_s", "t15_window_100_ms", "t15_batch_100", "t15_latency_100_ms",
+                  "t15_window_500_ms", "t15_batch_500", "t15_latency_500_ms", "t15_window_1000_ms", "t15_batch_1000",
+                  "t15_latency_1000_ms", "t15_window_5000_ms", "t15_batch_5000", "t15_latency_5000_ms"});
   cell.tables = {table("table12_model"), table("table15"), table("service_curve")};
   return cell;
 }

@@ -14,6 +14,7 @@
 #include "batching/batch_formulas.h"
 #include "batching/cells.h"
 #include "batching/dynamic_batcher.h"
+#include "core/outputs.h"
 #include "core/stats.h"
 #include "queues/confidence_intervals.h"
 
@@ -181,11 +182,10 @@ CellSpec batching_tax_cell() {
                  real("t_inf_b1_ms", "ms", 2.0, 1e-3, 1e5), explored(real("t_inf_ms", "ms", 15.0, 1e-3, 1e5), 2, 60),
                  count("n", "requests", 100'000, 2, 2'000'000)},
                 &run_batching_tax};
-  cell.outputs = {out("formation_b1_ms", "ms"), out("total_b1_ms", "ms"), out("formation_closed_ms", "ms"),
-                  out("total_closed_ms", "ms"), out("penalty_x", "×"), out("first_request_wait_ms", "ms"),
-                  out("formation_sim_ms", "ms"), out("formation_sim_se_ms", "ms"), out("formation_sim_p99_ms", "ms"),
-                  out("total_sim_ms", "ms"), out("num_batches", ""), out("total_sim_p99_ms", "ms"),
-                  out("total_sim_p99_se_ms", "ms"), out("total_sim_max_ms", "ms"), out("total_sim_max_se_ms", "ms")};
+  cell.outputs = outputs({"formation_b1_ms", "total_b1_ms", "formation_closed_ms", "total_closed_ms", "penalty_x",
+                   "first_request_wait_ms", "formation_sim_ms", "formation_sim_se_ms", "formation_sim_p99_ms",
+                   "total_sim_ms", "num_batches", "total_sim_p99_ms", "total_sim_p99_se_ms", "total_sim_max_ms",
+                   "total_sim_max_se_ms"});
   cell.tables = {table("formation")};
   return cell;
 }

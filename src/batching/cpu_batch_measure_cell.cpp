@@ -16,6 +16,7 @@
 #include "batching/cells.h"
 #include "batching/cpu_batch_measure.h"
 #include "batching/linear_fit.h"
+#include "core/outputs.h"
 #include "core/rng.h"
 #include "core/units.h"
 #include "kernels/timing.h"
@@ -25,10 +26,6 @@ namespace {
 
 using kernels::Timing;
 
-/// Most time a run may spend measuring: every depth and batch is timed (samples + kCalibrationTimings)
-/// times, each at least min_sample_ms long (one warm-up call and at least two calibration timings).
-constexpr double kMaxMeasureS = 10;
-constexpr double kCalibrationTimings = 4;
 /// A fitted fixed cost is claimed only when it is at least this many standard errors above zero.
 constexpr double kInterceptSigmas = 2;
 /// Timers coarser than this (a page that is not cross-origin isolated) lengthen every sample; say so.
@@ -129,12 +126,8 @@ Result<CpuBatchMeasureParams> validate_cpu_batch_measure(const Inputs& in) {
   }
   const double series = static_cast<double>(stack_depths(p.max_depth).size() + batch_sizes(p.max_batch).size() +
                                             batch_sizes(p.conv_max_batch).size());
-  const double timings = series * (p.num_samples + kCalibrationTimings);
-  if (timings * p.min_sample_s > kMaxMeasureS)
-    return too_large("min_sample_ms", p.min_sample_s * 1e3, kMaxMeasureS / timings * 1e3, "ms",
-                     "the shortest sample (" + format_number(series) + " depths and batches x (" +
-                         std::to_string(p.num_samples) + " samples + " + format_number(kCalibrationTimings) +
-                         " calibration timings) must fit the " + format_number(kMaxMeasureS) + " s a run may measure)");
+  if (auto too_long = kernels::check_measure_time(series, "depths and batches", p.num_samples, p.min_sample_s))
+    return *too_long;
   return params;
 }
 
@@ -394,19 +387,15 @@ CellSpec cpu_batch_measure_cell() {
   cell.deterministic = false;  // timings of this machine differ run to run
   cell.probes = {"js_call"};
   cell.plan_probes = &plan_js_calls;
-  cell.outputs = {out("timer_resolution_us", "µs"), out("sample_min_ms", "ms"), out("per_layer_call_us", "µs"),
-                  out("stack_intercept_us", "µs"), out("depth_fit_r2", ""),
-                  browser_only(out("js_layer_call_us", "µs")), browser_only(out("js_empty_call_us", "µs")),
-                  browser_only(out("js_boundary_us", "µs")), browser_only(out("js_call_ratio", "×")),
-                  out("mlp_flop_per_item", ""), out("mlp_t_batch1_ms", "ms"), out("mlp_t_max_batch_ms", "ms"),
-                  out("mlp_speedup", ""), out("mlp_gflop_per_s", "GFLOP/s"), out("mlp_fit_a_ms", "ms"),
-                  out("mlp_fit_b_ms", "ms"), out("mlp_fit_r2", ""), out("mlp_fit_a_se_ms", "ms"), sometimes(out("mlp_a_over_b", "items")),
-                  sometimes(out("mlp_max_gain", "×")), out("conv_flop_per_item", ""), out("conv_t_batch1_ms", "ms"),
-                  out("conv_t_max_batch_ms", "ms"), out("conv_speedup", ""), out("conv_gflop_per_s", "GFLOP/s"),
-                  out("conv_fit_a_ms", "ms"), out("conv_fit_b_ms", "ms"), out("conv_fit_r2", ""), out("conv_fit_a_se_ms", "ms"),
-                  sometimes(out("conv_a_over_b", "")), sometimes(out("conv_max_gain", "×")),
-                  out("gpu_t_batch1_ms", "ms"), out("gpu_t_batch32_ms", "ms"),
-                  sometimes(out("gpu_a_over_b", "items")), sometimes(out("gpu_max_gain", "×"))};
+  cell.outputs = outputs({"timer_resolution_us", "sample_min_ms", "per_layer_call_us", "stack_intercept_us", "depth_fit_r2",
+                  browser_only("js_layer_call_us"), browser_only("js_empty_call_us"), browser_only("js_boundary_us"),
+                  browser_only(out("js_call_ratio", "×")), "mlp_flop_per_item", "mlp_t_batch1_ms", "mlp_t_max_batch_ms",
+                  "mlp_speedup", "mlp_gflop_per_s", "mlp_fit_a_ms", "mlp_fit_b_ms", "mlp_fit_r2", "mlp_fit_a_se_ms",
+                  sometimes(out("mlp_a_over_b", "items")), sometimes(out("mlp_max_gain", "×")), "conv_flop_per_item",
+                  "conv_t_batch1_ms", "conv_t_max_batch_ms", "conv_speedup", "conv_gflop_per_s", "conv_fit_a_ms",
+                  "conv_fit_b_ms", "conv_fit_r2", "conv_fit_a_se_ms", sometimes("conv_a_over_b"),
+                  sometimes(out("conv_max_gain", "×")), "gpu_t_batch1_ms", "gpu_t_batch32_ms",
+                  sometimes(out("gpu_a_over_b", "items")), sometimes(out("gpu_max_gain", "×"))});
   cell.tables = {table("depth"), table("mlp"), table("conv"), table("calls", Presence::BrowserOnly)};
   return cell;
 }

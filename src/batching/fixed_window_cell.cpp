@@ -15,6 +15,7 @@
 #include "batching/batch_formulas.h"
 #include "batching/cells.h"
 #include "batching/window_batching.h"
+#include "core/outputs.h"
 #include "core/stats.h"
 
 namespace sl::batching {
@@ -309,22 +310,18 @@ CellSpec fixed_window_cell() {
                  real("t14_window_ms", "ms", 12, 0.01, 1e4), real("budget_window_ms", "ms", 20, 0.01, 1e4),
                  real("slo_ms", "ms", 50, 1e-3, 1e6)},
                 &run_fixed_window};
-  cell.outputs = {out("wait_closed_ms", "ms"), out("wait_sim_ms", "ms"), out("wait_sim_se_ms", "ms"),
-                  out("wait_max_sim_ms", "ms"), out("batch_mean_closed", ""), out("batch_mean_sim", ""),
-                  out("batch_var_sim", ""), out("p_empty_closed_frac", ""), out("p_empty_sim_frac", ""),
-                  out("seen_batch_mean_closed", ""), out("seen_batch_mean_sim", ""), out("seen_batch_p99", ""),
-                  out("latency_mean_closed_ms", "ms"), out("latency_mean_sim_ms", "ms"), out("envelope_ms", "ms"),
-                  out("envelope_over_mean", "×"), out("latency_p99_sim_ms", "ms"), out("envelope_over_p99_sim", "×"),
-                  out("over_envelope_frac", ""), out("over_envelope_se_frac", ""),
-                  out("t14_seen_batch_mean", ""), out("t14_seen_batch_p99", ""),
-                  out("t14_latency_mean_closed_ms", "ms"), out("t14_envelope_ms", "ms"),
-                  out("t14_latency_p99_sim_ms", "ms"), out("budget_wait_ms", "ms"), out("budget_wait_max_ms", "ms"),
-                  out("budget_wait_share_frac", ""), out("budget_wait_sim_ms", "ms"), out("budget_wait_sim_se_ms", "ms"), out("t10_mean_50", ""),
-                  out("t10_std_50", ""), out("t10_p_empty_50_frac", ""), out("t10_p_double_50_frac", ""),
-                  out("t10_mean_200", ""), out("t10_std_200", ""), out("t10_p_empty_200_frac", ""),
-                  out("t10_p_double_200_frac", ""), out("t10_mean_500", ""), out("t10_std_500", ""),
-                  out("t10_p_empty_500_frac", ""), out("t10_p_double_500_frac", ""), out("t10_mean_1000", ""),
-                  out("t10_std_1000", ""), out("t10_p_empty_1000_frac", ""), out("t10_p_double_1000_frac", "")};
+  cell.outputs = outputs({"wait_closed_ms", "wait_sim_ms", "wait_sim_se_ms", "wait_max_sim_ms", "batch_mean_closed",
+                  "batch_mean_sim", "batch_var_sim", "p_empty_closed_frac", "p_empty_sim_frac",
+                  "seen_batch_mean_closed", "seen_batch_mean_sim", "seen_batch_p99", "latency_mean_closed_ms",
+                  "latency_mean_sim_ms", "envelope_ms", out("envelope_over_mean", "×"), "latency_p99_sim_ms",
+                  out("envelope_over_p99_sim", "×"), "over_envelope_frac", "over_envelope_se_frac",
+                  "t14_seen_batch_mean", "t14_seen_batch_p99", "t14_latency_mean_closed_ms", "t14_envelope_ms",
+                  "t14_latency_p99_sim_ms", "budget_wait_ms", "budget_wait_max_ms", "budget_wait_share_frac",
+                  "budget_wait_sim_ms", "budget_wait_sim_se_ms", "t10_mean_50", "t10_std_50", "t10_p_empty_50_frac",
+                  "t10_p_double_50_frac", "t10_mean_200", "t10_std_200", "t10_p_empty_200_frac",
+                  "t10_p_double_200_frac", "t10_mean_500", "t10_std_500", "t10_p_empty_500_frac",
+                  "t10_p_double_500_frac", "t10_mean_1000", "t10_std_1000", "t10_p_empty_1000_frac",
+                  "t10_p_double_1000_frac"});
   cell.tables = {table("table10"), table("batch_pmf"), table("by_window")};
   return cell;
 }

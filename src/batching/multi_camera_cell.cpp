@@ -12,6 +12,7 @@
 #include "batching/camera_sync.h"
 #include "batching/cells.h"
 #include "core/distributions.h"
+#include "core/outputs.h"
 #include "core/stats.h"
 
 namespace sl::batching {
@@ -154,12 +155,10 @@ CellSpec multi_camera_cell() {
                  explored(real("timeout_ms", "ms", 20, 0, 1e5), 8, 30), real("inference_ms", "ms", 10, 0, 1e4), real("post_ms", "ms", 7, 0, 1e4),
                  real("sync_budget_ms", "ms", 12, 0, 1e5), count("frames", "frame sets", 20'000, 100, 1'000'000)},
                 &run_multi_camera};
-  cell.outputs = {out("period_ms", "ms"), out("arrival_spread_ms", "ms"), out("nominal_start_ms", "ms"),
-                  out("nominal_inference_done_ms", "ms"), out("nominal_result_ms", "ms"),
-                  out("nominal_slack_ms", "ms"), out("sync_budget_frac", ""), out("latest_start_ms", "ms"),
-                  out("miss_frac", ""), out("stale_frac", ""), out("sets_with_stale_frac", ""),
-                  out("miss_se_frac", ""), out("sets_with_stale_se_frac", ""),
-                  out("max_consecutive_stale", ""), out("result_mean_ms", "ms"), out("result_p99_ms", "ms")};
+  cell.outputs = outputs({"period_ms", "arrival_spread_ms", "nominal_start_ms", "nominal_inference_done_ms",
+                  "nominal_result_ms", "nominal_slack_ms", "sync_budget_frac", "latest_start_ms", "miss_frac",
+                  "stale_frac", "sets_with_stale_frac", "miss_se_frac", "sets_with_stale_se_frac",
+                  "max_consecutive_stale", "result_mean_ms", "result_p99_ms"});
   cell.tables = {table("timeline"), table("by_timeout"), table("by_jitter")};
   return cell;
 }

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "batching/cells.h"
+#include "core/outputs.h"
 #include "core/units.h"
 
 namespace sl::batching {
@@ -159,11 +160,9 @@ CellSpec phone_pipeline_cell() {
                  explored(real("battery_wh", "Wh", 10, 1e-3, 1e4), 1, 100)},
                 &run_phone_pipeline};
   cell.uses_seed = false;
-  cell.outputs = {out("total_ms", "ms"), out("total_mj", "mJ"), out("fps", ""), out("inferences_per_charge", ""),
-                  out("power_mw", "mW"), out("overlapped_fps", ""), out("cpu_total_ms", "ms"),
-                  out("cpu_total_mj", "mJ"), out("cpu_fps", ""), out("cpu_inferences_per_charge", ""),
-                  out("cpu_power_mw", "mW"), out("cpu_overlapped_fps", ""), out("npu_time_frac", ""),
-                  out("decode_energy_frac", ""), out("battery_j", "J")};
+  cell.outputs = outputs({"total_ms", "total_mj", "fps", "inferences_per_charge", "power_mw", "overlapped_fps", "cpu_total_ms",
+                  "cpu_total_mj", "cpu_fps", "cpu_inferences_per_charge", "cpu_power_mw", "cpu_overlapped_fps",
+                  "npu_time_frac", "decode_energy_frac", "battery_j"});
   cell.tables = {table("timeline")};
   return cell;
 }

@@ -13,6 +13,7 @@
 #include "batching/arrivals.h"
 #include "batching/cells.h"
 #include "batching/dynamic_batcher.h"
+#include "core/outputs.h"
 #include "core/stats.h"
 #include "queues/time_series.h"
 
@@ -370,22 +371,19 @@ CellSpec when_to_batch_cell() {
   params.push_back(real("burst_deadline_ms", "ms", 50, 1e-3, 1e7));
   params.push_back(count("burst_replicas", "runs", 1, 1, 1000));
   CellSpec cell{"batching/when-to-batch", std::move(params), &run_when_to_batch};
-  cell.outputs = {sometimes(out("service_a_ms", "ms")), sometimes(out("service_b_ms", "ms")),
-                  out("batch1_capacity_per_s", "req/s"), out("dynamic_capacity_per_s", "req/s"),
-                  out("batching_wins_mean_from_per_s", "1/s"), out("batching_wins_p99_from_per_s", "1/s"),
-                  out("top_rate_per_s", "req/s"), out("top_batch1_mean_ms", "ms"), out("top_batch1_p99_ms", "ms"),
-                  out("top_dynamic_mean_ms", "ms"), out("top_dynamic_p99_ms", "ms"),
-                  out("top_dynamic_mean_batch", ""), out("top_batch1_mean_se_ms", "ms"), out("top_batch1_p99_se_ms", "ms"),
-                  out("top_dynamic_mean_se_ms", "ms"), out("top_dynamic_p99_se_ms", "ms"), out("burst_batch1_max_queue", ""),
-                  out("burst_dynamic_max_queue", ""), out("burst_batch1_max_p99_ms", "ms"),
-                  out("burst_dynamic_max_p99_ms", "ms"), out("burst_batch1_backlog_s", "s"),
-                  out("burst_dynamic_backlog_s", "s"), sometimes(out("burst_batch1_on_time_frac", "")),
-                  sometimes(out("burst_dynamic_on_time_frac", "")), sometimes(out("burst_batch1_p99_ms", "ms")),
-                  sometimes(out("burst_dynamic_p99_ms", "ms")), sometimes(out("burst_batch1_max_ms", "ms")),
-                  sometimes(out("burst_dynamic_max_ms", "ms")), sometimes(out("burst_batch1_on_time_se_frac", "")),
-                  sometimes(out("burst_dynamic_on_time_se_frac", "")), sometimes(out("burst_batch1_p99_se_ms", "ms")),
-                  sometimes(out("burst_dynamic_p99_se_ms", "ms")), sometimes(out("burst_batch1_max_se_ms", "ms")),
-                  sometimes(out("burst_dynamic_max_se_ms", "ms"))};
+  cell.outputs = outputs({sometimes("service_a_ms"), sometimes("service_b_ms"), out("batch1_capacity_per_s", "req/s"),
+                   out("dynamic_capacity_per_s", "req/s"), "batching_wins_mean_from_per_s",
+                   "batching_wins_p99_from_per_s", out("top_rate_per_s", "req/s"), "top_batch1_mean_ms",
+                   "top_batch1_p99_ms", "top_dynamic_mean_ms", "top_dynamic_p99_ms", "top_dynamic_mean_batch",
+                   "top_batch1_mean_se_ms", "top_batch1_p99_se_ms", "top_dynamic_mean_se_ms", "top_dynamic_p99_se_ms",
+                   "burst_batch1_max_queue", "burst_dynamic_max_queue", "burst_batch1_max_p99_ms",
+                   "burst_dynamic_max_p99_ms", "burst_batch1_backlog_s", "burst_dynamic_backlog_s",
+                   sometimes("burst_batch1_on_time_frac"), sometimes("burst_dynamic_on_time_frac"),
+                   sometimes("burst_batch1_p99_ms"), sometimes("burst_dynamic_p99_ms"),
+                   sometimes("burst_batch1_max_ms"), sometimes("burst_dynamic_max_ms"),
+                   sometimes("burst_batch1_on_time_se_frac"), sometimes("burst_dynamic_on_time_se_frac"),
+                   sometimes("burst_batch1_p99_se_ms"), sometimes("burst_dynamic_p99_se_ms"),
+                   sometimes("burst_batch1_max_se_ms"), sometimes("burst_dynamic_max_se_ms")});
   cell.tables = {table("sweep"), table("by_rate"), table("burst")};
   return cell;
 }

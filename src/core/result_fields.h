@@ -21,6 +21,18 @@ void write_strings(const std::vector<std::string>& values, Writer& w) {
   w.end_array();
 }
 
+/// An array of one object per item, its fields written by `fields(item)`.
+template <class Writer, class Items, class Fields>
+void write_objects(const Items& items, Writer& w, Fields fields) {
+  w.begin_array();
+  for (const auto& item : items) {
+    w.begin_object();
+    fields(item);
+    w.end_object();
+  }
+  w.end_array();
+}
+
 template <class Writer>
 void write(const RunResult& r, Writer& w) {
   w.begin_object();
@@ -38,9 +50,7 @@ void write(const RunResult& r, Writer& w) {
   w.key("outputs"), w.begin_object();
   for (const auto& [name, value] : r.outputs) w.key(name), w.number(value);
   w.end_object();
-  w.key("book"), w.begin_array();
-  for (const auto& c : r.book) {
-    w.begin_object();
+  w.key("book"), write_objects(r.book, w, [&](const BookCheck& c) {
     w.key("ref"), w.string(c.ref);
     w.key("output"), w.string(c.output);
     w.key("label"), w.string(c.label);
@@ -61,9 +71,7 @@ void write(const RunResult& r, Writer& w) {
     w.key("within"), w.boolean(c.within);
     if (c.tol_kind == "se") w.key("ours_se"), w.number(c.ours_se), w.key("ref_se"), w.number(c.ref_se);
     w.key("expect"), w.string(c.expect_differs ? "differs" : "within");
-    w.end_object();
-  }
-  w.end_array();
+  });
   w.key("tables"), w.begin_object();
   for (const auto& t : r.tables) {
     w.key(t.name), w.begin_object();
@@ -71,14 +79,10 @@ void write(const RunResult& r, Writer& w) {
     w.end_object();
   }
   w.end_object();
-  w.key("notices"), w.begin_array();
-  for (const auto& n : r.notices) {
-    w.begin_object();
+  w.key("notices"), write_objects(r.notices, w, [&](const Notice& n) {
     w.key("code"), w.string(n.code);
     w.key("message"), w.string(n.message);
-    w.end_object();
-  }
-  w.end_array();
+  });
   w.end_object();
 }
 
@@ -137,52 +141,36 @@ void write(const CellSpec& cell, Writer& w) {
   w.key("deterministic"), w.boolean(cell.deterministic);
   w.key("probes"), write_strings(cell.probes, w);
   if (!cell.assets.empty()) {
-    w.key("assets"), w.begin_array();
-    for (const auto& a : cell.assets) {
-      w.begin_object();
+    w.key("assets"), write_objects(cell.assets, w, [&](const DataAsset& a) {
       w.key("name"), w.string(a.name);
       w.key("path"), w.string(a.path);
-      w.end_object();
-    }
-    w.end_array();
+    });
   }
   w.key("params"), w.begin_array();
   for (const auto& p : cell.params) write(p, w);
   w.end_array();
-  w.key("outputs"), w.begin_array();
-  for (const auto& o : cell.outputs) {
-    w.begin_object();
+  w.key("outputs"), write_objects(cell.outputs, w, [&](const OutputSpec& o) {
     w.key("name"), w.string(o.name);
     w.key("unit"), w.string(o.unit);
     w.key("presence"), w.string(presence_name(o.presence));
-    w.end_object();
-  }
-  w.end_array();
-  w.key("tables"), w.begin_array();
-  for (const auto& t : cell.tables) {
-    w.begin_object();
+  });
+  w.key("tables"), write_objects(cell.tables, w, [&](const TableSpec& t) {
     w.key("name"), w.string(t.name);
     w.key("presence"), w.string(presence_name(t.presence));
-    w.end_object();
-  }
-  w.end_array();
+  });
   w.key("budget"), write_strings(cell.budget, w);
   w.end_object();
 }
 
 template <class Writer>
 void write(const std::vector<ProbeTask>& tasks, Writer& w) {
-  w.begin_array();
-  for (const auto& task : tasks) {
-    w.begin_object();
+  write_objects(tasks, w, [&](const ProbeTask& task) {
     w.key("probe"), w.string(task.probe);
     w.key("key"), w.string(task.key);
     w.key("arg"), w.number(task.arg);
     w.key("repeats"), w.integer(task.repeats);
     w.key("payload"), w.bytes(task.payload);
-    w.end_object();
-  }
-  w.end_array();
+  });
 }
 
 template <class Writer>

@@ -11,6 +11,11 @@
 #include <wasm_simd128.h>
 #endif
 
+// Always inlined: the callers' loops get the products with R known, and a caller compiled for another target
+// (llm/cpu_decode_probes.cpp's x86-64-v3 clones of the decode step, which uses dot_rows_i8) gets them in that
+// target's vectors.
+#define SL_DOT_INLINE inline __attribute__((always_inline))
+
 namespace sl::kernels::detail {
 
 constexpr std::int64_t kDotLanes = 8;
@@ -22,7 +27,7 @@ inline float fold_lanes(const float s[kDotLanes]) {
 
 /// sum_p a[p] * b_r[p] for R rows b_r = b + r * ldb (one pass over a serves R rows).
 template <int R>
-inline void dot_rows_f32(const float* a, const float* b, std::int64_t ldb, std::int64_t k, float out[R]) {
+SL_DOT_INLINE void dot_rows_f32(const float* a, const float* b, std::int64_t ldb, std::int64_t k, float out[R]) {
   const std::int64_t k8 = k - k % kDotLanes;
 #ifdef __wasm_simd128__
   v128_t lo[R], hi[R];
@@ -57,8 +62,8 @@ inline void dot_rows_f32(const float* a, const float* b, std::int64_t ldb, std::
 /// weights stream with one sign extension each: plain C++ compiles to pmaddwd (x86 SSE2), the SIMD128 path
 /// to i32x4.dot_i16x8_s; both multiply pairs of int16 and add them into int32 lanes.
 template <int R>
-inline void dot_rows_i8(const std::int16_t* a16, const std::int8_t* b, std::int64_t ldb, std::int64_t k,
-                        std::int32_t out[R]) {
+SL_DOT_INLINE void dot_rows_i8(const std::int16_t* a16, const std::int8_t* b, std::int64_t ldb, std::int64_t k,
+                               std::int32_t out[R]) {
   std::int64_t p = 0;
 #ifdef __wasm_simd128__
   v128_t acc[R];

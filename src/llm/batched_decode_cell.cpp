@@ -8,6 +8,8 @@
 #include <cmath>
 #include <string>
 
+#include "core/checked_run.h"
+#include "core/outputs.h"
 #include "core/units.h"
 #include "llm/analytic_cells.h"
 #include "llm/kv_memory.h"
@@ -151,10 +153,7 @@ void add_batch_table(const BatchedDecodeParams& p, std::int64_t max_fit, RunResu
   rows.write(result.table("batches")).column("fits", fits);
 }
 
-Result<RunResult> run_batched_decode(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {
-  const auto checked = validate_batched_decode(in);
-  if (!checked.ok()) return checked.error();
-  const BatchedDecodeParams& p = checked.value();
+Result<RunResult> run_batched_decode(const BatchedDecodeParams& p, std::uint64_t /*seed*/, RunControl& ctl) {
   RunResult result;
   note_ignored_custom_fields(p.model_choice, result);
   note_ignored_custom_fields(p.gpu_choice, result);
@@ -219,13 +218,11 @@ CellSpec batched_decode_cell() {
   params.push_back(explored(real("tpot_slo_ms", "ms", 50, 0.001, 1e6), 1, 200));
   params.push_back(real("ttft_slo_ms", "ms", 500, 0.001, 1e7));
   params.push_back(explored(aliased(real("target_tok_per_s", "tokens/s", 1000, 1, 1e9), {"target_tok_s"}), 100, 100'000));
-  CellSpec cell{"llm/batched-decode", std::move(params), &run_batched_decode};
+  CellSpec cell{"llm/batched-decode", std::move(params), checked_run(&validate_batched_decode, &run_batched_decode)};
   cell.uses_seed = false;
-  cell.outputs = {out("tpot_b1_ms", "ms"), out("tok_per_s_b1", "tokens/s"), out("ceiling_tok_per_s", "tokens/s"),
-                  out("knee_batch", ""), sometimes(out("compute_bound_batch", "")), out("max_batch_memory", ""),
-                  out("max_batch_slo", ""), sometimes(out("tpot_at_max_ms", "ms")),
-                  sometimes(out("tok_per_s_at_max", "tokens/s")), sometimes(out("min_batch_target", "")),
-                  out("ttft_ms", "ms")};
+  cell.outputs = outputs({"tpot_b1_ms", out("tok_per_s_b1", "tokens/s"), "ceiling_tok_per_s", "knee_batch",
+                  sometimes("compute_bound_batch"), "max_batch_memory", "max_batch_slo", sometimes("tpot_at_max_ms"),
+                  sometimes(out("tok_per_s_at_max", "tokens/s")), sometimes("min_batch_target"), "ttft_ms"});
   cell.tables = {table("sweep"), table("limits"), table("batches")};
   return cell;
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/dot.h"
 #include "llm/cpu_decode_roofline.h"
 
 #ifdef __wasm_simd128__
@@ -63,35 +64,6 @@ SL_ALWAYS_INLINE void dot_rows(const float* a, const float* b, std::int64_t ldb,
     for (std::int64_t q = p; q < k; ++q) t += a[q] * b[r * ldb + q];
     out[r] = t;
   }
-}
-
-/// Integer inner products of R int8 rows with an int16 vector, summed in int32 (exact in any order).
-template <int R>
-SL_ALWAYS_INLINE void dot_rows_i8(const std::int16_t* a16, const std::int8_t* b, std::int64_t ldb, std::int64_t k,
-                                  std::int32_t* out) {
-  std::int64_t p = 0;
-#ifdef __wasm_simd128__
-  v128_t acc[R];
-  for (int r = 0; r < R; ++r) acc[r] = wasm_i32x4_splat(0);
-  for (; p + 8 <= k; p += 8) {
-    const v128_t a = wasm_v128_load(a16 + p);
-    for (int r = 0; r < R; ++r)
-      acc[r] = wasm_i32x4_add(acc[r], wasm_i32x4_dot_i16x8(a, wasm_i16x8_load8x8(b + r * ldb + p)));
-  }
-  for (int r = 0; r < R; ++r)
-    out[r] = wasm_i32x4_extract_lane(acc[r], 0) + wasm_i32x4_extract_lane(acc[r], 1) +
-             wasm_i32x4_extract_lane(acc[r], 2) + wasm_i32x4_extract_lane(acc[r], 3);
-#else
-  for (int r = 0; r < R; ++r) {
-    const std::int8_t* br = b + r * ldb;
-    std::int32_t s = 0;
-    for (std::int64_t q = 0; q < k; ++q) s += std::int32_t{static_cast<std::int16_t>(br[q])} * std::int32_t{a16[q]};
-    out[r] = s;
-  }
-  p = k;
-#endif
-  for (int r = 0; r < R; ++r)
-    for (std::int64_t q = p; q < k; ++q) out[r] += std::int32_t{b[r * ldb + q]} * std::int32_t{a16[q]};
 }
 
 /// Wrapping sum of a buffer read as 64-bit words into eight independent accumulators: one load and one add
@@ -307,11 +279,11 @@ SL_MEASURE_CLONES void decode_layer_i8(std::int64_t batch, std::int64_t n, std::
   for (; j + 4 <= n; j += 4)
     for (std::int64_t i = 0; i < batch; ++i) {
       std::int32_t out[4];
-      dot_rows_i8<4>(x16 + i * k, w + j * k, k, k, out);
+      kernels::detail::dot_rows_i8<4>(x16 + i * k, w + j * k, k, k, out);
       for (int r = 0; r < 4; ++r) y[i * n + j + r] = out[r];
     }
   for (; j < n; ++j)
-    for (std::int64_t i = 0; i < batch; ++i) dot_rows_i8<1>(x16 + i * k, w + j * k, k, k, y + i * n + j);
+    for (std::int64_t i = 0; i < batch; ++i) kernels::detail::dot_rows_i8<1>(x16 + i * k, w + j * k, k, k, y + i * n + j);
 }
 
 double decode_step_flop(const DecodeShape& s, std::int64_t batch) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/outputs.h"
 #include "core/rng.h"
 #include "core/units.h"
 #include "kernels/fill.h"
@@ -25,11 +26,6 @@ using kernels::HeapArray;
 using kernels::Timing;
 
 using units::kMiB;
-/// Most time a run may spend measuring: every probe and step is timed (samples + kCalibrationTimings)
-/// times, each at least min_sample_ms long (timing.cpp: one warm-up call, and calibration needs two timings
-/// in a row that reach the minimum, after at least one that grew the count).
-constexpr double kMaxMeasureS = 10;
-constexpr double kCalibrationTimings = 4;
 /// The probes timed besides the steps: the stream and the FP32 and INT8 multiply-add.
 constexpr double kProbeSeries = 3;
 /// Most FLOPs one pass over the batch sweep may take (a run makes samples + 1 passes per precision).
@@ -98,12 +94,8 @@ Result<CpuDecodeRooflineParams> validate_cpu_decode_roofline(const Inputs& in) {
                      format_number(kMaxSweepFlop / units::kGiga) + " GFLOP limit (minutes in a browser): lower max_batch or weights_mib",
                  {{"max", format_number(kMaxSweepFlop)}, {"unit", "FLOP"}, {"got", format_number(sweep_flop)}}};
   const double series = kProbeSeries + ((p.fp32 ? 1.0 : 0.0) + (p.int8 ? 1.0 : 0.0)) * static_cast<double>(p.batches.size());
-  const double timings = series * (p.num_samples + kCalibrationTimings);
-  if (timings * p.min_sample_s > kMaxMeasureS)
-    return too_large("min_sample_ms", p.min_sample_s * 1e3, kMaxMeasureS / timings * 1e3, "ms",
-                     "the shortest sample (" + format_number(series) + " probes and steps x (" +
-                         std::to_string(p.num_samples) + " samples + " + format_number(kCalibrationTimings) +
-                         " calibration timings) must fit the " + format_number(kMaxMeasureS) + " s a run may measure)");
+  if (auto too_long = kernels::check_measure_time(series, "probes and steps", p.num_samples, p.min_sample_s))
+    return *too_long;
   return p;
 }
 
@@ -332,26 +324,20 @@ CellSpec cpu_decode_roofline_cell() {
                  real("min_sample_ms", "ms", 1, 0.01, 1000), count("samples", "samples", 7, 7, 51)},
                 &run_cpu_decode_roofline};
   cell.deterministic = false;  // timings of this machine differ run to run
-  cell.outputs = {out("timer_resolution_us", "µs"), out("sample_min_ms", "ms"), out("num_layers", ""),
-                  out("vector_bits", "bits"), out("stream_mib", "MiB"), sometimes(out("llc_mib", "MiB")),
-                  out("read_gb_per_s", "GB/s"), out("fma_gflop_per_s", "GFLOP/s"), out("int8_probe_gop_per_s", "1/s"),
-                  out("roof_gb_per_s", "GB/s"),
-                  out("peak_fp32_gflop_per_s", "GFLOP/s"), out("peak_int8_gop_per_s", "1/s"),
-                  out("ridge_fp32_flop_per_byte", "FLOP/B"), out("ridge_int8_op_per_byte", ""), out("max_spread", "×"),
-                  out("h100_ridge_flop_per_byte", "FLOP/B"), out("v100_ridge_flop_per_byte", "FLOP/B"),
-                  out("int4_b1_ai_flop_per_byte", ""), sometimes(out("fp32_weight_bytes", "B")),
-                  sometimes(out("fp32_b1_step_ms", "ms")), sometimes(out("fp32_eq18_step_ms", "ms")),
-                  sometimes(out("fp32_b1_gb_per_s", "GB/s")), sometimes(out("fp32_b1_ai_flop_per_byte", "FLOP/B")),
-                  sometimes(out("fp32_b1_ai_over_ridge", "")), sometimes(out("fp32_b1_roof_frac", "")),
-                  sometimes(out("fp32_max_batch_gflop_per_s", "GFLOP/s")),
-                  sometimes(out("fp32_max_batch_peak_frac", "")), sometimes(out("fp32_tok_per_s_gain", "")),
-                  sometimes(out("fp32_knee_batch", "")), sometimes(out("fp32_b1_memory_bound", "")), sometimes(out("int8_weight_bytes", "B")),
-                  sometimes(out("int8_b1_step_ms", "ms")), sometimes(out("int8_eq18_step_ms", "ms")),
-                  sometimes(out("int8_b1_gb_per_s", "GB/s")), sometimes(out("int8_b1_ai_flop_per_byte", "")),
-                  sometimes(out("int8_b1_ai_over_ridge", "")), sometimes(out("int8_b1_roof_frac", "")),
-                  sometimes(out("int8_max_batch_gflop_per_s", "GFLOP/s")),
-                  sometimes(out("int8_max_batch_peak_frac", "")), sometimes(out("int8_tok_per_s_gain", "")),
-                  sometimes(out("int8_knee_batch", "")), sometimes(out("int8_b1_memory_bound", ""))};
+  cell.outputs = outputs({"timer_resolution_us", "sample_min_ms", "num_layers", out("vector_bits", "bits"), "stream_mib",
+                  sometimes("llc_mib"), "read_gb_per_s", "fma_gflop_per_s", "int8_probe_gop_per_s", "roof_gb_per_s",
+                  "peak_fp32_gflop_per_s", "peak_int8_gop_per_s", "ridge_fp32_flop_per_byte", "ridge_int8_op_per_byte",
+                  out("max_spread", "×"), "h100_ridge_flop_per_byte", "v100_ridge_flop_per_byte",
+                  out("int4_b1_ai_flop_per_byte", ""), sometimes("fp32_weight_bytes"), sometimes("fp32_b1_step_ms"),
+                  sometimes("fp32_eq18_step_ms"), sometimes("fp32_b1_gb_per_s"), sometimes("fp32_b1_ai_flop_per_byte"),
+                  sometimes("fp32_b1_ai_over_ridge"), sometimes("fp32_b1_roof_frac"),
+                  sometimes("fp32_max_batch_gflop_per_s"), sometimes("fp32_max_batch_peak_frac"),
+                  sometimes("fp32_tok_per_s_gain"), sometimes("fp32_knee_batch"), sometimes("fp32_b1_memory_bound"),
+                  sometimes("int8_weight_bytes"), sometimes("int8_b1_step_ms"), sometimes("int8_eq18_step_ms"),
+                  sometimes("int8_b1_gb_per_s"), sometimes(out("int8_b1_ai_flop_per_byte", "")),
+                  sometimes("int8_b1_ai_over_ridge"), sometimes("int8_b1_roof_frac"),
+                  sometimes("int8_max_batch_gflop_per_s"), sometimes("int8_max_batch_peak_frac"),
+                  sometimes("int8_tok_per_s_gain"), sometimes("int8_knee_batch"), sometimes("int8_b1_memory_bound")});
   cell.tables = {table("roof"), table("fp32"), table("int8")};
   return cell;
 }

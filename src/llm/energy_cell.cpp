@@ -12,6 +12,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/outputs.h"
 #include "core/units.h"
 #include "llm/analytic_cells.h"
 #include "llm/engine.h"
@@ -221,13 +222,11 @@ CellSpec energy_cell() {
                  count("user_tokens", "tokens", 100, 1, 100'000), count("answer_tokens", "tokens", 200, 1, 10'000),
                  real("think_s", "s", 5, 0, 3600)},
                 &run_energy};
-  cell.outputs = {out("tok_per_s", "tokens/s"), out("power_w", "W"), out("j_per_token", "J"), out("response_j", "J"),
-                  out("responses_per_phone", ""), out("responses_per_cup", ""), out("low_util_tok_per_s", "tokens/s"),
-                  out("low_util_power_w", "W"), out("low_util_j_per_token", "J"), out("low_util_ratio", ""),
-                  out("model_batch", ""), out("model_tok_per_req_s", "tokens/s"), out("model_tok_per_s", "tokens/s"),
+  cell.outputs = outputs({out("tok_per_s", "tokens/s"), "power_w", out("j_per_token", "J"), "response_j", "responses_per_phone",
+                  "responses_per_cup", "low_util_tok_per_s", "low_util_power_w", out("low_util_j_per_token", "J"),
+                  "low_util_ratio", "model_batch", out("model_tok_per_req_s", "tokens/s"), "model_tok_per_s",
                   out("model_j_per_token", "J"), out("turn_j_cached", "J"), out("turn_j_nocache", "J"),
-                  out("turn_saving_frac", ""), out("turn_prefill_tok_cached", ""),
-                  out("turn_prefill_tok_nocache", "")};
+                  "turn_saving_frac", "turn_prefill_tok_cached", "turn_prefill_tok_nocache"});
   cell.tables = {table("utilisation"), table("book_points"), table("batch")};
   cell.budget = {describe_engine_budget() + ", over 2 conversation runs"};
   return cell;

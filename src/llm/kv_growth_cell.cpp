@@ -7,6 +7,8 @@
 #include <cmath>
 #include <string>
 
+#include "core/checked_run.h"
+#include "core/outputs.h"
 #include "core/units.h"
 #include "llm/analytic_cells.h"
 #include "llm/model_inputs.h"
@@ -99,10 +101,7 @@ void add_curve_table(const KvGrowthParams& p, RunResult& result) {
       .column("kv_at_max_context", batch_kv_at_max);
 }
 
-Result<RunResult> run_kv_growth(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {
-  const auto checked = validate_kv_growth(in);
-  if (!checked.ok()) return checked.error();
-  const KvGrowthParams& p = checked.value();
+Result<RunResult> run_kv_growth(const KvGrowthParams& p, std::uint64_t /*seed*/, RunControl& ctl) {
   RunResult result;
   note_ignored_custom_fields(p.model_choice, result);
 
@@ -140,12 +139,11 @@ CellSpec kv_growth_cell() {
   params.push_back(real("device", "GB or GiB", 80, 0.001, 100'000));
   params.push_back(explored(real("weights_mem", "GB or GiB", 35, 0, 100'000), 0, 75));
   params.push_back(choice("units", {"gb", "gib"}, "gb"));
-  CellSpec cell{"llm/kv-growth", std::move(params), &run_kv_growth};
+  CellSpec cell{"llm/kv-growth", std::move(params), checked_run(&validate_kv_growth, &run_kv_growth)};
   cell.uses_seed = false;
-  cell.outputs = {out("kv_per_token_bytes", "B"), out("kv_per_token_mb", "MB"), out("kv_per_token_mib", "MiB"),
-                  out("model_weight_gb", "GB"), out("budget_gb", "GB"), out("budget_gib", "GiB"),
-                  out("cross_b1_tok", "tokens"), out("cross_b2_tok", "tokens"), out("cross_b3_tok", "tokens"),
-                  out("cross_b4_tok", "tokens"), out("kv_32x8k_gb", "GB"), out("kv_32x8k_gib", "GiB")};
+  cell.outputs = outputs({"kv_per_token_bytes", "kv_per_token_mb", "kv_per_token_mib", "model_weight_gb", "budget_gb",
+                  "budget_gib", out("cross_b1_tok", "tokens"), out("cross_b2_tok", "tokens"),
+                  out("cross_b3_tok", "tokens"), out("cross_b4_tok", "tokens"), "kv_32x8k_gb", "kv_32x8k_gib"});
   cell.tables = {table("kv"), table("budget"), table("crossings"), table("curves")};
   return cell;
 }

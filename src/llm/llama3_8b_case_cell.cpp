@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/outputs.h"
 #include "core/units.h"
 #include "llm/analytic_cells.h"
 #include "llm/kv_memory.h"
@@ -206,16 +207,12 @@ CellSpec llama3_8b_case_cell() {
   params.push_back(aliased(real("price_usd_per_h", "$/h", 3.0, 0, 10'000), {"price_usd_h"}));
   CellSpec cell{"llm/llama3-8b-case", std::move(params), &run_llama3_8b_case};
   cell.uses_seed = false;
-  cell.outputs = {out("weight_gb", "GB"), out("weight_gib", "GiB"), out("floor_ms", "ms"),
-                  out("floor_tok_per_s", "tokens/s"), out("floor_a100_ms", "ms"),
-                  out("intensity_flop_per_byte", "FLOP/B"), out("ridge_flop_per_byte", "FLOP/B"),
-                  out("prefill_tflop", ""), out("ttft_ms", "ms"), out("prefill_model_tok_per_s", "tokens/s"),
-                  out("tpot_ms", "ms"), out("tpot_tax_ms", "ms"), out("decode_s", "s"), out("request_s", "s"),
-                  out("kv_per_token_bytes", "B"), out("kv_per_token_mb", "MB"), out("kv_per_request_mb", "MB"),
-                  out("remaining_vram_gib", "GiB"), out("remaining_vram_gb", "GB"), out("kv_tokens", ""),
-                  out("kv_tokens_million", ""), out("concurrent_requests", ""), out("prefill_req_per_s", "1/s"),
-                  out("decode_req_per_s", "1/s"), out("serving_req_per_s", "1/s"), out("tokens_per_h_million", ""),
-                  out("usd_per_m_tokens", "$")};
+  cell.outputs = outputs({"weight_gb", "weight_gib", "floor_ms", "floor_tok_per_s", "floor_a100_ms", "intensity_flop_per_byte",
+                  "ridge_flop_per_byte", "prefill_tflop", "ttft_ms", "prefill_model_tok_per_s", "tpot_ms",
+                  "tpot_tax_ms", "decode_s", "request_s", "kv_per_token_bytes", "kv_per_token_mb", "kv_per_request_mb",
+                  "remaining_vram_gib", "remaining_vram_gb", "kv_tokens", "kv_tokens_million", "concurrent_requests",
+                  "prefill_req_per_s", "decode_req_per_s", "serving_req_per_s", "tokens_per_h_million",
+                  out("usd_per_m_tokens", "$")});
   cell.tables = {table("gb_gib"), table("request_time")};
   return cell;
 }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/outputs.h"
 #include "core/units.h"
 #include "llm/engine.h"
 #include "llm/engine_budget.h"
@@ -218,15 +219,12 @@ CellSpec prefix_caching_cell() {
       real("pcie_gb_per_s", "GB/s", 32, 0.001, 10000)};
   params.insert(params.end(), rest.begin(), rest.end());
   CellSpec cell{"llm/prefix-caching", std::move(params), &run_prefix_caching};
-  cell.outputs = {out("saved_prefill_tokens", ""), out("saved_formula_tokens", ""),
-                  out("saved_block_formula_tokens", ""), out("saved_prefill_frac", ""), out("shared_hit_frac", ""),
-                  out("shared_ttft_mean_ms", "ms"), out("shared_ttft_mean_nocache_ms", "ms"),
-                  out("shared_ttft_p99_ms", "ms"), out("shared_ttft_p99_nocache_ms", "ms"),
-                  out("alone_ttft_cold_ms", "ms"), out("alone_ttft_warm_ms", "ms"), out("chat_hit_frac", ""),
-                  out("chat_saved_prefill_tokens", ""), out("chat_saved_prefill_frac", ""),
-                  out("chat_ttft_mean_ms", "ms"), out("chat_ttft_mean_nocache_ms", "ms"),
-                  out("kv_bytes_per_token", "bytes"), out("reload_request_ms", "ms"), out("reload_prefix_ms", "ms"),
-                  out("reload_long_ms", "ms"), out("reload_request_gb", "GB"), out("recompute_prefix_ms", "ms")};
+  cell.outputs = outputs({"saved_prefill_tokens", "saved_formula_tokens", "saved_block_formula_tokens", "saved_prefill_frac",
+                  "shared_hit_frac", "shared_ttft_mean_ms", "shared_ttft_mean_nocache_ms", "shared_ttft_p99_ms",
+                  "shared_ttft_p99_nocache_ms", "alone_ttft_cold_ms", "alone_ttft_warm_ms", "chat_hit_frac",
+                  "chat_saved_prefill_tokens", "chat_saved_prefill_frac", "chat_ttft_mean_ms",
+                  "chat_ttft_mean_nocache_ms", out("kv_bytes_per_token", "bytes"), "reload_request_ms",
+                  "reload_prefix_ms", "reload_long_ms", "reload_request_gb", "recompute_prefix_ms"});
   cell.tables = {table("cache_size"), table("reload")};
   cell.budget = {describe_engine_budget() + ", over 2 shared-prefix runs and " + std::to_string(2 + kCacheSizes) +
                  " conversation runs"};

@@ -13,8 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "core/outputs.h"
 #include "core/rng.h"
 #include "core/stats.h"
+#include "core/table_columns.h"
 #include "queues/admission.h"
 #include "queues/capacity_plan.h"
 #include "queues/cells.h"
@@ -293,20 +295,17 @@ void output_tables(const PolicyTally& none, const PolicyTally& limit, const Burs
       .column("policy", std::move(policy))
       .column("p99_ms", std::move(p99_ms))
       .column("timeout_ms", std::move(timeout_ms));
-  std::vector<double> good, late, dropped, rejected;
-  for (const PolicyTally* t : tallies) {
+  TableColumns totals;
+  for (int k = 0; k < 2; ++k) {
+    const PolicyTally* t = tallies[k];
     const auto n = static_cast<double>(t->num_offered);
-    good.push_back(static_cast<double>(t->num_good) / n);
-    late.push_back(static_cast<double>(t->num_late) / n);
-    dropped.push_back(static_cast<double>(t->num_dropped) / n);
-    rejected.push_back(static_cast<double>(t->num_rejected) / n);
+    totals.put("policy", k);
+    totals.put("good_frac", static_cast<double>(t->num_good) / n);
+    totals.put("late_frac", static_cast<double>(t->num_late) / n);
+    totals.put("dropped_frac", static_cast<double>(t->num_dropped) / n);
+    totals.put("rejected_frac", static_cast<double>(t->num_rejected) / n);
   }
-  result.table("totals")
-      .column("policy", {0, 1})
-      .column("good_frac", std::move(good))
-      .column("late_frac", std::move(late))
-      .column("dropped_frac", std::move(dropped))
-      .column("rejected_frac", std::move(rejected));
+  totals.into(result.table("totals"));
 }
 
 Result<RunResult> run_burst_admission(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
@@ -356,24 +355,19 @@ CellSpec burst_admission_cell() {
                  choice("on_timeout", {"serve", "drop"}, "serve"), real("interval_ms", "ms", 250, 1, 1e8),
                  count("example_workers", "workers", 4, 1, 1e6), count("replicas", "runs", 1, 1, 1000)},
                 &run_burst_admission};
-  cell.outputs = {sometimes(out("spike_factor", "")), out("capacity_per_s", "req/s"), out("base_rho", ""),
-                  out("spike_rho", ""), sometimes(out("normal_latency_ms", "ms")),
-                  sometimes(out("fluid_backlog", "requests")), sometimes(out("fluid_peak_latency_s", "s")),
-                  sometimes(out("fluid_drain_s", "s")), out("queue_limit", ""), out("example_limit_low", ""),
-                  out("example_limit_high", ""), sometimes(out("good_none_frac", "")),
-                  sometimes(out("late_none_frac", "")), sometimes(out("rejected_none_frac", "")),
-                  sometimes(out("dropped_none_frac", "")), sometimes(out("peak_p99_none_s", "s")),
-                  sometimes(out("max_queue_none", "")), sometimes(out("busy_spike_none_frac", "")),
-                  sometimes(out("good_limit_frac", "")), sometimes(out("late_limit_frac", "")),
-                  sometimes(out("rejected_limit_frac", "")), sometimes(out("dropped_limit_frac", "")),
-                  sometimes(out("peak_p99_limit_s", "s")), sometimes(out("max_queue_limit", "")),
-                  sometimes(out("busy_spike_limit_frac", "")), sometimes(out("interval_s", "s")),
-                  sometimes(out("peak_p99_none_se_s", "s")), sometimes(out("p99_none_ms", "ms")),
-                  sometimes(out("max_none_ms", "ms")), sometimes(out("p99_limit_ms", "ms")),
-                  sometimes(out("max_limit_ms", "ms")), sometimes(out("p99_none_se_ms", "ms")),
-                  sometimes(out("max_none_se_ms", "ms")), sometimes(out("p99_limit_se_ms", "ms")),
-                  sometimes(out("max_limit_se_ms", "ms")), sometimes(out("good_none_se_frac", "")),
-                  sometimes(out("good_limit_se_frac", "")), sometimes(out("rejected_limit_se_frac", ""))};
+  cell.outputs = outputs({sometimes("spike_factor"), out("capacity_per_s", "req/s"), "base_rho", "spike_rho",
+                   sometimes("normal_latency_ms"), sometimes(out("fluid_backlog", "requests")),
+                   sometimes("fluid_peak_latency_s"), sometimes("fluid_drain_s"), "queue_limit", "example_limit_low",
+                   "example_limit_high", sometimes("good_none_frac"), sometimes("late_none_frac"),
+                   sometimes("rejected_none_frac"), sometimes("dropped_none_frac"), sometimes("peak_p99_none_s"),
+                   sometimes("max_queue_none"), sometimes("busy_spike_none_frac"), sometimes("good_limit_frac"),
+                   sometimes("late_limit_frac"), sometimes("rejected_limit_frac"), sometimes("dropped_limit_frac"),
+                   sometimes("peak_p99_limit_s"), sometimes("max_queue_limit"), sometimes("busy_spike_limit_frac"),
+                   sometimes("interval_s"), sometimes("peak_p99_none_se_s"), sometimes("p99_none_ms"),
+                   sometimes("max_none_ms"), sometimes("p99_limit_ms"), sometimes("max_limit_ms"),
+                   sometimes("p99_none_se_ms"), sometimes("max_none_se_ms"), sometimes("p99_limit_se_ms"),
+                   sometimes("max_limit_se_ms"), sometimes("good_none_se_frac"), sometimes("good_limit_se_frac"),
+                   sometimes("rejected_limit_se_frac")});
   cell.tables = {table("timeline"), table("p99"), table("totals")};
   return cell;
 }

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <string>
 
+#include "core/outputs.h"
+#include "core/table_columns.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
 #include "queues/erlang_c.h"
@@ -141,7 +143,7 @@ constexpr ScenarioNames kScenarioNames[kMaxFailed + 1] = {
     {"rho_f2", "p99_random_f2_ms", "p99_random_closed_f2_ms", "p99_eq6_f2_ms", "p99_shared_f2_ms", "p99_shared_closed_f2_ms"}};
 
 void output_scenarios(const std::vector<Scenario>& scenarios, double slo_s, RunResult& result) {
-  std::vector<double> failed, servers, rho, random_ms, random_closed_ms, eq6_ms, shared_ms, shared_closed_ms, slo_ms;
+  TableColumns cols;
   std::string missed;  // failure counts whose simulated p99 exceeds the SLO under either routing
   for (const Scenario& s : scenarios) {
     const ScenarioNames& names = kScenarioNames[s.failed];
@@ -151,27 +153,18 @@ void output_scenarios(const std::vector<Scenario>& scenarios, double slo_s, RunR
     result.output(names.p99_eq6_ms, s.p99_eq6_s * 1e3);
     result.output(names.p99_shared_ms, s.shared.p99_s * 1e3);
     result.output(names.p99_shared_closed_ms, s.p99_shared_closed_s * 1e3);
-    failed.push_back(static_cast<double>(s.failed));
-    servers.push_back(static_cast<double>(s.servers));
-    rho.push_back(s.rho);
-    random_ms.push_back(s.random.p99_s * 1e3);
-    random_closed_ms.push_back(s.p99_random_closed_s * 1e3);
-    eq6_ms.push_back(s.p99_eq6_s * 1e3);
-    shared_ms.push_back(s.shared.p99_s * 1e3);
-    shared_closed_ms.push_back(s.p99_shared_closed_s * 1e3);
-    slo_ms.push_back(slo_s * 1e3);
+    cols.put("failed", static_cast<double>(s.failed));
+    cols.put("servers", static_cast<double>(s.servers));
+    cols.put("rho", s.rho);
+    cols.put("p99_random_ms", s.random.p99_s * 1e3);
+    cols.put("p99_random_closed_ms", s.p99_random_closed_s * 1e3);
+    cols.put("p99_eq6_ms", s.p99_eq6_s * 1e3);
+    cols.put("p99_shared_ms", s.shared.p99_s * 1e3);
+    cols.put("p99_shared_closed_ms", s.p99_shared_closed_s * 1e3);
+    cols.put("slo_ms", slo_s * 1e3);
     if (s.random.p99_s > slo_s || s.shared.p99_s > slo_s) missed += (missed.empty() ? "" : ", ") + std::to_string(s.failed);
   }
-  result.table("scenarios")
-      .column("failed", std::move(failed))
-      .column("servers", std::move(servers))
-      .column("rho", std::move(rho))
-      .column("p99_random_ms", std::move(random_ms))
-      .column("p99_random_closed_ms", std::move(random_closed_ms))
-      .column("p99_eq6_ms", std::move(eq6_ms))
-      .column("p99_shared_ms", std::move(shared_ms))
-      .column("p99_shared_closed_ms", std::move(shared_closed_ms))
-      .column("slo_ms", std::move(slo_ms));
+  cols.into(result.table("scenarios"));
   if (!missed.empty())
     result.notice("slo_missed", "the simulated p99 exceeds the " + format_number(slo_s * 1e3) +
                                     " ms SLO with " + missed + " GPU(s) failed (see the table).");
@@ -216,18 +209,14 @@ CellSpec capacity_plan_cell() {
                  choice("fleet", {"planned", "minimum", "n_plus_2", "n_plus_2_headroom"}, "planned"),
                  count("n", "requests", 100'000, 1000, 2'000'000)},
                 &run_capacity_plan};
-  cell.outputs = {out("rho_safe", ""), out("gpu_rate_per_s", "req/s"), out("mu_required_per_s", "req/s"),
-                  out("gpus_exact", ""), out("gpus_min", ""), out("gpus_headroom_exact", ""), out("gpus_planned", ""),
-                  sometimes(out("util_one_failure_frac", "")), out("gpus_n_plus_2_min", ""),
-                  out("gpus_n_plus_2_headroom", ""), out("fleet_gpus", ""), out("rho_f0", ""),
-                  out("p99_random_f0_ms", "ms"), out("p99_random_closed_f0_ms", "ms"), out("p99_eq6_f0_ms", "ms"),
-                  out("p99_shared_f0_ms", "ms"), out("p99_shared_closed_f0_ms", "ms"), sometimes(out("rho_f1", "")),
-                  sometimes(out("p99_random_f1_ms", "ms")), sometimes(out("p99_random_closed_f1_ms", "ms")),
-                  sometimes(out("p99_eq6_f1_ms", "ms")), sometimes(out("p99_shared_f1_ms", "ms")),
-                  sometimes(out("p99_shared_closed_f1_ms", "ms")), sometimes(out("rho_f2", "")),
-                  sometimes(out("p99_random_f2_ms", "ms")), sometimes(out("p99_random_closed_f2_ms", "ms")),
-                  sometimes(out("p99_eq6_f2_ms", "ms")), sometimes(out("p99_shared_f2_ms", "ms")),
-                  sometimes(out("p99_shared_closed_f2_ms", "ms"))};
+  cell.outputs = outputs({"rho_safe", out("gpu_rate_per_s", "req/s"), out("mu_required_per_s", "req/s"), "gpus_exact",
+                  "gpus_min", "gpus_headroom_exact", "gpus_planned", sometimes("util_one_failure_frac"),
+                  "gpus_n_plus_2_min", "gpus_n_plus_2_headroom", "fleet_gpus", "rho_f0", "p99_random_f0_ms",
+                  "p99_random_closed_f0_ms", "p99_eq6_f0_ms", "p99_shared_f0_ms", "p99_shared_closed_f0_ms",
+                  sometimes("rho_f1"), sometimes("p99_random_f1_ms"), sometimes("p99_random_closed_f1_ms"),
+                  sometimes("p99_eq6_f1_ms"), sometimes("p99_shared_f1_ms"), sometimes("p99_shared_closed_f1_ms"),
+                  sometimes("rho_f2"), sometimes("p99_random_f2_ms"), sometimes("p99_random_closed_f2_ms"),
+                  sometimes("p99_eq6_f2_ms"), sometimes("p99_shared_f2_ms"), sometimes("p99_shared_closed_f2_ms")});
   cell.tables = {table("scenarios")};
   return cell;
 }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "core/outputs.h"
 #include "queues/cells.h"
 #include "queues/confidence_intervals.h"
 #include "queues/fan_out.h"
@@ -268,15 +269,12 @@ CellSpec fan_out_cell() {
                  real("cv", "", 1.5, 0.05, 10), real("service_ms", "ms", 5, 1e-3, 1e5), real("rho", "", 0.7, 0.01, 0.95),
                  real("hedge_pct", "%", 95, 50, 99.99), count("requests", "requests", 10'000, 1'000, 1'000'000)},
                 &run_fan_out};
-  cell.outputs = {out("p_any_slow_frac", ""), out("sim_p_any_slow_frac", ""), out("sim_p_any_slow_lo_frac", ""),
-                  out("sim_p_any_slow_hi_frac", ""), out("sim_p_any_slow_se_frac", ""), out("sim_req_p50_se_ms", "ms"), out("leaf_mean_ms", "ms"), out("leaf_pctl_ms", "ms"),
-                  out("req_p50_ms", "ms"), out("sim_req_p50_ms", "ms"), out("sim_req_p50_lo_ms", "ms"),
-                  out("sim_req_p50_hi_ms", "ms"), out("req_p99_ms", "ms"), out("sim_req_p99_ms", "ms"),
-                  out("sim_req_p99_lo_ms", "ms"), out("sim_req_p99_hi_ms", "ms"), out("hedge_after_ms", "ms"),
-                  out("hedged_p99_ms", "ms"), out("sim_hedged_p99_ms", "ms"), out("sim_hedged_p99_lo_ms", "ms"),
-                  out("sim_hedged_p99_hi_ms", "ms"), out("hedge_share_frac", ""), out("sim_hedge_share_frac", ""),
-                  out("sim_hedge_share_lo_frac", ""), out("sim_hedge_share_hi_frac", ""), out("p99_cut_x", "×"),
-                  out("sim_hedge_share_se_frac", "")};
+  cell.outputs = outputs({"p_any_slow_frac", "sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac",
+                  "sim_p_any_slow_se_frac", "sim_req_p50_se_ms", "leaf_mean_ms", "leaf_pctl_ms", "req_p50_ms",
+                  "sim_req_p50_ms", "sim_req_p50_lo_ms", "sim_req_p50_hi_ms", "req_p99_ms", "sim_req_p99_ms",
+                  "sim_req_p99_lo_ms", "sim_req_p99_hi_ms", "hedge_after_ms", "hedged_p99_ms", "sim_hedged_p99_ms",
+                  "sim_hedged_p99_lo_ms", "sim_hedged_p99_hi_ms", "hedge_share_frac", "sim_hedge_share_frac",
+                  "sim_hedge_share_lo_frac", "sim_hedge_share_hi_frac", "p99_cut_x", "sim_hedge_share_se_frac"});
   cell.tables = {table("sweep"), table("slow_share")};
   return cell;
 }

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/outputs.h"
 #include "core/stats.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
@@ -142,10 +143,9 @@ CellSpec littles_law_cell() {
                  aliased(real("sizing_per_s", "1/s", 1000, 0, 1e9), {"qps"}), real("latency_ms", "ms", 50, 0, 1e6),
                  count("slots", "requests", 50, 1, 1e9), real("fast_latency_ms", "ms", 10, 1e-6, 1e6)},
                 &run_littles_law};
-  cell.outputs = {out("rho", ""), out("L", ""), out("lambda_eff_per_s", "1/s"), out("W_ms", "ms"),
-                  out("lambda_eff_W", ""), out("W_se_ms", "ms"), out("lambda_eff_W_se", ""), out("littles_rel_diff", ""), out("in_system_at_end", "requests"),
-                  out("W_p99_ms", "ms"), sometimes(out("W_closed_form_ms", "ms")), sometimes(out("fluid_rel_diff", "")), out("window_s", "s"), out("in_flight", ""),
-                  out("qps_supported_per_s", "1/s")};
+  cell.outputs = outputs({"rho", "L", "lambda_eff_per_s", "W_ms", "lambda_eff_W", "W_se_ms", "lambda_eff_W_se",
+                  "littles_rel_diff", out("in_system_at_end", "requests"), "W_p99_ms", sometimes("W_closed_form_ms"),
+                  sometimes("fluid_rel_diff"), "window_s", "in_flight", "qps_supported_per_s"});
   cell.tables = {table("in_system"), table("sojourn_hist")};
   return cell;
 }

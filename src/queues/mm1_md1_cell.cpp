@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "core/outputs.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
 #include "queues/confidence_intervals.h"
@@ -207,24 +208,16 @@ void add_at_90(RunResult& result, const std::vector<GridPoint>& points, double s
 }
 
 void add_table7(RunResult& result, const std::vector<GridPoint>& points, double service_s) {
-  std::vector<double> rho_pct, multiple, eq5_ms, sim_ms, lo_ms, hi_ms;
+  TableColumns cols;
   for (const Table7Row& row : kTable7)
     for (const auto& p : points)
       if (std::fabs(p.rho - row.rho) < 1e-9) {
-        rho_pct.push_back(100 * row.rho);
-        multiple.push_back(1 / (1 - row.rho));
-        eq5_ms.push_back(1e3 * service_s / (1 - row.rho));
-        sim_ms.push_back(1e3 * p.mm1.mean.value);
-        lo_ms.push_back(1e3 * p.mm1.mean.lo);
-        hi_ms.push_back(1e3 * p.mm1.mean.hi);
+        cols.put("rho_pct", 100 * row.rho);
+        cols.put("multiple", 1 / (1 - row.rho));
+        cols.put("eq5_W_ms", 1e3 * service_s / (1 - row.rho));
+        cols.put_estimate("mm1_W_ms", "mm1_W_lo_ms", "mm1_W_hi_ms", p.mm1.mean, 1e3);
       }
-  result.table("table7")
-      .column("rho_pct", std::move(rho_pct))
-      .column("multiple", std::move(multiple))
-      .column("eq5_W_ms", std::move(eq5_ms))
-      .column("mm1_W_ms", std::move(sim_ms))
-      .column("mm1_W_lo_ms", std::move(lo_ms))
-      .column("mm1_W_hi_ms", std::move(hi_ms));
+  cols.into(result.table("table7"));
 }
 
 Result<RunResult> run_mm1_md1(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
@@ -261,13 +254,10 @@ CellSpec mm1_md1_cell() {
                 {explored(real("service_ms", "ms", 5, 1e-3, 1e5), 0.1, 100),
                  explored(count("n", "requests", 1'000'000, 500'000, 20'000'000), 500'000, 1'500'000)},
                 &run_mm1_md1};
-  cell.outputs = {out("eq5_multiple_50", ""), out("eq5_W_50_ms", "ms"), out("eq5_multiple_70", ""),
-                  out("eq5_W_70_ms", "ms"), out("eq5_multiple_80", ""), out("eq5_W_80_ms", "ms"),
-                  out("eq5_multiple_90", ""), out("eq5_W_90_ms", "ms"), out("eq5_multiple_95", ""),
-                  out("eq5_W_95_ms", "ms"), out("ln_100", ""), out("eq6_multiple_70", ""),
-                  out("md1_p99_exact_50_ms", "ms"), out("md1_p99_exact_80_ms", "ms"), out("closed_forms_checked", ""),
-                  out("closed_forms_inside_ci", ""), out("requests_simulated", ""),
-                  out("mm1_W_90_x", "×"), out("mm1_p99_90_x", "×"), out("md1_p99_90_x", "×")};
+  cell.outputs = outputs({"eq5_multiple_50", "eq5_W_50_ms", "eq5_multiple_70", "eq5_W_70_ms", "eq5_multiple_80", "eq5_W_80_ms",
+                  "eq5_multiple_90", "eq5_W_90_ms", "eq5_multiple_95", "eq5_W_95_ms", "ln_100", "eq6_multiple_70",
+                  "md1_p99_exact_50_ms", "md1_p99_exact_80_ms", "closed_forms_checked", "closed_forms_inside_ci",
+                  "requests_simulated", "mm1_W_90_x", "mm1_p99_90_x", "md1_p99_90_x"});
   cell.tables = {table("figure1"), table("sweep"), table("closing_rows"), table("table7"), table("md1_exact")};
   return cell;
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/outputs.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
 #include "queues/erlang_c.h"
@@ -272,20 +273,16 @@ CellSpec routing_cell() {
                  count("n", "requests", 40'000, 1000, 2'000'000), real("slo_ms", "ms", 50, 1e-3, 1e7),
                  real("growth_step", "", 0.05, 1e-3, 10), real("growth_max", "×", 1.4, 1, 100)},
                 &run_routing};
-  cell.outputs = {out("rho", ""), out("mean_random_ms", "ms"), out("p99_random_ms", "ms"), out("mean_p2_ms", "ms"),
-                  out("p99_p2_ms", "ms"), out("mean_jsq_ms", "ms"), out("p99_jsq_ms", "ms"),
-                  out("mean_shared_ms", "ms"), out("p99_shared_ms", "ms"), out("mean_random_se_ms", "ms"),
-                  out("mean_shared_se_ms", "ms"), out("p99_random_se_ms", "ms"), out("p99_shared_se_ms", "ms"),
-                  out("wait_shared_ms", "ms"), out("wait_shared_se_ms", "ms"),
-                  out("mean_random_closed_ms", "ms"), sometimes(out("p99_random_closed_ms", "ms")),
-                  sometimes(out("mean_shared_closed_ms", "ms")), sometimes(out("wait_shared_closed_ms", "ms")),
-                  sometimes(out("p99_shared_closed_ms", "ms")), sometimes(out("recovered_p2_frac", "")),
-                  sometimes(out("recovered_jsq_frac", "")), sometimes(out("break_random_x", "×")),
-                  sometimes(out("break_random_se_x", "×")), sometimes(out("break_p2_x", "×")),
-                  sometimes(out("break_p2_se_x", "×")), sometimes(out("break_jsq_x", "×")),
-                  sometimes(out("break_jsq_se_x", "×")), sometimes(out("break_shared_x", "×")),
-                  sometimes(out("break_shared_se_x", "×")), sometimes(out("break_random_closed_x", "×")),
-                  sometimes(out("break_shared_closed_x", "×"))};
+  cell.outputs = outputs({"rho", "mean_random_ms", "p99_random_ms", "mean_p2_ms", "p99_p2_ms", "mean_jsq_ms",
+                   "p99_jsq_ms", "mean_shared_ms", "p99_shared_ms", "mean_random_se_ms", "mean_shared_se_ms",
+                   "p99_random_se_ms", "p99_shared_se_ms", "wait_shared_ms", "wait_shared_se_ms",
+                   "mean_random_closed_ms", sometimes("p99_random_closed_ms"), sometimes("mean_shared_closed_ms"),
+                   sometimes("wait_shared_closed_ms"), sometimes("p99_shared_closed_ms"),
+                   sometimes("recovered_p2_frac"), sometimes("recovered_jsq_frac"), sometimes("break_random_x"),
+                   sometimes("break_random_se_x"), sometimes("break_p2_x"), sometimes("break_p2_se_x"),
+                   sometimes("break_jsq_x"), sometimes("break_jsq_se_x"), sometimes("break_shared_x"),
+                   sometimes("break_shared_se_x"), sometimes("break_random_closed_x"),
+                   sometimes("break_shared_closed_x")});
   cell.tables = {table("sweep")};
   return cell;
 }

@@ -10,11 +10,13 @@
 #include <cmath>
 #include <string>
 
+#include "core/outputs.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
 #include "queues/confidence_intervals.h"
 #include "queues/rounding.h"
 #include "queues/sojourn_runs.h"
+#include "queues/table_columns.h"
 
 namespace sl::queues {
 namespace {
@@ -188,31 +190,21 @@ void add_simulated(RunResult& r, const std::vector<Check>& checks) {
     if (c.item == 9) r.output("sim_p99_low_se_ms", se_ms);
     if (c.item == 10) r.output("sim_p99_high_se_ms", se_ms);
   }
-  std::vector<double> item, exact, sim, lo, hi, ratio, ratio_lo, ratio_hi;
+  TableColumns cols;
   int num_inside = 0;
   for (const Check& c : checks) {
     const double scale = c.is_time ? 1e3 : 1.0;  // times in ms, ratios as they are
-    item.push_back(c.item);
-    exact.push_back(scale * c.exact);
-    sim.push_back(scale * c.sim.value);
-    lo.push_back(scale * c.sim.lo);
-    hi.push_back(scale * c.sim.hi);
-    ratio.push_back(c.sim.value / c.exact);
-    ratio_lo.push_back(c.sim.lo / c.exact);
-    ratio_hi.push_back(c.sim.hi / c.exact);
+    cols.put("item", c.item);
+    cols.put("exact", scale * c.exact);
+    cols.put_estimate("sim", "sim_lo", "sim_hi", c.sim, scale);
+    cols.put("sim_to_exact", c.sim.value / c.exact);
+    cols.put("sim_to_exact_lo", c.sim.lo / c.exact);
+    cols.put("sim_to_exact_hi", c.sim.hi / c.exact);
     num_inside += c.sim.covers(c.exact);
   }
   r.output("checks_inside_ci", num_inside);
   r.output("checks_total", static_cast<double>(checks.size()));
-  r.table("checks")
-      .column("item", std::move(item))
-      .column("exact", std::move(exact))
-      .column("sim", std::move(sim))
-      .column("sim_lo", std::move(lo))
-      .column("sim_hi", std::move(hi))
-      .column("sim_to_exact", std::move(ratio))
-      .column("sim_to_exact_lo", std::move(ratio_lo))
-      .column("sim_to_exact_hi", std::move(ratio_hi));
+  cols.into(r.table("checks"));
 }
 
 Result<RunResult> run_utilization_fallacies(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
@@ -234,20 +226,16 @@ CellSpec utilization_fallacies_cell() {
                  explored(real("new_service_ms", "ms", 2, 1e-3, 1e5), 0.1, 6), real("rho_low", "", 0.7, 0.01, 0.99),
                  explored(real("rho_high", "", 0.9, 0.01, 0.99), 0.72, 0.99), count("n", "requests", 1'000'000, 400'000, 10'000'000)},
                 &run_utilization_fallacies};
-  cell.outputs = {out("W_at_rho_ms", "ms"), out("wait_at_rho_ms", "ms"), out("rho_after", ""),
-                  out("wait_after_ms", "ms"), out("W_after_ms", "ms"), out("queue_gain_x", "×"),
-                  out("system_speedup_x", "×"), out("model_speedup_x", "×"), out("W_low_ms", "ms"),
-                  out("W_high_ms", "ms"), out("W_multiple_high", ""), out("wait_multiple_high", ""),
-                  out("cost_saving_frac", ""), out("latency_ratio_x", "×"), out("p99_low_ms", "ms"),
-                  out("p99_high_ms", "ms"), out("p99_to_mean_x", "×"), out("sim_W_at_rho_ms", "ms"),
-                  out("sim_W_at_rho_ci_ms", "ms"), out("sim_W_after_ms", "ms"), out("sim_W_after_ci_ms", "ms"),
-                  out("sim_queue_gain_x", "×"), out("sim_queue_gain_ci_x", "×"), out("sim_system_speedup_x", "×"),
-                  out("sim_system_speedup_ci_x", "×"), out("sim_W_low_ms", "ms"), out("sim_W_low_ci_ms", "ms"),
-                  out("sim_W_high_ms", "ms"), out("sim_W_high_ci_ms", "ms"), out("sim_latency_ratio_x", "×"),
-                  out("sim_latency_ratio_ci_x", "×"), out("sim_p99_low_ms", "ms"), out("sim_p99_low_ci_ms", "ms"),
-                  out("sim_p99_high_ms", "ms"), out("sim_p99_high_ci_ms", "ms"), out("sim_W_low_se_ms", "ms"), out("sim_W_high_se_ms", "ms"),
-                  out("sim_p99_low_se_ms", "ms"), out("sim_p99_high_se_ms", "ms"), out("sim_p99_to_mean_x", "×"), out("sim_p99_to_mean_se_x", "×"),
-                  out("sim_p99_to_mean_ci_x", "×"), out("checks_inside_ci", ""), out("checks_total", "")};
+  cell.outputs = outputs({"W_at_rho_ms", "wait_at_rho_ms", "rho_after", "wait_after_ms", "W_after_ms", "queue_gain_x",
+                  "system_speedup_x", "model_speedup_x", "W_low_ms", "W_high_ms", "W_multiple_high",
+                  "wait_multiple_high", "cost_saving_frac", "latency_ratio_x", "p99_low_ms", "p99_high_ms",
+                  "p99_to_mean_x", "sim_W_at_rho_ms", "sim_W_at_rho_ci_ms", "sim_W_after_ms", "sim_W_after_ci_ms",
+                  "sim_queue_gain_x", "sim_queue_gain_ci_x", "sim_system_speedup_x", "sim_system_speedup_ci_x",
+                  "sim_W_low_ms", "sim_W_low_ci_ms", "sim_W_high_ms", "sim_W_high_ci_ms", "sim_latency_ratio_x",
+                  "sim_latency_ratio_ci_x", "sim_p99_low_ms", "sim_p99_low_ci_ms", "sim_p99_high_ms",
+                  "sim_p99_high_ci_ms", "sim_W_low_se_ms", "sim_W_high_se_ms", "sim_p99_low_se_ms",
+                  "sim_p99_high_se_ms", "sim_p99_to_mean_x", "sim_p99_to_mean_se_x", "sim_p99_to_mean_ci_x",
+                  "checks_inside_ci", "checks_total"});
   cell.tables = {table("checks")};
   return cell;
 }

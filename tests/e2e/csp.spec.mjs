@@ -1,12 +1,12 @@
 // The site under a strict Content-Security-Policy sent as an HTTP header on every file, worker included
 // (docs/hosting.md): no 'unsafe-eval' anywhere, yet every lab computes and draws, and nothing is blocked.
 // One server, one browser, each lab page opened once.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { load_labs } from '../../scripts/labs/load.mjs';
-import { DIST, ROOT, start_server, launch_browser, new_page, open, agree_to_assets } from './helpers.mjs';
+import { DIST, ROOT, new_page, with_site, open, agree_to_assets } from './helpers.mjs';
 
 const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'";
 
@@ -40,10 +40,7 @@ async function watched_page(browser, options) {
 }
 
 describe('strict CSP as a header', () => {
-  let server;
-  let browser;
-  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
-  after(async () => { await browser?.close(); await server?.stop(); });
+  const site = with_site();
 
   test('every file is served with the policy, the one dist/_headers and docs/hosting.md give', async () => {
     const headers_file = await readFile(join(DIST, '_headers'), 'utf8');
@@ -53,14 +50,14 @@ describe('strict CSP as a header', () => {
     assert.ok(files.includes('worker.js') && files.includes('lab.html') && files.includes('serving_lab.wasm'), files.join(' '));
     const missing = [];
     for (const path of files.filter((file) => !file.startsWith('assets/model-'))) {
-      const response = await fetch(`${server.url}${path}`, { method: 'HEAD' });
+      const response = await fetch(`${site.server.url}${path}`, { method: 'HEAD' });
       if (response.headers.get('content-security-policy') !== POLICY) missing.push(`${path}: ${response.headers.get('content-security-policy')}`);
     }
     assert.deepEqual(missing, []);
   });
 
   test('eval and new Function throw in the page and in a worker served as worker.js is', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });   // so the routes see every request
+    const context = await site.browser.newContext({ serviceWorkers: 'block' });   // so the routes see every request
     // A worker script whose body tries eval, with the headers the server sends for worker.js (route.fetch).
     await context.route('**/worker.js?csp-probe', async (route) => {
       const response = await route.fetch();
@@ -76,7 +73,7 @@ describe('strict CSP as a header', () => {
       contentType: 'text/javascript', body: `${TRIES}\ndocument.body.dataset.cspTried = JSON.stringify(tried);`,
     }));
     const page = await context.newPage();
-    await page.goto(`${server.url}lab.html?lab=queues&cell=littles-law&embed=1&predict=0`);
+    await page.goto(`${site.server.url}lab.html?lab=queues&cell=littles-law&embed=1&predict=0`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
     const in_worker = await page.evaluate(() => new Promise((resolve) => {
       const worker = new Worker('worker.js?csp-probe');
@@ -102,8 +99,8 @@ describe('strict CSP as a header', () => {
     const labs = (await load_labs()).filter((lab) => lab.id === 'request');
     assert.equal(labs.length, 1);
     for (const lab of labs) {
-      const page = await watched_page(browser, { width: 1100, height: 900 });
-      await page.goto(`${server.url}lab.html?lab=${lab.id}&predict=0`);
+      const page = await watched_page(site.browser, { width: 1100, height: 900 });
+      await page.goto(`${site.server.url}lab.html?lab=${lab.id}&predict=0`);
       const settled = () => page.waitForFunction((count) => {
         const cells = [...document.querySelectorAll('section.sl-cell')];
         return cells.length === count && cells.every((cell) => cell.dataset.state && !['running', 'waiting'].includes(cell.dataset.state)
@@ -124,8 +121,8 @@ describe('strict CSP as a header', () => {
   });
 
   test('a chart downloads as SVG and PNG under the policy', async () => {
-    const page = await watched_page(browser, { width: 1100, height: 900 });
-    await open(page, `${server.url}lab.html?lab=queues&cell=littles-law&embed=1&predict=0`);
+    const page = await watched_page(site.browser, { width: 1100, height: 900 });
+    await open(page, `${site.server.url}lab.html?lab=queues&cell=littles-law&embed=1&predict=0`);
     await page.waitForSelector('#littles-law[data-state="done"]', { timeout: 60_000 });
     await page.waitForSelector('#littles-law .sl-main-chart [data-format="png"]', { state: 'attached', timeout: 60_000 });
     const saved = async (format) => {

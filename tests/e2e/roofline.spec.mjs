@@ -2,24 +2,21 @@
 // same JSON as the CLI's). Whatever this machine's speed, no decode step may lie above the roof drawn, and
 // the knee must fall past batch 1; a verdict, when the run was steady enough to give one, must say batch-1
 // FP32 decode is memory-bound. No timing is asserted.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { start_server, launch_browser, new_page, open, screenshot } from './helpers.mjs';
+import { new_page, with_site, open, screenshot } from './helpers.mjs';
 
 const CELL = '#cpu-decode-roofline';
 // 128 MiB of FP32 weights (4x a 32 MiB last-level cache), batches 1, 2, 4: a few seconds.
 const QUICK = 'weights_mib=128&max_batch=4';
 
 describe('CPU decode roofline in the browser', () => {
-  let server;
-  let browser;
-  before(async () => { [server, browser] = await Promise.all([start_server(), launch_browser()]); });
-  after(async () => { await browser?.close(); await server?.stop(); });
+  const site = with_site();
 
   test('every step at or below the measured roof, the knee past batch 1, batch-1 FP32 memory-bound', async () => {
-    const page = await new_page(browser);
-    await open(page, `${server.url}lab.html?lab=llm&cell=cpu-decode-roofline&embed=1&${QUICK}`);
+    const page = await new_page(site.browser);
+    await open(page, `${site.server.url}lab.html?lab=llm&cell=cpu-decode-roofline&embed=1&${QUICK}`);
     await page.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 180_000 });
     await page.$eval(`${CELL} .sl-download-json`, (button) => { const menu = button.closest('details'); if (menu) menu.open = true; });
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${CELL} .sl-download-json`)]);

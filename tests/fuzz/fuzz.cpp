@@ -119,43 +119,46 @@ struct Counts {
   std::uint64_t runs = 0, accepted = 0, rejected = 0;
 };
 
-Counts fuzz_inputs(std::uint64_t n, sl::Rng& rng) {
+/// n rounds of: a random cell, its inputs mutated (`corners`: see mutated), then `round(cell, raw, i)`, which
+/// checks what the cell made of them and says whether it accepted them.
+template <class Round>
+Counts fuzz_rounds(std::uint64_t n, sl::Rng& rng, bool corners, Round round) {
   Counts c;
   const auto& cells = sl::all_cells();
   for (; c.runs < n; ++c.runs) {
     const sl::CellSpec& cell = cells[rng.below(cells.size())];
-    const auto raw = mutated(rng, cell, false);
-    auto parsed = sl::parse_inputs(cell, raw);
-    if (parsed.ok()) {
-      check_inputs(cell, parsed.value(), raw);
-      ++c.accepted;
-    } else {
-      check_error(sl::printable(parsed.error()), cell.id, raw);
-      ++c.rejected;
-    }
-    auto seed = sl::parse_seed(junk(rng));
-    if (!seed.ok()) check_error(sl::printable(seed.error()), cell.id, {{"seed", ""}});
+    const auto raw = mutated(rng, cell, corners);
+    ++(round(cell, raw, c.runs) ? c.accepted : c.rejected);
   }
   return c;
 }
 
+Counts fuzz_inputs(std::uint64_t n, sl::Rng& rng) {
+  return fuzz_rounds(n, rng, false, [&](const sl::CellSpec& cell, const std::map<std::string, std::string>& raw,
+                                        std::uint64_t) {
+    auto parsed = sl::parse_inputs(cell, raw);
+    if (parsed.ok())
+      check_inputs(cell, parsed.value(), raw);
+    else
+      check_error(sl::printable(parsed.error()), cell.id, raw);
+    auto seed = sl::parse_seed(junk(rng));
+    if (!seed.ok()) check_error(sl::printable(seed.error()), cell.id, {{"seed", ""}});
+    return parsed.ok();
+  });
+}
+
 Counts fuzz_cells(std::uint64_t n, sl::Rng& rng) {
-  Counts c;
-  const auto& cells = sl::all_cells();
-  for (; c.runs < n; ++c.runs) {
-    const sl::CellSpec& cell = cells[rng.below(cells.size())];
-    const auto raw = mutated(rng, cell, true);
+  const Counts c = fuzz_rounds(n, rng, true, [&](const sl::CellSpec& cell, const std::map<std::string, std::string>& raw,
+                                                 std::uint64_t i) {
     sl::RunControl ctl;
     auto result = sl::run_cell(cell.id, raw, "1", ctl);
-    if (result.ok()) {
-      ++c.accepted;
-      if (sl::non_finite_value(cell.id, result.value())) broken("a non-finite value in a result", cell.id, raw);
-    } else {
-      ++c.rejected;
+    if (!result.ok())
       check_error(result.error(), cell.id, raw);
-    }
-    std::fprintf(stderr, "\r%llu/%llu", static_cast<unsigned long long>(c.runs + 1), static_cast<unsigned long long>(n));
-  }
+    else if (sl::non_finite_value(cell.id, result.value()))
+      broken("a non-finite value in a result", cell.id, raw);
+    std::fprintf(stderr, "\r%llu/%llu", static_cast<unsigned long long>(i + 1), static_cast<unsigned long long>(n));
+    return result.ok();
+  });
   std::fprintf(stderr, "\n");
   return c;
 }

@@ -10,6 +10,27 @@ import { load_labs } from '../../scripts/labs/load.mjs';
 import { format_lab } from '../../scripts/labs/format.mjs';
 import { LABS_DIR, lab_file_paths } from '../../scripts/labs/paths.mjs';
 
+/// Runs `body(dir)` on a scratch copy of labs/, removed afterwards.
+async function with_labs_copy(body) {
+  const dir = await mkdtemp(join(tmpdir(), 'labs-'));
+  try {
+    await cp(LABS_DIR, dir, { recursive: true });
+    return await body(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/// Edits one lab file of such a copy (`edit` changes the parsed JSON) and writes it back in the canonical layout;
+/// returns the text written.
+async function edit_lab_file(path, edit) {
+  const json = JSON.parse(await readFile(path, 'utf8'));
+  edit(json);
+  const text = format_lab(json);
+  await writeFile(path, text);
+  return text;
+}
+
 test('every lab file is valid against its JSON Schema', async () => {
   const labs = await load_labs();
   assert.equal(labs.length, 4);
@@ -24,42 +45,28 @@ test('every lab file is in the canonical layout (node scripts/labs/format.mjs --
 });
 
 test('a schema error names the file and the line of the bad value', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'labs-'));
-  try {
-    await cp(LABS_DIR, dir, { recursive: true });
-    const path = join(dir, 'queues', 'book', 'littles-law.json');
-    const rows = JSON.parse(await readFile(path, 'utf8'));
-    rows.book[0].tol_kind = 'percent';
-    const text = format_lab(rows);
-    await writeFile(path, text);
+  await with_labs_copy(async (dir) => {
+    const text = await edit_lab_file(join(dir, 'queues', 'book', 'littles-law.json'), (rows) => { rows.book[0].tol_kind = 'percent'; });
     const line = text.split('\n').findIndex((l) => l.includes('"percent"')) + 1;
     await assert.rejects(load_labs(dir), (error) => {
       assert.match(error.message, new RegExp(`queues/book/littles-law\\.json:${line}: /book/0/tol_kind must be equal to one of the allowed values`));
       return true;
     });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a cell file the lab does not list, and a listed cell without a file, are errors', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'labs-'));
-  try {
-    await cp(LABS_DIR, dir, { recursive: true });
+  await with_labs_copy(async (dir) => {
     await writeFile(join(dir, 'queues', 'stray.json'), '{}\n');
     await writeFile(join(dir, 'queues', 'book', 'stray-rows.json'), '{}\n');
-    const lab = JSON.parse(await readFile(join(dir, 'llm', 'lab.json'), 'utf8'));
-    lab.cells.push('missing-cell');
-    await writeFile(join(dir, 'llm', 'lab.json'), format_lab(lab));
+    await edit_lab_file(join(dir, 'llm', 'lab.json'), (lab) => { lab.cells.push('missing-cell'); });
     await assert.rejects(load_labs(dir), (error) => {
       assert.match(error.message, /queues\/stray\.json: not listed in queues\/lab\.json "cells"/);
       assert.match(error.message, /queues\/book\/stray-rows\.json: the book rows of a cell queues\/lab\.json "cells" does not list/);
       assert.match(error.message, /llm\/missing-cell\.json: missing/);
       return true;
     });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('every book row declares its kind; a simulation row has an se tolerance; an expected difference has its reason', async () => {
@@ -85,21 +92,16 @@ test('every book row declares its kind; a simulation row has an se tolerance; an
 });
 
 test('book rows live in their own file: a cell file with a "book" array, or an empty book file, is an error', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'labs-'));
-  try {
-    await cp(LABS_DIR, dir, { recursive: true });
-    const path = join(dir, 'queues', 'littles-law.json');
+  await with_labs_copy(async (dir) => {
     const rows = JSON.parse(await readFile(join(dir, 'queues', 'book', 'littles-law.json'), 'utf8'));
-    await writeFile(path, format_lab({ ...JSON.parse(await readFile(path, 'utf8')), book: rows.book }));
+    await edit_lab_file(join(dir, 'queues', 'littles-law.json'), (cell) => { cell.book = rows.book; });
     await writeFile(join(dir, 'queues', 'book', 'fan-out.json'), format_lab({ book: [] }));
     await assert.rejects(load_labs(dir), (error) => {
       assert.match(error.message, /queues\/littles-law\.json:\d+: \/ must NOT have additional properties: "book"/);
       assert.match(error.message, /queues\/book\/fan-out\.json:\d+: \/book must NOT have fewer than 1 items/);
       return true;
     });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('every cell has its book rows, read from its book file', async () => {
@@ -112,23 +114,20 @@ test('every cell has its book rows, read from its book file', async () => {
 });
 
 test('the schema rejects a row without a kind, a simulation without an se tolerance, and an expectation without a reason', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'labs-'));
-  try {
-    await cp(LABS_DIR, dir, { recursive: true });
-    const path = join(dir, 'queues', 'book', 'littles-law.json');
-    const cell = JSON.parse(await readFile(path, 'utf8'));
-    const base = cell.book[0];
-    const { kind, ...no_kind } = base;
-    cell.book = [
-      no_kind,
-      { ...base, kind: 'guess' },
-      { ...base, kind: 'simulation' },                                         // rel tolerance: not allowed
-      { ...base, tol_kind: 'se' },                                             // se without se_output, ref_se, derivation
-      { ...base, se_output: 'L', ref_se: 0, derivation: 'x' },                 // se fields with a rel tolerance
-      { ...base, expect: 'differs' },                                          // no reason
-      { ...base, source: 'notebook' },                                         // ref is not nbNN-cNN
-    ];
-    await writeFile(path, format_lab(cell));
+  await with_labs_copy(async (dir) => {
+    await edit_lab_file(join(dir, 'queues', 'book', 'littles-law.json'), (cell) => {
+      const base = cell.book[0];
+      const { kind, ...no_kind } = base;
+      cell.book = [
+        no_kind,
+        { ...base, kind: 'guess' },
+        { ...base, kind: 'simulation' },                                         // rel tolerance: not allowed
+        { ...base, tol_kind: 'se' },                                             // se without se_output, ref_se, derivation
+        { ...base, se_output: 'L', ref_se: 0, derivation: 'x' },                 // se fields with a rel tolerance
+        { ...base, expect: 'differs' },                                          // no reason
+        { ...base, source: 'notebook' },                                         // ref is not nbNN-cNN
+      ];
+    });
     await assert.rejects(load_labs(dir), (error) => {
       for (const [index, message] of [[0, " must have required property 'kind'"], [1, '/kind must be equal to one of the allowed values'],
         [2, '/tol_kind must be equal to constant'], [3, " must have required property 'se_output'"], [4, ' must NOT be valid'],
@@ -137,7 +136,5 @@ test('the schema rejects a row without a kind, a simulation without an se tolera
       }
       return true;
     });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });

@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/outputs.h"
 #include "core/units.h"
 #include "request/cells.h"
 #include "request/resnet/resnet50.h"
@@ -206,19 +207,15 @@ CellSpec hidden_constants_cell() {
                  real("r_to", "px", 448, 1, 1e5), explored(real("measured_slowdown", "×", 3.6, 1e-6, 1e10), 1, 4)},
                 &run_hidden_constants};
   cell.uses_seed = false;
-  cell.outputs = {out("ops_g", ""), out("weights_mb", "MB"), out("ops_lo_g", ""), out("ops_hi_g", ""),
-                  out("weights_lo_mb", "MB"), out("weights_hi_mb", "MB"), out("other_rows_reproduced", ""),
-                  out("flop_per_image_g", ""), out("weight_bytes_mb", "MB"), out("bytes_per_param", ""),
-                  out("resnet_macs_g", ""), out("resnet_flop_g", ""), out("resnet_params_m", ""),
-                  out("resnet_fp16_mb", "MB"), out("resnet_fp32_mb", "MB"), out("ops_minus_macs_g", ""),
-                  out("ops_over_macs_frac", ""), out("weights_minus_fp16_mb", "MB"),
-                  out("weights_over_fp16_frac", ""), out("macs_in_box", ""), out("fp16_in_box", ""),
-                  out("table_ops_k_g", ""), out("flop_minus_table_g", ""), out("table_weight_k_mb", "MB"),
-                  out("weight_bytes_minus_table_mb", "MB"), out("bytes_per_param_table", ""), out("act_224_mb", "MB"),
-                  out("act_384_mb", "MB"), out("act_512_mb", "MB"), out("act_640_mb", "MB"), out("ai_224", ""),
-                  out("ai_384", ""), out("ai_512", ""), out("ai_640", ""), out("cand_rows_reproduced", ""),
-                  out("cand_in_box", ""), out("ridge_flop_per_byte", ""), out("ai_224_over_ridge", ""),
-                  out("theoretical_slowdown", "×"), out("fixed_share_from_frac", ""), out("fixed_share_to_frac", "")};
+  cell.outputs = outputs({"ops_g", "weights_mb", "ops_lo_g", "ops_hi_g", "weights_lo_mb", "weights_hi_mb",
+                  "other_rows_reproduced", "flop_per_image_g", "weight_bytes_mb", "bytes_per_param", "resnet_macs_g",
+                  "resnet_flop_g", "resnet_params_m", "resnet_fp16_mb", "resnet_fp32_mb", "ops_minus_macs_g",
+                  "ops_over_macs_frac", "weights_minus_fp16_mb", "weights_over_fp16_frac", "macs_in_box", "fp16_in_box",
+                  "table_ops_k_g", "flop_minus_table_g", "table_weight_k_mb", "weight_bytes_minus_table_mb",
+                  "bytes_per_param_table", "act_224_mb", "act_384_mb", "act_512_mb", "act_640_mb", "ai_224", "ai_384",
+                  "ai_512", "ai_640", "cand_rows_reproduced", "cand_in_box", out("ridge_flop_per_byte", ""),
+                  "ai_224_over_ridge", out("theoretical_slowdown", "×"), "fixed_share_from_frac",
+                  "fixed_share_to_frac"});
   cell.tables = {table("table6"), table("ai_curve")};
   return cell;
 }

@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/outputs.h"
 #include "request/budget/amdahl.h"
 #include "request/cells.h"
 #include "request/budget/checks.h"
@@ -199,13 +200,11 @@ CellSpec latency_budget_cell() {
                  real("model_ms", "ms", 5, 1e-6, 1e5)},
                 &run_latency_budget};
   cell.uses_seed = false;
-  cell.outputs = {out("resnet_total_ms", "ms"), out("preprocess_ms", "ms"), out("preprocess_frac", ""),
-                  out("pre_and_transfer_frac", ""), out("model_frac", ""), out("fast_total_ms", "ms"),
-                  out("fast_preprocess_frac", ""), out("amdahl_speedup", "×"), out("amdahl_total_ms", "ms"),
-                  sometimes(out("amdahl_ceiling", "×")), out("dlrm_total_ms", "ms"), out("dlrm_headroom_ms", "ms"),
-                  out("dlrm_mlp_frac", ""), out("dlrm_embed_frac", ""), sometimes(out("dlrm_mlp_ceiling", "×")),
-                  out("tax_low_us", "µs"), out("tax_high_us", "µs"), out("tax_low_frac", ""),
-                  out("tax_high_frac", ""), out("tax_all_low_ms", "ms"), out("tax_all_high_ms", "ms")};
+  cell.outputs = outputs({"resnet_total_ms", "preprocess_ms", "preprocess_frac", "pre_and_transfer_frac", "model_frac",
+                  "fast_total_ms", "fast_preprocess_frac", out("amdahl_speedup", "×"), "amdahl_total_ms",
+                  sometimes(out("amdahl_ceiling", "×")), "dlrm_total_ms", "dlrm_headroom_ms", "dlrm_mlp_frac",
+                  "dlrm_embed_frac", sometimes(out("dlrm_mlp_ceiling", "×")), "tax_low_us", "tax_high_us",
+                  "tax_low_frac", "tax_high_frac", "tax_all_low_ms", "tax_all_high_ms"});
   cell.tables = {table("phases"), table("amdahl"), table("amdahl_at_k"), table("serving_tax")};
   return cell;
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/outputs.h"
 #include "core/stats.h"
 #include "core/units.h"
 #include "request/cells.h"
@@ -96,6 +97,23 @@ struct ModeStats {
   double per_s, cpu_util_frac, gpu_util_frac, efficiency_frac, latency_ms;
 };
 
+/// The output names of one mode's stats, written out in full so that grep finds each.
+struct ModeNames {
+  const char *per_s, *cpu_util_frac, *gpu_util_frac, *efficiency_frac, *latency_ms;
+};
+constexpr ModeNames kSerialNames{"serial_per_s", "serial_cpu_util_frac", "serial_gpu_util_frac",
+                                 "serial_efficiency_frac", "serial_latency_ms"};
+constexpr ModeNames kPipelinedNames{"pipelined_per_s", "pipelined_cpu_util_frac", "pipelined_gpu_util_frac",
+                                    "pipelined_efficiency_frac", "pipelined_latency_ms"};
+
+void output_mode(const ModeNames& names, const ModeStats& s, RunResult& result) {
+  result.output(names.per_s, s.per_s);
+  result.output(names.cpu_util_frac, s.cpu_util_frac);
+  result.output(names.gpu_util_frac, s.gpu_util_frac);
+  result.output(names.efficiency_frac, s.efficiency_frac);
+  result.output(names.latency_ms, s.latency_ms);
+}
+
 ModeStats mode_stats(const Mode& m, std::int64_t n) {
   const double compute_s = m.run.cpu_busy_s + m.run.gpu_busy_s;
   return {static_cast<double>(n) / m.run.wall_s, m.run.cpu_busy_s / (m.run.wall_s * m.run.num_workers),
@@ -120,16 +138,8 @@ Result<RunResult> run_pipelining(const Inputs& in, std::uint64_t seed, RunContro
 
   RunResult result;
   result.output("pre_frac", pre_s / (pre_s + gpu_s));
-  result.output("serial_per_s", serial_stats.per_s);
-  result.output("serial_cpu_util_frac", serial_stats.cpu_util_frac);
-  result.output("serial_gpu_util_frac", serial_stats.gpu_util_frac);
-  result.output("serial_efficiency_frac", serial_stats.efficiency_frac);
-  result.output("serial_latency_ms", serial_stats.latency_ms);
-  result.output("pipelined_per_s", piped_stats.per_s);
-  result.output("pipelined_cpu_util_frac", piped_stats.cpu_util_frac);
-  result.output("pipelined_gpu_util_frac", piped_stats.gpu_util_frac);
-  result.output("pipelined_efficiency_frac", piped_stats.efficiency_frac);
-  result.output("pipelined_latency_ms", piped_stats.latency_ms);
+  output_mode(kSerialNames, serial_stats, result);
+  output_mode(kPipelinedNames, piped_stats, result);
   const double speedup = serial.run.wall_s / piped.run.wall_s;
   result.output("speedup", speedup);
   result.output("bound_per_s", std::min(workers / pre_s, 1.0 / gpu_s));
@@ -166,12 +176,11 @@ CellSpec pipelining_cell() {
                  choice("law", {"det", "exp", "lognormal"}, "det"), real("cv", "", 0.5, 0.01, 10),
                  count("n", "requests", 10'000, 1, 1'000'000)},
                 &run_pipelining};
-  cell.outputs = {out("pre_frac", ""), out("serial_per_s", "req/s"), out("serial_cpu_util_frac", ""),
-                  out("serial_gpu_util_frac", ""), out("serial_efficiency_frac", ""), out("serial_latency_ms", "ms"),
-                  out("pipelined_per_s", "req/s"), out("pipelined_cpu_util_frac", ""),
-                  out("pipelined_gpu_util_frac", ""), out("pipelined_efficiency_frac", ""),
-                  out("pipelined_latency_ms", "ms"), out("speedup", "×"), out("bound_per_s", "req/s"),
-                  out("max_speedup", "×"), sometimes(out("tandem_closed_form_per_s", "req/s"))};
+  cell.outputs = outputs({"pre_frac", out("serial_per_s", "req/s"), "serial_cpu_util_frac", "serial_gpu_util_frac",
+                  "serial_efficiency_frac", "serial_latency_ms", out("pipelined_per_s", "req/s"),
+                  "pipelined_cpu_util_frac", "pipelined_gpu_util_frac", "pipelined_efficiency_frac",
+                  "pipelined_latency_ms", out("speedup", "×"), out("bound_per_s", "req/s"), out("max_speedup", "×"),
+                  sometimes(out("tandem_closed_form_per_s", "req/s"))});
   cell.tables = {table("utilization"), table("timeline_serial"), table("timeline_pipelined"), table("speedup_curve"),
                  table("speedup_point")};
   return cell;

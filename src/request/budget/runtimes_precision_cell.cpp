@@ -6,6 +6,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/checked_run.h"
+#include "core/outputs.h"
 #include "core/units.h"
 #include "request/cells.h"
 
@@ -100,10 +102,7 @@ void eq16_outputs(const RuntimesPrecisionParams& p, RunResult& result) {
                                      format_number(theoretical) + "x bit-ratio bound of eq. 16.");
 }
 
-Result<RunResult> run_runtimes_precision(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  const auto checked = validate_runtimes_precision(in);
-  if (!checked.ok()) return checked.error();
-  const RuntimesPrecisionParams& p = checked.value();
+Result<RunResult> run_runtimes_precision(const RuntimesPrecisionParams& p, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
   RunResult result;
   runtime_outputs(p, result);
   precision_outputs(p, result);
@@ -125,15 +124,14 @@ CellSpec runtimes_precision_cell() {
                  aliased(real("qat_acc_pct", "%", 76.05, 0, 100), {"qat_acc"}),
                  real("params_m", "M", 25.6, 1e-6, 1e7), count("low_bits", "bits", 8, 1, 32),
                  count("fp32_gpus", "GPUs", 30, 1, 1e9), real("practical_speedup", "×", 3, 1e-3, 1e3)},
-                &run_runtimes_precision};
+                checked_run(&validate_runtimes_precision, &run_runtimes_precision)};
   cell.uses_seed = false;
-  cell.outputs = {out("speedup_torchscript", "×"), out("speedup_onnx", "×"), out("speedup_trt_fp32", "×"),
+  cell.outputs = outputs({out("speedup_torchscript", "×"), out("speedup_onnx", "×"), out("speedup_trt_fp32", "×"),
                   out("speedup_trt_fp16", "×"), out("speedup_trt_int8", "×"), out("int8_vs_fp32", "×"),
                   out("fp16_vs_fp32", "×"), out("int8_vs_fp16", "×"), out("ptq_loss_pp", "points"),
-                  out("qat_loss_pp", "points"), sometimes(out("qat_recovered_frac", "")),
-                  out("fp32_weights_mb", "MB"), out("fp32_weights_mib", "MiB"), out("fp16_weights_mib", "MiB"),
-                  out("int8_weights_mb", "MB"), out("int8_weights_mib", "MiB"), out("theoretical_speedup", "×"),
-                  out("measured_share_of_theoretical_frac", ""), out("low_bit_gpus", "")};
+                  out("qat_loss_pp", "points"), sometimes("qat_recovered_frac"), "fp32_weights_mb", "fp32_weights_mib",
+                  "fp16_weights_mib", "int8_weights_mb", "int8_weights_mib", out("theoretical_speedup", "×"),
+                  "measured_share_of_theoretical_frac", "low_bit_gpus"});
   cell.tables = {table("runtimes"), table("precision")};
   return cell;
 }

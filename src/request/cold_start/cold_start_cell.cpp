@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/outputs.h"
 #include "core/stats.h"
 #include "request/cold_start/burst_scale_out.h"
 #include "request/cells.h"
@@ -222,22 +223,19 @@ CellSpec cold_start_cell() {
   cell.deterministic = false;  // the measured phases differ run to run (measure = off is deterministic)
   cell.probes = {"model_fetch", "wasm_start"};
   cell.plan_probes = plan_cold_start_probes;
-  cell.outputs = {out("local_total_s", "s"), out("cloud_total_s", "s"), out("cloud_over_local", "×"),
-                  out("swap_ms", "ms"), out("pickle_gb_per_s", "GB/s"), out("safetensors_gb_per_s", "GB/s"),
-                  out("format_speedup", "×"), out("nvme_floor_s", "s"), out("safetensors_of_floor_frac", ""),
-                  out("cold_request_ratio", "×"), out("ontime_cloud_frac", ""), out("ontime_engine_frac", ""),
-                  out("ontime_no_warmup_frac", ""), out("ontime_warm_pool_frac", ""), out("num_requests", ""), browser_only(out("model_mib", "MiB")),
-                  browser_only(out("fetch_bypass_ms", "ms")), browser_only(out("fetch_bypass_mb_per_s", "MB/s")),
-                  browser_only(out("fetch_warm_ms", "ms")), browser_only(out("fetch_warm_mb_per_s", "MB/s")),
-                  browser_only(out("fetch_bypass_over_warm", "×")), browser_only(out("warm_from_cache_frac", "")),
-                  browser_only(out("fetch_weights_s", "s")), browser_only(out("wasm_mib", "MiB")),
-                  browser_only(out("wasm_compile_ms", "ms")), browser_only(out("wasm_compile_mb_per_s", "MB/s")),
-                  browser_only(out("wasm_instantiate_ms", "ms")), out("infer_first_ms", "ms"),
-                  sometimes(out("infer_fresh_model_ms", "ms")), out("infer_steady_ms", "ms"),
-                  out("infer_first_over_steady", "×"), sometimes(out("read_cold_ms", "ms")),
-                  sometimes(out("read_cold_mb_per_s", "MB/s")), sometimes(out("read_cached_ms", "ms")),
-                  sometimes(out("read_cached_mb_per_s", "MB/s")), sometimes(out("read_cold_over_cached", "×")),
-                  sometimes(out("evicted_frac", "")), sometimes(out("read_weights_cold_s", "s"))};
+  cell.outputs = outputs({"local_total_s", "cloud_total_s", out("cloud_over_local", "×"), "swap_ms", "pickle_gb_per_s",
+                  "safetensors_gb_per_s", out("format_speedup", "×"), "nvme_floor_s", "safetensors_of_floor_frac",
+                  out("cold_request_ratio", "×"), "ontime_cloud_frac", "ontime_engine_frac", "ontime_no_warmup_frac",
+                  "ontime_warm_pool_frac", "num_requests", browser_only("model_mib"), browser_only("fetch_bypass_ms"),
+                  browser_only("fetch_bypass_mb_per_s"), browser_only("fetch_warm_ms"),
+                  browser_only("fetch_warm_mb_per_s"), browser_only(out("fetch_bypass_over_warm", "×")),
+                  browser_only("warm_from_cache_frac"), browser_only("fetch_weights_s"), browser_only("wasm_mib"),
+                  browser_only("wasm_compile_ms"), browser_only("wasm_compile_mb_per_s"),
+                  browser_only("wasm_instantiate_ms"), "infer_first_ms", sometimes("infer_fresh_model_ms"),
+                  "infer_steady_ms", out("infer_first_over_steady", "×"), sometimes("read_cold_ms"),
+                  sometimes("read_cold_mb_per_s"), sometimes("read_cached_ms"), sometimes("read_cached_mb_per_s"),
+                  sometimes(out("read_cold_over_cached", "×")), sometimes("evicted_frac"),
+                  sometimes("read_weights_cold_s")});
   cell.tables = {table("table8"), table("phases"), table("scenarios"), table("latency")};
   return cell;
 }

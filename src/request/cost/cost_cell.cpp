@@ -8,6 +8,8 @@
 #include <optional>
 #include <vector>
 
+#include "core/checked_run.h"
+#include "core/outputs.h"
 #include "request/cells.h"
 #include "request/budget/checks.h"
 #include "request/cost/fleet_cost.h"
@@ -140,10 +142,7 @@ void crossover_outputs(const CostParams& p, RunResult& result) {
   result.table("crossover").column("rho", std::move(rhos)).column("crossover_qps", std::move(crossover));
 }
 
-Result<RunResult> run_cost(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  const auto checked = validate_cost(in);
-  if (!checked.ok()) return checked.error();
-  const CostParams& p = checked.value();
+Result<RunResult> run_cost(const CostParams& p, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
   RunResult result;
   latency_cost_outputs(p, result);
   unit_cost_outputs(p.fleet, result);
@@ -165,14 +164,13 @@ CellSpec cost_cell() {
                  explored(aliased(real("requests_per_s", "1/s", 5000, 1e-6, 1e9), {"qps"}), 10, 1e5),
                  real("rho", "", 0.54, 0.05, 1),
                  aliased(real("sweep_max_per_s", "1/s", 10000, 10, 1e9), {"sweep_max_qps"})},
-                &run_cost};
+                checked_run(&validate_cost, &run_cost)};
   cell.uses_seed = false;
-  cell.outputs = {out("a_per_s", "1/s"), out("b_per_s", "1/s"), out("a_usd_per_m", "$"), out("b_usd_per_m", "$"),
-                  out("a_over_b", "×"), out("a_extra_frac", ""), out("cpu_usd_per_m", "$"), out("t4_usd_per_m", "$"),
-                  out("v100_usd_per_m", "$"), out("v100_over_t4_price", "×"), out("v100_over_t4_throughput", "×"),
-                  out("cpu_machines", ""), out("t4_machines", ""), out("v100_machines", ""),
-                  out("cpu_fleet_usd_per_h", "$/h"), out("t4_fleet_usd_per_h", "$/h"),
-                  out("v100_fleet_usd_per_h", "$/h"), sometimes(out("crossover_qps", "req/s"))};
+  cell.outputs = outputs({"a_per_s", "b_per_s", out("a_usd_per_m", "$"), out("b_usd_per_m", "$"), out("a_over_b", "×"),
+                  "a_extra_frac", out("cpu_usd_per_m", "$"), out("t4_usd_per_m", "$"), out("v100_usd_per_m", "$"),
+                  out("v100_over_t4_price", "×"), out("v100_over_t4_throughput", "×"), "cpu_machines", "t4_machines",
+                  "v100_machines", "cpu_fleet_usd_per_h", "t4_fleet_usd_per_h", "v100_fleet_usd_per_h",
+                  sometimes(out("crossover_qps", "req/s"))});
   cell.tables = {table("instances"), table("load"), table("cost_vs_util"), table("fleet_cost"),
                  table("crossover_point", Presence::SomeInputs), table("crossover", Presence::SomeInputs)};
   return cell;

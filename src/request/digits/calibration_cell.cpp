@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/outputs.h"
 #include "request/cells.h"
 #include "request/digits/digit_model.h"
 #include "request/digits/digit_preprocess.h"
@@ -151,9 +152,8 @@ CellSpec calibration_cell() {
   params.push_back(real("darken", "x", 0.5, 0.05, 1.0));
   CellSpec cell{"request/calibration", params, &run_calibration};
   cell.assets = {mnist_asset()};
-  cell.outputs = {out("fp32_accuracy_frac", ""), out("int8_representative_frac", ""), out("int8_one_digit_frac", ""),
-                  out("int8_darkened_frac", ""), out("darkened_input_clipped_frac", ""),
-                  out("worst_error_over_half_delta", ""), out("book_drop_pp", "points")};
+  cell.outputs = outputs({"fp32_accuracy_frac", "int8_representative_frac", "int8_one_digit_frac", "int8_darkened_frac",
+                  "darkened_input_clipped_frac", "worst_error_over_half_delta", out("book_drop_pp", "points")});
   cell.tables = {table("calibration"), table("sets"), table("book_vs_ours")};
   cell.budget = {describe_digit_training_budget()};
   return cell;

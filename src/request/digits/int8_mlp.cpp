@@ -93,9 +93,7 @@ double int8_accuracy(const Int8Mlp& q, const float* x, const std::uint8_t* label
   const std::int64_t classes = q.output.out;
   std::vector<float> logits(static_cast<std::size_t>(n * classes));
   int8_logits(q, x, n, logits.data());
-  std::int64_t right = 0;
-  for (std::int64_t i = 0; i < n; ++i) right += argmax(logits.data() + i * classes, classes) == labels[i] ? 1 : 0;
-  return static_cast<double>(right) / static_cast<double>(n);
+  return logits_accuracy(logits, classes, labels, n);
 }
 
 QuantizerStats quantizer_stats(const AffineQuantizer& q, const std::vector<float>& values) {

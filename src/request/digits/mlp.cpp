@@ -104,13 +104,18 @@ int argmax(const float* v, std::int64_t classes) {
   return static_cast<int>(std::max_element(v, v + classes) - v);
 }
 
+double logits_accuracy(const std::vector<float>& logits, std::int64_t classes, const std::uint8_t* labels,
+                       std::int64_t n) {
+  std::int64_t right = 0;
+  for (std::int64_t i = 0; i < n; ++i) right += argmax(logits.data() + i * classes, classes) == labels[i] ? 1 : 0;
+  return static_cast<double>(right) / static_cast<double>(n);
+}
+
 double mlp_accuracy(const Mlp& mlp, const float* x, const std::uint8_t* labels, std::int64_t n) {
   const std::int64_t classes = mlp.output.out;
   std::vector<float> logits(static_cast<std::size_t>(n * classes));
   mlp_logits(mlp, x, n, logits.data());
-  std::int64_t right = 0;
-  for (std::int64_t i = 0; i < n; ++i) right += argmax(logits.data() + i * classes, classes) == labels[i] ? 1 : 0;
-  return static_cast<double>(right) / static_cast<double>(n);
+  return logits_accuracy(logits, classes, labels, n);
 }
 
 }  // namespace sl::request

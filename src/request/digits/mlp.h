@@ -6,6 +6,7 @@
 // of each epoch is a seeded shuffle, so training is deterministic.
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "core/rng.h"
 #include "kernels/dense.h"
@@ -35,6 +36,10 @@ void mlp_logits(const Mlp& mlp, const float* x, std::int64_t n, float* logits);
 
 /// Index of the largest of `classes` values (lowest index on ties).
 int argmax(const float* v, std::int64_t classes);
+/// Share of the n rows of `logits` (n x classes) whose argmax is the row's label: the accuracy any of the
+/// digit models (FP32 or INT8) reaches once it has written its logits.
+double logits_accuracy(const std::vector<float>& logits, std::int64_t classes, const std::uint8_t* labels,
+                       std::int64_t n);
 
 /// Share of the n examples whose largest logit is their label.
 double mlp_accuracy(const Mlp& mlp, const float* x, const std::uint8_t* labels, std::int64_t n);

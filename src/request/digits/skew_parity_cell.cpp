@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/outputs.h"
 #include "request/cells.h"
 #include "request/digits/digit_model.h"
 #include "request/digits/digit_preprocess.h"
@@ -103,12 +104,10 @@ CellSpec skew_parity_cell() {
   params.push_back(explored(real("tolerance", "", 1e-4, 0, 100), 1e-6, 10));
   CellSpec cell{"request/skew-parity", params, &run_skew_parity};
   cell.assets = {mnist_asset()};
-  cell.outputs = {out("train_accuracy_frac", ""), out("offline_accuracy_frac", ""), out("accuracy_shared_frac", ""),
-                  out("accuracy_bilinear_frac", ""), out("accuracy_nearest_frac", ""),
-                  out("accuracy_imagenet_frac", ""), out("accuracy_no_scale_frac", ""), out("parity_shared", ""),
-                  out("parity_bilinear", ""), out("parity_nearest", ""), out("parity_imagenet", ""),
-                  out("parity_no_scale", ""), out("worst_drop_pp", "points"), out("parity_failures", ""),
-                  out("book_drop_pp", "points")};
+  cell.outputs = outputs({"train_accuracy_frac", "offline_accuracy_frac", "accuracy_shared_frac", "accuracy_bilinear_frac",
+                  "accuracy_nearest_frac", "accuracy_imagenet_frac", "accuracy_no_scale_frac", "parity_shared",
+                  "parity_bilinear", "parity_nearest", "parity_imagenet", "parity_no_scale",
+                  out("worst_drop_pp", "points"), "parity_failures", out("book_drop_pp", "points")});
   cell.tables = {table("variants"), table("book")};
   cell.budget = {describe_digit_training_budget()};
   return cell;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/outputs.h"
 #include "core/stats.h"
 #include "core/units.h"
 #include "kernels/resize.h"
@@ -299,17 +300,16 @@ CellSpec resnet_request_cell() {
   cell.deterministic = false;
   cell.probes = {"image_bitmap"};
   cell.plan_probes = &plan_image_bitmap;
-  cell.outputs = {out("decode_ms", "ms"), out("resize_ms", "ms"), out("normalize_ms", "ms"), out("forward_ms", "ms"),
-                  out("post_ms", "ms"), out("total_ms", "ms"), out("preprocess_frac", ""), out("model_frac", ""),
-                  out("speedup_for_half", "×"), out("amdahl_ceiling", "×"), out("photo_width", "px"),
-                  out("photo_height", "px"), out("photo_file_bytes", "bytes"), out("photo_builtin", ""),
-                  out("decode_mpix_per_s", "1/s"), browser_only(out("bitmap_decode_ms", "ms")),
-                  browser_only(out("bitmap_vs_ours", "×")), out("resnet50_gmac", ""), out("resnet50_params_m", ""),
-                  out("run_gmac", ""), out("run_params_m", ""), out("gflop_per_s", "GFLOP/s"), out("peak_bytes", "bytes"),
-                  out("top1_class", ""), out("top1_prob", ""), sometimes(out("forward_nhwc_ms", "ms")),
+  cell.outputs = outputs({"decode_ms", "resize_ms", "normalize_ms", "forward_ms", "post_ms", "total_ms", "preprocess_frac",
+                  "model_frac", out("speedup_for_half", "×"), out("amdahl_ceiling", "×"), out("photo_width", "px"),
+                  out("photo_height", "px"), out("photo_file_bytes", "bytes"), "photo_builtin", "decode_mpix_per_s",
+                  browser_only("bitmap_decode_ms"), browser_only(out("bitmap_vs_ours", "×")), "resnet50_gmac",
+                  "resnet50_params_m", "run_gmac", "run_params_m", out("gflop_per_s", "GFLOP/s"),
+                  out("peak_bytes", "bytes"), "top1_class", "top1_prob", sometimes("forward_nhwc_ms"),
                   sometimes(out("nhwc_speedup", "×")), sometimes(out("nhwc_speedup_lo", "×")),
-                  sometimes(out("nhwc_speedup_hi", "×")), sometimes(out("nhwc_faster", "")), sometimes(out("gflop_per_s_nhwc", "GFLOP/s")),
-                  sometimes(out("nhwc_max_abs_diff", "")), sometimes(out("nhwc_max_rel_diff", ""))};
+                  sometimes(out("nhwc_speedup_hi", "×")), sometimes("nhwc_faster"),
+                  sometimes(out("gflop_per_s_nhwc", "GFLOP/s")), sometimes("nhwc_max_abs_diff"),
+                  sometimes("nhwc_max_rel_diff")});
   cell.tables = {table("budget"), table("amdahl"), table("layers")};
   return cell;
 }

@@ -60,14 +60,12 @@ TEST_CASE("Batching tax: the p99 wait is well above the mean, below the first re
 }
 
 TEST_CASE("Batching tax rejects bad inputs with the parameter named", "[batching][tax]") {
-  const auto neg = cell.error({{"lambda", "-1"}});
-  CHECK(neg.code == "out_of_range");
-  CHECK(neg.param == "lambda");
-  const auto too_few = cell.error({{"batch", "64"}, {"n", "100"}});
-  CHECK(too_few.code == "invalid");
-  CHECK(too_few.param == "n");
-  const auto zero = cell.error({{"batch", "0"}});
-  CHECK(zero.param == "batch");
+  const auto row = GENERATE(values<cell_test::BadInput>({
+      {"a negative rate", {{"lambda", "-1"}}, "out_of_range", "lambda"},
+      {"fewer requests than one batch", {{"batch", "64"}, {"n", "100"}}, "invalid", "n"},
+      {"a batch of 0", {{"batch", "0"}}, "", "batch"},
+  }));
+  cell_test::check_bad_input(cell, row);
 }
 
 namespace {

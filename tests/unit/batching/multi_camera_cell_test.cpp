@@ -86,12 +86,12 @@ TEST_CASE("Camera sync: one accelerator delays a set whose predecessor is still 
 }
 
 TEST_CASE("Multi-camera rejects bad values", "[batching][camera]") {
-  const auto fps = cell.error({{"frames_per_s", "0"}});
-  CHECK(fps.param == "frames_per_s");
-  const auto frames = cell.error({{"frames", "5"}});
-  CHECK(frames.code == "out_of_range");
-  const auto jitter = cell.error({{"jitter_ms", "nan"}});
-  CHECK(jitter.param == "jitter_ms");
+  const auto row = GENERATE(values<cell_test::BadInput>({
+      {"no frames per second", {{"frames_per_s", "0"}}, "", "frames_per_s"},
+      {"too few frames", {{"frames", "5"}}, "out_of_range", ""},
+      {"a jitter that is not a number", {{"jitter_ms", "nan"}}, "", "jitter_ms"},
+  }));
+  cell_test::check_bad_input(cell, row);
 }
 
 TEST_CASE("Multi-camera still takes the frame rate under its earlier name fps", "[batching][camera]") {

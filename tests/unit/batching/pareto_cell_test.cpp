@@ -102,16 +102,19 @@ TEST_CASE("Pareto: Table 9's interpolated model skips settings it cannot carry, 
   CHECK(r.find_output("throughput_gain_frac") == nullptr);
 }
 
-TEST_CASE("Pareto: same seed, same numbers; bad inputs are rejected with the parameter named", "[batching][pareto]") {
+TEST_CASE("Pareto: same seed, same numbers", "[batching][pareto]") {
   const auto a = cell.run({{"grid_n", "500"}, {"n", "2000"}}, "5");
   const auto b = cell.run({{"grid_n", "500"}, {"n", "2000"}}, "5");
   CHECK(column(a, "table13", "p99_ms") == column(b, "table13", "p99_ms"));
-  const auto zero = cell.error({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});
-  CHECK(zero.param == "svc_fixed_ms");
-  const auto acc = cell.error({{"accelerators", "0"}});
-  CHECK(acc.code == "out_of_range");
-  const auto load = cell.error({{"load", "max"}});
-  CHECK(load.param == "load");
+}
+
+TEST_CASE("Pareto: bad inputs are rejected with the parameter named", "[batching][pareto]") {
+  const auto row = GENERATE(values<cell_test::BadInput>({
+      {"a service model that takes no time", {{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}}, "", "svc_fixed_ms"},
+      {"no accelerator", {{"accelerators", "0"}}, "out_of_range", ""},
+      {"a load that is not a choice", {{"load", "max"}}, "", "load"},
+  }));
+  cell_test::check_bad_input(cell, row);
 }
 
 TEST_CASE("Pareto refuses a run that would simulate more than 2e7 requests", "[batching][pareto]") {

@@ -1,6 +1,8 @@
 // Compiles serving_lab.wasm once and gives each cell its own worker (docs/boundary.md).
 // Cancel terminates the worker and starts a fresh one from the cached WebAssembly.Module;
-// messages carrying a stale run_id are dropped.
+// messages carrying a stale run_id are dropped. A worker starts when it is first needed (or warmed by
+// start()), so a page of seven cells on a two-core machine does not instantiate seven modules at once
+// while the first cell computes.
 
 const WASM_URL = 'serving_lab.wasm';
 const WORKER_URL = 'worker.js';
@@ -30,13 +32,18 @@ export class CellWorker {
   #pending = null;    // {run_id, resolve, on_progress}
   #on_timer = null;   // resolves timer_resolution_s()
 
-  constructor() { this.#spawn(); }
+  /** Starts the worker now (it fetches its script and instantiates the module); later calls do nothing. */
+  start() {
+    if (!this.#worker) this.#spawn();
+    return this;
+  }
 
   /** Resolves with list_cells() once the module is instantiated in this worker. */
-  cells() { return this.#ready; }
+  cells() { return this.start().#ready; }
 
   /** Resolves with performance.now()'s resolution in seconds, as this worker's probes measure it. */
   timer_resolution_s() {
+    this.start();
     return new Promise((resolve) => {
       this.#on_timer = resolve;
       this.#ready.then(() => this.#worker.postMessage({ type: 'timer' }), () => resolve(null));
@@ -49,6 +56,7 @@ export class CellWorker {
    * replaces it: its worker is restarted, because the old result would be stale anyway.
    */
   run(cell, inputs, seed, on_progress = () => {}) {
+    this.start();
     if (this.#pending) this.#restart({ cancelled: true, superseded: true });
     const run_id = ++this.#next_run_id;
     const worker = this.#worker;
@@ -61,7 +69,7 @@ export class CellWorker {
   }
 
   /** Stops the current run, if any; the worker is replaced and stays usable. */
-  cancel() { this.#restart({ cancelled: true }); }
+  cancel() { if (this.#worker) this.#restart({ cancelled: true }); }
 
   get busy() { return this.#pending !== null; }
 

@@ -2,10 +2,17 @@
 // precache download never competes with the first results. A deployment newer than the one serving this page
 // is used from the next page that opens (it switches before loading anything, then reloads), or at once when
 // the reader accepts the banner; every open page of the site then reloads, so none mixes two versions.
+// Each visit asks the server for sw.js once it has computed (registration.update()), so a deployment is
+// noticed on the visit after it, whatever the browser's own update checks do.
 import { el } from './dom.js';
 import { t } from './i18n.js';
 
 const SKIP = 'serving-lab:skip-waiting';
+let listening = false;
+
+// A page that a service worker serves reloads as soon as another version takes over: from here on, before
+// this module has awaited anything, so no file of this page can come from a newer version.
+listen_for_switch();
 
 /** At page start: if a newer version is waiting, switch to it and reload. Resolves false when it reloads. */
 export async function take_waiting_version() {
@@ -19,9 +26,8 @@ export async function take_waiting_version() {
   return true;
 }
 
-let listening = false;
 function listen_for_switch() {
-  if (listening || !navigator.serviceWorker.controller) return;
+  if (listening || !('serviceWorker' in navigator) || !navigator.serviceWorker.controller) return;
   listening = true;
   navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload());
 }
@@ -36,6 +42,7 @@ export async function enable_offline() {
     return;   // a browser or host without service workers: the site works online as before
   }
   if (!registration) return;   // registration blocked (a managed browser, or a test that blocks workers)
+  registration.update().catch(() => {});   // offline, or the host is down: the next visit asks again
   const offer = (worker) => {
     if (!navigator.serviceWorker.controller || document.querySelector('.sl-update')) return;
     listen_for_switch();

@@ -170,7 +170,10 @@ async function copy_labs() {
 // (data/: kept on their first fetch, which a reader asks for), the compressed twins and the host's _headers file.
 const NOT_PRECACHED = /^(assets\/|data\/|_headers$|sw\.js$)|\.(br|gz)$/;
 
-/** dist/sw.js from web/sw.js with the precache list and a version that changes when any listed file does. */
+/**
+ * dist/sw.js from web/sw.js with the precache list (each file with the SHA-256 of its bytes) and a version
+ * that changes when any listed file does.
+ */
 async function write_service_worker(dir) {
   const files = [];
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
@@ -180,15 +183,17 @@ async function write_service_worker(dir) {
   }
   files.sort();
   const hash = createHash('sha256');
+  const digests = {};   // path → SHA-256 of its bytes: the service worker caches those bytes or none
   let bytes = 0;
   for (const path of files) {
     const data = await readFile(join(dir, path));
     bytes += data.length;
     hash.update(`${path}\0${data.length}\0`).update(data);
+    digests[path] = createHash('sha256').update(data).digest('hex');
   }
   const version = hash.digest('hex').slice(0, 16);
   const template = await readFile(join(web, 'sw.js'), 'utf8');
-  await writeFile(join(dir, 'sw.js'), template.replace('__VERSION__', version).replace("['__FILES__']", JSON.stringify(files)));
+  await writeFile(join(dir, 'sw.js'), template.replace('__VERSION__', version).replace("{ '__FILES__': '' }", JSON.stringify(digests)));
   return { files: files.length, bytes, version };
 }
 

@@ -4,9 +4,11 @@
 // as a rebuild writes it. What a page ran on is read from the page itself: the page's mark, its script's,
 // the mark each of its cell workers posted when it started, the lab title it shows. The reload that follows
 // is A throughout, with B installing in the background; the next visit is B throughout and A's cache is gone.
+// Before B, the host serves B with one file of A: that install fails and nothing of it is cached.
 // B is derived from the one site build (dist/) instead of a second build, to keep this test a few seconds.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,26 +17,46 @@ import { launch_browser, new_page, start_server, DIST } from './helpers.mjs';
 const MARK_A = 'deployment-A';
 const MARK_B = 'deployment-B';
 
-/** Rewrites a file of a site copy and drops its precompressed twins (the server would send those). */
+/** Rewrites a file of a site copy and drops its precompressed twins (the server would send those); returns its SHA-256. */
 async function rewrite(dir, path, edit) {
-  await writeFile(join(dir, path), edit(await readFile(join(dir, path), 'utf8')));
+  const text = edit(await readFile(join(dir, path), 'utf8'));
+  await writeFile(join(dir, path), text);
   await rm(join(dir, `${path}.br`), { force: true });
   await rm(join(dir, `${path}.gz`), { force: true });
+  return createHash('sha256').update(text).digest('hex');
 }
+
+const FILES_LIST = /const FILES = (\{[^}]*\});/;
 
 /** A copy of dist/ (without the measurement model) with its page, script, worker, queues lab file and version marked `mark`. */
 async function deployment(parent, mark) {
   const dir = join(parent, mark);
   await cp(DIST, dir, { recursive: true, filter: (path) => !path.includes('/assets/') });
-  await rewrite(dir, 'lab.html', (text) => text.replace('<head>', `<head>\n<meta name="sl-test-deployment" content="${mark}">`));
-  await rewrite(dir, 'js/main_lab.js', (text) => `${text}\nglobalThis.__sl_test_deployment = '${mark}';\n`);
-  await rewrite(dir, 'worker.js', (text) => `${text}\npostMessage({ type: 'sl-test-deployment', mark: '${mark}' });\n`);
-  await rewrite(dir, 'labs/queues.en.json', (text) => {
+  const digests = {};
+  digests['lab.html'] = await rewrite(dir, 'lab.html', (text) => text.replace('<head>', `<head>\n<meta name="sl-test-deployment" content="${mark}">`));
+  digests['js/main_lab.js'] = await rewrite(dir, 'js/main_lab.js', (text) => `${text}\nglobalThis.__sl_test_deployment = '${mark}';\n`);
+  digests['worker.js'] = await rewrite(dir, 'worker.js', (text) => `${text}\npostMessage({ type: 'sl-test-deployment', mark: '${mark}' });\n`);
+  digests['labs/queues.en.json'] = await rewrite(dir, 'labs/queues.en.json', (text) => {
     const lab = JSON.parse(text);
     lab.title = `${lab.title} ${mark}`;
     return JSON.stringify(lab);
   });
-  await rewrite(dir, 'sw.js', (text) => text.replace(/const VERSION = '([^']*)';/, (_, version) => `const VERSION = '${version}-${mark}';`));
+  // The service worker of the marked copy: its version, and the digests of the files that changed.
+  await rewrite(dir, 'sw.js', (text) => text
+    .replace(/const VERSION = '([^']*)';/, (_, version) => `const VERSION = '${version}-${mark}';`)
+    .replace(FILES_LIST, (_, files) => `const FILES = ${JSON.stringify({ ...JSON.parse(files), ...digests })};`));
+  return dir;
+}
+
+/**
+ * B as a host midway through deploying it may serve it (a CDN edge with a stale copy): B's service worker,
+ * with a version of its own, beside A's cell worker. Its install must fail: nothing of it may be cached.
+ */
+async function mixed_deployment(parent, a, b) {
+  const dir = join(parent, 'mixed');
+  await cp(b, dir, { recursive: true });
+  await cp(join(a, 'worker.js'), join(dir, 'worker.js'));
+  await rewrite(dir, 'sw.js', (text) => text.replace(/const VERSION = '([^']*)';/, (_, version) => `const VERSION = '${version}-mixed';`));
   return dir;
 }
 
@@ -95,6 +117,7 @@ describe('a new deployment', () => {
 
   test('is picked up on the next visit, and no page mixes the files of two deployments', async () => {
     const [a, b] = [await deployment(parent, MARK_A), await deployment(parent, MARK_B)];
+    const mixed = await mixed_deployment(parent, a, b);
     let server = await start_server({ dir: a });
     const port = new URL(server.url).port;
     const page = await new_page(browser, { width: 1100, height: 900, service_workers: 'allow' });
@@ -108,6 +131,21 @@ describe('a new deployment', () => {
         const registration = await navigator.serviceWorker.getRegistration();
         return registration?.active?.state === 'activated' && (await caches.keys()).some((name) => name.endsWith('deployment-A'));
       }, "A's service worker active");
+
+      await server.stop();
+      server = await start_server({ dir: mixed, port });   // a host serving B with one file of A
+      await page.reload();
+      await computed(page);
+      assert_all_of(await observed(page), MARK_A, 'the reload while the host serves a mix');
+      await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update().catch(() => {}));
+      await poll(page, async () => !(await navigator.serviceWorker.getRegistration()).installing, 'the install of the mix to end');
+      const refused = await page.evaluate(async () => ({
+        waiting: Boolean((await navigator.serviceWorker.getRegistration()).waiting),
+        caches: (await caches.keys()).filter((name) => name.startsWith('serving-lab-')),
+      }));
+      assert.equal(refused.waiting, false, 'the mix did not install');
+      assert.deepEqual(refused.caches.filter((name) => !name.endsWith(MARK_A)), [], `nothing of the mix is cached: ${refused.caches}`);
+
       await server.stop();
       server = await start_server({ dir: b, port });   // B replaces A at the same origin
 

@@ -22,8 +22,8 @@ const first_worker = new CellWorker().start();
 const lab_file = fetch_lab(state.lab, normalize_lang(state.lang)).then((lab) => ({ lab }), (error) => ({ error }));
 
 async function main() {
-  if (!state.embed && !(await take_waiting_version())) return;   // a newer deployment: the page reloads on it
-  await set_lang(state.lang);
+  const [current] = await Promise.all([state.embed || take_waiting_version(), set_lang(state.lang)]);
+  if (!current) return;   // a newer deployment: the page reloads on it
   document.body.classList.toggle('sl-embed', state.embed);
   document.body.classList.toggle('sl-lab-page', !state.embed);
   render();

@@ -14,16 +14,33 @@ let listening = false;
 // this module has awaited anything, so no file of this page can come from a newer version.
 listen_for_switch();
 
-/** At page start: if a newer version is waiting, switch to it and reload. Resolves false when it reloads. */
+/**
+ * At page start: if a newer version is waiting, ask it to take over; the page reloads when it has (the
+ * controllerchange listener). Resolves false when it switched (the reload is under way). The request is
+ * repeated a few times, since a browser may drop one (a waiting worker stopped meanwhile); if it is still
+ * refused, this page runs on the current version — all of it: a later switch reloads it.
+ */
 export async function take_waiting_version() {
   if (!('serviceWorker' in navigator)) return true;
   const registration = await navigator.serviceWorker.getRegistration();
   listen_for_switch();
-  if (registration?.waiting && navigator.serviceWorker.controller) {
+  if (!navigator.serviceWorker.controller) return true;
+  for (let i = 0; i < SWITCH_TRIES && registration?.waiting; ++i) {
+    const switched = controller_change_within(SWITCH_WAIT_MS);
     registration.waiting.postMessage(SKIP);
-    return false;   // controllerchange reloads the page
+    if (await switched) return false;
   }
   return true;
+}
+
+const SWITCH_TRIES = 6;
+const SWITCH_WAIT_MS = 1000;
+
+function controller_change_within(ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    navigator.serviceWorker.addEventListener('controllerchange', () => { clearTimeout(timer); resolve(true); }, { once: true });
+  });
 }
 
 function listen_for_switch() {

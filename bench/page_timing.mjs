@@ -7,9 +7,11 @@
 //   warm  the same context once its service worker is active, with the network down (the proxy refuses
 //         every connection): the time to the first result and to every cell done.
 // "sims": every simulation cell done (the cells that time this machine, data-measures, run after them).
-// Times are medians of --runs runs (default 1). With --baseline, a last table gives baseline / this build.
+// Times are medians of --runs runs (default 1); with --baseline the two sites take turns, visit by visit, so
+// the machine's load (shared) weighs on both alike, and a last table gives baseline / this build.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { loadavg } from 'node:os';
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { launch_browser, DIST, ROOT } from '../tests/e2e/helpers.mjs';
@@ -66,49 +68,76 @@ async function visit(page, url) {
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
-async function time_site(browser, dir) {
+/** One site served through its own counting proxy: {dir, labs, counter, stop()}. */
+async function open_site(dir) {
   const { labs } = JSON.parse(readFileSync(join(dir, 'labs', 'index.json'), 'utf8'));
   const server = await serve(dir);
   const counter = await start_counter(server.url);
-  const rows = [];
+  return { dir, labs, counter, stop: async () => { await counter.stop(); server.stop(); } };
+}
+
+/** One cold visit and, once the service worker is active, one warm (offline) visit of a lab of a site. */
+async function sample(browser, site, lab) {
+  const { counter } = site;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
-    for (const lab of labs.filter((l) => l.status === 'ready' && (only.length === 0 || only.includes(l.id)))) {
-      const samples = [];
+    await context.addInitScript(RESULT_CLOCK);
+    await context.addInitScript(SIMS_CLOCK);
+    const page = await context.newPage();
+    const url = `${counter.url}lab.html?lab=${lab}&predict=0`;
+    counter.set_offline(false);
+    counter.reset();
+    const cold = await visit(page, url);
+    const bytes_first = counter.bytes(cold.first_at);
+    const bytes_all = counter.bytes(cold.all_at);
+    const cells = await page.$$eval('.sl-cell', (c) => c.length);
+    const has_sw = await service_worker_active(page);
+    counter.set_offline(true);
+    const warm = has_sw ? await visit(page, url) : null;
+    return { cells, bytes_first, bytes_all, cold, warm };
+  } finally {
+    counter.set_offline(false);
+    await context.close();
+  }
+}
+
+/**
+ * Every lab of the first site (and of the others, when they have it), RUNS times; the sites take turns
+ * within each run of each lab, so a change in the machine's load (shared with other work) falls on all of
+ * them alike. Returns one table of rows per site.
+ */
+async function time_sites(browser, dirs) {
+  const sites = [];
+  for (const dir of dirs) sites.push(await open_site(dir));
+  const tables = sites.map(() => []);
+  try {
+    for (const lab of sites[0].labs.filter((l) => l.status === 'ready' && (only.length === 0 || only.includes(l.id)))) {
+      const samples = sites.map(() => []);
       for (let run = 0; run < RUNS; ++run) {
-        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-        await context.addInitScript(RESULT_CLOCK);
-        await context.addInitScript(SIMS_CLOCK);
-        const page = await context.newPage();
-        const url = `${counter.url}lab.html?lab=${lab.id}&predict=0`;
-        counter.set_offline(false);
-        counter.reset();
-        const cold = await visit(page, url);
-        const bytes_first = counter.bytes(cold.first_at);
-        const bytes_all = counter.bytes(cold.all_at);
-        const cells = await page.$$eval('.sl-cell', (c) => c.length);
-        const has_sw = await service_worker_active(page);
-        counter.set_offline(true);
-        const warm = has_sw ? await visit(page, url) : null;
-        counter.set_offline(false);
-        samples.push({ cells, bytes_first, bytes_all, cold, warm });
-        await context.close();
+        for (const [i, site] of sites.entries()) {
+          if (site.labs.some((l) => l.id === lab.id && l.status === 'ready')) samples[i].push(await sample(browser, site, lab.id));
+        }
       }
-      const pick = (f) => median(samples.map(f));
-      rows.push({
-        lab: lab.id, cells: String(samples[0].cells),
-        kb_first: pick((s) => s.bytes_first) / 1000, kb_all: pick((s) => s.bytes_all) / 1000,
-        cold_first_s: pick((s) => s.cold.first_ms) / 1000, cold_sims_s: pick((s) => s.cold.sims_ms) / 1000,
-        cold_all_s: pick((s) => s.cold.all_ms) / 1000,
-        warm_first_s: samples[0].warm ? pick((s) => s.warm.first_ms) / 1000 : NaN,
-        warm_sims_s: samples[0].warm ? pick((s) => s.warm.sims_ms) / 1000 : NaN,
-        warm_all_s: samples[0].warm ? pick((s) => s.warm.all_ms) / 1000 : NaN,
-      });
+      samples.forEach((list, i) => { if (list.length) tables[i].push(row_of(lab.id, list)); });
     }
   } finally {
-    await counter.stop();
-    server.stop();
+    for (const site of sites) await site.stop();
   }
-  return rows;
+  return tables;
+}
+
+function row_of(lab, samples) {
+  const pick = (f) => median(samples.map(f));
+  const warm = samples.every((s) => s.warm);
+  return {
+    lab, cells: String(samples[0].cells),
+    kb_first: pick((s) => s.bytes_first) / 1000, kb_all: pick((s) => s.bytes_all) / 1000,
+    cold_first_s: pick((s) => s.cold.first_ms) / 1000, cold_sims_s: pick((s) => s.cold.sims_ms) / 1000,
+    cold_all_s: pick((s) => s.cold.all_ms) / 1000,
+    warm_first_s: warm ? pick((s) => s.warm.first_ms) / 1000 : NaN,
+    warm_sims_s: warm ? pick((s) => s.warm.sims_ms) / 1000 : NaN,
+    warm_all_s: warm ? pick((s) => s.warm.all_ms) / 1000 : NaN,
+  };
 }
 
 const COLUMNS = [
@@ -126,11 +155,13 @@ function print(title, rows) {
 
 const browser = await launch_browser();
 try {
-  const current = await time_site(browser, resolve(options.dist));
+  const dirs = [resolve(options.dist), ...(options.baseline ? [resolve(options.baseline)] : [])];
+  const load_before = loadavg()[0];
+  const [current, base] = await time_sites(browser, dirs);
+  console.log(`\nload average (1 min) ${load_before.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`);
   print(`this build (${options.dist}); bytes as served through a counting proxy (kB = 1000 B), times from navigation, median of ${RUNS}`, current);
-  if (options.baseline) {
-    const base = await time_site(browser, resolve(options.baseline));
-    print(`baseline (${options.baseline})`, base);
+  if (base) {
+    print(`baseline (${options.baseline}), in turn with this build`, base);
     const ratios = current.map((row) => {
       const old = base.find((b) => b.lab === row.lab);
       return Object.fromEntries(COLUMNS.map(([key]) => [key, key === 'lab' || key === 'cells' ? row[key] : old ? old[key] / row[key] : NaN]));

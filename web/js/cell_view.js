@@ -82,9 +82,6 @@ export class CellView {
 
   get cell_id() { return this.#spec.id; }
 
-  /** Starts this cell's worker ahead of its first run. */
-  warm() { this.#worker.start(); }
-
   get #id_prefix() { return `sl-${short_id(this.#spec.id)}`; }
 
   #key(name) { return param_key(this.#spec.id, name, this.#embed); }

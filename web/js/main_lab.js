@@ -3,7 +3,7 @@ import { el, replace_children } from './dom.js';
 import { t, pick, set_lang, current_lang, normalize_lang } from './i18n.js';
 import { read_page_state, short_id, lab_url } from './url_state.js';
 import { fetch_lab } from './labs.js';
-import { CellWorker, compiled_module } from './worker_pool.js';
+import { CellWorker, compiled_module, prestart, pool_cells, timer_resolution_s } from './worker_pool.js';
 import { CellView } from './cell_view.js';
 import { site_header, site_footer, refresh_footer_timer } from './site_chrome.js';
 import { set_timer_resolution_ms } from './timer_resolution.js';
@@ -16,9 +16,9 @@ const ask_predictions = state.query.get('predict') !== '0';
 let toc_observer = null;
 
 // What the first result waits for starts at once, side by side: the module's compile (lab.html preloads its
-// bytes), the first cell's worker (its script and the glue), the lab file and the UI strings.
-compiled_module().catch(() => {});   // a failure is reported by the worker's cells()
-const first_worker = new CellWorker().start();
+// bytes), the first worker (its script and the glue), the lab file and the UI strings.
+compiled_module().catch(() => {});   // a failure is reported by pool_cells()
+prestart(1);
 const lab_file = fetch_lab(state.lab, normalize_lang(state.lang)).then((lab) => ({ lab }), (error) => ({ error }));
 
 async function main() {
@@ -39,37 +39,43 @@ async function main() {
 }
 
 /**
- * One worker per cell (each started when its cell first runs; worker_pool.js); the specs come from
- * list_cells() in the wasm module. The first cell is built, shown and started before the others are built,
- * so its run computes while the main thread builds the rest of the page.
+ * The cells run in a pool of workers (worker_pool.js); the specs come from list_cells() in the wasm module.
+ * The page is built down to its first simulation cell, which starts computing (in the worker already
+ * instantiated) before the rest is built.
  */
 async function start_cells(docs) {
-  const workers = docs.map((doc, i) => (i === 0 ? first_worker : new CellWorker()));
   let specs;
   try {
-    specs = await workers[0].cells();
+    specs = await pool_cells();
   } catch (error) {
     return fail('lab.wasm_failed', { message: error.message });
   }
-  const view_of = (doc, i) => {
+  const view_of = (doc) => {
     const spec = specs.find((candidate) => candidate.id === doc.id);
     if (!spec) return { element: el('p', { class: 'sl-error', role: 'alert' }, t('lab.cell_missing', { cell: doc.id })) };
     const number = page.lab.cells.findIndex((cell) => cell.id === doc.id) + 1;
-    return new CellView({ lab_id: page.lab.id, doc, spec, worker: workers[i], embed: state.embed, query: state.query,
+    return new CellView({ lab_id: page.lab.id, doc, spec, worker: new CellWorker(), embed: state.embed, query: state.query,
       number, predict: ask_predictions });
   };
-  page.views = [view_of(docs[0], 0)];
+  page.views = [];
+  let first = null;
+  for (const doc of docs) {
+    if (first) break;
+    const view = view_of(doc);
+    page.views.push(view);
+    if (view.run_now && !view.measures_machine) first = view;
+  }
   render();
-  const first = page.views[0].run_now && !page.views[0].measures_machine ? page.views[0] : null;
   const started = first ? new Map([[first, first.run_now()]]) : new Map();
   await new Promise((resolve) => setTimeout(resolve));   // its run is posted to its worker before the rest is built
-  page.views.push(...docs.slice(1).map((doc, i) => view_of(doc, i + 1)));
+  page.views.push(...docs.slice(page.views.length).map(view_of));
   render();
-  (started.get(first) ?? Promise.resolve()).then(() => workers[0].timer_resolution_s()).then((resolution_s) => {
-    if (resolution_s !== null) { set_timer_resolution_ms(resolution_s * 1000); refresh_footer_timer(); }
-  });
   if (state.embed) tell_parent(page.views[0]);
   await first_runs(page.views.filter((view) => view.run_now), started);
+  // The footer's timer resolution, measured in a worker once the first runs no longer need them all.
+  timer_resolution_s().then((resolution_s) => {
+    if (resolution_s !== null) { set_timer_resolution_ms(resolution_s * 1000); refresh_footer_timer(); }
+  });
   document.body.dataset.ready = 'true';
   if (state.embed) post_to_parent({ type: 'serving-lab:ready', cell: page.views[0]?.cell_id });
   else enable_offline();
@@ -80,20 +86,18 @@ async function start_cells(docs) {
  * The first run of every cell: the simulations in page order, as many at once as the machine has cores, so
  * the top cells answer first instead of all sharing the cores; then each cell that times this machine, alone
  * (in page order), so no other cell's work slows what it measures and no measurement holds the simulations
- * back. `started`: runs already under way (the first cell's). A cell's worker starts a turn ahead of its run,
- * so it is instantiated by then, without every worker of the page instantiating beside the first runs.
+ * back. `started`: runs already under way (the first cell's). The runs share as many workers as run at once.
  */
 async function first_runs(views, started) {
   const slots = Math.max(1, navigator.hardwareConcurrency || 2);
   const order = [...views.filter((view) => !view.measures_machine), ...views.filter((view) => view.measures_machine)];
   const running = new Map();   // view → its run's promise
   for (const [view, run] of started) running.set(view, run.finally(() => running.delete(view)));
-  for (const view of order.slice(0, slots)) view.warm();
+  prestart(Math.min(slots, order.length));   // as many workers as run at once, started now
   for (const [i, view] of order.entries()) {
     if (started.has(view)) continue;
     const alone = view.measures_machine;
     while (running.size > 0 && (alone || running.size >= slots)) await Promise.race(running.values());
-    order[i + 1]?.warm();
     running.set(view, view.run_now().finally(() => running.delete(view)));
   }
   await Promise.all(running.values());

@@ -33,7 +33,7 @@ const SIMS_CLOCK = `(() => {
   };
   new MutationObserver(watch).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-state', 'data-ready'], childList: true });
 })();`;
-const TIMEOUT_MS = 300_000;
+const TIMEOUT_MS = 120_000;
 
 function serve(dir) {
   const child = spawn(process.execPath, [join(ROOT, 'scripts', 'serve.mjs'), '--dir', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -60,8 +60,13 @@ async function service_worker_active(page) {
 async function visit(page, url) {
   const t0 = Date.now();
   await page.goto(url);
-  await page.waitForFunction(() => window.__sl_first_result_ms > 0, null, { timeout: TIMEOUT_MS, polling: 50 });
-  await page.waitForFunction(() => window.__sl_all_done_ms > 0, null, { timeout: TIMEOUT_MS, polling: 50 });
+  try {
+    await page.waitForFunction(() => window.__sl_first_result_ms > 0, null, { timeout: TIMEOUT_MS, polling: 50 });
+    await page.waitForFunction(() => window.__sl_all_done_ms > 0, null, { timeout: TIMEOUT_MS, polling: 50 });
+  } catch (error) {
+    const states = await page.$$eval('.sl-cell', (cells) => cells.map((cell) => `${cell.id}:${cell.dataset.state}`)).catch(() => []);
+    throw new Error(`${url}: ${error.message}; cells ${states.join(' ') || 'none'}`);
+  }
   const [first_at, all_at, sims_at] = await page.evaluate(() => [window.__sl_first_result_ms, window.__sl_all_done_ms, window.__sl_sims_done_ms]);
   return { first_ms: first_at - t0, all_ms: all_at - t0, sims_ms: (sims_at || all_at) - t0, first_at, all_at };
 }
@@ -87,13 +92,13 @@ async function sample(browser, site, lab) {
     const url = `${counter.url}lab.html?lab=${lab}&predict=0`;
     counter.set_offline(false);
     counter.reset();
-    const cold = await visit(page, url);
+    const cold = await visit(page, url).catch((error) => { throw new Error(`${site.dir} cold: ${error.message}`); });
     const bytes_first = counter.bytes(cold.first_at);
     const bytes_all = counter.bytes(cold.all_at);
     const cells = await page.$$eval('.sl-cell', (c) => c.length);
     const has_sw = await service_worker_active(page);
     counter.set_offline(true);
-    const warm = has_sw ? await visit(page, url) : null;
+    const warm = has_sw ? await visit(page, url).catch((error) => { throw new Error(`${site.dir} warm: ${error.message}`); }) : null;
     return { cells, bytes_first, bytes_all, cold, warm };
   } finally {
     counter.set_offline(false);

@@ -6,9 +6,12 @@
 //         service worker, compressed as served), the time from navigation to both;
 //   warm  the same context once its service worker is active, with the network down (the proxy refuses
 //         every connection): the time to the first result and to every cell done.
-// Times are medians of --runs runs (default 1). With --baseline, a last table gives baseline / this build.
+// "sims": every simulation cell done (the cells that time this machine, data-measures, run after them).
+// Times are medians of --runs runs (default 1); with --baseline the two sites take turns, visit by visit, so
+// the machine's load (shared) weighs on both alike, and a last table gives baseline / this build.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { loadavg } from 'node:os';
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { launch_browser, DIST, ROOT } from '../tests/e2e/helpers.mjs';
@@ -19,7 +22,18 @@ const { values: options, positionals: only } = parseArgs({
   options: { dist: { type: 'string', default: DIST }, baseline: { type: 'string' }, runs: { type: 'string', default: '1' } },
 });
 const RUNS = Math.max(1, Number(options.runs) || 1);
-const TIMEOUT_MS = 300_000;
+// window.__sl_sims_done_ms: every simulation cell settled (a cell that times this machine has data-measures;
+// an older build without the attribute counts every cell, as its all-done time).
+const SIMS_CLOCK = `(() => {
+  const settled = (cell) => ['done', 'error', 'waiting'].includes(cell.dataset.state);
+  const watch = () => {
+    const cells = [...document.querySelectorAll('.sl-cell')];
+    const sims = cells.filter((cell) => cell.dataset.measures !== 'true');
+    if (!window.__sl_sims_done_ms && cells.length && sims.every(settled) && document.querySelector('.sl-cell[data-measures]') !== null) window.__sl_sims_done_ms = Date.now();
+  };
+  new MutationObserver(watch).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-state', 'data-ready'], childList: true });
+})();`;
+const TIMEOUT_MS = 120_000;
 
 function serve(dir) {
   const child = spawn(process.execPath, [join(ROOT, 'scripts', 'serve.mjs'), '--dir', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -46,59 +60,95 @@ async function service_worker_active(page) {
 async function visit(page, url) {
   const t0 = Date.now();
   await page.goto(url);
-  await page.waitForFunction(() => window.__sl_first_result_ms > 0, null, { timeout: TIMEOUT_MS, polling: 50 });
-  await page.waitForFunction(() => window.__sl_all_done_ms > 0, null, { timeout: TIMEOUT_MS, polling: 50 });
-  const [first_at, all_at] = await page.evaluate(() => [window.__sl_first_result_ms, window.__sl_all_done_ms]);
-  return { first_ms: first_at - t0, all_ms: all_at - t0, first_at, all_at };
+  try {
+    await page.waitForFunction(() => window.__sl_first_result_ms > 0, null, { timeout: TIMEOUT_MS, polling: 50 });
+    await page.waitForFunction(() => window.__sl_all_done_ms > 0, null, { timeout: TIMEOUT_MS, polling: 50 });
+  } catch (error) {
+    const states = await page.$$eval('.sl-cell', (cells) => cells.map((cell) => `${cell.id}:${cell.dataset.state}`)).catch(() => []);
+    throw new Error(`${url}: ${error.message}; cells ${states.join(' ') || 'none'}`);
+  }
+  const [first_at, all_at, sims_at] = await page.evaluate(() => [window.__sl_first_result_ms, window.__sl_all_done_ms, window.__sl_sims_done_ms]);
+  return { first_ms: first_at - t0, all_ms: all_at - t0, sims_ms: (sims_at || all_at) - t0, first_at, all_at };
 }
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
-async function time_site(browser, dir) {
+/** One site served through its own counting proxy: {dir, labs, counter, stop()}. */
+async function open_site(dir) {
   const { labs } = JSON.parse(readFileSync(join(dir, 'labs', 'index.json'), 'utf8'));
   const server = await serve(dir);
   const counter = await start_counter(server.url);
-  const rows = [];
+  return { dir, labs, counter, stop: async () => { await counter.stop(); server.stop(); } };
+}
+
+/** One cold visit and, once the service worker is active, one warm (offline) visit of a lab of a site. */
+async function sample(browser, site, lab) {
+  const { counter } = site;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
-    for (const lab of labs.filter((l) => l.status === 'ready' && (only.length === 0 || only.includes(l.id)))) {
-      const samples = [];
+    await context.addInitScript(RESULT_CLOCK);
+    await context.addInitScript(SIMS_CLOCK);
+    const page = await context.newPage();
+    const url = `${counter.url}lab.html?lab=${lab}&predict=0`;
+    counter.set_offline(false);
+    counter.reset();
+    const cold = await visit(page, url).catch((error) => { throw new Error(`${site.dir} cold: ${error.message}`); });
+    const bytes_first = counter.bytes(cold.first_at);
+    const bytes_all = counter.bytes(cold.all_at);
+    const cells = await page.$$eval('.sl-cell', (c) => c.length);
+    const has_sw = await service_worker_active(page);
+    counter.set_offline(true);
+    const warm = has_sw ? await visit(page, url).catch((error) => { throw new Error(`${site.dir} warm: ${error.message}`); }) : null;
+    return { cells, bytes_first, bytes_all, cold, warm };
+  } finally {
+    counter.set_offline(false);
+    await context.close();
+  }
+}
+
+/**
+ * Every lab of the first site (and of the others, when they have it), RUNS times; the sites take turns
+ * within each run of each lab, so a change in the machine's load (shared with other work) falls on all of
+ * them alike. Returns one table of rows per site.
+ */
+async function time_sites(browser, dirs) {
+  const sites = [];
+  for (const dir of dirs) sites.push(await open_site(dir));
+  const tables = sites.map(() => []);
+  try {
+    for (const lab of sites[0].labs.filter((l) => l.status === 'ready' && (only.length === 0 || only.includes(l.id)))) {
+      const samples = sites.map(() => []);
       for (let run = 0; run < RUNS; ++run) {
-        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-        await context.addInitScript(RESULT_CLOCK);
-        const page = await context.newPage();
-        const url = `${counter.url}lab.html?lab=${lab.id}&predict=0`;
-        counter.set_offline(false);
-        counter.reset();
-        const cold = await visit(page, url);
-        const bytes_first = counter.bytes(cold.first_at);
-        const bytes_all = counter.bytes(cold.all_at);
-        const cells = await page.$$eval('.sl-cell', (c) => c.length);
-        const has_sw = await service_worker_active(page);
-        counter.set_offline(true);
-        const warm = has_sw ? await visit(page, url) : null;
-        counter.set_offline(false);
-        samples.push({ cells, bytes_first, bytes_all, cold, warm });
-        await context.close();
+        for (const [i, site] of sites.entries()) {
+          if (site.labs.some((l) => l.id === lab.id && l.status === 'ready')) samples[i].push(await sample(browser, site, lab.id));
+        }
       }
-      const pick = (f) => median(samples.map(f));
-      rows.push({
-        lab: lab.id, cells: String(samples[0].cells),
-        kb_first: pick((s) => s.bytes_first) / 1000, kb_all: pick((s) => s.bytes_all) / 1000,
-        cold_first_s: pick((s) => s.cold.first_ms) / 1000, cold_all_s: pick((s) => s.cold.all_ms) / 1000,
-        warm_first_s: samples[0].warm ? pick((s) => s.warm.first_ms) / 1000 : NaN,
-        warm_all_s: samples[0].warm ? pick((s) => s.warm.all_ms) / 1000 : NaN,
-      });
+      samples.forEach((list, i) => { if (list.length) tables[i].push(row_of(lab.id, list)); });
     }
   } finally {
-    await counter.stop();
-    server.stop();
+    for (const site of sites) await site.stop();
   }
-  return rows;
+  return tables;
+}
+
+function row_of(lab, samples) {
+  const pick = (f) => median(samples.map(f));
+  const warm = samples.every((s) => s.warm);
+  return {
+    lab, cells: String(samples[0].cells),
+    kb_first: pick((s) => s.bytes_first) / 1000, kb_all: pick((s) => s.bytes_all) / 1000,
+    cold_first_s: pick((s) => s.cold.first_ms) / 1000, cold_sims_s: pick((s) => s.cold.sims_ms) / 1000,
+    cold_all_s: pick((s) => s.cold.all_ms) / 1000,
+    warm_first_s: warm ? pick((s) => s.warm.first_ms) / 1000 : NaN,
+    warm_sims_s: warm ? pick((s) => s.warm.sims_ms) / 1000 : NaN,
+    warm_all_s: warm ? pick((s) => s.warm.all_ms) / 1000 : NaN,
+  };
 }
 
 const COLUMNS = [
   ['lab', 'lab', 10], ['cells', 'cells', 5], ['kb_first', 'kB→first', 9], ['kb_all', 'kB→all', 9],
-  ['cold_first_s', 'cold first s', 12], ['cold_all_s', 'cold all s', 10], ['warm_first_s', 'warm first s', 12], ['warm_all_s', 'warm all s', 10],
+  ['cold_first_s', 'cold first s', 12], ['cold_sims_s', 'cold sims s', 11], ['cold_all_s', 'cold all s', 10],
+  ['warm_first_s', 'warm first s', 12], ['warm_sims_s', 'warm sims s', 11], ['warm_all_s', 'warm all s', 10],
 ];
 const cell_text = (value) => (typeof value === 'number' ? (Number.isFinite(value) ? (value >= 100 ? value.toFixed(0) : value.toFixed(2)) : '—') : String(value));
 
@@ -110,11 +160,13 @@ function print(title, rows) {
 
 const browser = await launch_browser();
 try {
-  const current = await time_site(browser, resolve(options.dist));
+  const dirs = [resolve(options.dist), ...(options.baseline ? [resolve(options.baseline)] : [])];
+  const load_before = loadavg()[0];
+  const [current, base] = await time_sites(browser, dirs);
+  console.log(`\nload average (1 min) ${load_before.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`);
   print(`this build (${options.dist}); bytes as served through a counting proxy (kB = 1000 B), times from navigation, median of ${RUNS}`, current);
-  if (options.baseline) {
-    const base = await time_site(browser, resolve(options.baseline));
-    print(`baseline (${options.baseline})`, base);
+  if (base) {
+    print(`baseline (${options.baseline}), in turn with this build`, base);
     const ratios = current.map((row) => {
       const old = base.find((b) => b.lab === row.lab);
       return Object.fromEntries(COLUMNS.map(([key]) => [key, key === 'lab' || key === 'cells' ? row[key] : old ? old[key] / row[key] : NaN]));

@@ -39,7 +39,8 @@ const PAGES = {
     entry: 'main_index.js',
     head: '<meta name="description" content="A browser laboratory for model-serving systems: queues, batching, KV cache and LLM serving, computed by a C++ core in WebAssembly.">',
   },
-  'lab.html': { entry: 'main_lab.js', head: '<link rel="modulepreload" href="js/main_lab.js">' },
+  // A lab page fetches the module's bytes while its scripts load (main_lab.js compiles what this preload fetched).
+  'lab.html': { entry: 'main_lab.js', head: '<link rel="preload" href="serving_lab.wasm" as="fetch" type="application/wasm" crossorigin>' },
 };
 // The cold-start model: 8 shards of 4 MiB (32 MiB), listed in assets/model.json like a sharded checkpoint's
 // index. Browsers cache no single entry above a share of their cache (Chromium: 1/8), hence the shards.
@@ -50,8 +51,8 @@ async function main() {
   await check_wasm();
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
-  await bundle();
-  await write_pages();
+  const chunks_of = await bundle();
+  await write_pages(chunks_of);
   for (const name of ['css', 'i18n']) {
     await cp(join(web, name), join(out, name), { recursive: true });
   }
@@ -71,10 +72,12 @@ async function main() {
   console.log(`built ${out}: ${labs.length} labs (${labs.map((lab) => `${lab.id}:${lab.status}`).join(', ')})`);
 }
 
-async function write_pages() {
+/** Each page from the template, with a modulepreload link for each chunk its entry imports (no waterfall). */
+async function write_pages(chunks_of) {
   const template = await readFile(join(web, 'page.html'), 'utf8');
   for (const [name, { entry, head }] of Object.entries(PAGES)) {
-    await writeFile(join(out, name), template.replace('<!-- head -->', head).replace('{{entry}}', entry));
+    const preloads = (chunks_of[entry] || []).map((chunk) => `<link rel="modulepreload" href="js/${chunk}">`);
+    await writeFile(join(out, name), template.replace('<!-- head -->', [head, ...preloads].join('\n')).replace('{{entry}}', entry));
   }
 }
 
@@ -110,8 +113,10 @@ async function check_wasm() {
   }
 }
 
+/** Bundles web/js; returns {entry file: [the chunks it imports statically, at any depth]}. */
 async function bundle() {
-  await build({
+  const { metafile } = await build({
+    metafile: true,
     entryPoints: ENTRY_POINTS.map((name) => join(web, 'js', name)),
     outdir: join(out, 'js'),
     bundle: true,
@@ -125,6 +130,18 @@ async function bundle() {
     legalComments: 'linked',
     logLevel: 'warning',
   });
+  const outputs = metafile.outputs;
+  const key_of = (file) => Object.keys(outputs).find((key) => resolve(key) === resolve(out, 'js', file));
+  const static_imports = (key, seen) => {
+    for (const { path, kind } of outputs[key]?.imports || []) {
+      if (kind !== 'import-statement' || seen.has(path)) continue;
+      seen.add(path);
+      static_imports(path, seen);
+    }
+    return seen;
+  };
+  return Object.fromEntries(ENTRY_POINTS.map((entry) =>
+    [entry, [...static_imports(key_of(entry), new Set())].map((path) => resolve(path).slice(resolve(out, 'js').length + 1))]));
 }
 
 /**
@@ -153,7 +170,10 @@ async function copy_labs() {
 // (data/: kept on their first fetch, which a reader asks for), the compressed twins and the host's _headers file.
 const NOT_PRECACHED = /^(assets\/|data\/|_headers$|sw\.js$)|\.(br|gz)$/;
 
-/** dist/sw.js from web/sw.js with the precache list and a version that changes when any listed file does. */
+/**
+ * dist/sw.js from web/sw.js with the precache list (each file with the SHA-256 of its bytes) and a version
+ * that changes when any listed file does.
+ */
 async function write_service_worker(dir) {
   const files = [];
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
@@ -163,15 +183,17 @@ async function write_service_worker(dir) {
   }
   files.sort();
   const hash = createHash('sha256');
+  const digests = {};   // path → SHA-256 of its bytes: the service worker caches those bytes or none
   let bytes = 0;
   for (const path of files) {
     const data = await readFile(join(dir, path));
     bytes += data.length;
     hash.update(`${path}\0${data.length}\0`).update(data);
+    digests[path] = createHash('sha256').update(data).digest('hex');
   }
   const version = hash.digest('hex').slice(0, 16);
   const template = await readFile(join(web, 'sw.js'), 'utf8');
-  await writeFile(join(dir, 'sw.js'), template.replace('__VERSION__', version).replace("['__FILES__']", JSON.stringify(files)));
+  await writeFile(join(dir, 'sw.js'), template.replace('__VERSION__', version).replace("{ '__FILES__': '' }", JSON.stringify(digests)));
   return { files: files.length, bytes, version };
 }
 

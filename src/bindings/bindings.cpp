@@ -1,6 +1,7 @@
 // The whole wasm boundary: four exports, no per-cell code, no arithmetic (docs/boundary.md); plus the
-// domain objects the browser probes call directly (web/probes/), bound as they are.
+// domain objects the browser probes call directly (web/probes/), bound as they are, and as plain exports.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
 #include <map>
@@ -112,4 +113,16 @@ EMSCRIPTEN_BINDINGS(serving_lab) {
       .constructor<int>()
       .function("call", &sl::batching::LayerCall::call)
       .function("empty", &sl::batching::LayerCall::empty);
+}
+
+// The same layer for the js_call probe as plain wasm exports (Module._sl_layer_*, the module's own export
+// once called), so a call from JavaScript is a bare call into wasm, not Embind's generic invoker: what
+// one call across the boundary costs. sl_layer_new returns 0 for a width outside [1, 256].
+extern "C" {
+EMSCRIPTEN_KEEPALIVE sl::batching::LayerCall* sl_layer_new(int width) {
+  return width >= 1 && width <= 256 ? new sl::batching::LayerCall(width) : nullptr;
+}
+EMSCRIPTEN_KEEPALIVE void sl_layer_delete(sl::batching::LayerCall* layer) { delete layer; }
+EMSCRIPTEN_KEEPALIVE float sl_layer_call(sl::batching::LayerCall* layer) { return layer->call(); }
+EMSCRIPTEN_KEEPALIVE float sl_layer_empty(sl::batching::LayerCall* layer) { return layer->empty(); }
 }

@@ -14,14 +14,17 @@ const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-/** Starts `node scripts/serve.mjs --dir dist --port 0`; resolves with {url, stop()} once it prints its URL. */
-export async function start_server({ isolation = true } = {}) {
+/**
+ * Starts `node scripts/serve.mjs --dir dist --port 0` (or another site directory, at a given port);
+ * resolves with {url, stop()} once it prints its URL.
+ */
+export async function start_server({ isolation = true, dir = DIST, port = 0 } = {}) {
   try {
-    await access(join(DIST, 'lab.html'));
+    await access(join(dir, 'lab.html'));
   } catch {
-    throw new Error(`${DIST} is missing: run "node scripts/build.mjs" first`);
+    throw new Error(`${dir} is missing: run "node scripts/build.mjs" first`);
   }
-  const args = [join(ROOT, 'scripts', 'serve.mjs'), '--dir', DIST, '--port', '0'];
+  const args = [join(ROOT, 'scripts', 'serve.mjs'), '--dir', dir, '--port', String(port)];
   if (!isolation) args.push('--no-isolation');
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve_url, reject) => {

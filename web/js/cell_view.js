@@ -50,7 +50,9 @@ export class CellView {
     this.#status = new RunStatus(() => this.cancel());
     this.#charts = (doc.charts || []).map((chart) => new ChartPanel(chart, this.#id_prefix));
     if (predict && doc.predict) this.#prediction = new Prediction({ id_prefix: this.#id_prefix, on_reveal: () => this.#revealed() });
-    this.element = el('section', { class: 'sl-cell', id: short_id(spec.id), 'aria-labelledby': `${this.#id_prefix}-title` });
+    // data-measures: a cell that times this machine (its first run waits until the simulations are done).
+    this.element = el('section', { class: 'sl-cell', id: short_id(spec.id), 'aria-labelledby': `${this.#id_prefix}-title`,
+      'data-measures': this.measures_machine ? 'true' : null });
     this.build();
     this.#write_url();
     // The reader let the page download a data asset (this cell's button or another's): a waiting cell runs.

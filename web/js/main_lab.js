@@ -1,9 +1,9 @@
 // lab.html?lab=<id>[&cell=<short id>&embed=1][&lang=vi]: one generic page for every lab.
 import { el, replace_children } from './dom.js';
-import { t, pick, set_lang, current_lang } from './i18n.js';
+import { t, pick, set_lang, current_lang, normalize_lang } from './i18n.js';
 import { read_page_state, short_id, lab_url } from './url_state.js';
 import { fetch_lab } from './labs.js';
-import { CellWorker } from './worker_pool.js';
+import { CellWorker, compiled_module, prestart, pool_cells, timer_resolution_s } from './worker_pool.js';
 import { CellView } from './cell_view.js';
 import { site_header, site_footer, refresh_footer_timer } from './site_chrome.js';
 import { set_timer_resolution_ms } from './timer_resolution.js';
@@ -15,17 +15,21 @@ const page = { lab: null, views: [], message: null };
 const ask_predictions = state.query.get('predict') !== '0';
 let toc_observer = null;
 
+// What the first result waits for starts at once, side by side: the module's compile (lab.html preloads its
+// bytes), the first worker (its script and the glue), the lab file and the UI strings.
+compiled_module().catch(() => {});   // a failure is reported by pool_cells()
+prestart(1);
+const lab_file = fetch_lab(state.lab, normalize_lang(state.lang)).then((lab) => ({ lab }), (error) => ({ error }));
+
 async function main() {
-  if (!state.embed && !(await take_waiting_version())) return;   // a newer deployment: the page reloads on it
-  await set_lang(state.lang);
+  const [current] = await Promise.all([state.embed || take_waiting_version(), set_lang(state.lang)]);
+  if (!current) return;   // a newer deployment: the page reloads on it
   document.body.classList.toggle('sl-embed', state.embed);
   document.body.classList.toggle('sl-lab-page', !state.embed);
   render();
-  try {
-    page.lab = await fetch_lab(state.lab, current_lang());
-  } catch (error) {
-    return fail('lab.load_failed', { lab: state.lab, message: error.message });
-  }
+  const loaded = await lab_file;
+  if (loaded.error) return fail('lab.load_failed', { lab: state.lab, message: loaded.error.message });
+  page.lab = loaded.lab;
   if (!page.lab) return fail('lab.not_found', { lab: state.lab });
   if (page.lab.status !== 'ready' || !(page.lab.cells || []).length) return fail('lab.coming', {}, 'sl-coming');
   const docs = page.lab.cells.filter((cell) => !state.embed || short_id(cell.id) === state.cell);
@@ -34,28 +38,44 @@ async function main() {
   await start_cells(docs);
 }
 
-/** One worker per cell; the specs come from list_cells() in the wasm module. */
+/**
+ * The cells run in a pool of workers (worker_pool.js); the specs come from list_cells() in the wasm module.
+ * The page is built down to its first simulation cell, which starts computing (in the worker already
+ * instantiated) before the rest is built.
+ */
 async function start_cells(docs) {
-  const workers = docs.map(() => new CellWorker());
   let specs;
   try {
-    specs = await workers[0].cells();
+    specs = await pool_cells();
   } catch (error) {
     return fail('lab.wasm_failed', { message: error.message });
   }
-  page.views = docs.map((doc, i) => {
+  const view_of = (doc) => {
     const spec = specs.find((candidate) => candidate.id === doc.id);
     if (!spec) return { element: el('p', { class: 'sl-error', role: 'alert' }, t('lab.cell_missing', { cell: doc.id })) };
     const number = page.lab.cells.findIndex((cell) => cell.id === doc.id) + 1;
-    return new CellView({ lab_id: page.lab.id, doc, spec, worker: workers[i], embed: state.embed, query: state.query,
+    return new CellView({ lab_id: page.lab.id, doc, spec, worker: new CellWorker(), embed: state.embed, query: state.query,
       number, predict: ask_predictions });
-  });
+  };
+  page.views = [];
+  let first = null;
+  for (const doc of docs) {
+    if (first) break;
+    const view = view_of(doc);
+    page.views.push(view);
+    if (view.run_now && !view.measures_machine) first = view;
+  }
   render();
-  workers[0].timer_resolution_s().then((resolution_s) => {
+  const started = first ? new Map([[first, first.run_now()]]) : new Map();
+  await new Promise((resolve) => setTimeout(resolve));   // its run is posted to its worker before the rest is built
+  page.views.push(...docs.slice(page.views.length).map(view_of));
+  render();
+  if (state.embed) tell_parent(page.views[0]);
+  await first_runs(page.views.filter((view) => view.run_now), started);
+  // The footer's timer resolution, measured in a worker once the first runs no longer need them all.
+  timer_resolution_s().then((resolution_s) => {
     if (resolution_s !== null) { set_timer_resolution_ms(resolution_s * 1000); refresh_footer_timer(); }
   });
-  if (state.embed) tell_parent(page.views[0]);
-  await first_runs(page.views.filter((view) => view.run_now));
   document.body.dataset.ready = 'true';
   if (state.embed) post_to_parent({ type: 'serving-lab:ready', cell: page.views[0]?.cell_id });
   else enable_offline();
@@ -63,18 +83,21 @@ async function start_cells(docs) {
 }
 
 /**
- * The first run of every cell, in page order: as many at once as the machine has cores, so the top cells
- * answer first instead of all sharing the cores; and a cell that times this machine runs alone, so the
- * other cells' work does not slow what it measures.
+ * The first run of every cell: the simulations in page order, as many at once as the machine has cores, so
+ * the top cells answer first instead of all sharing the cores; then each cell that times this machine, alone
+ * (in page order), so no other cell's work slows what it measures and no measurement holds the simulations
+ * back. `started`: runs already under way (the first cell's). The runs share as many workers as run at once.
  */
-async function first_runs(views) {
+async function first_runs(views, started) {
   const slots = Math.max(1, navigator.hardwareConcurrency || 2);
+  const order = [...views.filter((view) => !view.measures_machine), ...views.filter((view) => view.measures_machine)];
   const running = new Map();   // view → its run's promise
-  for (const view of views) {
+  for (const [view, run] of started) running.set(view, run.finally(() => running.delete(view)));
+  prestart(Math.min(slots, order.length));   // as many workers as run at once, started now
+  for (const [i, view] of order.entries()) {
+    if (started.has(view)) continue;
     const alone = view.measures_machine;
-    while (running.size > 0 && (alone || running.size >= slots || [...running.keys()].some((v) => v.measures_machine))) {
-      await Promise.race(running.values());
-    }
+    while (running.size > 0 && (alone || running.size >= slots)) await Promise.race(running.values());
     running.set(view, view.run_now().finally(() => running.delete(view)));
   }
   await Promise.all(running.values());
@@ -129,11 +152,14 @@ async function change_language(lang) {
       if (doc) view.set_doc?.(doc);
     }
   }
-  render();
+  render({ rebuild: true });
 }
 
-/** Renders the whole page in the current language; cell views keep their inputs and results. */
-function render() {
+/**
+ * Renders the whole page in the current language; cell views keep their inputs and results. A view builds
+ * itself when made; `rebuild` (a new language) builds every view again.
+ */
+function render({ rebuild = false } = {}) {
   const main_element = el('main', { id: 'sl-main', class: 'sl-main' });
   if (!state.embed && page.lab) {
     main_element.append(
@@ -151,7 +177,7 @@ function render() {
   }
   const cells = el('div', { class: 'sl-cells' });
   for (const view of page.views) {
-    view.build?.();
+    if (rebuild) view.build?.();
     cells.append(view.element);
   }
   if (state.embed) {

@@ -1,5 +1,8 @@
-// Compiles serving_lab.wasm once and gives each cell its own worker (docs/boundary.md).
-// Cancel terminates the worker and starts a fresh one from the cached WebAssembly.Module;
+// Compiles serving_lab.wasm once and runs the cells in a pool of Web Workers (docs/boundary.md): a run takes
+// an idle worker, or starts one when every worker is busy, and gives it back when it is done. A worker is
+// stateless between runs (run() builds everything from its inputs), so any cell may use any worker; a page
+// of eleven cells on a two-core machine instantiates the module in as many workers as run at once, not eleven.
+// Cancel terminates the worker of that run and starts a fresh one from the cached WebAssembly.Module;
 // messages carrying a stale run_id are dropped.
 
 const WASM_URL = 'serving_lab.wasm';
@@ -23,79 +26,135 @@ async function compile(url) {
   }
 }
 
+/** One worker with the module instantiated (ready: list_cells()), lent to one CellWorker at a time. */
+class Slot {
+  owner = null;       // the CellWorker whose run this worker computes, or null (idle)
+  on_timer = null;
+  constructor() {
+    const worker = new Worker(WORKER_URL);
+    first_ready ??= this;
+    this.worker = worker;
+    this.ready = new Promise((resolve, reject) => {
+      worker.onmessage = (event) => {
+        const message = event.data;
+        if (message.type === 'csp_violation') return console.error(`Content-Security-Policy violation in a worker: ${message.directive} ${message.blocked}`);
+        if (message.type === 'ready') return resolve(message.cells);
+        if (message.type === 'failed') return reject(new Error(message.message));
+        if (message.type === 'timer') return this.on_timer?.(message.resolution_s);
+        this.owner?.on_message(this, message);
+      };
+      worker.onerror = (event) => { event.preventDefault(); reject(new Error(event.message || 'worker error')); };
+      compiled_module().then((module) => worker.postMessage({ type: 'init', module }), reject);
+    });
+    this.ready.catch(() => {});   // reported through run() and cells()
+  }
+}
+
+let first_ready = null;   // the first slot started: list_cells() is the same in every worker
+const idle = [];   // slots no run holds
+let started = 0;   // slots alive (idle or lent)
+
+function take_slot() {
+  if (idle.length) return idle.shift();
+  started += 1;
+  return new Slot();
+}
+
+function give_back(slot) {
+  slot.owner = null;
+  idle.push(slot);
+}
+
+function drop(slot) {
+  slot.owner = null;
+  slot.worker.terminate();
+  started -= 1;
+}
+
+/** Starts workers until `count` are alive, so that many runs at once find one instantiated. */
+export function prestart(count) {
+  while (started < count) {
+    started += 1;
+    idle.push(new Slot());
+  }
+}
+
+/** Resolves with list_cells() once the module is instantiated in a worker. */
+export function pool_cells() {
+  prestart(1);
+  return first_ready.ready;
+}
+
+async function take_then_give(use) {
+  const slot = take_slot();
+  try { return await use(slot); } finally { give_back(slot); }
+}
+
+/** Resolves with performance.now()'s resolution in seconds, as a worker's probes measure it (null if none). */
+export function timer_resolution_s() {
+  return take_then_give(async (slot) => {
+    try { await slot.ready; } catch { return null; }
+    return new Promise((resolve) => {
+      slot.on_timer = resolve;
+      slot.worker.postMessage({ type: 'timer' });
+    });
+  });
+}
+
 export class CellWorker {
-  #worker = null;
-  #ready = null;      // Promise of the cell specs from list_cells()
+  #slot = null;       // the worker computing this cell's current run
   #next_run_id = 0;
   #pending = null;    // {run_id, resolve, on_progress}
-  #on_timer = null;   // resolves timer_resolution_s()
-
-  constructor() { this.#spawn(); }
-
-  /** Resolves with list_cells() once the module is instantiated in this worker. */
-  cells() { return this.#ready; }
-
-  /** Resolves with performance.now()'s resolution in seconds, as this worker's probes measure it. */
-  timer_resolution_s() {
-    return new Promise((resolve) => {
-      this.#on_timer = resolve;
-      this.#ready.then(() => this.#worker.postMessage({ type: 'timer' }), () => resolve(null));
-    });
-  }
 
   /**
    * Runs one cell. Resolves with the C++ result, or with {cancelled: true} when cancel() or a newer
    * run() supersedes it (then {superseded: true} as well). A run requested while another is in flight
-   * replaces it: its worker is restarted, because the old result would be stale anyway.
+   * replaces it: its worker is terminated (and replaced), because the old result would be stale anyway.
    */
   run(cell, inputs, seed, on_progress = () => {}) {
-    if (this.#pending) this.#restart({ cancelled: true, superseded: true });
+    if (this.#pending) this.#stop({ cancelled: true, superseded: true });
     const run_id = ++this.#next_run_id;
-    const worker = this.#worker;
+    const slot = take_slot();
+    slot.owner = this;
+    this.#slot = slot;
     return new Promise((resolve) => {
       this.#pending = { run_id, resolve, on_progress };
-      this.#ready.then(() => {
-        if (this.#pending && this.#pending.run_id === run_id) worker.postMessage({ type: 'run', run_id, cell, inputs, seed });
-      }, (error) => this.#settle(run_id, failure(error)));
+      slot.ready.then(() => {
+        if (this.#pending && this.#pending.run_id === run_id) slot.worker.postMessage({ type: 'run', run_id, cell, inputs, seed });
+      }, (error) => {
+        if (this.#slot === slot) { this.#slot = null; drop(slot); }
+        this.#settle(run_id, failure(error));
+      });
     });
   }
 
-  /** Stops the current run, if any; the worker is replaced and stays usable. */
-  cancel() { this.#restart({ cancelled: true }); }
+  /** Stops the current run, if any; the cell stays usable (a fresh worker takes the terminated one's place). */
+  cancel() { if (this.#pending) this.#stop({ cancelled: true }); }
 
   get busy() { return this.#pending !== null; }
 
-  #spawn() {
-    const worker = new Worker(WORKER_URL);
-    this.#worker = worker;
-    this.#ready = new Promise((resolve, reject) => {
-      worker.onmessage = (event) => this.#on_message(worker, event.data, resolve, reject);
-      worker.onerror = (event) => { event.preventDefault(); reject(new Error(event.message || 'worker error')); };
-      compiled_module().then((module) => worker.postMessage({ type: 'init', module }), reject);
-    });
-    this.#ready.catch(() => {});   // reported through run() and cells()
-  }
-
-  #restart(outcome) {
-    this.#worker.terminate();
+  /** Terminates the worker of the current run, starts one in its place, and resolves the run with outcome. */
+  #stop(outcome) {
     const pending = this.#pending;
     this.#pending = null;
-    this.#spawn();
+    if (this.#slot) {
+      drop(this.#slot);
+      this.#slot = null;
+      prestart(started + 1);
+    }
     if (pending) pending.resolve(outcome);
   }
 
-  #on_message(worker, message, resolve_ready, reject_ready) {
-    if (message.type === 'csp_violation') return console.error(`Content-Security-Policy violation in a worker: ${message.directive} ${message.blocked}`);
-    if (worker !== this.#worker) return;   // a terminated worker's last words
-    if (message.type === 'ready') return resolve_ready(message.cells);
-    if (message.type === 'failed') return reject_ready(new Error(message.message));
-    if (message.type === 'timer') return this.#on_timer?.(message.resolution_s);
+  /** A message of the worker this cell's run holds (Slot routes it here). */
+  on_message(slot, message) {
     const pending = this.#pending;
-    if (!pending || message.run_id !== pending.run_id) return;   // stale run_id
+    if (slot !== this.#slot || !pending || message.run_id !== pending.run_id) return;   // stale run_id
     if (message.type === 'progress') pending.on_progress(message.frac);
     else if (message.type === 'result') {
       this.#pending = null;
-      if (message.result.error && message.result.error.code === 'internal') this.#restart(null);
+      this.#slot = null;
+      // A trap or abort leaves the module's state unknown: that worker is replaced, not reused.
+      if (message.result.error && message.result.error.code === 'internal') { drop(slot); prestart(started + 1); } else give_back(slot);
       pending.resolve(message.result);
     }
   }

@@ -116,6 +116,7 @@ CellSpec batch_sweep_table_cell() {
                   out("latency_b8_small_window_ms", "ms"), out("slo_headroom_b8_ms", "ms"),
                   out("largest_batch_within_slo", "")};
   cell.tables = {table("sweep")};
+  cell.validate = &validation_of<&validate_batch_sweep_table>;
   return cell;
 }
 

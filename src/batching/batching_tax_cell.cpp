@@ -148,6 +148,7 @@ CellSpec batching_tax_cell() {
                   out("formation_sim_ms", "ms"), out("formation_sim_se_ms", "ms"), out("formation_sim_p99_ms", "ms"),
                   out("total_sim_ms", "ms"), out("num_batches", "")};
   cell.tables = {table("formation")};
+  cell.validate = &validation_of<&validate_batching_tax>;
   return cell;
 }
 

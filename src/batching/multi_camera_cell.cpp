@@ -161,6 +161,7 @@ CellSpec multi_camera_cell() {
                   out("miss_se_frac", ""), out("sets_with_stale_se_frac", ""),
                   out("max_consecutive_stale", ""), out("result_mean_ms", "ms"), out("result_p99_ms", "ms")};
   cell.tables = {table("timeline"), table("by_timeout"), table("by_jitter")};
+  cell.validate = &validation_of<&validate_multi_camera>;
   return cell;
 }
 

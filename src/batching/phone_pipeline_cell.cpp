@@ -165,6 +165,7 @@ CellSpec phone_pipeline_cell() {
                   out("cpu_power_mw", "mW"), out("cpu_overlapped_fps", ""), out("npu_time_frac", ""),
                   out("decode_energy_frac", ""), out("battery_j", "J")};
   cell.tables = {table("timeline")};
+  cell.validate = &validation_of<&validate_phone_pipeline>;
   return cell;
 }
 

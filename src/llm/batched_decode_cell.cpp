@@ -227,6 +227,7 @@ CellSpec batched_decode_cell() {
                   sometimes(out("tok_per_s_at_max", "tokens/s")), sometimes(out("min_batch_target", "")),
                   out("ttft_ms", "ms")};
   cell.tables = {table("sweep"), table("limits"), table("batches")};
+  cell.validate = &validation_of<&validate_batched_decode>;
   return cell;
 }
 

@@ -147,6 +147,7 @@ CellSpec kv_growth_cell() {
                   out("cross_b1_tok", "tokens"), out("cross_b2_tok", "tokens"), out("cross_b3_tok", "tokens"),
                   out("cross_b4_tok", "tokens"), out("kv_32x8k_gb", "GB"), out("kv_32x8k_gib", "GiB")};
   cell.tables = {table("kv"), table("budget"), table("crossings"), table("curves")};
+  cell.validate = &validation_of<&validate_kv_growth>;
   return cell;
 }
 

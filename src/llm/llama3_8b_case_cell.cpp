@@ -217,6 +217,7 @@ CellSpec llama3_8b_case_cell() {
                   out("decode_req_per_s", "1/s"), out("serving_req_per_s", "1/s"), out("tokens_per_h_million", ""),
                   out("usd_per_m_tokens", "$")};
   cell.tables = {table("gb_gib"), table("request_time")};
+  cell.validate = &validation_of<&validate_llama3_8b_case>;
   return cell;
 }
 

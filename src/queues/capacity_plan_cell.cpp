@@ -229,6 +229,7 @@ CellSpec capacity_plan_cell() {
                   sometimes(out("p99_eq6_f2_ms", "ms")), sometimes(out("p99_shared_f2_ms", "ms")),
                   sometimes(out("p99_shared_closed_f2_ms", "ms"))};
   cell.tables = {table("scenarios")};
+  cell.validate = &validation_of<&validate_capacity_plan>;
   return cell;
 }
 

@@ -147,6 +147,7 @@ CellSpec littles_law_cell() {
                   out("W_p99_ms", "ms"), sometimes(out("W_closed_form_ms", "ms")), sometimes(out("fluid_rel_diff", "")), out("window_s", "s"), out("in_flight", ""),
                   out("qps_supported_per_s", "1/s")};
   cell.tables = {table("in_system"), table("sojourn_hist")};
+  cell.validate = &validation_of<&validate_littles_law>;
   return cell;
 }
 

@@ -269,6 +269,7 @@ CellSpec mm1_md1_cell() {
                   out("closed_forms_inside_ci", ""), out("requests_simulated", ""),
                   out("mm1_W_90_x", "×"), out("mm1_p99_90_x", "×"), out("md1_p99_90_x", "×")};
   cell.tables = {table("figure1"), table("sweep"), table("closing_rows"), table("table7"), table("md1_exact")};
+  cell.validate = &validation_of<&validate_mm1_md1>;
   return cell;
 }
 

@@ -249,6 +249,7 @@ CellSpec utilization_fallacies_cell() {
                   out("sim_p99_low_se_ms", "ms"), out("sim_p99_high_se_ms", "ms"), out("sim_p99_to_mean_x", "×"), out("sim_p99_to_mean_se_x", "×"),
                   out("sim_p99_to_mean_ci_x", "×"), out("checks_inside_ci", ""), out("checks_total", "")};
   cell.tables = {table("checks")};
+  cell.validate = &validation_of<&validate_utilization_fallacies>;
   return cell;
 }
 

@@ -220,6 +220,7 @@ CellSpec hidden_constants_cell() {
                   out("cand_in_box", ""), out("ridge_flop_per_byte", ""), out("ai_224_over_ridge", ""),
                   out("theoretical_slowdown", "×"), out("fixed_share_from_frac", ""), out("fixed_share_to_frac", "")};
   cell.tables = {table("table6"), table("ai_curve")};
+  cell.validate = &validation_of<&validate_hidden_constants>;
   return cell;
 }
 

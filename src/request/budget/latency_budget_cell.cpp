@@ -207,6 +207,7 @@ CellSpec latency_budget_cell() {
                   out("tax_low_us", "µs"), out("tax_high_us", "µs"), out("tax_low_frac", ""),
                   out("tax_high_frac", ""), out("tax_all_low_ms", "ms"), out("tax_all_high_ms", "ms")};
   cell.tables = {table("phases"), table("amdahl"), table("amdahl_at_k"), table("serving_tax")};
+  cell.validate = &validation_of<&validate_latency_budget>;
   return cell;
 }
 

@@ -135,6 +135,7 @@ CellSpec runtimes_precision_cell() {
                   out("int8_weights_mb", "MB"), out("int8_weights_mib", "MiB"), out("theoretical_speedup", "×"),
                   out("measured_share_of_theoretical_frac", ""), out("low_bit_gpus", "")};
   cell.tables = {table("runtimes"), table("precision")};
+  cell.validate = &validation_of<&validate_runtimes_precision>;
   return cell;
 }
 

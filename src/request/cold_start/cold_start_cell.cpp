@@ -239,6 +239,7 @@ CellSpec cold_start_cell() {
                   sometimes(out("read_cached_mb_per_s", "MB/s")), sometimes(out("read_cold_over_cached", "×")),
                   sometimes(out("evicted_frac", "")), sometimes(out("read_weights_cold_s", "s"))};
   cell.tables = {table("table8"), table("phases"), table("scenarios"), table("latency")};
+  cell.validate = &validation_of<&validate_cold_start>;
   return cell;
 }
 

@@ -126,6 +126,7 @@ CellSpec bn_folding_cell() {
                   out("max_abs_diff", ""), out("max_rel_diff", ""), out("fold_ms", "ms"),
                   out("weights_bytes", "bytes")};
   cell.tables = {table("stages")};
+  cell.validate = &validation_of<&validate_bn_folding>;
   return cell;
 }
 

@@ -311,6 +311,7 @@ CellSpec resnet_request_cell() {
                   sometimes(out("nhwc_speedup_hi", "×")), sometimes(out("nhwc_faster", "")), sometimes(out("gflop_per_s_nhwc", "GFLOP/s")),
                   sometimes(out("nhwc_max_abs_diff", "")), sometimes(out("nhwc_max_rel_diff", ""))};
   cell.tables = {table("budget"), table("amdahl"), table("layers")};
+  cell.validate = &validation_of<&validate_resnet_request>;
   return cell;
 }
 

@@ -82,7 +82,7 @@ EngineWork on_pool(EngineWork work, const EnginePool& pool, const RequestShape& 
                                                       : r.prompt_tokens + r.output_tokens;
   const double fit = std::floor(num_blocks / std::ceil(held_tokens / bs));
   const auto max_num_seqs = static_cast<double>(pool.scheduler.max_num_seqs);
-  const double batch = std::max(1.0, std::min({max_num_seqs, fit, in_flight}));
+  const double batch = std::max(1.0, std::min({max_num_seqs, fit, 2 * in_flight}));
   const double chunks = work.num_requests *
                         std::max(1.0, std::ceil(r.prompt_tokens / static_cast<double>(pool.scheduler.max_num_batched_tokens)));
   const double entries = work.output_tokens + chunks;

@@ -9,8 +9,8 @@
 //   steps:  a step costs 117 ns of its own (scheduling, the step-time model, the series; measured with batches of
 //           one: 137 ns a step of one decoded token, 20 of them the token's), 6 units; the steps are the
 //           decoded tokens and prefill chunks over the mean batch, estimated as the fewest of max_num_seqs, the
-//           requests the pool holds at their mean length and the requests in flight by Little's law at their
-//           service time alone (lambda x time alone); a light load or a small max_num_seqs runs batches of one;
+//           requests the pool holds at their mean length and the requests in flight by Little's law at twice
+//           their service time alone (2 lambda x time alone: queueing at least doubles it under load); a light load or a small max_num_seqs runs batches of one;
 //   lookups: when the pool cannot hold every request that may run at once at its longest, blocks can run short:
 //           then the request at the head of `waiting` looks its prefix up again every step until it fits (each
 //           lookup walks its cached blocks, 12 ns a block: 0.6 units), up to its longest blocks a step (measured:

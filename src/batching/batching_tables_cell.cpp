@@ -23,8 +23,8 @@ constexpr std::array<std::int64_t, 5> kTable11Batches = {1, 4, 8, 16, 32};
 constexpr std::array<double, 4> kTable15RatesPerS = {100, 500, 1000, 5000};
 constexpr std::int64_t kMaxBatchSearched = 100'000;
 /// A step of the Poisson quantile walks (Table 14's p99 batch and envelope walk up to ~ the mean, lambda x
-/// t14_window_ms), natively: under 40 ns (lambda 1e6, t14_window_ms 1000, a mean of 1e6: the whole run 0.04 s).
-constexpr budget::UnitCost kQuantileStepCost{40e-9, 0};
+/// t14_window_ms), natively: under 40 ns, 50 allowed (lambda 1e6, t14_window_ms 1000, a mean of 1e6: the whole run 0.04 s).
+constexpr budget::UnitCost kQuantileStepCost{50e-9, 0};
 constexpr const char* kWalkWhat = "the mean batch of Table 14's window (lambda x t14_window_ms), which its quantile walks";
 
 /// Table 11's outputs per row (literal names: each is a book reference).

@@ -21,7 +21,7 @@ llm/cpu-decode-roofline |
 queues/routing | --points 12 --n 400000
 queues/fan-out | --requests 100000 --leaves 100
 batching/fixed-window | --duration_s 4000
-batching/when-to-batch | --n 500000
+batching/when-to-batch | --n 400000
 batching/pareto | --grid_n 60000
 batching/cpu-batch-measure | --mlp_hidden 700
 EOF

@@ -115,6 +115,7 @@ CellSpec batch_sweep_table_cell() {
                   "latency_b32_window_ms", "latency_b8_small_window_ms", "slo_headroom_b8_ms",
                   "largest_batch_within_slo"});
   cell.tables = {table("sweep")};
+  cell.validate = &validation_of<&validate_batch_sweep_table>;
   return cell;
 }
 

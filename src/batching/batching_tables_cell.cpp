@@ -15,6 +15,7 @@
 #include "core/outputs.h"
 #include "batching/batch_formulas.h"
 #include "batching/cells.h"
+#include "core/budget.h"
 
 namespace sl::batching {
 namespace {
@@ -22,7 +23,10 @@ namespace {
 constexpr std::array<std::int64_t, 5> kTable11Batches = {1, 4, 8, 16, 32};
 constexpr std::array<double, 4> kTable15RatesPerS = {100, 500, 1000, 5000};
 constexpr std::int64_t kMaxBatchSearched = 100'000;
-constexpr double kMaxMeanBatch = 1e6;  ///< the Poisson quantile walks up to ~ the mean
+/// A step of the Poisson quantile walks (Table 14's p99 batch and envelope walk up to ~ the mean, lambda x
+/// t14_window_ms), natively: under 40 ns, 50 allowed (lambda 1e6, t14_window_ms 1000, a mean of 1e6: the whole run 0.04 s).
+constexpr budget::UnitCost kQuantileStepCost{50e-9, 0};
+constexpr const char* kWalkWhat = "the mean batch of Table 14's window (lambda x t14_window_ms), which its quantile walks";
 
 /// Table 11's outputs per row (literal names: each is a book reference).
 constexpr std::array<const char*, 5> kTable11SvcOutputs = {"t11_svc_b1_ms", "t11_svc_b4_ms", "t11_svc_b8_ms",
@@ -98,8 +102,8 @@ Result<BatchingTablesParams> validate_batching_tables(const Inputs& in) {
                      format_number(p.t15_svc_ms) + " ms",
                  {{"max", format_number(p.slo_ms)}, {"unit", "ms"}, {"got", format_number(p.t15_svc_ms)}}};
   const double mean_batch = p.lambda_per_s * p.t14_window_ms * 1e-3;
-  if (mean_batch > kMaxMeanBatch)
-    return too_large("t14_window_ms", mean_batch, kMaxMeanBatch, "requests per window", "lambda x t14_window_ms");
+  if (auto e = budget::check(budget::estimate("t14_window_ms", kWalkWhat, "requests", mean_batch, kQuantileStepCost)))
+    return *e;
   if (p.svc_fixed_ms + p.svc_per_item_ms <= 0)
     return Error{"invalid", "svc_fixed_ms", "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got 0",
                  {{"got", "0"}}};
@@ -276,6 +280,8 @@ CellSpec batching_tables_cell() {
                   "t15_window_500_ms", "t15_batch_500", "t15_latency_500_ms", "t15_window_1000_ms", "t15_batch_1000",
                   "t15_latency_1000_ms", "t15_window_5000_ms", "t15_batch_5000", "t15_latency_5000_ms"});
   cell.tables = {table("table12_model"), table("table15"), table("service_curve")};
+  cell.validate = &validation_of<&validate_batching_tables>;
+  cell.budget = {budget::describe(kWalkWhat, "requests", kQuantileStepCost)};
   return cell;
 }
 

@@ -187,6 +187,7 @@ CellSpec batching_tax_cell() {
                    "total_sim_ms", "num_batches", "total_sim_p99_ms", "total_sim_p99_se_ms", "total_sim_max_ms",
                    "total_sim_max_se_ms"});
   cell.tables = {table("formation")};
+  cell.validate = &validation_of<&validate_batching_tax>;
   return cell;
 }
 

@@ -40,11 +40,6 @@ struct CpuBatchParams {
   int num_samples = 5;
 };
 
-/// Most memory the cell may allocate: 512 MiB of weights and activations.
-constexpr double kMaxMeasureBytes = 512.0 * units::kMiB;
-/// Most FLOPs one pass over a batch sweep may take (a run takes samples + ~2 passes): 4 GFLOP.
-constexpr double kMaxSweepFlop = 4e9;
-
 /// Bytes the three workloads allocate (weights, activations, buffers at the largest batch), by part.
 struct MeasureBytes {
   double stack = 0;        ///< the tiny layers

@@ -16,6 +16,7 @@
 #include "batching/cells.h"
 #include "batching/cpu_batch_measure.h"
 #include "batching/linear_fit.h"
+#include "core/budget.h"
 #include "core/outputs.h"
 #include "core/rng.h"
 #include "core/units.h"
@@ -26,6 +27,15 @@ namespace {
 
 using kernels::Timing;
 
+/// Every depth and batch is timed (samples + kCalibrationTimings) times, each at least min_sample_ms long (one
+/// warm-up call and at least two calibration timings).
+constexpr double kCalibrationTimings = 4;
+/// One FLOP of the MLP and conv kernels, natively: 0.10 ns measured at mlp_hidden 700 (1.6e10 FLOP in 1.54 s of
+/// CPU), 0.11 ns at conv_max_batch 256 (3.7e10 FLOP in 4.23 s, which the old 4-GFLOP-a-pass cap let run).
+constexpr budget::UnitCost kFlopCost{0.12e-9, 0};
+constexpr const char* kMeasuringWhat =
+    "the measuring time (depths and batches x (samples + 4 calibration timings) x min_sample_ms, plus the "
+    "sweeps' FLOPs x (samples + 5) passes)";
 /// A fitted fixed cost is claimed only when it is at least this many standard errors above zero.
 constexpr double kInterceptSigmas = 2;
 /// Timers coarser than this (a page that is not cross-origin isolated) lengthen every sample; say so.
@@ -58,10 +68,6 @@ std::vector<double> column(const std::vector<Timing>& ts, double Timing::*field,
   return out;
 }
 
-std::string sweep_text(double work) {
-  return format_number(std::round(work / 1e8) / 10) + " GFLOP";
-}
-
 /// Samples the browser took of a call from JavaScript (seconds per call), when it took them.
 struct JsCallSamples {
   std::vector<double> layer_s;  ///< one tiny layer per call
@@ -73,6 +79,20 @@ struct CpuBatchMeasureParams {
   CpuBatchParams workloads;
   std::optional<JsCallSamples> js_calls;  ///< nullopt natively, or when the page measured nothing
 };
+
+/// The time a run measures, in browser seconds: every timing lasts at least min_sample_ms (wall clock, the same
+/// in the browser), and the calls it times compute the sweeps at least (samples + 5) times (a timing is the
+/// longer of the two; their sum bounds it). The parameter named is the larger part's.
+budget::Estimate measuring_time(const CpuBatchParams& p) {
+  const double series = static_cast<double>(stack_depths(p.max_depth).size() + batch_sizes(p.max_batch).size() +
+                                            batch_sizes(p.conv_max_batch).size());
+  const double measure_s = series * (p.num_samples + kCalibrationTimings) * p.min_sample_s;
+  const double mlp_flop = mlp_sweep_flop(p), conv_flop = conv_sweep_flop(p);
+  const double passes = p.num_samples + kCalibrationTimings + 1;
+  const double compute_s = passes * (mlp_flop + conv_flop) * kFlopCost.native_s * budget::kWasmSlowdown;
+  const char* param = measure_s >= compute_s ? "min_sample_ms" : mlp_flop >= conv_flop ? "max_batch" : "conv_max_batch";
+  return budget::estimate(param, kMeasuringWhat, "s", measure_s + compute_s, budget::kMeasuredSecond);
+}
 
 Result<CpuBatchMeasureParams> validate_cpu_batch_measure(const Inputs& in) {
   CpuBatchMeasureParams params;
@@ -104,30 +124,16 @@ Result<CpuBatchMeasureParams> validate_cpu_batch_measure(const Inputs& in) {
   if (p.gpu_fixed_ms + p.gpu_per_item_ms <= 0)
     return Error{"invalid", "gpu_per_item_ms", "the GPU model needs gpu_fixed_ms + gpu_per_item_ms > 0 ms, got 0", {}};
   const MeasureBytes bytes = cpu_batch_bytes(p);
-  if (bytes.total() > kMaxMeasureBytes) {
-    // Name the parameter behind the largest part.
-    const std::pair<double, const char*> parts[] = {{bytes.stack, "max_depth"},
-                                                    {bytes.mlp_weights, "mlp_hidden"},
-                                                    {bytes.mlp_activations, "max_batch"},
-                                                    {bytes.conv, "conv_max_batch"}};
-    const auto* largest = std::max_element(std::begin(parts), std::end(parts));
-    const double mib = std::round(bytes.total() / units::kMiB);
-    return too_large(largest->second, mib, kMaxMeasureBytes / units::kMiB, "MiB", "the weights and activations");
-  }
-  const double mlp_work = mlp_sweep_flop(p), conv_work = conv_sweep_flop(p);
-  if (mlp_work > kMaxSweepFlop || conv_work > kMaxSweepFlop) {
-    const bool mlp = mlp_work >= conv_work;
-    return Error{"too_large", mlp ? "max_batch" : "conv_max_batch",
-                 std::string(mlp ? "the MLP" : "the conv") + " sweep would compute " +
-                     sweep_text(mlp ? mlp_work : conv_work) + " per sample, more than the " + sweep_text(kMaxSweepFlop) +
-                     " limit (minutes in a browser): lower the batch or the layer sizes",
-                 {{"max", format_number(kMaxSweepFlop)}, {"unit", "FLOP"},
-                  {"got", format_number(mlp ? mlp_work : conv_work)}}};
-  }
-  const double series = static_cast<double>(stack_depths(p.max_depth).size() + batch_sizes(p.max_batch).size() +
-                                            batch_sizes(p.conv_max_batch).size());
-  if (auto too_long = kernels::check_measure_time(series, "depths and batches", p.num_samples, p.min_sample_s))
-    return *too_long;
+  // Name the parameter behind the largest part.
+  const std::pair<double, const char*> parts[] = {{bytes.stack, "max_depth"},
+                                                  {bytes.mlp_weights, "mlp_hidden"},
+                                                  {bytes.mlp_activations, "max_batch"},
+                                                  {bytes.conv, "conv_max_batch"}};
+  const auto* largest = std::max_element(std::begin(parts), std::end(parts));
+  if (auto e = budget::check(budget::estimate(largest->second, "the weights and activations", "MiB",
+                                              bytes.total() / units::kMiB, {0, units::kMiB})))
+    return *e;
+  if (auto e = budget::check(measuring_time(p))) return *e;
   return params;
 }
 
@@ -397,6 +403,10 @@ CellSpec cpu_batch_measure_cell() {
                   sometimes(out("conv_max_gain", "×")), "gpu_t_batch1_ms", "gpu_t_batch32_ms",
                   sometimes(out("gpu_a_over_b", "items")), sometimes(out("gpu_max_gain", "×"))});
   cell.tables = {table("depth"), table("mlp"), table("conv"), table("calls", Presence::BrowserOnly)};
+  cell.validate = &validation_of<&validate_cpu_batch_measure>;
+  cell.budget = {budget::describe(kMeasuringWhat, "s", budget::kMeasuredSecond) + "; the kernels at " +
+                     format_number(kFlopCost.native_s * 1e9) + " ns per FLOP natively",
+                 "the weights and activations: at most " + format_number(budget::kMaxBytes / units::kMiB) + " MiB"};
   return cell;
 }
 

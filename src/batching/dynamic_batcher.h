@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "batching/service_model.h"
+#include "core/budget.h"
 #include "core/cell.h"
 
 namespace sl::batching {
@@ -21,6 +22,11 @@ struct BatcherParams {
   bool unlimited_accelerators = false;  ///< true: a batch never waits for an accelerator (pure formation delay)
   ServiceModel service = ServiceModel::linear(5e-3, 0.6e-3);
 };
+
+/// What one simulated request of the dynamic batcher costs (arrival, batch formation, service, record), natively:
+/// the unit of the budget of every cell that runs it (core/budget.h). Measured: 233 ns (batching/when-to-batch
+/// --n 500000, 1.7e7 requests in 3.96 s of CPU), 157 ns (batching/pareto --grid_n 60000).
+inline constexpr budget::UnitCost kBatchedRequestCost{240e-9, 0};
 
 inline constexpr double kNoTimeout = std::numeric_limits<double>::infinity();
 

@@ -15,6 +15,7 @@
 #include "batching/batch_formulas.h"
 #include "batching/cells.h"
 #include "batching/window_batching.h"
+#include "core/budget.h"
 #include "core/outputs.h"
 #include "core/stats.h"
 
@@ -22,9 +23,20 @@ namespace sl::batching {
 namespace {
 
 constexpr std::array<double, 4> kTable10RatesPerS = {50, 200, 500, 1000};
-constexpr double kMaxExpectedArrivals = 2e6;  // memory and time bound of one stream
 constexpr double kMinWindows = 100;           // fewer whole windows would make the statistics meaningless
-constexpr double kMaxWindows = 2e6;           // memory bound of the per-window counts
+/// An expected arrival of the stream, natively, over all the windows the run cuts it into (the sweep and the
+/// named windows), and the bytes it holds at the peak: its time, its window, its wait, latency and batch.
+/// Measured: 1.0 us (duration_s 4000: 2e6 requests in 2.0 s of CPU).
+constexpr budget::UnitCost kArrivalCost{1.0e-6, 48};
+/// A window of one length, natively, times the 17 runs that may each cut about that many (the named windows and
+/// the sweep's rows, which skip a length with more), and its bytes (its count and its batch's start). Measured:
+/// 0.9 us (lambda 10, duration_s 20000: 2e6 windows of 10 ms in 1.78 s of CPU).
+constexpr budget::UnitCost kWindowCost{0.9e-6, 16};
+constexpr const char* kArrivalsWhat = "the expected requests (lambda x duration_s)";
+
+/// The most expected requests and windows of one length a run may have (the budget's limits).
+double max_arrivals() { return budget::estimate("", "", "", 0, kArrivalCost).max_amount(); }
+double max_windows() { return budget::estimate("", "", "", 0, kWindowCost).max_amount(); }
 constexpr int kNumBatchesForSe = 32;          // batch_means_se's default batches
 
 struct WindowStats {
@@ -106,15 +118,15 @@ Result<FixedWindowParams> validate_fixed_window(const Inputs& in) {
   p.slo_ms = in.real("slo_ms");
   const double lambda = p.lambda_per_s;
   const double duration_s = p.duration_s;
-  if (lambda * duration_s > kMaxExpectedArrivals)
-    return too_large("duration_s", lambda * duration_s, kMaxExpectedArrivals, "expected requests",
-                     "lambda x duration_s");
+  if (auto e = budget::check(budget::estimate("duration_s", kArrivalsWhat, "requests", lambda * duration_s, kArrivalCost)))
+    return *e;
   for (const auto& [name, window_ms] : {std::pair{"window_ms", p.window_ms}, std::pair{"t14_window_ms", p.t14_window_ms},
                                         std::pair{"budget_window_ms", p.budget_window_ms}}) {
     const double windows = duration_s / (window_ms * 1e-3);
-    if (windows > kMaxWindows)
-      return too_large("duration_s", windows, kMaxWindows, "windows",
-                       std::string("the windows of ") + name + " = " + format_number(window_ms) + " ms in duration_s,");
+    if (auto e = budget::check(budget::estimate(
+            "duration_s", std::string("the windows of ") + name + " = " + format_number(window_ms) + " ms in duration_s,",
+            "windows", windows, kWindowCost)))
+      return *e;
     if (windows < kMinWindows)
       return Error{"invalid", "duration_s",
                    "duration_s must hold at least " + format_number(kMinWindows) + " windows of " + name + " = " +
@@ -129,11 +141,11 @@ Result<FixedWindowParams> validate_fixed_window(const Inputs& in) {
 
 void output_table10(RunResult& result, double window_s, double duration_s, std::uint64_t seed, RunControl& ctl) {
   Rng rng = Rng::stream(seed, Stream::Misc);
-  // The four streams together stay within the arrival budget: 1,750 req/s for at most 1,143 s (validation
-  // guarantees >= 100 windows of at most 10 s in duration_s, and 1,143 s holds over 100 of those too).
+  // The four streams together stay within the arrival budget: 1,750 req/s for at most 2,200 s (max_arrivals()
+  // is 4e6; validation guarantees >= 100 windows of at most 10 s in duration_s, and 2,200 s holds over 100 too).
   double rates_sum = 0;
   for (double lambda : kTable10RatesPerS) rates_sum += lambda;
-  const double horizon_s = std::fmin(duration_s, kMaxExpectedArrivals / rates_sum);  // window count: validated
+  const double horizon_s = std::fmin(duration_s, max_arrivals() / rates_sum);  // window count: validated
   std::vector<double> rate, mean, sd, p_empty, p_empty_sim, p_double, p_double_sim;
   for (std::size_t i = 0; i < kTable10RatesPerS.size(); ++i) {
     const double lambda = kTable10RatesPerS[i];
@@ -274,7 +286,7 @@ Result<RunResult> run_fixed_window(const Inputs& in, std::uint64_t seed, RunCont
   std::vector<double> t_col, wait_sim, wait_closed, p99_sim, envelope, mean_closed;
   for (double t_ms : {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0, 25.0, 30.0, 40.0}) {
     const double windows = duration_s / (t_ms * 1e-3);
-    if (windows < kMinWindows || windows > kMaxWindows) continue;
+    if (windows < kMinWindows || windows > max_windows()) continue;
     const WindowStats s = simulate(t_ms * 1e-3);
     t_col.push_back(t_ms);
     wait_sim.push_back(s.wait_s.mean() * 1e3);
@@ -323,6 +335,9 @@ CellSpec fixed_window_cell() {
                   "t10_p_double_500_frac", "t10_mean_1000", "t10_std_1000", "t10_p_empty_1000_frac",
                   "t10_p_double_1000_frac"});
   cell.tables = {table("table10"), table("batch_pmf"), table("by_window")};
+  cell.validate = &validation_of<&validate_fixed_window>;
+  cell.budget = {budget::describe(kArrivalsWhat, "requests", kArrivalCost),
+                 budget::describe("the windows of each length in duration_s", "windows", kWindowCost)};
   return cell;
 }
 

@@ -160,6 +160,7 @@ CellSpec multi_camera_cell() {
                   "stale_frac", "sets_with_stale_frac", "miss_se_frac", "sets_with_stale_se_frac",
                   "max_consecutive_stale", "result_mean_ms", "result_p99_ms"});
   cell.tables = {table("timeline"), table("by_timeout"), table("by_jitter")};
+  cell.validate = &validation_of<&validate_multi_camera>;
   return cell;
 }
 

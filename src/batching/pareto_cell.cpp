@@ -38,7 +38,7 @@ constexpr std::array<std::int64_t, 5> kGridMaxBatches = {8, 16, 32, 64, 128};
 constexpr std::array<double, 8> kGridRatesPerAccelerator = {100, 300, 500, 700, 900, 1100, 1300, 1500};
 constexpr double kStableLoadFrac = 0.95;  ///< skip runs offered more than this share of saturated capacity
 constexpr double kWarmupFrac = 0.05;      ///< requests arriving in the first 5 % of a run are not measured
-constexpr double kMaxSimulatedRequests = 2e7;  ///< about 10 s in the browser
+constexpr const char* kSimulatedWhat = "the simulated requests (5 x n + 240 x grid_n)";
 
 struct Point {
   double window_ms;
@@ -68,8 +68,10 @@ Result<ParetoParams> validate_pareto(const Inputs& in) {
   const double total = static_cast<double>(kTable13.size()) * static_cast<double>(p.num_requests) +
                        static_cast<double>(kGridWindowsMs.size() * kGridMaxBatches.size() * kGridRatesPerAccelerator.size()) *
                            static_cast<double>(p.grid_num_requests);
-  if (total > kMaxSimulatedRequests)
-    return too_large("grid_n", total, kMaxSimulatedRequests, "simulated requests", "5 x n + 240 x grid_n");
+  const bool grid_costs_more = total >= 2 * static_cast<double>(kTable13.size()) * static_cast<double>(p.num_requests);
+  if (auto e = budget::check(budget::estimate(grid_costs_more ? "grid_n" : "n", kSimulatedWhat, "simulated requests",
+                                              total, kBatchedRequestCost)))
+    return *e;
   auto service = validate_service_model(in);
   if (!service.ok()) return service.error();
   p.service = service.value();
@@ -307,6 +309,8 @@ CellSpec pareto_cell() {
                   out("p99_ratio", "×"), "w2_b16_p99_se_ms", "w5_b32_p99_se_ms", "w10_b32_p99_se_ms",
                   "w20_b64_p99_se_ms", "w50_b128_p99_se_ms", "grid_points", "grid_skipped_unstable"});
   cell.tables = {table("table13"), table("table13_load"), table("grid"), table("frontier")};
+  cell.validate = &validation_of<&validate_pareto>;
+  cell.budget = {budget::describe(kSimulatedWhat, "simulated requests", kBatchedRequestCost)};
   return cell;
 }
 

@@ -164,6 +164,7 @@ CellSpec phone_pipeline_cell() {
                   "cpu_total_mj", "cpu_fps", "cpu_inferences_per_charge", "cpu_power_mw", "cpu_overlapped_fps",
                   "npu_time_frac", "decode_energy_frac", "battery_j"});
   cell.tables = {table("timeline")};
+  cell.validate = &validation_of<&validate_phone_pipeline>;
   return cell;
 }
 

@@ -22,7 +22,7 @@ namespace {
 
 constexpr double kWarmupFrac = 0.05;
 constexpr std::size_t kMaxRateRows = 12;  ///< rows of the result table by_rate
-constexpr double kMaxSimulatedRequests = 2e7;  ///< about 10 s in the browser
+constexpr const char* kSimulatedWhat = "the simulated requests (2 x num_rates x n + 2 x the burst's arrivals)";
 
 /// The burst experiment: base rate, then the burst, then the base rate again.
 struct BurstParams {
@@ -48,10 +48,16 @@ struct WhenToBatchParams {
   BurstParams burst;
 };
 
-/// The error for a run that would simulate more than kMaxSimulatedRequests, or none.
-std::optional<Error> check_simulated(const std::string& param, const std::string& what, double total) {
-  if (total <= kMaxSimulatedRequests) return std::nullopt;
-  return too_large(param, total, kMaxSimulatedRequests, "simulated requests", what);
+/// The requests a run simulates: the sweep (2 servers x num_rates x n) and the burst's expected arrivals (x 2
+/// servers); the parameter named is the larger part's.
+budget::Estimate simulated_requests(const WhenToBatchParams& p) {
+  const double sweep_total = 2.0 * static_cast<double>(p.num_rates) * static_cast<double>(p.num_requests);
+  const BurstParams& b = p.burst;
+  // The burst experiment runs burst_replicas times (its standard errors come from the spread between runs).
+  const double burst_once = 2 * (b.base_per_s * (b.start_s + b.after_s) + b.burst_per_s * b.burst_s);
+  const double burst_total = burst_once * static_cast<double>(b.num_replicas);
+  const char* param = sweep_total >= burst_total ? "n" : (b.num_replicas > 1 && burst_once < sweep_total ? "burst_replicas" : "burst_per_s");
+  return budget::estimate(param, kSimulatedWhat, "simulated requests", sweep_total + burst_total, kBatchedRequestCost);
 }
 
 Result<WhenToBatchParams> validate_when_to_batch(const Inputs& in) {
@@ -72,17 +78,8 @@ Result<WhenToBatchParams> validate_when_to_batch(const Inputs& in) {
                  "rate_max_per_s must be >= rate_min_per_s = " + format_number(p.rate_min_per_s) + " 1/s, got " +
                      format_number(p.rate_max_per_s),
                  {{"min", format_number(p.rate_min_per_s)}, {"unit", "1/s"}, {"got", format_number(p.rate_max_per_s)}}};
-  const double sweep_total = 2.0 * static_cast<double>(p.num_rates) * static_cast<double>(p.num_requests);
-  if (auto e = check_simulated("n", "2 x num_rates x n", sweep_total)) return *e;
-  const BurstParams& burst = p.burst;
-  const double burst_total =
-      2 * (burst.base_per_s * (burst.start_s + burst.after_s) + burst.burst_per_s * burst.burst_s);
-  if (auto e = check_simulated("burst_per_s", "the burst experiment's expected arrivals (x 2 servers)", burst_total))
-    return *e;
-  if (auto e = check_simulated("burst_replicas", "the burst experiment's expected arrivals (x 2 servers x burst_replicas)",
-                               burst_total * static_cast<double>(burst.num_replicas)))
-    return *e;
-  if (burst.start_s + burst.burst_s + burst.after_s <= 0)
+  if (auto e = budget::check(simulated_requests(p))) return *e;
+  if (p.burst.start_s + p.burst.burst_s + p.burst.after_s <= 0)
     return Error{"invalid", "burst_s", "the burst experiment needs time: burst_start_s + burst_s + burst_after_s must be > 0 s, got 0",
                  {{"got", "0"}}};
   auto service = validate_service_model(in);
@@ -385,6 +382,8 @@ CellSpec when_to_batch_cell() {
                    sometimes("burst_batch1_p99_se_ms"), sometimes("burst_dynamic_p99_se_ms"),
                    sometimes("burst_batch1_max_se_ms"), sometimes("burst_dynamic_max_se_ms")});
   cell.tables = {table("sweep"), table("by_rate"), table("burst")};
+  cell.validate = &validation_of<&validate_when_to_batch>;
+  cell.budget = {budget::describe(kSimulatedWhat, "simulated requests", kBatchedRequestCost)};
   return cell;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace sl::budget {
 namespace {
@@ -10,15 +11,16 @@ namespace {
 /// x rounded down to two significant digits (a limit the reader can type: 2.4e+07, not 24331917.3).
 double round_down_2(double x) {
   if (!(x > 0) || !std::isfinite(x)) return x;
-  const double scale = std::pow(10.0, std::floor(std::log10(x)) - 1);
-  return std::floor(x / scale) * scale;
+  const double e = std::floor(std::log10(x)) - 1;
+  // Scale by a power of ten that is exact (10^-e for e < 0), so 44.8 prints as 44.8, not 44.800000000000004.
+  return e >= 0 ? std::floor(x / std::pow(10.0, e)) * std::pow(10.0, e) : std::floor(x * std::pow(10.0, -e)) / std::pow(10.0, -e);
 }
 
 /// x to three significant digits (what a run asks for, as the message shows it: 3.95e+11, not 394762840000).
 double round_3(double x) {
   if (!(x > 0) || !std::isfinite(x)) return x;
-  const double scale = std::pow(10.0, std::floor(std::log10(x)) - 2);
-  return std::round(x / scale) * scale;
+  const double e = std::floor(std::log10(x)) - 2;
+  return e >= 0 ? std::round(x / std::pow(10.0, e)) * std::pow(10.0, e) : std::round(x * std::pow(10.0, -e)) / std::pow(10.0, -e);
 }
 
 std::string format_time(double s) {
@@ -35,6 +37,16 @@ double Estimate::max_amount() const {
   if (per_s > 0) max = std::min(max, std::max(0.0, kMaxRunSeconds - fixed_native_s * kWasmSlowdown) / per_s);
   if (per_unit.bytes > 0) max = std::min(max, std::max(0.0, kMaxBytes - fixed_bytes) / per_unit.bytes);
   return round_down_2(max);
+}
+
+Estimate estimate(std::string param_to_lower, std::string what, std::string unit, double amount, UnitCost per_unit) {
+  Estimate e;
+  e.param_to_lower = std::move(param_to_lower);
+  e.what = std::move(what);
+  e.unit = std::move(unit);
+  e.amount = amount;
+  e.per_unit = per_unit;
+  return e;
 }
 
 std::optional<Error> check(const Estimate& e) {

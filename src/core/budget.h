@@ -44,6 +44,13 @@ struct Estimate {
   double max_amount() const;
 };
 
+/// The common estimate: `amount` units of `unit` at `per_unit` each, which lowering `param_to_lower` reduces.
+Estimate estimate(std::string param_to_lower, std::string what, std::string unit, double amount, UnitCost per_unit);
+
+/// A second the run spends measuring (timed samples, wall clock) takes a second in the browser too: the unit
+/// cost of a measurement budget in seconds, so its limit is kMaxRunSeconds.
+inline constexpr UnitCost kMeasuredSecond{1.0 / kWasmSlowdown, 0};
+
 /// A too_large error naming param_to_lower when the estimate exceeds kMaxRunSeconds or kMaxBytes (or is not a
 /// finite number); nothing otherwise. The limit is given in the estimate's unit, rounded down to 2 digits.
 std::optional<Error> check(const Estimate& estimate);

@@ -237,6 +237,10 @@ Result<double> parse_number(const ParamSpec& p, const std::string& text) {
 namespace {
 
 constexpr std::size_t kMaxSamples = 100000;
+/// A key is echoed (in the message and as the error's param) up to this many bytes: longer than every key a
+/// cell declares ("measured.model_fetch.warm_network_bytes" is 42), so a real key is named whole and a hostile
+/// one is cut like any other echo.
+constexpr std::size_t kKeyEchoBytes = 64;
 constexpr double kMaxSample = 1e12;
 const std::string kMeasuredPrefix = "measured.";
 const std::string kAssetPrefix = "asset.";
@@ -249,7 +253,7 @@ Result<std::vector<double>> parse_samples(const std::string& key, const std::str
   // Seconds or bytes per sample: 0, or between kMinMagnitude and kMaxSample (a value that would overflow a
   // sum or a ratio is no measurement), separated by spaces or commas.
   const auto bad = [&](const std::string& why) {
-    return Error{"bad_measurement", key, echo(key) + " must be a list of decimal numbers, each 0 or in [" +
+    return Error{"bad_measurement", echo(key, kKeyEchoBytes), echo(key, kKeyEchoBytes) + " must be a list of decimal numbers, each 0 or in [" +
                                              format_number(kMinMagnitude) + ", " + format_number(kMaxSample) + "]" +
                                              why,
                  {}};
@@ -268,7 +272,7 @@ Result<std::vector<double>> parse_samples(const std::string& key, const std::str
     const bool underflow = errno == ERANGE && std::fabs(x) < 1;
     if (underflow || !(x == 0 || (x >= kMinMagnitude && x <= kMaxSample))) return bad(", got " + echo(word));
     if (samples.size() == kMaxSamples)
-      return Error{"bad_measurement", key, echo(key) + " has more than 100000 samples", {}};
+      return Error{"bad_measurement", echo(key, kKeyEchoBytes), echo(key, kKeyEchoBytes) + " has more than 100000 samples", {}};
     samples.push_back(x);
     i = end;
   }
@@ -295,7 +299,7 @@ Result<std::map<std::string, std::string>> canonical_names(const CellSpec& cell,
       if (p.name == key || std::find(p.aliases.begin(), p.aliases.end(), key) != p.aliases.end()) param = &p;
     }
     if (param == nullptr)
-      return Error{"unknown_param", key, cell.id + " has no parameter '" + echo(key) + "'", {{"cell", cell.id}}};
+      return Error{"unknown_param", echo(key, kKeyEchoBytes), cell.id + " has no parameter '" + echo(key, kKeyEchoBytes) + "'", {{"cell", cell.id}}};
     if (!named.emplace(param->name, text).second)
       return Error{"invalid", param->name,
                    param->name + " is given twice (as " + param->name + " and under its old name)", {}};
@@ -314,13 +318,13 @@ Result<Inputs> parse_inputs(const CellSpec& cell, const std::map<std::string, st
     if (name.rfind(kAssetPrefix, 0) == 0) {
       const std::string asset = name.substr(kAssetPrefix.size());
       if (!declares_asset(cell, asset))
-        return Error{"unknown_param", name, cell.id + " uses no data asset '" + asset + "'", {{"cell", cell.id}}};
+        return Error{"unknown_param", echo(name, kKeyEchoBytes), cell.id + " uses no data asset '" + echo(asset, kKeyEchoBytes) + "'", {{"cell", cell.id}}};
       inputs.set_asset(asset, text);
       continue;
     }
     if (name.rfind(kMeasuredPrefix, 0) != 0) continue;
     if (!declares_probe(cell, name))
-      return Error{"unknown_param", name, cell.id + " takes no measurement '" + echo(name) + "'", {{"cell", cell.id}}};
+      return Error{"unknown_param", echo(name, kKeyEchoBytes), cell.id + " takes no measurement '" + echo(name, kKeyEchoBytes) + "'", {{"cell", cell.id}}};
     auto samples = parse_samples(name, text);
     if (!samples.ok()) return samples.error();
     inputs.set_measured(name.substr(kMeasuredPrefix.size()), std::move(samples.value()));

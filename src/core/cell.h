@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -214,6 +215,17 @@ struct RunResult {
 };
 
 using RunFn = std::function<Result<RunResult>(const Inputs&, std::uint64_t seed, RunControl&)>;
+/// A cell's validation alone (its validate_* function, budget check included): an error, or nothing when the
+/// run would start. What the fuzzer's validation-only mode calls (tests/fuzz/fuzz.cpp).
+using ValidateFn = std::optional<Error> (*)(const Inputs&);
+
+/// The ValidateFn of a `Result<Params> validate_x(const Inputs&)`: `cell.validate = &validation_of<&validate_x>;`.
+template <auto validate>
+std::optional<Error> validation_of(const Inputs& in) {
+  auto checked = validate(in);
+  if (checked.ok()) return std::nullopt;
+  return checked.error();
+}
 
 /// A cell: its id ("queues/littles-law"), its parameters and the function that runs it.
 struct CellSpec {
@@ -235,6 +247,8 @@ struct CellSpec {
   /// Its cost model and limits (core/budget.h), one line per part, for `serving-lab list`: what the cell counts
   /// from its inputs and the most it runs. Empty for a calculator whose work does not grow with its inputs.
   std::vector<std::string> budget;
+  /// Its validation alone, for the fuzzer; null for a cell with nothing to check beyond parse_inputs.
+  ValidateFn validate = nullptr;
   std::string lab() const { return id.substr(0, id.find('/')); }
   const OutputSpec* find_output(const std::string& name) const;
   const TableSpec* find_table(const std::string& name) const;

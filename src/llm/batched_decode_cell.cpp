@@ -224,6 +224,7 @@ CellSpec batched_decode_cell() {
                   sometimes("compute_bound_batch"), "max_batch_memory", "max_batch_slo", sometimes("tpot_at_max_ms"),
                   sometimes(out("tok_per_s_at_max", "tokens/s")), sometimes("min_batch_target"), "ttft_ms"});
   cell.tables = {table("sweep"), table("limits"), table("batches")};
+  cell.validate = &validation_of<&validate_batched_decode>;
   return cell;
 }
 

@@ -53,8 +53,11 @@ struct ContinuousBatchingParams {
 std::optional<Error> check_budget(const ContinuousBatchingParams& p) {
   const OpenLoopParams& w = p.workload;
   const auto n = static_cast<double>(w.num_requests), b = static_cast<double>(p.static_batch);
-  const EngineWork paged = open_loop_work(w, p.hw.block_size);
-  EngineWork naive = paged;
+  EnginePool pool{p.hw.model, p.hw.gpu, p.hw.num_blocks, p.hw.block_size, p.scheduler, p.prefix_caching};
+  const EngineWork paged = open_loop_work(w, pool);
+  pool.caching = false;
+  pool.reserve_tokens = w.max_model_len;
+  EngineWork naive = open_loop_work(w, pool);
   naive.blocks = n * std::ceil(static_cast<double>(w.max_model_len) / static_cast<double>(p.hw.block_size));
   naive.block_segments = 0;  // no prefix cache: nothing hashed
   const double sd = std::sqrt(w.output_tokens.variance());
@@ -62,7 +65,8 @@ std::optional<Error> check_budget(const ContinuousBatchingParams& p) {
                                   w.output_tokens.mean() + 1 + sd * (b - 1) / std::sqrt(2 * b - 1));
   EngineWork total = paged;
   total += naive;
-  total += EngineWork{n, 0, 2 * n * longest, 0, 0, n};
+  // Static: n / b batches, each stepping until its longest answer is done.
+  total += EngineWork{n, 0, 2 * n * longest, 0, 0, n, std::ceil(n / b) * longest, 0};
   return check_engine_budget(total, paged, "n", "the three policies (n requests x their tokens)");
 }
 
@@ -501,6 +505,7 @@ CellSpec continuous_batching_cell() {
                   out("all_reduce_frac", "")};
   cell.tables = {table("policies"), table("slo_classes"), table("timeline"), table("slot_util"), table("block_waste")};
   cell.budget = {describe_engine_budget() + ", over the three policies"};
+  cell.validate = &validation_of<&validate_continuous_batching>;
   return cell;
 }
 

@@ -101,10 +101,6 @@ constexpr double kMaxSpread = 1.5;
 /// The stream probe measures DRAM only over a buffer at least this many times the last-level cache.
 constexpr double kStreamLlcMultiple = 4;
 
-/// Most memory the cell allocates (weights of both precisions and activations): 1,536 MiB, so a run fits
-/// the 2 GiB wasm heap beside the module's own memory.
-constexpr double kMaxDecodeBytes = 1536.0 * units::kMiB;
-
 /// Cell `llm/cpu-decode-roofline` (Lab 3, cell 2).
 CellSpec cpu_decode_roofline_cell();
 

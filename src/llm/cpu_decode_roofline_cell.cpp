@@ -12,6 +12,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/budget.h"
 #include "core/outputs.h"
 #include "core/rng.h"
 #include "core/units.h"
@@ -26,10 +27,24 @@ using kernels::HeapArray;
 using kernels::Timing;
 
 using units::kMiB;
+/// Every probe and step is timed (samples + kCalibrationTimings) times, each at least min_sample_ms long
+/// (timing.cpp: one warm-up call, and calibration needs two timings in a row that reach the minimum, after at
+/// least one that grew the count).
+constexpr double kCalibrationTimings = 4;
 /// The probes timed besides the steps: the stream and the FP32 and INT8 multiply-add.
 constexpr double kProbeSeries = 3;
-/// Most FLOPs one pass over the batch sweep may take (a run makes samples + 1 passes per precision).
-constexpr double kMaxSweepFlop = 2e10;
+/// One FLOP of a decode step (the weights streamed from memory at batch 1, computed at the larger batches),
+/// natively, for hidden >= 1024: 0.013 ns at the defaults (1e11 FLOP in 1.32 s of CPU), 0.0096 ns at max_batch 128
+/// (8.2e11 FLOP in 7.9 s, which the old 20-GFLOP-a-pass cap let run). Small matrices cost more per FLOP: 0.063 ns
+/// at hidden 64 and 256 (step_flop_s below adds 0.055 ns x (256 / hidden)^2, capped at 1).
+constexpr budget::UnitCost kStepFlopCost{0.015e-9, 0};
+double step_flop_s(std::int64_t hidden) {
+  const double small = std::min(1.0, std::pow(256.0 / static_cast<double>(hidden), 2));
+  return kStepFlopCost.native_s + 0.055e-9 * small;
+}
+constexpr const char* kMeasuringWhat =
+    "the measuring time ((3 probes + the batches of each precision) x (samples + 4 calibration timings) x "
+    "min_sample_ms, plus the sweep's FLOPs x (samples + 5) passes per precision)";
 /// The book's H100 (reference §0): dense FP16 peak and HBM bandwidth; ridge 989e12 / 3.35e12 = 295 FLOP/B.
 constexpr double kH100PeakFlopPerS = 989e12;
 constexpr double kH100BytesPerS = 3.35e12;
@@ -62,6 +77,21 @@ struct CpuDecodeRooflineParams {
 
 std::string mib_text(double bytes) { return format_number(std::round(bytes / kMiB * 10) / 10) + " MiB"; }
 
+/// The time a run measures, in browser seconds: every timing lasts at least min_sample_ms (wall clock, the same
+/// in the browser), and the steps it times compute the sweep at least (samples + 5) times per precision (a
+/// timing is the longer of the two; their sum bounds it). The parameter named is the larger part's.
+budget::Estimate measuring_time(const CpuDecodeRooflineParams& p) {
+  const double precisions = (p.fp32 ? 1.0 : 0.0) + (p.int8 ? 1.0 : 0.0);
+  const double series = kProbeSeries + precisions * static_cast<double>(p.batches.size());
+  const double measure_s = series * (p.num_samples + kCalibrationTimings) * p.min_sample_s;
+  double sweep_flop = 0;
+  for (auto b : p.batches) sweep_flop += decode_step_flop(p.shape, b);
+  const double passes = precisions * (p.num_samples + kCalibrationTimings + 1);
+  const double compute_s = passes * sweep_flop * step_flop_s(p.shape.hidden) * budget::kWasmSlowdown;
+  return budget::estimate(measure_s >= compute_s ? "min_sample_ms" : "max_batch", kMeasuringWhat, "s",
+                          measure_s + compute_s, budget::kMeasuredSecond);
+}
+
 Result<CpuDecodeRooflineParams> validate_cpu_decode_roofline(const Inputs& in) {
   CpuDecodeRooflineParams p;
   p.shape.hidden = in.count("hidden");
@@ -82,20 +112,11 @@ Result<CpuDecodeRooflineParams> validate_cpu_decode_roofline(const Inputs& in) {
                      std::to_string(p.shape.hidden) + " FP32 matrix (" + mib_text(matrix_bytes) + "), got " +
                      mib_text(weights_bytes),
                  {{"min", format_number(matrix_bytes / kMiB)}, {"unit", "MiB"}, {"got", format_number(weights_bytes / kMiB)}}};
-  if (p.total_bytes() > kMaxDecodeBytes)
-    return too_large("weights_mib", p.total_bytes() / kMiB, kMaxDecodeBytes / kMiB, "MiB",
-                     "the weights and activations (beside the page in a browser's 2 GiB wasm heap)");
-  double sweep_flop = 0;
-  for (auto b : p.batches) sweep_flop += decode_step_flop(p.shape, b);
-  if (sweep_flop > kMaxSweepFlop)
-    return Error{"too_large", "max_batch",
-                 "one pass over batches 1 to " + std::to_string(p.max_batch) + " computes " +
-                     format_number(std::round(sweep_flop / 1e8) / 10) + " GFLOP per precision, more than the " +
-                     format_number(kMaxSweepFlop / units::kGiga) + " GFLOP limit (minutes in a browser): lower max_batch or weights_mib",
-                 {{"max", format_number(kMaxSweepFlop)}, {"unit", "FLOP"}, {"got", format_number(sweep_flop)}}};
-  const double series = kProbeSeries + ((p.fp32 ? 1.0 : 0.0) + (p.int8 ? 1.0 : 0.0)) * static_cast<double>(p.batches.size());
-  if (auto too_long = kernels::check_measure_time(series, "probes and steps", p.num_samples, p.min_sample_s))
-    return *too_long;
+  if (auto e = budget::check(budget::estimate(
+          "weights_mib", "the weights and activations (beside the page in a browser's 2 GiB wasm heap)", "MiB",
+          p.total_bytes() / kMiB, {0, kMiB})))
+    return *e;
+  if (auto e = budget::check(measuring_time(p))) return *e;
   return p;
 }
 
@@ -339,6 +360,10 @@ CellSpec cpu_decode_roofline_cell() {
                   sometimes("int8_max_batch_gflop_per_s"), sometimes("int8_max_batch_peak_frac"),
                   sometimes("int8_tok_per_s_gain"), sometimes("int8_knee_batch"), sometimes("int8_b1_memory_bound")});
   cell.tables = {table("roof"), table("fp32"), table("int8")};
+  cell.validate = &validation_of<&validate_cpu_decode_roofline>;
+  cell.budget = {budget::describe(kMeasuringWhat, "s", budget::kMeasuredSecond) + "; the steps at " +
+                     format_number(kStepFlopCost.native_s * 1e9) + " ns per FLOP natively",
+                 "the weights and activations: at most " + format_number(budget::kMaxBytes / kMiB) + " MiB"};
   return cell;
 }
 

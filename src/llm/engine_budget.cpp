@@ -19,12 +19,14 @@ EngineWork& EngineWork::operator+=(const EngineWork& o) {
   blocks += o.blocks;
   block_segments += o.block_segments;
   segments += o.segments;
+  steps += o.steps;
+  lookups += o.lookups;
   return *this;
 }
 
 EngineWork EngineWork::times(double runs) const {
   return {num_requests * runs, prompt_tokens * runs, output_tokens * runs, blocks * runs, block_segments * runs,
-          segments * runs};
+          segments * runs, steps * runs, lookups * runs};
 }
 
 EngineWork open_loop_work(const OpenLoopParams& p, std::int64_t block_size) {
@@ -55,6 +57,73 @@ EngineWork conversation_work(const ConversationParams& p, std::int64_t block_siz
   return one.times(static_cast<double>(p.num_conversations));
 }
 
+namespace {
+
+/// One request's shape, for the step estimate: its mean and longest tokens, its mean prompt.
+struct RequestShape {
+  double prompt_tokens = 0;
+  double output_tokens = 0;
+  double longest_tokens = 0;
+};
+
+/// Seconds one request takes alone: its prefill in chunks of the token budget, then its decode steps.
+double time_alone_s(const EnginePool& pool, const RequestShape& r) {
+  const auto budget = static_cast<double>(pool.scheduler.max_num_batched_tokens);
+  const double chunks = std::max(1.0, std::ceil(r.prompt_tokens / budget));
+  const double prefill = prefill_s(pool.model, pool.gpu, static_cast<std::int64_t>(std::min(r.prompt_tokens, budget)));
+  const auto context = static_cast<std::int64_t>(r.prompt_tokens + r.output_tokens / 2);
+  return chunks * prefill + r.output_tokens * decode_step_s(pool.model, pool.gpu, 1, context);
+}
+
+/// Adds the steps and the retried lookups of `work` on `pool`, `in_flight` requests at a time by Little's law and
+/// at most `max_concurrent` (every request, or every conversation).
+EngineWork on_pool(EngineWork work, const EnginePool& pool, const RequestShape& r, double in_flight,
+                   double max_concurrent) {
+  const auto bs = static_cast<double>(pool.block_size);
+  const auto num_blocks = static_cast<double>(pool.num_blocks);
+  const double held_tokens = pool.reserve_tokens > 0 ? static_cast<double>(pool.reserve_tokens)
+                                                      : r.prompt_tokens + r.output_tokens;
+  const double fit = std::floor(num_blocks / std::ceil(held_tokens / bs));
+  const auto max_num_seqs = static_cast<double>(pool.scheduler.max_num_seqs);
+  const double batch = std::max(1.0, std::min({max_num_seqs, fit, 2 * in_flight}));
+  const double chunks = work.num_requests *
+                        std::max(1.0, std::ceil(r.prompt_tokens / static_cast<double>(pool.scheduler.max_num_batched_tokens)));
+  const double entries = work.output_tokens + chunks;
+  work.steps = entries / batch;
+  // Blocks can run short only if the requests that may run at once, at their longest, overfill the pool: at
+  // most max_num_seqs and every request (or conversation), and with a margin of 4 for bursts, those in flight.
+  const double longest_blocks = std::ceil(r.longest_tokens / bs);
+  const double at_once = std::min({max_num_seqs, max_concurrent, std::max(1.0, 4 * in_flight)});
+  const bool can_run_short = at_once * longest_blocks > num_blocks;
+  // Each step at most one failed admission (the head; FCFS stops there), walking at most its longest blocks.
+  if (pool.caching && can_run_short) work.lookups = entries * longest_blocks;
+  return work;
+}
+
+}  // namespace
+
+EngineWork open_loop_work(const OpenLoopParams& p, const EnginePool& pool) {
+  const EngineWork work = open_loop_work(p, pool.block_size);
+  const auto n = static_cast<double>(p.num_requests);
+  RequestShape r{work.prompt_tokens / n, work.output_tokens / n, static_cast<double>(p.max_model_len)};
+  const double in_flight = p.rate_per_s * time_alone_s(pool, r);
+  return on_pool(work, pool, r, in_flight, n);
+}
+
+EngineWork conversation_work(const ConversationParams& p, const EnginePool& pool) {
+  const EngineWork work = conversation_work(p, pool.block_size);
+  const double turns = work.num_requests;
+  RequestShape r{work.prompt_tokens / turns, work.output_tokens / turns,
+                 static_cast<double>(conversation_max_tokens(p))};
+  // Chats in progress (Little: rate x a chat's length), each busy with a turn a share turn / (turn + think).
+  const double turn_s = time_alone_s(pool, r);
+  const auto chats = static_cast<double>(p.num_conversations);
+  const double chat_s = static_cast<double>(p.num_turns) * (turn_s + p.think_s);
+  const double open_chats = std::min(chats, std::max(1.0, p.rate_per_s * chat_s));
+  const double in_flight = open_chats * turn_s / (turn_s + p.think_s);
+  return on_pool(work, pool, r, in_flight, chats);
+}
+
 std::optional<Error> check_engine_budget(const EngineWork& total, const EngineWork& largest_run, const std::string& param,
                                          const std::string& what) {
   budget::Estimate time;
@@ -73,7 +142,9 @@ std::optional<Error> check_engine_budget(const EngineWork& total, const EngineWo
 }
 
 std::string describe_engine_budget() {
-  return budget::describe("simulator work (output tokens + prompt tokens / 4 + 4.5 KV blocks + blocks x segments / 10 + 8 per request)", "units", kEngineUnitCost) +
+  return budget::describe("simulator work (output tokens + prompt tokens / 4 + 4.5 KV blocks + blocks x segments / 10 + "
+                          "8 per request + 6 per step + 0.6 per block of a prefix lookup retried while the pool is "
+                          "short)", "units", kEngineUnitCost) +
          "; memory 16 B per KV block + 16 B per segment + 512 B per request, at most 1 GiB";
 }
 

@@ -6,6 +6,16 @@
 //           segments; fitted natively (CPU time, 5 runs, below) at 19 ns an output token, 5.2 ns a prompt token,
 //           88 ns a block and 1.9 ns a block x segment, so in units of 20 ns:
 //           work units = output tokens + prompt tokens / 4 + 4.5 blocks + blocks x segments / 10 + 8 per request;
+//   steps:  a step costs 117 ns of its own (scheduling, the step-time model, the series; measured with batches of
+//           one: 137 ns a step of one decoded token, 20 of them the token's), 6 units; the steps are the
+//           decoded tokens and prefill chunks over the mean batch, estimated as the fewest of max_num_seqs, the
+//           requests the pool holds at their mean length and the requests in flight by Little's law at twice
+//           their service time alone (2 lambda x time alone: queueing at least doubles it under load); a light load or a small max_num_seqs runs batches of one;
+//   lookups: when the pool cannot hold every request that may run at once at its longest, blocks can run short:
+//           then the request at the head of `waiting` looks its prefix up again every step until it fits (each
+//           lookup walks its cached blocks, 12 ns a block: 0.6 units), up to its longest blocks a step (measured:
+//           llm/energy --user_tokens 100000, 14,167 steps x ~25,000 blocks, 4.3 s with the cache, 0.09 s without);
+//           preemptions recompute prompts too, but cheaply (482 preemptions, < 0.1 s, in the same run);
 //   memory: every request keeps its chained block hashes (8 B a block, up to 16 B with a vector's spare capacity)
 //           and its segments (16 B each) until the run ends, plus ~512 B of request, records and queue entries.
 #include <cstdint>
@@ -13,6 +23,8 @@
 #include <string>
 
 #include "core/budget.h"
+#include "llm/scheduler.h"
+#include "llm/step_time.h"
 #include "llm/workload.h"
 
 namespace sl::llm {
@@ -25,19 +37,39 @@ struct EngineWork {
   double blocks = 0;          ///< full or partial KV blocks of prompt + output
   double block_segments = 0;  ///< blocks x prompt segments: the hashing work
   double segments = 0;
+  double steps = 0;    ///< engine steps (the pool's overload only; 0 otherwise)
+  double lookups = 0;  ///< blocks walked by prefix lookups retried while the pool is short (the pool's overload)
   EngineWork& operator+=(const EngineWork& other);
   /// The same work, `runs` times (a cell that runs one workload under several policies).
   EngineWork times(double runs) const;
   double work_units() const {
-    return output_tokens + 0.25 * prompt_tokens + 4.5 * blocks + 0.1 * block_segments + 8 * num_requests;
+    return output_tokens + 0.25 * prompt_tokens + 4.5 * blocks + 0.1 * block_segments + 8 * num_requests +
+           kStepUnits * steps + kLookupUnits * lookups;
   }
+  static constexpr double kStepUnits = 6;      ///< a step's own cost, in units of 20 ns
+  static constexpr double kLookupUnits = 0.6;  ///< a cached block walked by a prefix lookup
   double bytes() const { return 16 * blocks + 16 * segments + 512 * num_requests; }
+};
+
+/// What a run's steps depend on: the model and GPU (a request's time alone), the pool and the scheduler.
+struct EnginePool {
+  ModelSpec model;
+  GpuSpec gpu;
+  std::int64_t num_blocks = 0;
+  std::int64_t block_size = 16;
+  SchedulerConfig scheduler;
+  bool caching = true;
+  /// > 0: naive reservation of this many tokens per request (each request holds them all while it runs).
+  std::int64_t reserve_tokens = 0;
 };
 
 /// Independent requests: mean lengths (clamped to max_model_len as the workload clamps them) rounded up.
 EngineWork open_loop_work(const OpenLoopParams& params, std::int64_t block_size);
 /// Multi-turn conversations: turn k resends the whole history (k + 1 user messages, k answers).
 EngineWork conversation_work(const ConversationParams& params, std::int64_t block_size);
+/// The same work with its steps and retried lookups on this pool (the header's "steps" and "lookups").
+EngineWork open_loop_work(const OpenLoopParams& params, const EnginePool& pool);
+EngineWork conversation_work(const ConversationParams& params, const EnginePool& pool);
 
 /// Cost of one work unit natively (Release, CPU time on this 2-core machine). The fit's runs, units -> measured
 /// (predicted): continuous-batching defaults 9.0e6 -> 0.17 s (0.18); n = 20000 9.0e7 -> 1.72 s (1.80); n = 5000,

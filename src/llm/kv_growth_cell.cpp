@@ -145,6 +145,7 @@ CellSpec kv_growth_cell() {
                   "budget_gib", out("cross_b1_tok", "tokens"), out("cross_b2_tok", "tokens"),
                   out("cross_b3_tok", "tokens"), out("cross_b4_tok", "tokens"), "kv_32x8k_gb", "kv_32x8k_gib"});
   cell.tables = {table("kv"), table("budget"), table("crossings"), table("curves")};
+  cell.validate = &validation_of<&validate_kv_growth>;
   return cell;
 }
 

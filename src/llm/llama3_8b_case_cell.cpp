@@ -214,6 +214,7 @@ CellSpec llama3_8b_case_cell() {
                   "prefill_req_per_s", "decode_req_per_s", "serving_req_per_s", "tokens_per_h_million",
                   out("usd_per_m_tokens", "$")});
   cell.tables = {table("gb_gib"), table("request_time")};
+  cell.validate = &validation_of<&validate_llama3_8b_case>;
   return cell;
 }
 

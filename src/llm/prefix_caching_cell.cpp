@@ -35,15 +35,26 @@ struct PrefixCachingParams {
   double pcie_bytes_per_s = 0;
 };
 
-/// The shared-prefix workload runs twice (cache on, off), the conversations 2 + kCacheSizes times; the
-/// parameter named is the one whose workload costs more (users or chats; a larger block_size helps both).
+/// The shared-prefix workload runs twice (cache on, off) on the whole pool, the conversations twice on it and
+/// kCacheSizes times (cache on) on pools from one longest conversation up; the parameter named is the one whose
+/// workload costs more (users or chats; a larger block_size helps both).
 std::optional<Error> check_budget(const PrefixCachingParams& p) {
-  const EngineWork shared = open_loop_work(p.shared, p.hw.block_size);
-  const EngineWork chats = conversation_work(p.chats, p.hw.block_size);
-  EngineWork total = shared.times(2);
-  total += chats.times(2 + kCacheSizes);
-  const bool chats_cost_more = chats.work_units() * (2 + kCacheSizes) > shared.work_units() * 2;
-  const EngineWork& largest = chats.bytes() > shared.bytes() ? chats : shared;
+  EnginePool pool{p.hw.model, p.hw.gpu, p.hw.num_blocks, p.hw.block_size, p.scheduler, true};
+  EngineWork shared = open_loop_work(p.shared, pool);
+  EngineWork chats = conversation_work(p.chats, pool);
+  pool.caching = false;
+  shared += open_loop_work(p.shared, pool);
+  chats += conversation_work(p.chats, pool);
+  // The cache-size sweep: the smallest pool (one longest conversation) is the slowest; all at its cost.
+  pool.caching = true;
+  pool.num_blocks = (p.max_model_len + p.hw.block_size - 1) / p.hw.block_size;
+  chats += conversation_work(p.chats, pool).times(kCacheSizes);
+  EngineWork total = shared;
+  total += chats;
+  const bool chats_cost_more = chats.work_units() > shared.work_units();
+  const EngineWork one_shared = open_loop_work(p.shared, p.hw.block_size);
+  const EngineWork one_chats = conversation_work(p.chats, p.hw.block_size);
+  const EngineWork& largest = one_chats.bytes() > one_shared.bytes() ? one_chats : one_shared;
   return check_engine_budget(total, largest, chats_cost_more ? "chats" : "users",
                              chats_cost_more ? "the conversations (chats x turns, each turn resending the history)"
                                              : "the shared-prefix requests (users x tokens)");
@@ -228,6 +239,7 @@ CellSpec prefix_caching_cell() {
   cell.tables = {table("cache_size"), table("reload")};
   cell.budget = {describe_engine_budget() + ", over 2 shared-prefix runs and " + std::to_string(2 + kCacheSizes) +
                  " conversation runs"};
+  cell.validate = &validation_of<&validate_prefix_caching>;
   return cell;
 }
 

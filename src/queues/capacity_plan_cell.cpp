@@ -218,6 +218,7 @@ CellSpec capacity_plan_cell() {
                   sometimes("rho_f2"), sometimes("p99_random_f2_ms"), sometimes("p99_random_closed_f2_ms"),
                   sometimes("p99_eq6_f2_ms"), sometimes("p99_shared_f2_ms"), sometimes("p99_shared_closed_f2_ms")});
   cell.tables = {table("scenarios")};
+  cell.validate = &validation_of<&validate_capacity_plan>;
   return cell;
 }
 

@@ -147,6 +147,7 @@ CellSpec littles_law_cell() {
                   "littles_rel_diff", out("in_system_at_end", "requests"), "W_p99_ms", sometimes("W_closed_form_ms"),
                   sometimes("fluid_rel_diff"), "window_s", "in_flight", "qps_supported_per_s"});
   cell.tables = {table("in_system"), table("sojourn_hist")};
+  cell.validate = &validation_of<&validate_littles_law>;
   return cell;
 }
 

@@ -259,6 +259,7 @@ CellSpec mm1_md1_cell() {
                   "md1_p99_exact_50_ms", "md1_p99_exact_80_ms", "closed_forms_checked", "closed_forms_inside_ci",
                   "requests_simulated", "mm1_W_90_x", "mm1_p99_90_x", "md1_p99_90_x"});
   cell.tables = {table("figure1"), table("sweep"), table("closing_rows"), table("table7"), table("md1_exact")};
+  cell.validate = &validation_of<&validate_mm1_md1>;
   return cell;
 }
 

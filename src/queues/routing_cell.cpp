@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/budget.h"
 #include "core/outputs.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
@@ -21,7 +22,12 @@
 namespace sl::queues {
 namespace {
 
-constexpr double kMaxRequestsPerPolicy = 5e6;  // points x n, each run by 4 policies: ~2 s natively at c = 8
+/// A simulated request of one policy, natively: 140 ns, plus 0.6 ns per server (join-the-shortest-queue scans them
+/// all; the other policies look at one or two). Measured: 145 ns at 8 servers (points 12, n 400000: 2.79 s of
+/// CPU), 298 ns at 256 (n 100000: 1.43 s).
+constexpr budget::UnitCost kRoutedRequestCost{140e-9, 0};
+constexpr double kScanPerServer = 0.018;  ///< one server scanned, in routed requests
+constexpr const char* kRoutedWhat = "the routed requests (4 policies x points x n, JSQ's scans of the servers counted)";
 constexpr std::int64_t kMaxPoints = 12;         // load points: the sweep is the page's result table, 12 rows at most
 
 constexpr std::int64_t kMaxGrowthSteps = 200;    // traffic multipliers of the headroom walk
@@ -82,15 +88,17 @@ Result<RoutingParams> validate_routing(const Inputs& in) {
                  "rho_min must not exceed rho_max = " + format_number(p.rho_max) + ", got " + format_number(p.rho_min),
                  {{"max", format_number(p.rho_max)}, {"got", format_number(p.rho_min)}}};
   const double requests = static_cast<double>(p.points) * static_cast<double>(p.n);
-  if (requests > kMaxRequestsPerPolicy)
-    return too_large("n", requests, kMaxRequestsPerPolicy, "requests", "points x n, the requests per policy,");
+  const double units = requests * (4 + kScanPerServer * static_cast<double>(p.servers));
+  if (auto e = budget::check(budget::estimate("n", kRoutedWhat, "requests", units, kRoutedRequestCost))) return *e;
+  // The headroom walk (growth_max = 1 turns it off): each traffic multiplier routes n requests per policy again.
   const double growth_steps = std::floor((p.growth_max - 1) / p.growth_step + 1e-9);
   if (growth_steps > static_cast<double>(kMaxGrowthSteps))
     return too_large("growth_max", growth_steps, static_cast<double>(kMaxGrowthSteps), "steps",
                      "the traffic multipliers (growth_max - 1) / growth_step");
-  if (growth_steps * static_cast<double>(p.n) > kMaxRequestsPerPolicy)  // growth_max = 1 turns the walk off
-    return too_large("growth_max", growth_steps * static_cast<double>(p.n), kMaxRequestsPerPolicy, "requests",
-                     "the headroom walk's requests per policy, (growth_max - 1) / growth_step x n,");
+  const double walk_units = growth_steps * static_cast<double>(p.n) * (4 + kScanPerServer * static_cast<double>(p.servers));
+  if (auto e = budget::check(budget::estimate("growth_max", "the headroom walk's routed requests (per multiplier, 4 policies x n)",
+                                              "requests", units + walk_units, kRoutedRequestCost)))
+    return *e;
   return p;
 }
 
@@ -284,6 +292,8 @@ CellSpec routing_cell() {
                    sometimes("break_shared_se_x"), sometimes("break_random_closed_x"),
                    sometimes("break_shared_closed_x")});
   cell.tables = {table("sweep")};
+  cell.validate = &validation_of<&validate_routing>;
+  cell.budget = {budget::describe(kRoutedWhat, "requests", kRoutedRequestCost)};
   return cell;
 }
 

@@ -237,6 +237,7 @@ CellSpec utilization_fallacies_cell() {
                   "sim_p99_high_se_ms", "sim_p99_to_mean_x", "sim_p99_to_mean_se_x", "sim_p99_to_mean_ci_x",
                   "checks_inside_ci", "checks_total"});
   cell.tables = {table("checks")};
+  cell.validate = &validation_of<&validate_utilization_fallacies>;
   return cell;
 }
 

@@ -217,6 +217,7 @@ CellSpec hidden_constants_cell() {
                   "ai_224_over_ridge", out("theoretical_slowdown", "×"), "fixed_share_from_frac",
                   "fixed_share_to_frac"});
   cell.tables = {table("table6"), table("ai_curve")};
+  cell.validate = &validation_of<&validate_hidden_constants>;
   return cell;
 }
 

@@ -206,6 +206,7 @@ CellSpec latency_budget_cell() {
                   "dlrm_embed_frac", sometimes(out("dlrm_mlp_ceiling", "×")), "tax_low_us", "tax_high_us",
                   "tax_low_frac", "tax_high_frac", "tax_all_low_ms", "tax_all_high_ms"});
   cell.tables = {table("phases"), table("amdahl"), table("amdahl_at_k"), table("serving_tax")};
+  cell.validate = &validation_of<&validate_latency_budget>;
   return cell;
 }
 

@@ -183,6 +183,7 @@ CellSpec pipelining_cell() {
                   sometimes(out("tandem_closed_form_per_s", "req/s"))});
   cell.tables = {table("utilization"), table("timeline_serial"), table("timeline_pipelined"), table("speedup_curve"),
                  table("speedup_point")};
+  cell.validate = &validation_of<&validate_pipelining>;
   return cell;
 }
 

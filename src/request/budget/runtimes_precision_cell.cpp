@@ -133,6 +133,7 @@ CellSpec runtimes_precision_cell() {
                   "fp16_weights_mib", "int8_weights_mb", "int8_weights_mib", out("theoretical_speedup", "×"),
                   "measured_share_of_theoretical_frac", "low_bit_gpus"});
   cell.tables = {table("runtimes"), table("precision")};
+  cell.validate = &validation_of<&validate_runtimes_precision>;
   return cell;
 }
 

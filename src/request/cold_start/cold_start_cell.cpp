@@ -237,6 +237,7 @@ CellSpec cold_start_cell() {
                   sometimes(out("read_cold_over_cached", "×")), sometimes("evicted_frac"),
                   sometimes("read_weights_cold_s")});
   cell.tables = {table("table8"), table("phases"), table("scenarios"), table("latency")};
+  cell.validate = &validation_of<&validate_cold_start>;
   return cell;
 }
 

@@ -173,6 +173,7 @@ CellSpec cost_cell() {
                   sometimes(out("crossover_qps", "req/s"))});
   cell.tables = {table("instances"), table("load"), table("cost_vs_util"), table("fleet_cost"),
                  table("crossover_point", Presence::SomeInputs), table("crossover", Presence::SomeInputs)};
+  cell.validate = &validation_of<&validate_cost>;
   return cell;
 }
 

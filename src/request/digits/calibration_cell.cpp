@@ -156,6 +156,7 @@ CellSpec calibration_cell() {
                   "darkened_input_clipped_frac", "worst_error_over_half_delta", out("book_drop_pp", "points")});
   cell.tables = {table("calibration"), table("sets"), table("book_vs_ours")};
   cell.budget = {describe_digit_training_budget()};
+  cell.validate = &validation_of<&validate_calibration>;
   return cell;
 }
 

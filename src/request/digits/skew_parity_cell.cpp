@@ -110,6 +110,7 @@ CellSpec skew_parity_cell() {
                   out("worst_drop_pp", "points"), "parity_failures", out("book_drop_pp", "points")});
   cell.tables = {table("variants"), table("book")};
   cell.budget = {describe_digit_training_budget()};
+  cell.validate = &validation_of<&validate_skew_parity>;
   return cell;
 }
 

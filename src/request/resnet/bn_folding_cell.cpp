@@ -126,6 +126,7 @@ CellSpec bn_folding_cell() {
                   sometimes("bn_traffic_gb_per_s"), "max_abs_diff", "max_rel_diff", "fold_ms",
                   out("weights_bytes", "bytes")});
   cell.tables = {table("stages")};
+  cell.validate = &validation_of<&validate_bn_folding>;
   return cell;
 }
 

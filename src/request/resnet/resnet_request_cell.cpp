@@ -311,6 +311,7 @@ CellSpec resnet_request_cell() {
                   sometimes(out("gflop_per_s_nhwc", "GFLOP/s")), sometimes("nhwc_max_abs_diff"),
                   sometimes("nhwc_max_rel_diff")});
   cell.tables = {table("budget"), table("amdahl"), table("layers")};
+  cell.validate = &validation_of<&validate_resnet_request>;
   return cell;
 }
 

@@ -408,6 +408,7 @@ CellSpec serialization_cell() {
   cell.tables = {table("formats"), table("sweep"), table("sample_bytes"), table("sample_values")};
   cell.budget = {budget::describe("values encoded and decoded (8 x (repeats + 4) x n + 28 x the sweep's sizes, + (repeats + 34) x n for float64 JSON)", "values",
                                   kValuePassCost)};
+  cell.validate = &validation_of<&validate_serialization>;
   return cell;
 }
 

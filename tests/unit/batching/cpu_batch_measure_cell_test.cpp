@@ -142,9 +142,9 @@ TEST_CASE("CPU batch measurement refuses impossible or oversized inputs", "[batc
       // The cell names the per-item time here (fixed-window and pareto name svc_fixed_ms for their zero model).
       {"a GPU model with no time at all", {{"gpu_fixed_ms", "0"}, {"gpu_per_item_ms", "0"}}, "invalid",
        "gpu_per_item_ms"},
-      // 15 x 4096^2 x 4 B ~ 1 GiB
-      {"weights beyond the memory limit name the layer size", {{"mlp_hidden", "4096"}, {"mlp_layers", "16"}},
-       "too_large", "mlp_hidden"},
+      // 15 x 4096^2 x 4 B ~ 0.94 GiB: within the 1 GiB budget, but its sweep's FLOPs are minutes of measuring
+      {"weights near the memory limit are refused by the measuring time", {{"mlp_hidden", "4096"}, {"mlp_layers", "16"}},
+       "too_large", "max_batch"},
       // 8,191 items x 0.8 MFLOP = 6.6 GFLOP > 4 GFLOP
       {"a sweep with too much arithmetic names the batch", {{"max_batch", "4096"}}, "too_large", "max_batch"},
       {"out-of-range values are caught by the parameter ranges", {{"width", "0"}}, "out_of_range", "width"},

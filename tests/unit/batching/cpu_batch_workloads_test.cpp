@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "batching/cpu_batch_measure.h"
+#include "core/budget.h"
 
 using Catch::Matchers::WithinRel;
 using namespace sl::batching;
@@ -22,5 +23,5 @@ TEST_CASE("Memory of the tiny layer stack: 4 B x (depth (w^2 + w) + 2 w)", "[bat
   CHECK(m.stack == 4.0 * (100 * (16 * 16 + 16) + 2 * 16));
   CHECK(m.mlp_activations == 4.0 * 256 * (784 + 2 * 256));
   CHECK_THAT(m.total(), WithinRel(m.stack + m.mlp_weights + m.mlp_activations + m.conv, 1e-15));
-  CHECK(m.total() < kMaxMeasureBytes);  // the defaults run
+  CHECK(m.total() < sl::budget::kMaxBytes);  // the defaults run
 }

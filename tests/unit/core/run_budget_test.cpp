@@ -85,9 +85,36 @@ TEST_CASE("The budgeted simulators run at each slider maximum", "[core][budget][
 
 TEST_CASE("The budgeted cells state their cost model for serving-lab list", "[core][budget]") {
   for (const std::string id : {"llm/prefix-caching", "llm/energy", "llm/continuous-batching", "request/serialization",
-                               "request/skew-parity", "request/calibration"}) {
+                               "request/skew-parity", "request/calibration", "llm/cpu-decode-roofline",
+                               "queues/burst-admission", "queues/routing", "queues/fan-out", "batching/fixed-window",
+                               "batching/when-to-batch", "batching/pareto", "batching/batching-tables",
+                               "batching/cpu-batch-measure"}) {
     const sl::CellSpec* cell = sl::find_cell(id);
     REQUIRE(cell != nullptr);
     CHECK_FALSE(cell->budget.empty());
+  }
+}
+
+TEST_CASE("A cell's validation alone (the fuzzer's mode) refuses what its run refuses and passes its defaults",
+          "[core][budget]") {
+  for (const Offender& o : offenders()) {
+    INFO(o.cell);
+    const sl::CellSpec* cell = sl::find_cell(o.cell);
+    REQUIRE(cell != nullptr);
+    REQUIRE(cell->validate != nullptr);
+    auto in = sl::parse_inputs(*cell, o.raw);
+    REQUIRE(in.ok());
+    const auto refused = cell->validate(in.value());
+    REQUIRE(refused.has_value());
+    CHECK(refused->code == cell_test::error_of(o.cell, o.raw).code);
+  }
+  for (const sl::CellSpec& cell : sl::all_cells()) {
+    INFO(cell.id);
+    if (!cell.budget.empty()) CHECK(cell.validate != nullptr);  // a budgeted cell can be fuzzed without running
+    if (cell.validate == nullptr) continue;
+    auto in = sl::parse_inputs(cell, {});
+    REQUIRE(in.ok());
+    const auto refused = cell.validate(in.value());
+    CHECK_FALSE(refused.has_value());
   }
 }

@@ -7,6 +7,7 @@
 #include "cell_runner.h"
 #include "core/cell.h"
 #include "core/error.h"
+#include "core/registry.h"
 #include "core/result_check.h"
 #include "core/text.h"
 
@@ -128,4 +129,27 @@ TEST_CASE("A non-finite value in an output or a table is an invalid error naming
   CHECK_FALSE(sl::non_finite_value("lab/cell", fine).has_value());
   fine.output("y", HUGE_VAL);
   CHECK(sl::non_finite_value("lab/cell", fine)->message.find("output y") != std::string::npos);
+}
+
+TEST_CASE("A hostile key is cut in the error's param and message like any echo; a declared key is named whole",
+          "[core][parse]") {
+  const std::string long_key(1'000'000, 'k');
+  for (const std::string& key : {long_key, "measured." + long_key, "asset." + long_key, "lam\xff" + long_key}) {
+    const auto e = kLittle.error({{key, "1"}});
+    CHECK(e.code == "unknown_param");
+    CHECK(e.param.size() <= 64 + 3 + 2);  // cut, then "…" (an invalid byte becomes 3-byte U+FFFD)
+    CHECK(e.message.size() < 200);
+    if (key.rfind("asset.", 0) != 0) CHECK(e.message.find(e.param) != std::string::npos);
+    CHECK(is_one_line(e.param));
+  }
+  const sl::CellSpec* cold = sl::find_cell("request/cold-start");
+  REQUIRE(cold != nullptr);
+  const std::string declared = "measured.model_fetch.warm_network_bytes";  // 39 bytes, among the longest
+  auto bad = sl::parse_inputs(*cold, {{declared, "junk"}});
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().param == declared);
+  auto hostile = sl::parse_inputs(*cold, {{"measured.model_fetch." + long_key, "junk"}});
+  REQUIRE_FALSE(hostile.ok());
+  CHECK(hostile.error().code == "bad_measurement");
+  CHECK(hostile.error().param.size() <= 64 + 3);
 }

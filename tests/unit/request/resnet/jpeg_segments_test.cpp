@@ -85,3 +85,11 @@ TEST_CASE("A frame claiming more pixels than the limit is too_large from the seg
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().code == "too_large");
 }
+
+TEST_CASE("A scan naming a Huffman table no DHT defined, or a frame naming an undefined quantisation table, is refused",
+          "[request][jpeg]") {
+  // stb_image would decode through an uninitialised table: the crash of the fuzzer's jpeg target at 10^6 runs.
+  // The built-in photo defines Huffman tables 0 and 1 and quantisation tables 0 and 1; table 3 exists in neither.
+  check_invalid(with_byte_after(0xDA, 6, 0x33), "no DHT defined");            // the first component's DC/AC tables
+  check_invalid(with_byte_after(0xC0, 12, 3), "quantisation table a component names");  // the first component's Tq
+}

@@ -27,9 +27,8 @@ namespace {
 
 using kernels::Timing;
 
-/// Every depth and batch is timed (samples + kCalibrationTimings) times, each at least min_sample_ms long (one
-/// warm-up call and at least two calibration timings).
-constexpr double kCalibrationTimings = 4;
+/// Every depth and batch is timed (samples + kCalibrationTimings) times, each at least min_sample_ms long.
+using kernels::kCalibrationTimings;
 /// One FLOP of the MLP and conv kernels, natively: 0.10 ns measured at mlp_hidden 700 (1.6e10 FLOP in 1.54 s of
 /// CPU), 0.11 ns at conv_max_batch 256 (3.7e10 FLOP in 4.23 s, which the old 4-GFLOP-a-pass cap let run).
 constexpr budget::UnitCost kFlopCost{0.12e-9, 0};

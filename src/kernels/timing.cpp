@@ -71,16 +71,6 @@ double cell_min_sample_s(double requested_s, double resolution_s) {
   return std::max(requested_s, kTimingProtocol.min_steps_per_sample * resolution_s);
 }
 
-std::optional<Error> check_measure_time(double series, const std::string& what, std::int64_t num_samples,
-                                        double min_sample_s) {
-  const double timings = series * (static_cast<double>(num_samples) + kCalibrationTimings);
-  if (timings * min_sample_s <= kMaxMeasureS) return std::nullopt;
-  return too_large("min_sample_ms", min_sample_s * 1e3, kMaxMeasureS / timings * 1e3, "ms",
-                   "the shortest sample (" + format_number(series) + " " + what + " x (" + std::to_string(num_samples) +
-                       " samples + " + format_number(kCalibrationTimings) + " calibration timings) must fit the " +
-                       format_number(kMaxMeasureS) + " s a run may measure)");
-}
-
 Timing time_per_call(const std::function<void()>& fn, const TimingPlan& plan,
                      const std::function<void(int)>& on_sample) {
   // A first call can be far slower than the rest (cold caches, page faults, lazy set-up), and sizing the

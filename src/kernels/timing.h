@@ -29,18 +29,9 @@ double protocol_min_sample_s(double resolution_s);
 /// A cell's own minimum sample (a parameter), raised to the protocol's min_steps_per_sample timer steps.
 double cell_min_sample_s(double requested_s, double resolution_s);
 
-/// Most time a measurement cell's run may spend timing.
-inline constexpr double kMaxMeasureS = 10;
 /// Timings a swept point costs besides its samples: one warm-up call, and calibration needs two timings in a
 /// row that reach the minimum, after at least one that grew the count.
 inline constexpr double kCalibrationTimings = 4;
-
-/// The measurement-time bound of a measurement cell, checked in its validate function: `series` timed points
-/// (`what`: "depths and batches"), each timed (num_samples + kCalibrationTimings) times for at least
-/// min_sample_s, must fit kMaxMeasureS; otherwise a too_large error on min_sample_ms giving the largest
-/// minimum sample that fits.
-std::optional<Error> check_measure_time(double series, const std::string& what, std::int64_t num_samples,
-                                        double min_sample_s);
 
 struct TimingPlan {
   double min_sample_s = kTimingProtocol.min_sample_s;  ///< each sample lasts at least this long

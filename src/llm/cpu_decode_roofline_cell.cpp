@@ -27,10 +27,8 @@ using kernels::HeapArray;
 using kernels::Timing;
 
 using units::kMiB;
-/// Every probe and step is timed (samples + kCalibrationTimings) times, each at least min_sample_ms long
-/// (timing.cpp: one warm-up call, and calibration needs two timings in a row that reach the minimum, after at
-/// least one that grew the count).
-constexpr double kCalibrationTimings = 4;
+/// Every probe and step is timed (samples + kCalibrationTimings) times, each at least min_sample_ms long.
+using kernels::kCalibrationTimings;
 /// The probes timed besides the steps: the stream and the FP32 and INT8 multiply-add.
 constexpr double kProbeSeries = 3;
 /// One FLOP of a decode step (the weights streamed from memory at batch 1, computed at the larger batches),

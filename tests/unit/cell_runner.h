@@ -29,6 +29,22 @@ inline sl::RunResult run(const std::string& cell, std::map<std::string, std::str
   return r.value();
 }
 
+/// One run per (cell, inputs) at seed 1 for the whole test process, for the tests that sweep every cell and
+/// only read its result (the finite-output, declared-output, tolerance and book-row tests would otherwise
+/// each run every cell at its defaults again: ~8 s apiece). Fails the test where the run is refused.
+inline const sl::RunResult& shared_run(const std::string& cell, const std::map<std::string, std::string>& raw = {}) {
+  static std::map<std::pair<std::string, std::map<std::string, std::string>>, sl::RunResult> runs;
+  const auto key = std::make_pair(cell, raw);
+  auto it = runs.find(key);
+  if (it == runs.end()) {
+    auto r = try_run(cell, raw);
+    INFO(cell);
+    REQUIRE(r.ok());
+    it = runs.emplace(key, std::move(r.value())).first;
+  }
+  return it->second;
+}
+
 inline double out(const sl::RunResult& r, const std::string& name) {
   const double* v = r.find_output(name);
   INFO("output " << name);

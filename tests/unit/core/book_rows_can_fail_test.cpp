@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "cell_runner.h"
 #include "core/registry.h"
 
 namespace {
@@ -77,10 +78,7 @@ TEST_CASE("Every book row that is not a measurement moves when the inputs move, 
       for (const auto* ref : scenario.refs)
         if (!is_exempt(*ref)) refs.push_back(ref);
       if (refs.empty()) continue;
-      sl::RunControl ctl;
-      auto base = sl::run_cell(cell.id, scenario.inputs, "1", ctl);
-      REQUIRE(base.ok());
-      const sl::RunResult& r = base.value();
+      const sl::RunResult& r = cell_test::shared_run(cell.id, scenario.inputs);
 
       // Parameters to move: those of the rows' `when` first, then the rest in declaration order.
       std::set<std::string> in_when;

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "cell_runner.h"
 #include "core/registry.h"
 
 namespace {
@@ -42,11 +43,9 @@ TEST_CASE("Bad inputs are errors that name the parameter and say why", "[core][c
 TEST_CASE("Every cell runs at its defaults and every output is finite", "[core][cell][every-cell]") {
   for (const auto& cell : sl::all_cells()) {
     INFO(cell.id);
-    sl::RunControl ctl;
-    auto r = sl::run_cell(cell.id, {}, "1", ctl);
-    REQUIRE(r.ok());
-    CHECK_FALSE(r.value().outputs.empty());
-    for (const auto& [name, value] : r.value().outputs) CHECK(std::isfinite(value));
+    const sl::RunResult& r = cell_test::shared_run(cell.id);
+    CHECK_FALSE(r.outputs.empty());
+    for (const auto& [name, value] : r.outputs) CHECK(std::isfinite(value));
   }
 }
 
@@ -172,26 +171,24 @@ TEST_CASE("Every run at the defaults returns only declared outputs and tables, a
           "[core][cell][every-cell]") {
   for (const auto& cell : sl::all_cells()) {
     INFO(cell.id);
-    sl::RunControl ctl;
-    auto r = sl::run_cell(cell.id, {}, "1", ctl);
-    REQUIRE(r.ok());
-    for (const auto& [name, value] : r.value().outputs) {
+    const sl::RunResult& r = cell_test::shared_run(cell.id);
+    for (const auto& [name, value] : r.outputs) {
       INFO("output " << name << " is declared");
       CHECK(cell.find_output(name) != nullptr);
     }
-    for (const auto& t : r.value().tables) {
+    for (const auto& t : r.tables) {
       INFO("table " << t.name << " is declared");
       CHECK(cell.find_table(t.name) != nullptr);
     }
     // Natively no browser measurement exists, so a browser-only output or table is absent here.
     for (const auto& o : cell.outputs) {
       INFO("output " << o.name << " (" << sl::presence_name(o.presence) << ")");
-      if (o.presence == sl::Presence::Always) CHECK(r.value().find_output(o.name) != nullptr);
-      if (o.presence == sl::Presence::BrowserOnly) CHECK(r.value().find_output(o.name) == nullptr);
+      if (o.presence == sl::Presence::Always) CHECK(r.find_output(o.name) != nullptr);
+      if (o.presence == sl::Presence::BrowserOnly) CHECK(r.find_output(o.name) == nullptr);
     }
     for (const auto& t : cell.tables) {
       bool present = false;
-      for (const auto& have : r.value().tables) present = present || have.name == t.name;
+      for (const auto& have : r.tables) present = present || have.name == t.name;
       INFO("table " << t.name << " (" << sl::presence_name(t.presence) << ")");
       if (t.presence == sl::Presence::Always) CHECK(present);
       if (t.presence == sl::Presence::BrowserOnly) CHECK_FALSE(present);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "cell_runner.h"
 #include "core/registry.h"
 
 namespace {
@@ -160,12 +161,10 @@ TEST_CASE("Every book reference of every cell passes in its scenario, and resolv
   std::size_t num_refs = 0;
   for (const auto& cell : sl::all_cells()) {
     for (const auto& scenario : sl::book_scenarios(cell)) {
-      sl::RunControl ctl;
-      auto r = sl::run_cell(cell.id, scenario.inputs, "1", ctl);
-      REQUIRE(r.ok());
+      const sl::RunResult& r = cell_test::shared_run(cell.id, scenario.inputs);
       for (const auto* ref : scenario.refs) {
         ++num_refs;
-        const auto& book = r.value().book;
+        const auto& book = r.book;
         const auto c = std::find_if(book.begin(), book.end(),
                                     [&](const sl::BookCheck& b) { return b.ref == ref->ref && b.output == ref->output && b.label == ref->label; });
         INFO(cell.id << " " << ref->ref << " " << ref->output);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "cell_runner.h"
 #include "core/registry.h"
 
 TEST_CASE("Cell ids are unique and find_cell finds each one, nothing else", "[core][registry]") {
@@ -42,10 +43,8 @@ TEST_CASE("Each book comparison is judged against its own tolerance, and only at
   // |ours - book| <= tolerance (relative ones scaled by |book|; se ones: z x sqrt(ours_se^2 + ref_se^2)),
   // recomputed here from the row's own numbers, and an expected difference passes only outside it.
   for (const auto& cell : sl::all_cells()) {
-    sl::RunControl ctl;
-    auto run = sl::run_cell(cell.id, {}, "1", ctl);
-    REQUIRE(run.ok());
-    for (const auto& c : run.value().book) {
+    const sl::RunResult& run = cell_test::shared_run(cell.id);
+    for (const auto& c : run.book) {
       INFO(cell.id << " " << c.ref << " " << c.output);
       const double allowed = c.tol_kind == "se"    ? c.tolerance * std::hypot(c.ours_se, c.ref_se)
                              : c.tol_kind == "rel" ? c.tolerance * std::abs(c.book)
@@ -56,7 +55,7 @@ TEST_CASE("Each book comparison is judged against its own tolerance, and only at
         return b.cell == cell.id && b.ref == c.ref && b.output == c.output && b.label == c.label;
       });
       REQUIRE(ref != sl::book_refs().end());
-      const bool judged = c.tol_kind != "se" || run.value().find_output(ref->se_output) != nullptr;
+      const bool judged = c.tol_kind != "se" || run.find_output(ref->se_output) != nullptr;
       CHECK(c.within == (judged && std::abs(c.ours - c.book) <= c.allowed));
       CHECK(c.ok == (c.within != c.expect_differs));
       CHECK(c.difference == c.ours - c.book);

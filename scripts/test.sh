@@ -26,10 +26,14 @@ count_catch() {  # Catch2 v2 summary: "All tests passed (… in N test cases)" o
   else failed=$((failed + 1)); fi
 }
 
-stage() {  # stage NAME COMMAND...: run, tee the log, remember failure
+stage_times=()   # "name seconds", printed with the summary: where the suite's time goes
+stage() {  # stage NAME COMMAND...: run, tee the log, remember failure and time
   local name=$1; shift
   say "$name"
-  if "$@" 2>&1 | tee "$LOGS/$name.log"; then return 0; fi
+  local start=$SECONDS status=0
+  "$@" 2>&1 | tee "$LOGS/$name.log" || status=1
+  stage_times+=("$name $((SECONDS - start))")
+  [ "$status" -eq 0 ] && return 0
   failed_stages+=("$name"); return 1
 }
 
@@ -80,13 +84,16 @@ sanitizers_in_background() {
   say "sanitizers (in the background, beside the browser suite; its log follows it)"
   rm -f "$LOGS/sanitizers.rc"
   ( renice -n 10 -p "$BASHPID" >/dev/null 2>&1 || true
-    if sanitizers > "$LOGS/sanitizers.log" 2>&1; then echo 0; else echo 1; fi > "$LOGS/sanitizers.rc" ) &
+    start=$SECONDS
+    if sanitizers > "$LOGS/sanitizers.log" 2>&1; then echo 0; else echo 1; fi > "$LOGS/sanitizers.rc"
+    echo "$((SECONDS - start))" > "$LOGS/sanitizers.seconds" ) &
   sanitizers_pid=$!
 }
 wait_for_sanitizers() {
   wait "$sanitizers_pid"
   say "sanitizers"
   cat "$LOGS/sanitizers.log"
+  stage_times+=("sanitizers(background) $(cat "$LOGS/sanitizers.seconds" 2>/dev/null || echo ?)")
   if [ "$(cat "$LOGS/sanitizers.rc" 2>/dev/null)" = 0 ]; then passed=$((passed + 1))
   else failed=$((failed + 1)); failed_stages+=(sanitizers); fi
 }
@@ -98,6 +105,7 @@ if stage site-build build_site; then
 elif stage sanitizers sanitizers; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
 echo
+echo "stage times (s): ${stage_times[*]/%/,} total ${SECONDS}"
 if [ ${#failed_stages[@]} -gt 0 ]; then echo "failed stages: ${failed_stages[*]} (logs in $LOGS/)"; fi
 echo "$passed passed, $failed failed"
 [ ${#failed_stages[@]} -eq 0 ] && [ "$failed" -eq 0 ]

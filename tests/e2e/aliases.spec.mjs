@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, new_page, open, with_site } from './helpers.mjs';
+import { ROOT, new_page, new_context, open, with_site } from './helpers.mjs';
 
 const CLI = join(ROOT, 'build/native/serving-lab');
 const specs = JSON.parse(execFileSync(CLI, ['list', '--json'], { encoding: 'utf8' }));
@@ -35,15 +35,18 @@ describe('old parameter names in links and flags', () => {
   }
   const site = with_site();
 
+  // One browser context for the spec: its pages share the HTTP cache (the module, scripts and lab files).
+  let context = null;
   /** Opens the page at `query`, waits for the cell's first run; returns its outputs' text and the URL's query. */
   async function outputs_at(short, query) {
-    const page = await new_page(site.browser, { width: 900, height: 900 });
+    context ??= await new_context(site.browser, { width: 900, height: 900 });
+    const page = await new_page(site.browser, { context });
     await open(page, `${site.server.url}lab.html?${query}`);
     await page.waitForSelector(`#${short}[data-state="done"]`, { timeout: 60_000 });
     const text = await page.textContent(`#${short} .sl-outputs`);
     const search = new URL(page.url()).searchParams;
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await page.close();
     return { text, search };
   }
 

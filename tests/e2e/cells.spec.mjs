@@ -82,8 +82,9 @@ describe('every cell in the browser', () => {
         const before = await runs_of(page, cell);
         const shown = await outputs();
         await reveal(page, field);
+        // A choice runs on its change; a typed value on Enter (the form's submit), as a keyboard reader does.
         if ((await page.$eval(field, (e) => e.tagName)) === 'SELECT') await page.selectOption(field, change.value);
-        else await page.fill(field, change.value);
+        else { await page.fill(field, change.value); await page.press(field, 'Enter'); }
         assert.equal(await next_run(page, before, cell), 'done', `after ${change.name}=${change.value}`);
         tried.push(`${change.name}=${change.value}`);
         if (await outputs() !== shown) { changed = true; break; }
@@ -96,6 +97,7 @@ describe('every cell in the browser', () => {
         before = await runs_of(page, cell);
         await reveal(page, `${cell} [name="${text_param.name}"]`);
         await page.fill(`${cell} [name="${text_param.name}"]`, 'abc');
+        await page.press(`${cell} [name="${text_param.name}"]`, 'Enter');
         assert.equal(await next_run(page, before, cell), 'error');
         // The message is shown beside the field, and the field's aria-describedby names it.
         const field_error = `${cell} [data-param="${text_param.name}"] .sl-field-error`;
@@ -105,6 +107,7 @@ describe('every cell in the browser', () => {
         assert.ok(described.split(' ').includes(await page.getAttribute(field_error, 'id')), `aria-describedby: ${described}`);
         before = await runs_of(page, cell);
         await page.fill(`${cell} [name="${text_param.name}"]`, opened[text_param.name] ?? String(text_param.default));
+        await page.press(`${cell} [name="${text_param.name}"]`, 'Enter');
         assert.equal(await next_run(page, before, cell), 'done', 'the cell works again after an error');
       }
       assert.deepEqual(page.problems, []);

@@ -124,10 +124,15 @@ export async function set_param(page, name, text, cell = CELL) {
   await page.fill(`${cell} [name="${name}"]`, text);
 }
 
-/** Types a value, waits for the run it triggers, and returns the cell's state afterwards. */
-export async function set_param_and_wait(page, name, text, cell = CELL) {
+/**
+ * Types a value and presses Enter (the form's submit: the run starts at once, without the 300 ms of the
+ * auto-run's debounce, which `{ enter: false }` waits for instead), waits for that run, and returns the
+ * cell's state afterwards.
+ */
+export async function set_param_and_wait(page, name, text, cell = CELL, { enter = true } = {}) {
   const before = await runs_of(page, cell);
   await set_param(page, name, text, cell);
+  if (enter) await page.press(`${cell} [name="${name}"]`, 'Enter');
   return next_run(page, before, cell);
 }
 
@@ -136,7 +141,12 @@ export function output_text(page, key, cell = CELL) {
   return page.textContent(`${cell} .sl-outputs tr[data-key="${key}"] td`);
 }
 
-export async function screenshot(page, name) {
+/**
+ * Saves the element `of` (a cell) as PNG, or else the whole page as JPEG: a lab page is 7,000-23,000 px tall,
+ * and a full-page PNG of it takes 1-1.5 s to encode here, a JPEG half that.
+ */
+export async function screenshot(page, name, { of = null } = {}) {
   await mkdir(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  if (of) await page.locator(of).screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+  else await page.screenshot({ path: join(ARTIFACTS, `${name}.jpeg`), fullPage: true, type: 'jpeg', quality: 80 });
 }

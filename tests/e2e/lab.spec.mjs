@@ -16,9 +16,13 @@ describe('the queueing lab page', () => {
     await page.waitForSelector(`${CELL}[data-state="done"]`);
     return page;
   }
+  // The tests share one page, in order (each leaves it computed and valid; the language switch comes last);
+  // the copied link opens in a page of its own.
+  let shared = null;
+  const queues_page = async () => (shared ??= await open_queues());
 
   test('the queueing lab shows the numbers and draws charts with marks', async () => {
-    const page = await open_queues();
+    const page = await queues_page();
     assert.match(await output_text(page, 'L'), /^\d/);
     assert.match(await output_text(page, 'W_ms'), /^\d/);
     await page.waitForSelector(`${CELL} .sl-chart-canvas svg path, ${CELL} .sl-chart-canvas svg rect`);
@@ -34,16 +38,17 @@ describe('the queueing lab page', () => {
   });
 
   test('changing the arrival rate changes the outputs', async () => {
-    const page = await open_queues();
+    const page = await queues_page();
     const before = await output_text(page, 'L');
-    assert.equal(await set_param_and_wait(page, 'lambda', '100'), 'done');
+    // Typing alone reruns the cell (after the auto-run's debounce); the other tests press Enter.
+    assert.equal(await set_param_and_wait(page, 'lambda', '100', CELL, { enter: false }), 'done');
     assert.notEqual(await output_text(page, 'L'), before);
     assert.match(page.url(), /littles-law\.lambda=100/);
-    await screenshot(page, 'lab-lambda-100');
+    await screenshot(page, 'lab-lambda-100', { of: CELL });
   });
 
   test('bad values show a translated error and a good value then gives results again', async () => {
-    const page = await open_queues();
+    const page = await queues_page();
     const cases = [
       { name: 'lambda', text: '-1', expect: /between .* and .*; you entered -1/ },
       { name: 'lambda', text: 'NaN', expect: /finite/ },
@@ -54,7 +59,7 @@ describe('the queueing lab page', () => {
       const error = await page.textContent(`${CELL} .sl-error[role="alert"]`);
       assert.match(error, expect);
       assert.equal(await page.getAttribute(`${CELL} [name="${name}"]`, 'aria-invalid'), 'true');
-      await screenshot(page, `lab-error-${name}-${text}`);
+      await screenshot(page, `lab-error-${name}-${text}`, { of: CELL });
       const good = name === 'n' ? '20000' : '150';
       assert.equal(await set_param_and_wait(page, name, good), 'done', `${name}=${good} after ${text}`);
       assert.ok(await page.$eval(`${CELL} .sl-error`, (box) => box.hidden));
@@ -63,24 +68,8 @@ describe('the queueing lab page', () => {
     assert.deepEqual(page.problems, []);
   });
 
-  test('the Vietnamese switch translates the labels and keeps the numbers', async () => {
-    const page = await open_queues();
-    const value = await output_text(page, 'rho');
-    await page.focus('.sl-lang-button[data-lang="vi"]');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.documentElement.lang === 'vi');
-    assert.match(await page.textContent(`${CELL} label[for="sl-littles-law-lambda"]`), /Tốc độ đến λ/);
-    assert.equal(await page.textContent(`${CELL} button[type="submit"]`), 'Chạy');
-    assert.equal(await output_text(page, 'rho'), swap_separators(value), 'same number, Vietnamese separators');
-    assert.match(page.url(), /lang=vi/);
-    assert.equal(await set_param_and_wait(page, 'lambda', '-1'), 'error');
-    assert.match(await page.textContent(`${CELL} .sl-error`), /phải nằm trong khoảng/);
-    await set_param_and_wait(page, 'lambda', '160');
-    await screenshot(page, 'lab-vi');
-  });
-
   test('a copied URL restores the same inputs and the same numbers', async () => {
-    const page = await open_queues();
+    const page = await queues_page();
     await set_param(page, 'seed', '7');
     await reveal(page, `${CELL} [name="service"]`);
     await page.selectOption(`${CELL} [name="service"]`, 'det');
@@ -96,11 +85,11 @@ describe('the queueing lab page', () => {
     assert.equal(await copy.inputValue(`${CELL} [name="seed"]`), '7');
     assert.equal(await copy.inputValue(`${CELL} [name="service"]`), 'det');
     assert.equal(await output_text(copy, 'L'), expected);
-    await screenshot(copy, 'lab-restored');
+    await screenshot(copy, 'lab-restored', { of: CELL });
   });
 
   test('the footer reports the timer resolution and cross-origin isolation', async () => {
-    const page = await open_queues();
+    const page = await queues_page();
     assert.equal(await page.evaluate(() => self.crossOriginIsolated), true);
     const text = await page.textContent('.sl-timer');
     assert.match(text, /Timer resolution [\d.,]+ µs, cross-origin isolated/);
@@ -109,7 +98,7 @@ describe('the queueing lab page', () => {
   });
 
   test('cancel stops a long run and the cell stays usable', async () => {
-    const page = await open_queues();
+    const page = await queues_page();
     const before = await runs_of(page);
     // An unstable queue of 10^7 requests: the longest run this cell allows (seconds, even on a quiet machine).
     await set_param(page, 'lambda', '250');
@@ -117,13 +106,28 @@ describe('the queueing lab page', () => {
     await page.waitForSelector(`${CELL} .sl-progress:not([hidden])`, { timeout: 10_000 });
     // Click at once, in the page: waiting for the button to look "stable" could outlast the run.
     await page.$eval(`${CELL} .sl-button-cancel`, (button) => button.click());
-    await screenshot(page, 'lab-progress');
+    await screenshot(page, 'lab-progress', { of: CELL });
     assert.equal(await next_run(page, before), 'cancelled');
     assert.match(await page.textContent(`${CELL} .sl-status`), /cancelled/i);
     assert.ok(await page.$eval(`${CELL} .sl-progress`, (box) => box.hidden));
-    await screenshot(page, 'lab-cancelled');
+    await screenshot(page, 'lab-cancelled', { of: CELL });
     assert.equal(await set_param_and_wait(page, 'n', '50000'), 'done');
     assert.match(await output_text(page, 'L'), /^\d/);
     assert.deepEqual(page.problems, []);
+  });
+  test('the Vietnamese switch translates the labels and keeps the numbers', async () => {
+    const page = await queues_page();   // last: the page stays in Vietnamese
+    const value = await output_text(page, 'rho');
+    await page.focus('.sl-lang-button[data-lang="vi"]');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.documentElement.lang === 'vi');
+    assert.match(await page.textContent(`${CELL} label[for="sl-littles-law-lambda"]`), /Tốc độ đến λ/);
+    assert.equal(await page.textContent(`${CELL} button[type="submit"]`), 'Chạy');
+    assert.equal(await output_text(page, 'rho'), swap_separators(value), 'same number, Vietnamese separators');
+    assert.match(page.url(), /lang=vi/);
+    assert.equal(await set_param_and_wait(page, 'lambda', '-1'), 'error');
+    assert.match(await page.textContent(`${CELL} .sl-error`), /phải nằm trong khoảng/);
+    await set_param_and_wait(page, 'lambda', '160');
+    await screenshot(page, 'lab-vi');
   });
 });

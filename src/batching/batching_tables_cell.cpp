@@ -12,6 +12,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "batching/batch_formulas.h"
 #include "batching/cells.h"
@@ -234,10 +235,7 @@ void table_service_curve(RunResult& result, const ServiceModel& service, double 
       .column("rule_frac", rule);
 }
 
-Result<RunResult> run_batching_tables(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  const auto params = validate_batching_tables(in);
-  if (!params.ok()) return params.error();
-  const BatchingTablesParams& p = params.value();
+Result<RunResult> run_batching_tables(const BatchingTablesParams& p, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
   const double fixed_s = p.svc_fixed_ms * 1e-3;
   const double per_item_s = p.svc_per_item_ms * 1e-3;
   const ServiceModel service = ServiceModel::linear(fixed_s, per_item_s);
@@ -266,7 +264,7 @@ CellSpec batching_tables_cell() {
                  real("lambda", "1/s", 500, 1e-6, 1e6), real("t14_budget_frac", "", 0.3, 0, 1),
                  real("t14_window_ms", "ms", 12, 0, 1e5), count("max_batch", "requests", 32, 1, 1e5),
                  real("t14_efficiency_frac", "", 0.89, 1e-6, 1), real("t15_svc_ms", "ms", 25, 0, 1e6)},
-                &run_batching_tables};
+                checked_run(&validate_batching_tables, &run_batching_tables)};
   cell.uses_seed = false;
   cell.outputs = outputs({"t11_svc_b1_ms", "t11_total_b1_ms", "t11_throughput_b1_per_s", "t11_svc_b4_ms", "t11_total_b4_ms",
                   "t11_throughput_b4_per_s", "t11_svc_b8_ms", "t11_total_b8_ms", "t11_throughput_b8_per_s",

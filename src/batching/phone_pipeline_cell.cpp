@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "batching/cells.h"
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "core/units.h"
 
@@ -130,10 +131,7 @@ void table_timeline(RunResult& result, const PhonePipelineParams& p) {
       .column("power_mw", power_mw);
 }
 
-Result<RunResult> run_phone_pipeline(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  const auto params = validate_phone_pipeline(in);
-  if (!params.ok()) return params.error();
-  const PhonePipelineParams& p = params.value();
+Result<RunResult> run_phone_pipeline(const PhonePipelineParams& p, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
   const PathTotals npu = totals(p, false);
   const PathTotals cpu = totals(p, true);
   const double battery_j = p.battery_wh * units::kSPerHour;  // 1 Wh = 1 J/s for 3,600 s
@@ -158,7 +156,7 @@ CellSpec phone_pipeline_cell() {
                  real("post_ms", "ms", 5, 0, 1e5), real("post_mj", "mJ", 0.2, 0, 1e6),
                  real("cpu_infer_ms", "ms", 45, 0, 1e5), real("cpu_infer_mj", "mJ", 4.2, 0, 1e6),
                  explored(real("battery_wh", "Wh", 10, 1e-3, 1e4), 1, 100)},
-                &run_phone_pipeline};
+                checked_run(&validate_phone_pipeline, &run_phone_pipeline)};
   cell.uses_seed = false;
   cell.outputs = outputs({"total_ms", "total_mj", "fps", "inferences_per_charge", "power_mw", "overlapped_fps", "cpu_total_ms",
                   "cpu_total_mj", "cpu_fps", "cpu_inferences_per_charge", "cpu_power_mw", "cpu_overlapped_fps",

@@ -136,9 +136,8 @@ struct Cell {
   }
 };
 
-/// One input a cell must refuse, as a row of a GENERATE(values<cell_test::BadInput>({...})) table: what it
-/// is, the raw inputs, and the error's code and the parameter it names, each where the test pins it ("" =
-/// any).
+/// One input a cell must refuse, as a row of a check_bad_inputs(cell, {...}) table: what it is, the raw inputs,
+/// and the error's code and the parameter it names, each where the test pins it ("" = any).
 struct BadInput {
   const char* what;
   std::map<std::string, std::string> raw;
@@ -157,6 +156,13 @@ inline void check_error(const sl::Error& e, const BadInput& row) {
 inline void check_bad_input(const Cell& cell, const BadInput& row) {
   INFO(cell.id);
   check_error(cell.error(row.raw), row);
+}
+
+/// The cell refuses each row's inputs with the row's error; each row runs in a section of its own (named by its
+/// `what`), so a row that fails does not hide the rows after it.
+inline void check_bad_inputs(const Cell& cell, const std::vector<BadInput>& rows) {
+  for (const BadInput& row : rows)
+    DYNAMIC_SECTION(row.what) { check_bad_input(cell, row); }
 }
 
 }  // namespace cell_test

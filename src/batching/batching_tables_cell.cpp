@@ -13,6 +13,7 @@
 #include <string>
 
 #include "core/checked_run.h"
+#include "core/table_columns.h"
 #include "core/outputs.h"
 #include "batching/batch_formulas.h"
 #include "batching/cells.h"
@@ -217,22 +218,14 @@ void output_table15(RunResult& result, const BatchingTablesParams& p) {
 void table_service_curve(RunResult& result, const ServiceModel& service, double fixed_s, double per_item_s,
                          const BatchingTablesParams& p) {
   const double window_ms = p.window_ms;
-  std::vector<double> batch, svc_ms, total_ms, throughput, efficiency, rule;
+  TableColumns cols;
   for (std::int64_t b = 1; b <= 128; b *= 2) {
-    batch.push_back(static_cast<double>(b));
-    svc_ms.push_back(service.service_s(b) * 1e3);
-    total_ms.push_back(window_ms + service.service_s(b) * 1e3);
-    throughput.push_back(service.throughput_per_s(b));
-    efficiency.push_back(batch_efficiency_frac(fixed_s, per_item_s, b));
-    rule.push_back(1 - p.overhead_frac);  // the golden rule's target share of compute
+    cols.put({{"batch", static_cast<double>(b)}, {"svc_ms", service.service_s(b) * 1e3},
+              {"total_ms", window_ms + service.service_s(b) * 1e3}, {"throughput_per_s", service.throughput_per_s(b)},
+              {"efficiency_frac", batch_efficiency_frac(fixed_s, per_item_s, b)},
+              {"rule_frac", 1 - p.overhead_frac}});  // rule: the golden rule's target share of compute
   }
-  result.table("service_curve")
-      .column("batch", batch)
-      .column("svc_ms", svc_ms)
-      .column("total_ms", total_ms)
-      .column("throughput_per_s", throughput)
-      .column("efficiency_frac", efficiency)
-      .column("rule_frac", rule);
+  cols.into(result.table("service_curve"));
 }
 
 Result<RunResult> run_batching_tables(const BatchingTablesParams& p, std::uint64_t /*seed*/, RunControl& /*ctl*/) {

@@ -11,6 +11,7 @@
 
 #include "batching/cells.h"
 #include "core/checked_run.h"
+#include "core/table_columns.h"
 #include "core/outputs.h"
 #include "core/units.h"
 
@@ -106,29 +107,19 @@ void output_path(RunResult& result, const PathOutputs& names, const PathTotals& 
 
 /// Rows of the timeline: one bar per phase on lane 0 (NPU path) and lane 1 (CPU fallback).
 void table_timeline(RunResult& result, const PhonePipelineParams& p) {
-  std::vector<double> lane, phase, from_ms, to_ms, energy_mj, power_mw;
+  TableColumns cols;
   for (int path = 0; path < 2; ++path) {
     double t = 0;
     int index = 0;
     for (const Phase& step : phases(p, path == 1)) {
       const double ms = step.cost.ms;
       const double mj = step.cost.mj;
-      lane.push_back(path);
-      phase.push_back(static_cast<double>(++index));
-      from_ms.push_back(t);
-      to_ms.push_back(t + ms);
-      energy_mj.push_back(mj);
-      power_mw.push_back(ms > 0 ? mj / ms * 1e3 : 0);
+      cols.put({{"lane", path}, {"phase", ++index}, {"from_ms", t}, {"to_ms", t + ms}, {"energy_mj", mj},
+                {"power_mw", ms > 0 ? mj / ms * 1e3 : 0}});
       t += ms;
     }
   }
-  result.table("timeline")
-      .column("lane", lane)
-      .column("phase", phase)
-      .column("from_ms", from_ms)
-      .column("to_ms", to_ms)
-      .column("energy_mj", energy_mj)
-      .column("power_mw", power_mw);
+  cols.into(result.table("timeline"));
 }
 
 Result<RunResult> run_phone_pipeline(const PhonePipelineParams& p, std::uint64_t /*seed*/, RunControl& /*ctl*/) {

@@ -29,6 +29,15 @@ inline sl::RunResult run(const std::string& cell, std::map<std::string, std::str
   return r.value();
 }
 
+/// The raw inputs parsed against a list of parameters alone (no cell around them), for the tests of a shared
+/// reader such as validate_model or validate_engine_hardware; fails the test where they are refused.
+inline sl::Inputs parsed_inputs(std::vector<sl::ParamSpec> params, const std::map<std::string, std::string>& raw) {
+  const sl::CellSpec cell{"test/params", std::move(params), nullptr};
+  auto parsed = sl::parse_inputs(cell, raw);
+  if (!parsed.ok()) FAIL(parsed.error().message);
+  return parsed.value();
+}
+
 /// One run per (cell, inputs) at seed 1 for the whole test process, for the tests that sweep every cell and
 /// only read its result (the finite-output, declared-output, tolerance and book-row tests would otherwise
 /// each run every cell at its defaults again: ~8 s apiece). Fails the test where the run is refused.

@@ -17,6 +17,7 @@
 #include "core/outputs.h"
 #include "batching/batch_formulas.h"
 #include "batching/cells.h"
+#include "batching/service_model.h"
 #include "core/budget.h"
 
 namespace sl::batching {
@@ -106,9 +107,7 @@ Result<BatchingTablesParams> validate_batching_tables(const Inputs& in) {
   const double mean_batch = p.lambda_per_s * p.t14_window_ms * 1e-3;
   if (auto e = budget::check(budget::estimate("t14_window_ms", kWalkWhat, "requests", mean_batch, kQuantileStepCost)))
     return *e;
-  if (p.svc_fixed_ms + p.svc_per_item_ms <= 0)
-    return Error{"invalid", "svc_fixed_ms", "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got 0",
-                 {{"got", "0"}}};
+  if (auto e = check_linear_service(p.svc_fixed_ms, p.svc_per_item_ms)) return *e;
   return p;
 }
 

@@ -14,6 +14,7 @@
 #include "batching/arrivals.h"
 #include "batching/batch_formulas.h"
 #include "batching/cells.h"
+#include "batching/service_model.h"
 #include "batching/window_batching.h"
 #include "core/checked_run.h"
 #include "core/budget.h"
@@ -134,9 +135,7 @@ Result<FixedWindowParams> validate_fixed_window(const Inputs& in) {
                        format_number(window_ms) + " ms, got " + format_number(windows),
                    {{"min", format_number(kMinWindows)}, {"got", format_number(windows)}}};
   }
-  if (p.svc_fixed_ms + p.svc_per_item_ms <= 0)
-    return Error{"invalid", "svc_fixed_ms", "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got 0",
-                 {{"got", "0"}}};
+  if (auto e = check_linear_service(p.svc_fixed_ms, p.svc_per_item_ms)) return *e;
   return p;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/outputs.h"
+#include "core/table_columns.h"
 #include "batching/cells.h"
 
 namespace sl::batching {
@@ -58,23 +59,21 @@ Result<RunResult> run_batch_sweep_table(const Inputs& in, std::uint64_t /*seed*/
   const double slo_ms = params.value().slo_ms;
 
   RunResult result;
-  std::vector<double> batch, inference_ms, per_image_ms, throughput, util, latency_ms, gain_per_ms;
+  const auto throughput = [&t_ms](std::size_t i) { return static_cast<double>(kBatches[i]) / (t_ms[i] * 1e-3); };
+  TableColumns sweep;
   for (std::size_t i = 0; i < kBatches.size(); ++i) {
     const auto b = static_cast<double>(kBatches[i]);
     result.output(kPerImageOutputs[i], t_ms[i] / b);
-    result.output(kThroughputOutputs[i], b / (t_ms[i] * 1e-3));
-    batch.push_back(b);
-    inference_ms.push_back(t_ms[i]);
-    per_image_ms.push_back(t_ms[i] / b);
-    throughput.push_back(b / (t_ms[i] * 1e-3));
-    util.push_back(kBookGpuUtilFrac[i]);
-    latency_ms.push_back(t_ms[i] + window_ms);
+    result.output(kThroughputOutputs[i], throughput(i));
     // The knee (figure 6): throughput bought per extra ms of batch time, from the previous row.
     const double extra_ms = i == 0 ? 0.0 : t_ms[i] - t_ms[i - 1];
-    gain_per_ms.push_back(i == 0 || extra_ms <= 0 ? 0.0 : (throughput[i] - throughput[i - 1]) / extra_ms);
+    const double gain_per_ms = i == 0 || extra_ms <= 0 ? 0.0 : (throughput(i) - throughput(i - 1)) / extra_ms;
+    sweep.put({{"batch", b}, {"inference_ms", t_ms[i]}, {"per_image_ms", t_ms[i] / b},
+               {"throughput_per_s", throughput(i)}, {"latency_with_window_ms", t_ms[i] + window_ms},
+               {"gain_per_extra_ms", gain_per_ms}, {"book_gpu_util_frac", kBookGpuUtilFrac[i]}});
   }
-  result.output("speedup_b32_vs_b1", throughput[4] / throughput[0]);
-  result.output("speedup_b8_vs_b1", throughput[2] / throughput[0]);
+  result.output("speedup_b32_vs_b1", throughput(4) / throughput(0));
+  result.output("speedup_b8_vs_b1", throughput(2) / throughput(0));
   result.output("latency_b1_ms", t_ms[0]);
   result.output("latency_b32_window_ms", t_ms[4] + window_ms);
   result.output("latency_b8_small_window_ms", t_ms[2] + small_window_ms);
@@ -87,14 +86,7 @@ Result<RunResult> run_batch_sweep_table(const Inputs& in, std::uint64_t /*seed*/
     result.notice("slo_unreachable", "even batch 1 misses the " + format_number(slo_ms) + " ms SLO behind a " +
                                          format_number(small_window_ms) + " ms window");
 
-  result.table("sweep")
-      .column("batch", batch)
-      .column("inference_ms", inference_ms)
-      .column("per_image_ms", per_image_ms)
-      .column("throughput_per_s", throughput)
-      .column("latency_with_window_ms", latency_ms)
-      .column("gain_per_extra_ms", gain_per_ms)
-      .column("book_gpu_util_frac", util);
+  sweep.into(result.table("sweep"));
   return result;
 }
 

@@ -12,9 +12,12 @@
 #include <cmath>
 #include <string>
 
+#include "core/checked_run.h"
+#include "core/table_columns.h"
 #include "core/outputs.h"
 #include "batching/batch_formulas.h"
 #include "batching/cells.h"
+#include "batching/service_model.h"
 #include "core/budget.h"
 
 namespace sl::batching {
@@ -104,9 +107,7 @@ Result<BatchingTablesParams> validate_batching_tables(const Inputs& in) {
   const double mean_batch = p.lambda_per_s * p.t14_window_ms * 1e-3;
   if (auto e = budget::check(budget::estimate("t14_window_ms", kWalkWhat, "requests", mean_batch, kQuantileStepCost)))
     return *e;
-  if (p.svc_fixed_ms + p.svc_per_item_ms <= 0)
-    return Error{"invalid", "svc_fixed_ms", "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got 0",
-                 {{"got", "0"}}};
+  if (auto e = check_linear_service(p.svc_fixed_ms, p.svc_per_item_ms)) return *e;
   return p;
 }
 
@@ -216,28 +217,17 @@ void output_table15(RunResult& result, const BatchingTablesParams& p) {
 void table_service_curve(RunResult& result, const ServiceModel& service, double fixed_s, double per_item_s,
                          const BatchingTablesParams& p) {
   const double window_ms = p.window_ms;
-  std::vector<double> batch, svc_ms, total_ms, throughput, efficiency, rule;
+  TableColumns cols;
   for (std::int64_t b = 1; b <= 128; b *= 2) {
-    batch.push_back(static_cast<double>(b));
-    svc_ms.push_back(service.service_s(b) * 1e3);
-    total_ms.push_back(window_ms + service.service_s(b) * 1e3);
-    throughput.push_back(service.throughput_per_s(b));
-    efficiency.push_back(batch_efficiency_frac(fixed_s, per_item_s, b));
-    rule.push_back(1 - p.overhead_frac);  // the golden rule's target share of compute
+    cols.put({{"batch", static_cast<double>(b)}, {"svc_ms", service.service_s(b) * 1e3},
+              {"total_ms", window_ms + service.service_s(b) * 1e3}, {"throughput_per_s", service.throughput_per_s(b)},
+              {"efficiency_frac", batch_efficiency_frac(fixed_s, per_item_s, b)},
+              {"rule_frac", 1 - p.overhead_frac}});  // rule: the golden rule's target share of compute
   }
-  result.table("service_curve")
-      .column("batch", batch)
-      .column("svc_ms", svc_ms)
-      .column("total_ms", total_ms)
-      .column("throughput_per_s", throughput)
-      .column("efficiency_frac", efficiency)
-      .column("rule_frac", rule);
+  cols.into(result.table("service_curve"));
 }
 
-Result<RunResult> run_batching_tables(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  const auto params = validate_batching_tables(in);
-  if (!params.ok()) return params.error();
-  const BatchingTablesParams& p = params.value();
+Result<RunResult> run_batching_tables(const BatchingTablesParams& p, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
   const double fixed_s = p.svc_fixed_ms * 1e-3;
   const double per_item_s = p.svc_per_item_ms * 1e-3;
   const ServiceModel service = ServiceModel::linear(fixed_s, per_item_s);
@@ -266,7 +256,7 @@ CellSpec batching_tables_cell() {
                  real("lambda", "1/s", 500, 1e-6, 1e6), real("t14_budget_frac", "", 0.3, 0, 1),
                  real("t14_window_ms", "ms", 12, 0, 1e5), count("max_batch", "requests", 32, 1, 1e5),
                  real("t14_efficiency_frac", "", 0.89, 1e-6, 1), real("t15_svc_ms", "ms", 25, 0, 1e6)},
-                &run_batching_tables};
+                checked_run(&validate_batching_tables, &run_batching_tables)};
   cell.uses_seed = false;
   cell.outputs = outputs({"t11_svc_b1_ms", "t11_total_b1_ms", "t11_throughput_b1_per_s", "t11_svc_b4_ms", "t11_total_b4_ms",
                   "t11_throughput_b4_per_s", "t11_svc_b8_ms", "t11_total_b8_ms", "t11_throughput_b8_per_s",

@@ -16,6 +16,7 @@
 #include "batching/dynamic_batcher.h"
 #include "core/outputs.h"
 #include "core/stats.h"
+#include "core/table_columns.h"
 #include "queues/confidence_intervals.h"
 
 namespace sl::batching {
@@ -152,24 +153,18 @@ Result<RunResult> run_batching_tax(const Inputs& in, std::uint64_t seed, RunCont
   sweep.erase(std::remove_if(sweep.begin(), sweep.end(), [&](std::int64_t b) { return 2 * b > n; }), sweep.end());
   if (std::find(sweep.begin(), sweep.end(), batch) == sweep.end()) sweep.push_back(batch);
   std::sort(sweep.begin(), sweep.end());
-  std::vector<double> b_col, closed_ms, sim_ms, total_closed, total_sim;
+  TableColumns formation;
   for (std::size_t i = 0; i < sweep.size(); ++i) {
     const std::int64_t b = sweep[i];
     const double sim_s = b == batch ? batch_means.mean() : per_batch_mean_wait_s(run_static(b, arrivals_s, quiet)).mean();
     const double t_ms = inference_ms(b, batch, t1_ms, tb_ms);
-    b_col.push_back(static_cast<double>(b));
-    closed_ms.push_back(formation_delay_s(b, lambda) * 1e3);
-    sim_ms.push_back(sim_s * 1e3);
-    total_closed.push_back(closed_ms.back() + t_ms);
-    total_sim.push_back(sim_ms.back() + t_ms);
+    const double closed_ms = formation_delay_s(b, lambda) * 1e3;
+    const double sim_ms = sim_s * 1e3;
+    formation.put({{"batch", static_cast<double>(b)}, {"formation_closed_ms", closed_ms}, {"formation_sim_ms", sim_ms},
+                   {"total_closed_ms", closed_ms + t_ms}, {"total_sim_ms", sim_ms + t_ms}});
     ctl.report(static_cast<double>(i + 1), static_cast<double>(sweep.size()));
   }
-  result.table("formation")
-      .column("batch", b_col)
-      .column("formation_closed_ms", closed_ms)
-      .column("formation_sim_ms", sim_ms)
-      .column("total_closed_ms", total_closed)
-      .column("total_sim_ms", total_sim);
+  formation.into(result.table("formation"));
   return result;
 }
 

@@ -14,7 +14,9 @@
 #include "batching/arrivals.h"
 #include "batching/batch_formulas.h"
 #include "batching/cells.h"
+#include "batching/service_model.h"
 #include "batching/window_batching.h"
+#include "core/checked_run.h"
 #include "core/budget.h"
 #include "core/outputs.h"
 #include "core/stats.h"
@@ -133,9 +135,7 @@ Result<FixedWindowParams> validate_fixed_window(const Inputs& in) {
                        format_number(window_ms) + " ms, got " + format_number(windows),
                    {{"min", format_number(kMinWindows)}, {"got", format_number(windows)}}};
   }
-  if (p.svc_fixed_ms + p.svc_per_item_ms <= 0)
-    return Error{"invalid", "svc_fixed_ms", "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got 0",
-                 {{"got", "0"}}};
+  if (auto e = check_linear_service(p.svc_fixed_ms, p.svc_per_item_ms)) return *e;
   return p;
 }
 
@@ -210,10 +210,7 @@ void table_batch_pmf(RunResult& result, const std::vector<std::int64_t>& window_
   result.table("batch_pmf").column("batch", batch).column("sim_frac", sim).column("poisson_frac", pmf);
 }
 
-Result<RunResult> run_fixed_window(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto params = validate_fixed_window(in);
-  if (!params.ok()) return params.error();
-  const FixedWindowParams& p = params.value();
+Result<RunResult> run_fixed_window(const FixedWindowParams& p, std::uint64_t seed, RunControl& ctl) {
   const double lambda = p.lambda_per_s;
   const double window_s = p.window_ms * 1e-3;
   const double duration_s = p.duration_s;
@@ -321,7 +318,7 @@ CellSpec fixed_window_cell() {
                  choice("accelerators", {"unlimited", "one"}, "unlimited"), real("duration_s", "s", 200, 0.01, 1e6),
                  real("t14_window_ms", "ms", 12, 0.01, 1e4), real("budget_window_ms", "ms", 20, 0.01, 1e4),
                  real("slo_ms", "ms", 50, 1e-3, 1e6)},
-                &run_fixed_window};
+                checked_run(&validate_fixed_window, &run_fixed_window)};
   cell.outputs = outputs({"wait_closed_ms", "wait_sim_ms", "wait_sim_se_ms", "wait_max_sim_ms", "batch_mean_closed",
                   "batch_mean_sim", "batch_var_sim", "p_empty_closed_frac", "p_empty_sim_frac",
                   "seen_batch_mean_closed", "seen_batch_mean_sim", "seen_batch_p99", "latency_mean_closed_ms",

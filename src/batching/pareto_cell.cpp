@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "batching/arrivals.h"
 #include "batching/cells.h"
@@ -275,10 +276,7 @@ void output_grid(RunResult& result, const BatcherParams& base, std::int64_t grid
       .column("max_batch", f_batch);
 }
 
-Result<RunResult> run_pareto(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto params = validate_pareto(in);
-  if (!params.ok()) return params.error();
-  const ParetoParams& p = params.value();
+Result<RunResult> run_pareto(const ParetoParams& p, std::uint64_t seed, RunControl& ctl) {
   std::vector<Notice> service_notes;  // after the size check: cpu_fit takes a measurement
   BatcherParams base;
   base.num_accelerators = p.num_accelerators;
@@ -299,7 +297,7 @@ CellSpec pareto_cell() {
   params.push_back(real("lambda", "1/s", 1000, 1, 1e6));
   params.push_back(count("n", "requests", 20'000, 1'000, 1'000'000));
   params.push_back(count("grid_n", "requests", 4'000, 500, 200'000));
-  CellSpec cell{"batching/pareto", std::move(params), &run_pareto};
+  CellSpec cell{"batching/pareto", std::move(params), checked_run(&validate_pareto, &run_pareto)};
   cell.outputs = outputs({sometimes("service_a_ms"), sometimes("service_b_ms"), out("w2_b16_throughput_per_s", "req/s"),
                   "w2_b16_avg_ms", "w2_b16_p99_ms", "w2_b16_mean_batch", out("w5_b32_throughput_per_s", "req/s"),
                   "w5_b32_avg_ms", "w5_b32_p99_ms", "w5_b32_mean_batch", out("w10_b32_throughput_per_s", "req/s"),

@@ -10,6 +10,8 @@
 #include <utility>
 
 #include "batching/cells.h"
+#include "core/checked_run.h"
+#include "core/table_columns.h"
 #include "core/outputs.h"
 #include "core/units.h"
 
@@ -105,35 +107,22 @@ void output_path(RunResult& result, const PathOutputs& names, const PathTotals& 
 
 /// Rows of the timeline: one bar per phase on lane 0 (NPU path) and lane 1 (CPU fallback).
 void table_timeline(RunResult& result, const PhonePipelineParams& p) {
-  std::vector<double> lane, phase, from_ms, to_ms, energy_mj, power_mw;
+  TableColumns cols;
   for (int path = 0; path < 2; ++path) {
     double t = 0;
     int index = 0;
     for (const Phase& step : phases(p, path == 1)) {
       const double ms = step.cost.ms;
       const double mj = step.cost.mj;
-      lane.push_back(path);
-      phase.push_back(static_cast<double>(++index));
-      from_ms.push_back(t);
-      to_ms.push_back(t + ms);
-      energy_mj.push_back(mj);
-      power_mw.push_back(ms > 0 ? mj / ms * 1e3 : 0);
+      cols.put({{"lane", path}, {"phase", ++index}, {"from_ms", t}, {"to_ms", t + ms}, {"energy_mj", mj},
+                {"power_mw", ms > 0 ? mj / ms * 1e3 : 0}});
       t += ms;
     }
   }
-  result.table("timeline")
-      .column("lane", lane)
-      .column("phase", phase)
-      .column("from_ms", from_ms)
-      .column("to_ms", to_ms)
-      .column("energy_mj", energy_mj)
-      .column("power_mw", power_mw);
+  cols.into(result.table("timeline"));
 }
 
-Result<RunResult> run_phone_pipeline(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  const auto params = validate_phone_pipeline(in);
-  if (!params.ok()) return params.error();
-  const PhonePipelineParams& p = params.value();
+Result<RunResult> run_phone_pipeline(const PhonePipelineParams& p, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
   const PathTotals npu = totals(p, false);
   const PathTotals cpu = totals(p, true);
   const double battery_j = p.battery_wh * units::kSPerHour;  // 1 Wh = 1 J/s for 3,600 s
@@ -158,7 +147,7 @@ CellSpec phone_pipeline_cell() {
                  real("post_ms", "ms", 5, 0, 1e5), real("post_mj", "mJ", 0.2, 0, 1e6),
                  real("cpu_infer_ms", "ms", 45, 0, 1e5), real("cpu_infer_mj", "mJ", 4.2, 0, 1e6),
                  explored(real("battery_wh", "Wh", 10, 1e-3, 1e4), 1, 100)},
-                &run_phone_pipeline};
+                checked_run(&validate_phone_pipeline, &run_phone_pipeline)};
   cell.uses_seed = false;
   cell.outputs = outputs({"total_ms", "total_mj", "fps", "inferences_per_charge", "power_mw", "overlapped_fps", "cpu_total_ms",
                   "cpu_total_mj", "cpu_fps", "cpu_inferences_per_charge", "cpu_power_mw", "cpu_overlapped_fps",

@@ -71,12 +71,16 @@ Result<ServiceModelParams> validate_service_model(const Inputs& in) {
   if (p.law != ServiceLaw::Linear) return p;
   p.svc_fixed_ms = in.real("svc_fixed_ms");
   p.svc_per_item_ms = in.real("svc_per_item_ms");
-  if (p.svc_fixed_ms + p.svc_per_item_ms <= 0)
-    return Error{"invalid", "svc_fixed_ms",
-                 "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got " +
-                     format_number(p.svc_fixed_ms) + " + " + format_number(p.svc_per_item_ms),
-                 {{"got", format_number(p.svc_fixed_ms + p.svc_per_item_ms)}}};
+  if (auto e = check_linear_service(p.svc_fixed_ms, p.svc_per_item_ms)) return *e;
   return p;
+}
+
+std::optional<Error> check_linear_service(double svc_fixed_ms, double svc_per_item_ms) {
+  if (svc_fixed_ms + svc_per_item_ms > 0) return std::nullopt;
+  return Error{"invalid", "svc_fixed_ms",
+               "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got " +
+                   format_number(svc_fixed_ms) + " + " + format_number(svc_per_item_ms),
+               {{"got", format_number(svc_fixed_ms + svc_per_item_ms)}}};
 }
 
 ServiceModel make_service_model(const ServiceModelParams& params, std::uint64_t seed, std::vector<Notice>* notes) {

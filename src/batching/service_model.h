@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,6 +56,9 @@ struct ServiceModelParams {
   double svc_fixed_ms = 5.0;
   double svc_per_item_ms = 0.6;
 };
+
+/// An error naming svc_fixed_ms ("invalid") when a linear law's batch takes no time: fixed + per item <= 0 ms.
+std::optional<Error> check_linear_service(double svc_fixed_ms, double svc_per_item_ms);
 
 /// Reads the parameters of service_model_params(); an error when the linear law's coefficients are both zero.
 Result<ServiceModelParams> validate_service_model(const Inputs& in);

@@ -13,6 +13,7 @@
 #include "batching/arrivals.h"
 #include "batching/cells.h"
 #include "batching/dynamic_batcher.h"
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "core/stats.h"
 #include "queues/time_series.h"
@@ -324,10 +325,7 @@ void output_burst(RunResult& result, const BatcherParams& dynamic, const BurstPa
       .column("dynamic_p99_ms", pd);
 }
 
-Result<RunResult> run_when_to_batch(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto params = validate_when_to_batch(in);
-  if (!params.ok()) return params.error();
-  const WhenToBatchParams& p = params.value();
+Result<RunResult> run_when_to_batch(const WhenToBatchParams& p, std::uint64_t seed, RunControl& ctl) {
   std::vector<Notice> service_notes;  // after the checks: cpu_fit takes a measurement
   BatcherParams dynamic;
   dynamic.max_batch_size = p.max_batch;
@@ -367,7 +365,7 @@ CellSpec when_to_batch_cell() {
   params.push_back(real("burst_after_s", "s", 3, 0, 1e3));
   params.push_back(real("burst_deadline_ms", "ms", 50, 1e-3, 1e7));
   params.push_back(count("burst_replicas", "runs", 1, 1, 1000));
-  CellSpec cell{"batching/when-to-batch", std::move(params), &run_when_to_batch};
+  CellSpec cell{"batching/when-to-batch", std::move(params), checked_run(&validate_when_to_batch, &run_when_to_batch)};
   cell.outputs = outputs({sometimes("service_a_ms"), sometimes("service_b_ms"), out("batch1_capacity_per_s", "req/s"),
                    out("dynamic_capacity_per_s", "req/s"), "batching_wins_mean_from_per_s",
                    "batching_wins_p99_from_per_s", out("top_rate_per_s", "req/s"), "top_batch1_mean_ms",

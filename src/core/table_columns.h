@@ -1,6 +1,7 @@
 #pragma once
 // A result table built row by row: each row puts one value per column, by the column's literal name, so a
 // column is named once, where its value is computed, instead of once for a vector and again for the table.
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,14 @@ class TableColumns {
     for (auto& c : columns_)
       if (c.first == name) return c.second.push_back(value);
     columns_.push_back({name, {value}});
+  }
+  /// One value for each of several columns, in the order given.
+  void put(std::initializer_list<std::pair<const char*, double>> named_values) {
+    for (const auto& [name, value] : named_values) put(name, value);
+  }
+  /// One value for each of several columns in one unit, each value times `scale` (seconds shown in ms).
+  void put_scaled(double scale, std::initializer_list<std::pair<const char*, double>> named_values) {
+    for (const auto& [name, value] : named_values) put(name, value * scale);
   }
   /// Moves the columns into `table`.
   void into(Table& table) {

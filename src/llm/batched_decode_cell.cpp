@@ -23,11 +23,7 @@ using units::kGB;
 constexpr std::int64_t kSearchCap = std::int64_t{1} << 30;  // searches stop here (x 10^7 context fits int64)
 using units::kSPerMs;
 
-struct BatchedDecodeParams {
-  ModelChoice model_choice;
-  GpuChoice gpu_choice;
-  ModelSpec model;
-  GpuSpec gpu;
+struct BatchedDecodeParams : ModelAndGpu {
   std::int64_t context_tokens = 0;
   double kv_reserve_bytes = 0;  ///< the KV cache's share of the GPU memory (kv_memory.h)
   std::int64_t max_batch = 0;
@@ -38,26 +34,16 @@ struct BatchedDecodeParams {
 };
 
 Result<BatchedDecodeParams> validate_batched_decode(const Inputs& in) {
-  auto model = validate_model(in, llama3_8b());
-  if (!model.ok()) return model.error();
-  auto gpu = validate_gpu(in, h100());
-  if (!gpu.ok()) return gpu.error();
-  BatchedDecodeParams p;
-  p.model_choice = model.value();
-  p.gpu_choice = gpu.value();
-  p.model = p.model_choice.model;
-  p.gpu = p.gpu_choice.gpu;
+  auto choices = validate_model_and_gpu(in, llama3_8b(), h100());
+  if (!choices.ok()) return choices.error();
+  BatchedDecodeParams p{choices.value()};
   p.context_tokens = in.count("context");
   p.max_batch = in.count("max_batch");
   p.prompt_tokens = in.count("prompt");
   p.tpot_slo_s = in.real("tpot_slo_ms") * kSPerMs;
   p.ttft_slo_s = in.real("ttft_slo_ms") * kSPerMs;
   p.target_tok_per_s = in.real("target_tok_per_s");
-  const double left = static_cast<double>(p.gpu.memory_bytes - p.model.weight_bytes());
-  if (left <= 0)
-    return too_large("weights", static_cast<double>(p.model.weight_bytes()) / kGB,
-                     static_cast<double>(p.gpu.memory_bytes) / kGB, "GB",
-                     "the weights at this precision (choose a smaller one or a larger GPU)");
+  if (auto e = check_weights_fit(p.model, p.gpu)) return *e;
   auto reserve = validate_kv_reserve(p.model, p.gpu, in.real("kv_reserve_gib"));
   if (!reserve.ok()) return reserve.error();
   p.kv_reserve_bytes = reserve.value();
@@ -155,8 +141,7 @@ void add_batch_table(const BatchedDecodeParams& p, std::int64_t max_fit, RunResu
 
 Result<RunResult> run_batched_decode(const BatchedDecodeParams& p, std::uint64_t /*seed*/, RunControl& ctl) {
   RunResult result;
-  note_ignored_custom_fields(p.model_choice, result);
-  note_ignored_custom_fields(p.gpu_choice, result);
+  note_ignored_custom_fields(p, result);
 
   const StepTime one = decode_step(p, 1);
   // Per-sequence slopes of the two roofs; the larger one bounds throughput as B grows.
@@ -209,8 +194,7 @@ Result<RunResult> run_batched_decode(const BatchedDecodeParams& p, std::uint64_t
 }  // namespace
 
 CellSpec batched_decode_cell() {
-  std::vector<ParamSpec> params = model_params(llama3_8b());
-  for (auto& spec : gpu_params(h100())) params.push_back(std::move(spec));
+  std::vector<ParamSpec> params = model_and_gpu_params(llama3_8b(), h100());
   params.push_back(explored(count("context", "tokens", 1256, 1, 10'000'000), 64, 131'072));
   params.push_back(kv_reserve_param());
   params.push_back(count("max_batch", "sequences", 512, 1, 1'000'000));

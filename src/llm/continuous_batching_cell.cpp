@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "core/rng.h"
+#include "core/table_columns.h"
 #include "core/units.h"
 #include "llm/batching_waste.h"
 #include "llm/simulator_cells.h"
@@ -181,71 +182,26 @@ PolicyResult evaluate(const EngineRun& run, const ContinuousBatchingParams& p) {
 /// One row per policy (0 continuous, 1 naive reservation, 2 static): latency percentiles, throughput, KV use,
 /// SLO attainment and unit costs.
 void policies_table(RunResult& result, const PolicyResult (&results)[kNumPolicies]) {
-  std::vector<double> policy, ttft_p50, ttft_p90, ttft_p99, tpot_p50, tpot_p90, tpot_p99, itl_p50, itl_p90, itl_p99,
-      queue_p50, queue_p99, queue_mean, mean_step, e2e_p50, e2e_p90, e2e_p99, tok, batch, usage, waste, preemptions,
-      preemptions_per_request, prefix_hit, rejected, attainment, goodput, usd, joules;
+  TableColumns cols;
   for (int k = 0; k < kNumPolicies; ++k) {
     const ServingSummary& s = results[k].summary;
-    policy.push_back(k);
-    ttft_p50.push_back(s.ttft_p50_s * units::kMsPerS);
-    ttft_p90.push_back(s.ttft_p90_s * units::kMsPerS);
-    ttft_p99.push_back(s.ttft_p99_s * units::kMsPerS);
-    tpot_p50.push_back(s.tpot_p50_s * units::kMsPerS);
-    tpot_p90.push_back(s.tpot_p90_s * units::kMsPerS);
-    tpot_p99.push_back(s.tpot_p99_s * units::kMsPerS);
-    itl_p50.push_back(s.itl_p50_s * units::kMsPerS);
-    itl_p90.push_back(s.itl_p90_s * units::kMsPerS);
-    itl_p99.push_back(s.itl_p99_s * units::kMsPerS);
-    queue_p50.push_back(s.queue_p50_s * units::kMsPerS);
-    queue_p99.push_back(s.queue_p99_s * units::kMsPerS);
-    queue_mean.push_back(s.queue_mean_s * units::kMsPerS);
-    mean_step.push_back(s.mean_step_s * units::kMsPerS);
-    e2e_p50.push_back(s.e2e_p50_s);
-    e2e_p90.push_back(s.e2e_p90_s);
-    e2e_p99.push_back(s.e2e_p99_s);
-    tok.push_back(s.output_tok_per_s);
-    batch.push_back(s.mean_batch);
-    usage.push_back(s.kv_usage_frac);
-    waste.push_back(s.kv_waste_frac);
-    preemptions.push_back(static_cast<double>(s.num_preemptions));
-    preemptions_per_request.push_back(s.preemptions_per_request);
-    prefix_hit.push_back(s.prefix_hit_frac);
-    rejected.push_back(static_cast<double>(s.num_rejected));
-    attainment.push_back(results[k].slo.by_class[2].attainment_frac);
-    goodput.push_back(results[k].slo.by_class[2].goodput_req_per_s);
-    usd.push_back(results[k].usd_per_m_tokens);
-    joules.push_back(results[k].j_per_token);
+    const SloClass& all = results[k].slo.by_class[2];
+    cols.put("policy", k);
+    cols.put_scaled(units::kMsPerS,
+                    {{"ttft_p50_ms", s.ttft_p50_s}, {"ttft_p90_ms", s.ttft_p90_s}, {"ttft_p99_ms", s.ttft_p99_s},
+                     {"tpot_p50_ms", s.tpot_p50_s}, {"tpot_p90_ms", s.tpot_p90_s}, {"tpot_p99_ms", s.tpot_p99_s},
+                     {"itl_p50_ms", s.itl_p50_s}, {"itl_p90_ms", s.itl_p90_s}, {"itl_p99_ms", s.itl_p99_s},
+                     {"queue_p50_ms", s.queue_p50_s}, {"queue_p99_ms", s.queue_p99_s},
+                     {"queue_mean_ms", s.queue_mean_s}, {"mean_step_ms", s.mean_step_s}});
+    cols.put({{"e2e_p50_s", s.e2e_p50_s}, {"e2e_p90_s", s.e2e_p90_s}, {"e2e_p99_s", s.e2e_p99_s},
+              {"tok_per_s", s.output_tok_per_s}, {"mean_batch", s.mean_batch}, {"kv_usage_frac", s.kv_usage_frac},
+              {"kv_waste_frac", s.kv_waste_frac}, {"preemptions", static_cast<double>(s.num_preemptions)},
+              {"preemptions_per_request", s.preemptions_per_request}, {"prefix_hit_frac", s.prefix_hit_frac},
+              {"rejected", static_cast<double>(s.num_rejected)}, {"slo_attainment_frac", all.attainment_frac},
+              {"goodput_req_per_s", all.goodput_req_per_s}, {"usd_per_m_tokens", results[k].usd_per_m_tokens},
+              {"j_per_token", results[k].j_per_token}});
   }
-  result.table("policies")
-      .column("policy", std::move(policy))
-      .column("ttft_p50_ms", std::move(ttft_p50))
-      .column("ttft_p90_ms", std::move(ttft_p90))
-      .column("ttft_p99_ms", std::move(ttft_p99))
-      .column("tpot_p50_ms", std::move(tpot_p50))
-      .column("tpot_p90_ms", std::move(tpot_p90))
-      .column("tpot_p99_ms", std::move(tpot_p99))
-      .column("itl_p50_ms", std::move(itl_p50))
-      .column("itl_p90_ms", std::move(itl_p90))
-      .column("itl_p99_ms", std::move(itl_p99))
-      .column("queue_p50_ms", std::move(queue_p50))
-      .column("queue_p99_ms", std::move(queue_p99))
-      .column("queue_mean_ms", std::move(queue_mean))
-      .column("mean_step_ms", std::move(mean_step))
-      .column("e2e_p50_s", std::move(e2e_p50))
-      .column("e2e_p90_s", std::move(e2e_p90))
-      .column("e2e_p99_s", std::move(e2e_p99))
-      .column("tok_per_s", std::move(tok))
-      .column("mean_batch", std::move(batch))
-      .column("kv_usage_frac", std::move(usage))
-      .column("kv_waste_frac", std::move(waste))
-      .column("preemptions", std::move(preemptions))
-      .column("preemptions_per_request", std::move(preemptions_per_request))
-      .column("prefix_hit_frac", std::move(prefix_hit))
-      .column("rejected", std::move(rejected))
-      .column("slo_attainment_frac", std::move(attainment))
-      .column("goodput_req_per_s", std::move(goodput))
-      .column("usd_per_m_tokens", std::move(usd))
-      .column("j_per_token", std::move(joules));
+  cols.into(result.table("policies"));
 }
 
 /// The continuous engine's SLO results per request class: rows 0 interactive, 1 batch, 2 all.

@@ -9,8 +9,7 @@ namespace sl::llm {
 using units::kGiB;
 
 std::vector<ParamSpec> engine_hardware_params() {
-  std::vector<ParamSpec> params = model_params(llama3_8b());
-  for (ParamSpec& spec : gpu_params(h100())) params.push_back(std::move(spec));
+  std::vector<ParamSpec> params = model_and_gpu_params(llama3_8b(), h100());
   const std::vector<ParamSpec> rest = {
       real("bw_efficiency_frac", "", 1, 0.01, 1), real("mem_util_frac", "", 1, 0.01, 1),
       choice("kv_pool", {"reserve", "fill"}, "reserve"),
@@ -33,15 +32,9 @@ Error split_error(const std::string& what, std::int64_t heads, std::int64_t tp) 
 }  // namespace
 
 Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten) {
-  auto model = validate_model(in, llama3_8b());
-  if (!model.ok()) return model.error();
-  auto gpu = validate_gpu(in, h100());
-  if (!gpu.ok()) return gpu.error();
-  EngineHardware hw;
-  hw.model_choice = model.value();
-  hw.gpu_choice = gpu.value();
-  hw.model = hw.model_choice.model;
-  hw.gpu = hw.gpu_choice.gpu;
+  auto choices = validate_model_and_gpu(in, llama3_8b(), h100());
+  if (!choices.ok()) return choices.error();
+  EngineHardware hw{choices.value()};
   hw.gpu.bandwidth_efficiency = in.real("bw_efficiency_frac");
   hw.tp.size = in.count("tensor_parallel_size");
   hw.tp.link_bytes_per_s = in.real("link_gb_per_s") * units::kGB;

@@ -15,11 +15,7 @@
 
 namespace sl::llm {
 
-struct EngineHardware {
-  ModelChoice model_choice;
-  GpuChoice gpu_choice;
-  ModelSpec model;
-  GpuSpec gpu;
+struct EngineHardware : ModelAndGpu {
   TensorParallel tp;
   double kv_bytes_per_token_per_gpu = 0;
   double kv_pool_bytes_per_gpu = 0;

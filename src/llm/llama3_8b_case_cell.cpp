@@ -26,11 +26,7 @@ using units::kMB;
 using units::kMiB;
 using units::kSPerHour;
 
-struct Llama3CaseParams {
-  ModelChoice model_choice;
-  GpuChoice gpu_choice;
-  ModelSpec model;
-  GpuSpec gpu;
+struct Llama3CaseParams : ModelAndGpu {
   std::int64_t prompt_tokens = 0;
   std::int64_t output_tokens = 0;
   double kv_reserve_label = 0;  ///< the reserve as typed, read as GiB like the book's code
@@ -41,25 +37,15 @@ struct Llama3CaseParams {
 };
 
 Result<Llama3CaseParams> validate_llama3_8b_case(const Inputs& in) {
-  auto model = validate_model(in, llama3_8b());
-  if (!model.ok()) return model.error();
-  auto gpu = validate_gpu(in, h100());
-  if (!gpu.ok()) return gpu.error();
-  Llama3CaseParams p;
-  p.model_choice = model.value();
-  p.gpu_choice = gpu.value();
-  p.model = p.model_choice.model;
-  p.gpu = p.gpu_choice.gpu;
+  auto choices = validate_model_and_gpu(in, llama3_8b(), h100());
+  if (!choices.ok()) return choices.error();
+  Llama3CaseParams p{choices.value()};
   p.prompt_tokens = in.count("prompt");
   p.output_tokens = in.count("output");
   p.kv_reserve_label = in.real("kv_reserve_gib");
   p.prefill_tok_per_s = in.real("prefill_tok_per_s");
   p.price_usd_per_h = in.real("price_usd_per_h");
-  const double weights = static_cast<double>(p.model.weight_bytes());
-  const double memory = static_cast<double>(p.gpu.memory_bytes);
-  if (weights >= memory)
-    return too_large("weights", weights / kGB, memory / kGB, "GB",
-                     "the weights at this precision (choose a smaller one or a larger GPU)");
+  if (auto e = check_weights_fit(p.model, p.gpu)) return *e;
   auto reserve = validate_kv_reserve(p.model, p.gpu, p.kv_reserve_label);
   if (!reserve.ok()) return reserve.error();
   p.kv_reserve_bytes = reserve.value();
@@ -131,8 +117,7 @@ Result<RunResult> run_llama3_8b_case(const Inputs& in, std::uint64_t /*seed*/, R
   const ModelSpec& m = p.model;
   const GpuSpec& g = p.gpu;
   RunResult result;
-  note_ignored_custom_fields(p.model_choice, result);
-  note_ignored_custom_fields(p.gpu_choice, result);
+  note_ignored_custom_fields(p, result);
 
   // Eq. 18: the batch-1 decode floor is one full read of the weights.
   const double weights = static_cast<double>(m.weight_bytes());
@@ -198,8 +183,7 @@ Result<RunResult> run_llama3_8b_case(const Inputs& in, std::uint64_t /*seed*/, R
 }  // namespace
 
 CellSpec llama3_8b_case_cell() {
-  std::vector<ParamSpec> params = model_params(llama3_8b());
-  for (auto& spec : gpu_params(h100())) params.push_back(std::move(spec));
+  std::vector<ParamSpec> params = model_and_gpu_params(llama3_8b(), h100());
   params.push_back(explored(count("prompt", "tokens", 1000, 1, 1'000'000), 10, 100'000));
   params.push_back(explored(count("output", "tokens", 256, 1, 1'000'000), 1, 10'000));
   params.push_back(kv_reserve_param());

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "core/units.h"
 
@@ -62,6 +63,12 @@ std::vector<ParamSpec> gpu_params(const GpuSpec& preset) {
           real("dispatch_tax_ms", "ms", preset.dispatch_tax_s * kMsPerS, 0, 1000)};
 }
 
+std::vector<ParamSpec> model_and_gpu_params(const ModelSpec& model_preset, const GpuSpec& gpu_preset) {
+  std::vector<ParamSpec> params = model_params(model_preset);
+  for (ParamSpec& spec : gpu_params(gpu_preset)) params.push_back(std::move(spec));
+  return params;
+}
+
 Result<ModelChoice> validate_model(const Inputs& in, const ModelSpec& defaults) {
   ModelChoice c;
   const std::string& preset = in.choice("model");
@@ -115,6 +122,24 @@ Result<GpuChoice> validate_gpu(const Inputs& in, const GpuSpec& defaults) {
   return c;
 }
 
+Result<ModelAndGpu> validate_model_and_gpu(const Inputs& in, const ModelSpec& model_defaults,
+                                           const GpuSpec& gpu_defaults) {
+  auto model = validate_model(in, model_defaults);
+  if (!model.ok()) return model.error();
+  auto gpu = validate_gpu(in, gpu_defaults);
+  if (!gpu.ok()) return gpu.error();
+  ModelAndGpu c{model.value(), gpu.value(), model.value().model, gpu.value().gpu};
+  return c;
+}
+
+std::optional<Error> check_weights_fit(const ModelSpec& model, const GpuSpec& gpu) {
+  const double weights = static_cast<double>(model.weight_bytes());
+  const double memory = static_cast<double>(gpu.memory_bytes);
+  if (weights < memory) return std::nullopt;
+  return too_large("weights", weights / units::kGB, memory / units::kGB, "GB",
+                   "the weights at this precision (choose a smaller one or a larger GPU)");
+}
+
 void note_ignored_custom_fields(const ModelChoice& model, RunResult& result) {
   if (model.ignored_custom)
     result.notice("custom_model_ignored", "model = " + model.model.name +
@@ -125,6 +150,11 @@ void note_ignored_custom_fields(const GpuChoice& gpu, RunResult& result) {
   if (gpu.ignored_custom)
     result.notice("custom_gpu_ignored",
                   "gpu = " + gpu.gpu.name + ": the custom-GPU fields are ignored; choose gpu = custom to use them.");
+}
+
+void note_ignored_custom_fields(const ModelAndGpu& choices, RunResult& result) {
+  note_ignored_custom_fields(choices.model_choice, result);
+  note_ignored_custom_fields(choices.gpu_choice, result);
 }
 
 }  // namespace sl::llm

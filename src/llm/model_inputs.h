@@ -1,6 +1,7 @@
 #pragma once
 // Parameters that pick a model and a GPU, shared by the llm cells: a preset choice plus the fields of a
 // custom entry, and the precisions and runtime taxes that apply to every choice.
+#include <optional>
 #include <vector>
 
 #include "core/cell.h"
@@ -15,6 +16,9 @@ std::vector<ParamSpec> model_params(const ModelSpec& preset);
 /// `gpu` (h100 | a100 | custom, default `preset`), the custom GPU's peak_tflop_per_s, bw_tb_per_s, mem_gib, and
 /// the runtime's efficiency_frac, layer_tax_ms and dispatch_tax_ms (§0: 0.4, 0.01 ms, 0.01 ms).
 std::vector<ParamSpec> gpu_params(const GpuSpec& preset);
+
+/// model_params(model_preset), then gpu_params(gpu_preset): what validate_model_and_gpu reads.
+std::vector<ParamSpec> model_and_gpu_params(const ModelSpec& model_preset, const GpuSpec& gpu_preset);
 
 /// The checked model inputs: the model they describe, and whether custom fields were set but ignored.
 struct ModelChoice {
@@ -38,8 +42,26 @@ Result<ModelChoice> validate_model(const Inputs& in, const ModelSpec& defaults);
 /// The GPU the inputs describe (`defaults` as for validate_model).
 Result<GpuChoice> validate_gpu(const Inputs& in, const GpuSpec& defaults);
 
+/// A checked model and GPU, as the cells that take both hold them (their params structs derive from it): the
+/// choices, for their notices, and copies of the specs the cell computes with (the engine adjusts its GPU's).
+struct ModelAndGpu {
+  ModelChoice model_choice;
+  GpuChoice gpu_choice;
+  ModelSpec model;  ///< model_choice.model
+  GpuSpec gpu;      ///< gpu_choice.gpu
+};
+
+/// validate_model(in, model_defaults), then validate_gpu(in, gpu_defaults): the first error, or both.
+Result<ModelAndGpu> validate_model_and_gpu(const Inputs& in, const ModelSpec& model_defaults,
+                                           const GpuSpec& gpu_defaults);
+
+/// An error naming weights ("too_large", in GB) when the weights at their precision fill the GPU's memory.
+std::optional<Error> check_weights_fit(const ModelSpec& model, const GpuSpec& gpu);
+
 /// Adds a notice when a preset is chosen but a custom field was changed from its default (it is ignored).
 void note_ignored_custom_fields(const ModelChoice& model, RunResult& result);
 void note_ignored_custom_fields(const GpuChoice& gpu, RunResult& result);
+/// Both notices: the model's, then the GPU's.
+void note_ignored_custom_fields(const ModelAndGpu& choices, RunResult& result);
 
 }  // namespace sl::llm

@@ -29,6 +29,15 @@ inline sl::RunResult run(const std::string& cell, std::map<std::string, std::str
   return r.value();
 }
 
+/// The raw inputs parsed against a list of parameters alone (no cell around them), for the tests of a shared
+/// reader such as validate_model or validate_engine_hardware; fails the test where they are refused.
+inline sl::Inputs parsed_inputs(std::vector<sl::ParamSpec> params, const std::map<std::string, std::string>& raw) {
+  const sl::CellSpec cell{"test/params", std::move(params), nullptr};
+  auto parsed = sl::parse_inputs(cell, raw);
+  if (!parsed.ok()) FAIL(parsed.error().message);
+  return parsed.value();
+}
+
 /// One run per (cell, inputs) at seed 1 for the whole test process, for the tests that sweep every cell and
 /// only read its result (the finite-output, declared-output, tolerance and book-row tests would otherwise
 /// each run every cell at its defaults again: ~8 s apiece). Fails the test where the run is refused.
@@ -136,9 +145,8 @@ struct Cell {
   }
 };
 
-/// One input a cell must refuse, as a row of a GENERATE(values<cell_test::BadInput>({...})) table: what it
-/// is, the raw inputs, and the error's code and the parameter it names, each where the test pins it ("" =
-/// any).
+/// One input a cell must refuse, as a row of a check_bad_inputs(cell, {...}) table: what it is, the raw inputs,
+/// and the error's code and the parameter it names, each where the test pins it ("" = any).
 struct BadInput {
   const char* what;
   std::map<std::string, std::string> raw;
@@ -157,6 +165,13 @@ inline void check_error(const sl::Error& e, const BadInput& row) {
 inline void check_bad_input(const Cell& cell, const BadInput& row) {
   INFO(cell.id);
   check_error(cell.error(row.raw), row);
+}
+
+/// The cell refuses each row's inputs with the row's error; each row runs in a section of its own (named by its
+/// `what`), so a row that fails does not hide the rows after it.
+inline void check_bad_inputs(const Cell& cell, const std::vector<BadInput>& rows) {
+  for (const BadInput& row : rows)
+    DYNAMIC_SECTION(row.what) { check_bad_input(cell, row); }
 }
 
 }  // namespace cell_test

@@ -109,12 +109,11 @@ TEST_CASE("Pareto: same seed, same numbers", "[batching][pareto]") {
 }
 
 TEST_CASE("Pareto: bad inputs are rejected with the parameter named", "[batching][pareto]") {
-  const auto row = GENERATE(values<cell_test::BadInput>({
+  cell_test::check_bad_inputs(cell, {
       {"a service model that takes no time", {{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}}, "", "svc_fixed_ms"},
       {"no accelerator", {{"accelerators", "0"}}, "out_of_range", ""},
       {"a load that is not a choice", {{"load", "max"}}, "", "load"},
-  }));
-  cell_test::check_bad_input(cell, row);
+  });
 }
 
 TEST_CASE("Pareto refuses a run that would simulate more than 2e7 requests", "[batching][pareto]") {

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "batching/service_model.h"
+#include "cell_runner.h"
 
 using Catch::Matchers::WithinRel;
 using namespace sl::batching;
@@ -8,10 +9,7 @@ using namespace sl::batching;
 namespace {
 
 sl::Result<ServiceModelParams> validate(std::map<std::string, std::string> raw) {
-  const sl::CellSpec cell{"test/service", service_model_params(), nullptr};
-  auto in = sl::parse_inputs(cell, raw);
-  REQUIRE(in.ok());
-  return validate_service_model(in.value());
+  return validate_service_model(cell_test::parsed_inputs(service_model_params(), raw));
 }
 
 }  // namespace

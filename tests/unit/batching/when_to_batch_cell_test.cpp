@@ -61,20 +61,18 @@ TEST_CASE("When to batch: a burst above batch-1 capacity builds a backlog batch 
 }
 
 TEST_CASE("When to batch rejects a reversed sweep and bad values", "[batching][when]") {
-  const auto row = GENERATE(values<cell_test::BadInput>({
+  cell_test::check_bad_inputs(cell, {
       {"a reversed rate sweep", {{"rate_min_per_s", "100"}, {"rate_max_per_s", "50"}}, "invalid", "rate_max_per_s"},
       {"a negative window", {{"window_ms", "-1"}}, "", "window_ms"},
       {"a zero batch cap", {{"max_batch", "0"}}, "out_of_range", ""},
-  }));
-  cell_test::check_bad_input(cell, row);
+  });
 }
 
 TEST_CASE("When to batch refuses sweeps and bursts beyond 2e7 simulated requests", "[batching][when]") {
-  const auto row = GENERATE(values<cell_test::BadInput>({
+  cell_test::check_bad_inputs(cell, {
       {"100 rates of 1e6 requests", {{"num_rates", "100"}, {"n", "1000000"}}, "too_large", "n"},
       {"a 1,000 s burst at 1e5 per s", {{"burst_per_s", "100000"}, {"burst_s", "1000"}}, "too_large", "burst_per_s"},
-  }));
-  cell_test::check_bad_input(cell, row);
+  });
 }
 
 TEST_CASE("When to batch: a silent burst experiment gives zeros, one with no time is rejected", "[batching][when]") {

@@ -84,7 +84,7 @@ TEST_CASE("A small KV pool makes the paged engine preempt and the naive one queu
 }
 
 TEST_CASE("Continuous batching cell rejects impossible setups with a clear error", "[llm][scheduler]") {
-  const auto row = GENERATE(values<cell_test::BadInput>({
+  cell_test::check_bad_inputs(cell, {
       {"KV reserve beside the 70B weights", {{"model", "llama3.1-70b"}}, "too_large", "kv_gib"},
       {"static batch larger than the pool's max-length slots", {{"static_batch", "289"}}, "", "static_batch"},
       {"prompts that cannot fit one step without chunked prefill",
@@ -93,8 +93,7 @@ TEST_CASE("Continuous batching cell rejects impossible setups with a clear error
        {{"chunked_prefill", "off"}, {"max_batched_tokens", "1024"}}, "", "max_num_batched_tokens"},
       {"a pool smaller than one request", {{"kv_gib", "0.1"}}, "", "kv_gib"},
       {"a negative rate", {{"lambda", "-1"}}, "", "lambda"},
-  }));
-  cell_test::check_error(cell.error(row.raw), row);
+  });
 }
 
 TEST_CASE("The figures the chart summaries quote are the policies table's", "[llm][scheduler]") {
@@ -210,7 +209,7 @@ TEST_CASE("The notebook's slot simulation: waits in steps at 60 % load", "[llm][
 }
 
 TEST_CASE("Continuous batching cell rejects impossible new settings with a clear error", "[llm][scheduler]") {
-  const auto row = GENERATE(values<cell_test::BadInput>({
+  cell_test::check_bad_inputs(cell, {
       {"a prompt clip with min above max", {{"prompt_min", "500"}, {"prompt_max", "100"}}, "invalid", "prompt_min"},
       {"an answer clip with min above max", {{"output_min", "500"}, {"output_max", "100"}}, "invalid", "output_min"},
       {"a prefill cap without chunked prefill", {{"chunked_prefill", "off"}, {"long_prefill_token_threshold", "512"}},
@@ -221,6 +220,5 @@ TEST_CASE("Continuous batching cell rejects impossible new settings with a clear
       {"FP16 70B weights on one GPU", {{"model", "llama3.1-70b"}, {"weights", "fp16"}}, "too_large", "weights"},
       {"the 70B model's KV reserve beside its weights, even over 2 GPUs",
        {{"model", "llama3.1-70b"}, {"tensor_parallel_size", "2"}}, "too_large", "kv_gib"},
-  }));
-  cell_test::check_error(cell.error(row.raw), row);
+  });
 }

@@ -92,15 +92,14 @@ TEST_CASE("Case study: presets and precisions move the numbers the right way", "
 }
 
 TEST_CASE("Case study: impossible configurations are errors naming the parameter", "[llm][model]") {
-  const auto row = GENERATE(values<cell_test::BadInput>({
+  cell_test::check_bad_inputs(cell, {
       {"FP16 Llama-3.1-70B (141 GB) does not fit in 80 GiB", {{"model", "llama3.1-70b"}, {"weights", "fp16"}},
        "too_large", "weights"},
       {"a 72 GiB reserve beside 35.3 GB of 70B weights", {{"model", "llama3.1-70b"}}, "", "kv_reserve_gib"},
       {"a request longer than the reserve", {{"prompt", "1000000"}, {"kv_reserve_gib", "1"}}, "", "prompt"},
       {"more KV heads than query heads", {{"model", "custom"}, {"kv_heads", "64"}}, "", "kv_heads"},
       {"an out-of-range efficiency", {{"efficiency_frac", "0"}}, "", "efficiency_frac"},
-  }));
-  cell_test::check_error(cell.error(row.raw), row);
+  });
 }
 
 TEST_CASE("Case study: the request-time parts add up to TTFT + decode", "[llm][model]") {

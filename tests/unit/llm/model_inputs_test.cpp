@@ -5,17 +5,15 @@
 #include <map>
 #include <string>
 
+#include "cell_runner.h"
+
 using namespace sl::llm;
 
 namespace {
 
 /// Checked inputs of a cell with just the model and GPU parameters (Llama-3-8B and H100 as defaults).
 sl::Inputs inputs(const std::map<std::string, std::string>& raw) {
-  sl::CellSpec cell{"llm/test", model_params(llama3_8b()), nullptr};
-  for (auto& spec : gpu_params(h100())) cell.params.push_back(std::move(spec));
-  auto parsed = sl::parse_inputs(cell, raw);
-  if (!parsed.ok()) FAIL(parsed.error().message);
-  return parsed.value();
+  return cell_test::parsed_inputs(model_and_gpu_params(llama3_8b(), h100()), raw);
 }
 
 }  // namespace

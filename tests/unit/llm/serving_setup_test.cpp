@@ -16,10 +16,7 @@ using namespace sl::llm;
 namespace {
 
 sl::Inputs inputs(const std::map<std::string, std::string>& raw) {
-  const sl::CellSpec cell{"llm/test", serving_hardware_params(), nullptr};
-  auto parsed = sl::parse_inputs(cell, raw);
-  if (!parsed.ok()) FAIL(parsed.error().message);
-  return parsed.value();
+  return parsed_inputs(serving_hardware_params(), raw);
 }
 
 }  // namespace

@@ -86,12 +86,11 @@ TEST_CASE("The minimum fleet with two GPUs failed misses the SLO under random ro
 }
 
 TEST_CASE("Capacity plan: bad inputs give errors that name the parameter", "[queues][multiserver]") {
-  const auto row = GENERATE(values<cell_test::BadInput>({
+  cell_test::check_bad_inputs(cell, {
       {"an SLO at or below 4.6 x the service time has no safe utilization", {{"slo_ms", "23"}}, "invalid", "slo_ms"},
       {"a fleet too large to simulate", {{"peak_per_s", "1e7"}}, "too_large", "peak_per_s"},
       {"a negative rate is out of range", {{"peak_per_s", "-1"}}, "out_of_range", "peak_per_s"},
-  }));
-  cell_test::check_bad_input(cell, row);
+  });
 }
 
 TEST_CASE("A tiny fleet that cannot survive two failures is flagged, not simulated", "[queues][multiserver]") {

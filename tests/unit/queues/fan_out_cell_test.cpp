@@ -114,12 +114,11 @@ TEST_CASE("M/M/1 leaves: the request quantiles' intervals include the error of t
 }
 
 TEST_CASE("fan-out: bad inputs are errors that name the parameter", "[queues][fanout]") {
-  const auto row = GENERATE(values<cell_test::BadInput>({
+  cell_test::check_bad_inputs(cell, {
       {"no leaves", {{"leaves", "0"}}, "out_of_range", "leaves"},
       {"too many leaf draws", {{"leaves", "5000"}, {"requests", "1000000"}}, "too_large", "requests"},
       {"a percentile of 100", {{"percentile", "100"}}, "out_of_range", "percentile"},
-  }));
-  cell_test::check_bad_input(cell, row);
+  });
 }
 
 TEST_CASE("fan-out: the simulated share's standard error is binomial and covers 1 - p^n", "[queues][fanout]") {

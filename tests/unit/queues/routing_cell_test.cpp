@@ -53,15 +53,14 @@ TEST_CASE("Routing cell with fixed service: no M/M/c closed form, the M/D/1 mean
 }
 
 TEST_CASE("Routing cell: bad inputs give errors that name the parameter", "[queues][multiserver][routing]") {
-  const auto row = GENERATE(values<cell_test::BadInput>({
+  cell_test::check_bad_inputs(cell, {
       {"rho_min above rho_max", {{"rho_min", "0.9"}, {"rho_max", "0.5"}}, "invalid", "rho_min"},
       {"a load at or above 1 has no steady state and is out of range", {{"rho_max", "1"}}, "out_of_range", "rho_max"},
       {"too many requests in all", {{"points", "12"}, {"n", "2000000"}}, "too_large", "n"},
       {"zero servers", {{"servers", "0"}}, "out_of_range", "servers"},
       {"too many headroom multipliers", {{"growth_step", "0.001"}, {"growth_max", "2"}}, "too_large", "growth_max"},
       {"too many headroom requests", {{"points", "1"}, {"n", "1000000"}}, "too_large", "growth_max"},
-  }));
-  cell_test::check_bad_input(cell, row);
+  });
 }
 
 TEST_CASE("Routing cell: the same seed gives the same curves", "[queues][multiserver][routing]") {

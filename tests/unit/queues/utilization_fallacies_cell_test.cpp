@@ -81,13 +81,12 @@ TEST_CASE("The fallacy arithmetic follows other inputs", "[queues][fallacies]") 
 }
 
 TEST_CASE("utilization-fallacies: bad inputs are errors that name the parameter", "[queues][fallacies]") {
-  const auto row = GENERATE(values<cell_test::BadInput>({
+  cell_test::check_bad_inputs(cell, {
       {"a 'faster' model so slow that the queue is unstable", {{"new_service_ms", "7"}}, "unstable", "new_service_ms"},  // rho' = 0.8 * 7 / 5 = 1.12
       {"a model so much faster that nothing queues any more", {{"new_service_ms", "0.01"}}, "invalid", "new_service_ms"},  // rho' = 0.8 * 0.01 / 5 = 0.0016
       {"rho_high not above rho_low", {{"rho_low", "0.9"}, {"rho_high", "0.7"}}, "invalid", "rho_high"},
       {"rho out of range", {{"rho", "1"}}, "out_of_range", "rho"},
-  }));
-  cell_test::check_bad_input(cell, row);
+  });
 }
 
 TEST_CASE("Utilization fallacies: the standard errors at rho_low and rho_high cover the exact M/M/1 figures",

@@ -76,6 +76,7 @@ Result<ColdStartParams> validate_cold_start(const Inputs& in) {
   b.detect_s = in.real("detect_s");
   b.service_s = p.service_ms * 1e-3;
   p.measure = validate_cold_start_measure(in);
+  if (auto e = check_read_budget(p.measure)) return *e;
 
   const double base_capacity = static_cast<double>(b.base_replicas) / b.service_s;
   if (b.base_rate_per_s >= base_capacity)
@@ -238,6 +239,7 @@ CellSpec cold_start_cell() {
                   sometimes("read_weights_cold_s")});
   cell.tables = {table("table8"), table("phases"), table("scenarios"), table("latency")};
   cell.validate = &validation_of<&validate_cold_start>;
+  cell.budget = {describe_read_budget()};
   return cell;
 }
 

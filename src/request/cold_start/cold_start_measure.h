@@ -7,6 +7,7 @@
 // the page cache vs cached. Every median, rate and ratio is computed here from the samples.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/cell.h"
@@ -48,6 +49,13 @@ struct ColdStartMeasureParams {
 
 /// The measurement inputs (measure, download, repeats, read_mib, weights_mib) and the browser's samples, read once.
 ColdStartMeasureParams validate_cold_start_measure(const Inputs& in);
+
+/// The native page-cache measurement's budget (core/budget.h): writing, syncing and reading the file cold, then
+/// `repeats` cached reads; a too_large error naming read_mib when it would take more than ~4 s natively. Nothing
+/// when the run does not measure the page cache (measure = off, or a browser).
+std::optional<Error> check_read_budget(const ColdStartMeasureParams& p);
+/// The same cost model in one line, for `serving-lab list`.
+std::string describe_read_budget();
 
 /// The browser measurements to take for these inputs (none when measure = off; the model fetch only when
 /// download is not off).

@@ -112,6 +112,8 @@ TEST_CASE("mm1-md1: bad inputs are errors that name the parameter", "[queues][mm
       {"a negative service time", {{"service_ms", "-1"}}, "out_of_range", "service_ms"},
       {"too few requests", {{"n", "1000"}}, "out_of_range", "n"},
       {"too many requests", {{"n", "1e9"}}, "out_of_range", "n"},
+      // Within the range but over the budget (1e7 requests, ~4 s natively): the sweep's old corner, 7.7 s here.
+      {"the range's maximum, over the time budget", {{"n", "20000000"}}, "too_large", "n"},
   });
 }
 

@@ -171,3 +171,14 @@ TEST_CASE("Bad measurement inputs are refused with the parameter named", "[reque
   CHECK(cell.error({{"repeats", "0"}}).code == "out_of_range");
   CHECK(cell.error({{"measure", "maybe"}}).code == "bad_choice");
 }
+
+TEST_CASE("A page-cache file over the time budget names read_mib; with measure = off it is not read",
+          "[request][cold-start-measure]") {
+  // 1024 MiB took 8.7 s natively (the corner sweep's old slowest input); the limit at repeats 3 is 410 MiB,
+  // and more cached reads lower it.
+  const auto e = cell.error({{"read_mib", "1024"}});
+  CHECK(e.code == "too_large");
+  CHECK(e.param == "read_mib");
+  CHECK(cell.error({{"read_mib", "300"}, {"repeats", "20"}}).param == "read_mib");
+  CHECK(cell.run({{"read_mib", "1024"}, {"measure", "off"}}).find_output("read_cold_ms") == nullptr);
+}

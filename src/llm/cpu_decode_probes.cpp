@@ -237,7 +237,8 @@ kernels::Timing probe_stream(ProbeBuffer buffer, const kernels::TimingPlan& plan
   roofs.stream_buffer_bytes = static_cast<double>(buffer.bytes);
   roofs.stream_bytes_per_s = static_cast<double>(buffer.bytes) / read.best_s;
   roofs.llc_bytes = last_level_cache_bytes();
-  roofs.max_spread = std::max(roofs.max_spread, spread(read));
+  roofs.stream_spread = spread(read);
+  roofs.max_spread = std::max(roofs.max_spread, roofs.stream_spread);
   return read;
 }
 
@@ -260,7 +261,9 @@ void probe_peaks(const kernels::TimingPlan& plan, Roofs& roofs, const std::funct
 #endif
   roofs.fma_flop_per_s = fma_probe_flop(roofs.vector_bits) / fp32.best_s;
   roofs.int8_probe_op_per_s = int8_probe_op(roofs.vector_bits) / int8.best_s;
-  roofs.max_spread = std::max({roofs.max_spread, spread(fp32), spread(int8)});
+  roofs.fma_spread = spread(fp32);
+  roofs.int8_probe_spread = spread(int8);
+  roofs.max_spread = std::max({roofs.max_spread, roofs.fma_spread, roofs.int8_probe_spread});
 }
 
 SL_MEASURE_CLONES void decode_layer_f32(std::int64_t batch, std::int64_t n, std::int64_t k, const float* w,

@@ -49,7 +49,10 @@ struct Roofs {
   double llc_bytes = 0;                ///< last-level cache of this host; 0 when unknown (a browser)
   double fma_flop_per_s = 0;           ///< register-resident FP32 multiply-add probe
   double int8_probe_op_per_s = 0;      ///< register-resident int16 pair multiply-add probe (INT8 kernels' op)
-  double max_spread = 1;               ///< largest p90 / p10 among the probes
+  double max_spread = 1;               ///< largest p90 / p10 among the probes and the sweep's steps
+  double stream_spread = 1;            ///< p90 / p10 of the stream probe
+  double fma_spread = 1;               ///< of the FP32 multiply-add probe
+  double int8_probe_spread = 1;        ///< of the INT8 multiply-add probe
   /// The roofs drawn (probe, raised to the sweep's best when the sweep beat it).
   double bytes_per_s = 0;
   double fp32_flop_per_s = 0;

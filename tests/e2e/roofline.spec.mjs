@@ -14,7 +14,7 @@ const QUICK = 'weights_mib=128&max_batch=4';
 describe('CPU decode roofline in the browser', () => {
   const site = with_site();
 
-  test('every step at or below the measured roof, the knee past batch 1, batch-1 FP32 memory-bound', async () => {
+  test('every step at or below the measured roof, the knee past batch 1, batch-1 FP32 memory-bound', async (t) => {
     const page = await new_page(site.browser);
     await open(page, `${site.server.url}lab.html?lab=llm&cell=cpu-decode-roofline&embed=1&${QUICK}`);
     await page.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 180_000 });
@@ -33,6 +33,8 @@ describe('CPU decode roofline in the browser', () => {
       assert.ok(o[`${table}_knee_batch`] >= 1, `${table} knee ${o[`${table}_knee_batch`]}`);
     }
     const codes = result.notices.map((n) => n.code);
+    t.diagnostic(`roof ${o.roof_gb_per_s} GB/s, FP32 peak ${o.peak_fp32_gflop_per_s} GFLOP/s, knee ${o.fp32_knee_batch}, ` +
+      `verdict ${o.fp32_b1_memory_bound ?? 'none'}, verdict spread ${o.verdict_spread}, max spread ${o.max_spread}, notices ${codes}`);
     assert.ok(codes.includes('stream_cache_unknown'), 'a browser cannot tell the cache size, and says so');
     assert.ok(!codes.includes('fp32_knee_below_one'));
     // A verdict exactly when the run was steady; when given, batch-1 FP32 is memory-bound.

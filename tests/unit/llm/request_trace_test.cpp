@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "pressured_workload.h"
+
 #include <map>
 
 #include "llm/engine.h"
@@ -22,16 +24,7 @@ EngineConfig pressured_engine() {
   return c;
 }
 
-OpenLoopParams pressured_workload() {
-  OpenLoopParams w;
-  w.num_requests = 300;
-  w.rate_per_s = 400;
-  w.prompt_tokens = sl::Distribution::lognormal_mean_cv(150, 0.8);
-  w.output_tokens = sl::Distribution::lognormal_mean_cv(100, 1.0);
-  w.max_model_len = 512;
-  w.shared_prefix_tokens = 64;
-  return w;
-}
+using sl::llm::test::pressured_workload;
 
 EngineRun run_with(RequestTrace* trace) {
   Workload w = make_open_loop(pressured_workload(), 7);

@@ -18,6 +18,7 @@
 #include "llm/engine_budget.h"
 #include "llm/engine_setup.h"
 #include "llm/power_model.h"
+#include "llm/request_trace.h"
 #include "llm/serving_metrics.h"
 #include "llm/static_batching.h"
 
@@ -28,6 +29,7 @@ constexpr std::int64_t kReservationSamples = 100'000;  // sequences in the reser
 constexpr std::int64_t kSlotAnswers = 4'000;           // answers in the slot-step experiment
 constexpr int kNumPolicies = 3;
 constexpr double kSaturatedFrac = 0.9;  // delivered / offered tokens per second below this: cannot keep up
+constexpr std::int64_t kMaxTraceTokens = 100'000;  // token times the trace keeps (2.4 MB as three columns)
 
 /// What a run costs: the GPUs' hourly price and the power model (power_model.h).
 struct ServingEconomics {
@@ -45,6 +47,7 @@ struct ContinuousBatchingParams {
   bool prefix_caching = true;
   std::int64_t static_batch = 32;
   std::int64_t example_batch = 8, example_short_tokens = 10, example_long_tokens = 100;
+  std::int32_t trace_requests = 20;  ///< the paged engine's first requests traced (request_trace.h); 0 = none
 };
 
 /// The three policies' work (engine_budget.h): continuous pages its KV and hashes blocks; naive reserves
@@ -119,6 +122,7 @@ Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) 
   p.example_batch = in.count("example_batch");
   p.example_short_tokens = in.count("example_short_tokens");
   p.example_long_tokens = in.count("example_long_tokens");
+  p.trace_requests = static_cast<std::int32_t>(in.count("trace_requests"));
   if (p.economics.idle_w > p.economics.gpu_w)
     return Error{"invalid", "idle_w",
                  "idle_w must not exceed the GPU's busy power gpu_w (" + format_number(p.economics.gpu_w) + " W), got " +
@@ -226,7 +230,8 @@ void slo_classes_table(RunResult& result, const SloSummary& slo) {
 }
 
 /// Runs one policy on a fresh copy of the workload, reporting progress as part `index` of kNumPolicies.
-EngineRun run_policy(int index, const ContinuousBatchingParams& p, std::uint64_t seed, double bucket_s, RunControl& ctl) {
+EngineRun run_policy(int index, const ContinuousBatchingParams& p, std::uint64_t seed, double bucket_s, RunControl& ctl,
+                     RequestTrace* trace = nullptr) {
   RunControl part([&ctl, index](double f) { ctl.report(index + f, kNumPolicies); });
   Workload workload = make_open_loop(p.workload, seed);
   if (index == 2) {
@@ -245,7 +250,22 @@ EngineRun run_policy(int index, const ContinuousBatchingParams& p, std::uint64_t
   c.kv_cache.enable_caching = index == 0 && p.prefix_caching;
   c.kv_cache.reserve_tokens_per_request = index == 1 ? p.workload.max_model_len : 0;
   c.series_bucket_s = bucket_s;
-  return run_continuous(c, workload, part);
+  return run_continuous(c, workload, part, {}, trace);
+}
+
+/// The trace's tables, and request 0's queue time and TTFT read from its spans and token times.
+void trace_outputs(RunResult& result, const RequestTrace& trace) {
+  trace_tables(trace, result);
+  double arrival_s = -1, admitted_s = -1, first_token_s = -1;
+  for (const TraceSpan& s : trace.spans())
+    if (s.request_id == 0 && s.kind == TraceSpanKind::Queue) arrival_s = s.start_s, admitted_s = s.end_s;
+  for (const TraceToken& t : trace.tokens())
+    if (t.request_id == 0 && t.index == 0) first_token_s = t.at_s;
+  if (arrival_s >= 0) result.output("trace_queue_ms", (admitted_s - arrival_s) * units::kMsPerS);
+  if (arrival_s >= 0 && first_token_s >= 0) result.output("trace_ttft_ms", (first_token_s - arrival_s) * units::kMsPerS);
+  if (trace.is_truncated())
+    result.notice("trace_truncated", "the trace keeps the times of its first " + std::to_string(kMaxTraceTokens) +
+                                         " output tokens; lower trace_requests to see every token of the traced requests.");
 }
 
 /// One table of the three policies' occupancy and KV usage over time, padded with zeros (an empty engine)
@@ -371,8 +391,9 @@ Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, 
   EngineRun runs[kNumPolicies];
   PolicyResult results[kNumPolicies];
   ServingSummary summaries[kNumPolicies];
+  RequestTrace trace(p.trace_requests, kMaxTraceTokens);
   for (int k = 0; k < kNumPolicies; ++k) {
-    runs[k] = run_policy(k, p, seed, bucket_s, ctl);
+    runs[k] = run_policy(k, p, seed, bucket_s, ctl, k == 0 && p.trace_requests > 0 ? &trace : nullptr);
     results[k] = evaluate(runs[k], p);
     summaries[k] = results[k].summary;
   }
@@ -394,6 +415,7 @@ Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, 
   result.output("kv_usage_frac", summaries[0].kv_usage_frac);
   result.output("naive_kv_usage_frac", summaries[1].kv_usage_frac);
   timeline_table(result, runs, ctl.max_points);
+  if (p.trace_requests > 0) trace_outputs(result, trace);
   batching_experiments(result, p, seed);
 
   // Saturation: a policy that cannot keep up delivers fewer tokens per second than arrive. The offered rate is
@@ -443,7 +465,8 @@ CellSpec continuous_batching_cell() {
       explored(count("static_batch", "requests", 32, 1, 4096), 1, 256),
       aliased(count("example_batch", "sequences", 8, 1, 4096), {"ex_batch"}),
       aliased(count("example_short_tokens", "tokens", 10, 1, 1e6), {"ex_short"}),
-      aliased(count("example_long_tokens", "tokens", 100, 1, 1e6), {"ex_long"})};
+      aliased(count("example_long_tokens", "tokens", 100, 1, 1e6), {"ex_long"}),
+      count("trace_requests", "requests", 20, 0, 100)};
   params.insert(params.end(), rest.begin(), rest.end());
   CellSpec cell{"llm/continuous-batching", std::move(params), &run_continuous_batching};
   cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("preemptions", ""),
@@ -458,8 +481,9 @@ CellSpec continuous_batching_cell() {
                   out("paged_fit_seqs", ""), out("itl_p99_ms", "ms"), out("queue_mean_steps", "steps"),
                   out("queue_mean_steps_se", "steps"), out("slo_attainment_frac", ""), out("goodput_req_per_s", "1/s"),
                   out("usd_per_m_tokens", "$"), out("j_per_token", "J"), out("kv_read_frac", ""),
-                  out("all_reduce_frac", "")};
-  cell.tables = {table("policies"), table("slo_classes"), table("timeline"), table("slot_util"), table("block_waste")};
+                  out("all_reduce_frac", ""), sometimes(out("trace_queue_ms", "ms")), sometimes(out("trace_ttft_ms", "ms"))};
+  cell.tables = {table("policies"), table("slo_classes"), table("timeline"), table("slot_util"), table("block_waste"),
+                 table("trace_spans", Presence::SomeInputs), table("trace_tokens", Presence::SomeInputs)};
   cell.budget = {describe_engine_budget() + ", over the three policies"};
   cell.validate = &validation_of<&validate_continuous_batching>;
   return cell;

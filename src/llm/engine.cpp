@@ -65,7 +65,8 @@ void ArrivalQueue::on_finished(const Request& request, double now_s) {
   std::push_heap(followups_.begin(), followups_.end(), &ArrivalQueue::later);
 }
 
-EngineRun run_continuous(const EngineConfig& config, Workload& workload, RunControl& ctl, const StepObserver& observer) {
+EngineRun run_continuous(const EngineConfig& config, Workload& workload, RunControl& ctl, const StepObserver& observer,
+                         RequestTrace* trace) {
   KvCacheManager kv(config.kv_cache);
   Scheduler scheduler(config.scheduler, kv);
   ArrivalQueue arrivals(workload);
@@ -103,6 +104,7 @@ EngineRun run_continuous(const EngineConfig& config, Workload& workload, RunCont
     run.all_reduce_s += step.all_reduce_s;
     const KvOccupancy occupancy = kv_occupancy(scheduler, kv, out);
     const auto batch = static_cast<double>(out.scheduled.size());
+    if (trace != nullptr) trace->on_step(out, now_s, now_s + step_s);
     now_s += step_s;
     run.busy_s += step_s;
     run.used_block_s += static_cast<double>(kv.block_pool().num_used_blocks()) * step_s;

@@ -16,6 +16,7 @@
 #include "core/cell.h"
 #include "llm/kv_cache_manager.h"
 #include "llm/request.h"
+#include "llm/request_trace.h"
 #include "llm/scheduler.h"
 #include "llm/step_time.h"
 #include "llm/workload.h"
@@ -65,9 +66,10 @@ struct EngineRun {
 using StepObserver = std::function<void(const Scheduler&, const KvCacheManager&, const Workload&)>;
 
 /// Runs the continuous (iteration-level) engine over the workload. `workload` is consumed (its requests carry
-/// the run's state); the records are the result.
+/// the run's state); the records are the result. A `trace`, if given, sees every step (request_trace.h); it
+/// changes nothing in the run.
 EngineRun run_continuous(const EngineConfig& config, Workload& workload, RunControl& ctl,
-                         const StepObserver& observer = {});
+                         const StepObserver& observer = {}, RequestTrace* trace = nullptr);
 
 /// Releases arrivals in time order: the up-front ones, and follow-up turns scheduled during the run.
 class ArrivalQueue {

@@ -123,8 +123,7 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int64_t& token_budge
 
 void Scheduler::add_work(StepWork& work, const Request& request, std::int64_t num_new_tokens) {
   const std::int64_t start = request.num_computed_tokens;
-  const bool is_decode = num_new_tokens == 1 && request.num_output_tokens > 0 && start + 1 == request.num_tokens();
-  if (is_decode) {
+  if (is_decode_step(request, num_new_tokens)) {
     work.num_decode_seqs += 1;
     work.decode_context_tokens += start + 1;  // attends to every earlier token and itself
     return;

@@ -56,6 +56,12 @@ struct SchedulerOutput {
   bool empty() const { return scheduled.empty(); }
 };
 
+/// True when a step's `num_new_tokens` for `request` is one decode token: the token sampled last, with every
+/// earlier token's KV computed (anything else is a prefill chunk, a recompute after preemption included).
+inline bool is_decode_step(const Request& request, std::int64_t num_new_tokens) {
+  return num_new_tokens == 1 && request.num_output_tokens > 0 && request.num_computed_tokens + 1 == request.num_tokens();
+}
+
 /// Prefix-cache lookups, counted in tokens, at each admission (a preempted request counts again).
 struct PrefixCacheStats {
   std::int64_t num_requests = 0;

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "pressured_workload.h"
+
 #include "llm/serving_metrics.h"
 #include "llm/static_batching.h"
 
@@ -12,16 +14,7 @@ namespace {
 /// A small, memory-starved setup: 120 blocks of 16 tokens for requests of up to 512 tokens, arriving faster
 /// than they are served, so the pool runs dry, requests are preempted, and a shared 64-token system prompt
 /// exercises prefix hits (and hits on a preempted request's own blocks).
-OpenLoopParams pressured_workload() {
-  OpenLoopParams w;
-  w.num_requests = 300;
-  w.rate_per_s = 400;
-  w.prompt_tokens = sl::Distribution::lognormal_mean_cv(150, 0.8);
-  w.output_tokens = sl::Distribution::lognormal_mean_cv(100, 1.0);
-  w.max_model_len = 512;
-  w.shared_prefix_tokens = 64;
-  return w;
-}
+using sl::llm::test::pressured_workload;
 
 EngineConfig small_engine(bool caching, std::int64_t reserve_tokens) {
   EngineConfig c;

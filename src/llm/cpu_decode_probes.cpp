@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "kernels/dot.h"
 #include "llm/cpu_decode_roofline.h"
 
@@ -176,7 +177,13 @@ std::int32_t int8_probe_128() {
 }
 
 template <class Sink>
+void settle(Sink&& sink) {
+  for (const double start_s = wall_now_s(); wall_now_s() - start_s < kProbeSettleS;) sink();
+}
+
+template <class Sink>
 kernels::Timing time_probe(const kernels::TimingPlan& plan, const std::function<void()>& on_sample, Sink&& sink) {
+  settle(sink);
   return kernels::time_per_call(sink, plan, [&](int) { on_sample(); });
 }
 

@@ -42,7 +42,7 @@ double step_flop_s(std::int64_t hidden) {
 }
 constexpr const char* kMeasuringWhat =
     "the measuring time ((3 probes + the batches of each precision) x (samples + 4 calibration timings) x "
-    "min_sample_ms, plus the sweep's FLOPs x (samples + 5) passes per precision)";
+    "min_sample_ms, plus 0.1 s of settling per probe and the sweep's FLOPs x (samples + 5) passes per precision)";
 /// The book's H100 (reference §0): dense FP16 peak and HBM bandwidth; ridge 989e12 / 3.35e12 = 295 FLOP/B.
 constexpr double kH100PeakFlopPerS = 989e12;
 constexpr double kH100BytesPerS = 3.35e12;
@@ -81,7 +81,7 @@ std::string mib_text(double bytes) { return format_number(std::round(bytes / kMi
 budget::Estimate measuring_time(const CpuDecodeRooflineParams& p) {
   const double precisions = (p.fp32 ? 1.0 : 0.0) + (p.int8 ? 1.0 : 0.0);
   const double series = kProbeSeries + precisions * static_cast<double>(p.batches.size());
-  const double measure_s = series * (p.num_samples + kCalibrationTimings) * p.min_sample_s;
+  const double measure_s = series * (p.num_samples + kCalibrationTimings) * p.min_sample_s + kProbeSeries * kProbeSettleS;
   double sweep_flop = 0;
   for (auto b : p.batches) sweep_flop += decode_step_flop(p.shape, b);
   const double passes = precisions * (p.num_samples + kCalibrationTimings + 1);

@@ -17,7 +17,9 @@ INPUTS=$(cat <<'EOF'
 llm/energy | --user_tokens 50000
 llm/continuous-batching | --lambda 0.001 --n 5000 --output_mean 1000 --max_model_len 4096 --static_batch 8
 llm/prefix-caching |
-llm/cpu-decode-roofline |
+llm/cpu-decode-roofline | --weights_mib 520
+queues/mm1-md1 | --n 10000000
+request/cold-start | --read_mib 410
 queues/routing | --points 12 --n 400000
 queues/fan-out | --requests 100000 --leaves 100
 batching/fixed-window | --duration_s 4000

@@ -36,13 +36,18 @@ constexpr double kProbeSeries = 3;
 /// (8.2e11 FLOP in 7.9 s, which the old 20-GFLOP-a-pass cap let run). Small matrices cost more per FLOP: 0.063 ns
 /// at hidden 64 and 256 (step_flop_s below adds 0.055 ns x (256 / hidden)^2, capped at 1).
 constexpr budget::UnitCost kStepFlopCost{0.015e-9, 0};
+/// Reading the weights: every timed call of a step reads them once, and so does each call of the stream probe
+/// (over the larger buffer). At a floor of 5 GB/s (this host streams 7-13 GB/s) the defaults' ~23 GB take
+/// 4.7 s (measured ~4 s natively), 512 MiB of weights 9.3 s (measured 9.3-10 s, where the FLOP cost alone said 7.5).
+constexpr double kReadFloorBytesPerS = 5e9;
 double step_flop_s(std::int64_t hidden) {
   const double small = std::min(1.0, std::pow(256.0 / static_cast<double>(hidden), 2));
   return kStepFlopCost.native_s + 0.055e-9 * small;
 }
 constexpr const char* kMeasuringWhat =
     "the measuring time ((3 probes + the batches of each precision) x (samples + 4 calibration timings) x "
-    "min_sample_ms, plus 0.1 s of settling per probe and the sweep's FLOPs x (samples + 5) passes per precision)";
+    "min_sample_ms, plus 0.1 s of settling per probe, plus the larger of the sweep's FLOPs x (samples + 5) "
+    "passes per precision and the weights read once per timed call at 5 GB/s)";
 /// The book's H100 (reference §0): dense FP16 peak and HBM bandwidth; ridge 989e12 / 3.35e12 = 295 FLOP/B.
 constexpr double kH100PeakFlopPerS = 989e12;
 constexpr double kH100BytesPerS = 3.35e12;
@@ -86,8 +91,15 @@ budget::Estimate measuring_time(const CpuDecodeRooflineParams& p) {
   for (auto b : p.batches) sweep_flop += decode_step_flop(p.shape, b);
   const double passes = precisions * (p.num_samples + kCalibrationTimings + 1);
   const double compute_s = passes * sweep_flop * step_flop_s(p.shape.hidden) * budget::kWasmSlowdown;
-  return budget::estimate(measure_s >= compute_s ? "min_sample_ms" : "max_batch", kMeasuringWhat, "s",
-                          measure_s + compute_s, budget::kMeasuredSecond);
+  const double timed_calls = p.num_samples + kCalibrationTimings + 1;
+  const double read_bytes = timed_calls * (static_cast<double>(p.batches.size()) * (p.fp32_weight_bytes() + p.int8_weight_bytes()) +
+                                           std::max(p.fp32_weight_bytes(), p.int8_weight_bytes()));
+  // The FLOP cost was fitted at the defaults, where it already holds their reads; the larger of the two
+  // bounds the steps, so neither large weights (reads) nor large batches (FLOPs) are undercounted.
+  const double read_s = read_bytes / kReadFloorBytesPerS;
+  const double steps_s = std::max(compute_s, read_s);
+  return budget::estimate(measure_s >= steps_s ? "min_sample_ms" : read_s >= compute_s ? "weights_mib" : "max_batch",
+                          kMeasuringWhat, "s", measure_s + steps_s, budget::kMeasuredSecond);
 }
 
 Result<CpuDecodeRooflineParams> validate_cpu_decode_roofline(const Inputs& in) {

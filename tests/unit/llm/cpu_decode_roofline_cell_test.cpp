@@ -129,6 +129,11 @@ TEST_CASE("CPU decode roofline refuses impossible or oversized inputs", "[llm][m
       {"a sweep with too much arithmetic names the batch",
        {{"weights_mib", "64"}, {"hidden", "1024"}, {"max_batch", "1024"}}, "too_large", "max_batch"},
       {"an unknown precision", {{"precision", "fp16"}}, "bad_choice", ""},
+      // 12 timed calls x (5 batches x (640 + 160 MiB) + 640 MiB) = 60 GB at 5 GB/s: 12 s, over 10 s. The FLOP
+      // cost alone said 9.3 s, and 512 MiB took 9.3-10 s here.
+      {"weights whose reads alone outlast the budget name weights_mib",
+       {{"weights_mib", "640"}, {"hidden", "1024"}, {"max_batch", "16"}, {"min_sample_ms", "1"}}, "too_large",
+       "weights_mib"},
       // 3 probes + 2 x 5 batches = 13 series x (7 samples + 4 calibration timings) x 1 s >> 10 s.
       {"samples so long the run could not end in 10 s name min_sample_ms",
        {{"weights_mib", "64"}, {"hidden", "1024"}, {"max_batch", "16"}, {"min_sample_ms", "1000"}}, "too_large",

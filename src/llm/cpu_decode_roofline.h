@@ -59,10 +59,10 @@ struct Roofs {
   double int8_op_per_s = 0;
 };
 
-/// Before the probes (stream and multiply-adds) are timed, each runs back to back for this long: at the start of a run a
-/// browser is still compiling and optimising code in other threads (the first run in a page spread 1.6-3.9x
-/// in 3 of 3 tries here, later runs in the same page 1.1-1.5x in 5 of 6), and a JIT may still be swapping
-/// the probe's own code for a faster tier.
+/// Before the probes (stream and multiply-adds) are timed, each runs back to back for this long: at the start
+/// of a run a browser is still compiling and optimising code in other threads (the first run in a page spread
+/// 1.6-3.9x in 3 of 3 tries here, later runs in the same page 1.1-1.5x in 5 of 6), and a JIT may still be
+/// swapping the probe's own code for a faster tier.
 inline constexpr double kProbeSettleS = 0.1;
 
 /// A contiguous byte buffer the stream probe reads (the weight buffer, before the weights are drawn).

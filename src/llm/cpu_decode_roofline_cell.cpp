@@ -86,14 +86,15 @@ std::string mib_text(double bytes) { return format_number(std::round(bytes / kMi
 budget::Estimate measuring_time(const CpuDecodeRooflineParams& p) {
   const double precisions = (p.fp32 ? 1.0 : 0.0) + (p.int8 ? 1.0 : 0.0);
   const double series = kProbeSeries + precisions * static_cast<double>(p.batches.size());
-  const double measure_s = series * (p.num_samples + kCalibrationTimings) * p.min_sample_s + kProbeSeries * kProbeSettleS;
+  const double measure_s =
+      series * (p.num_samples + kCalibrationTimings) * p.min_sample_s + kProbeSeries * kProbeSettleS;
   double sweep_flop = 0;
   for (auto b : p.batches) sweep_flop += decode_step_flop(p.shape, b);
-  const double passes = precisions * (p.num_samples + kCalibrationTimings + 1);
-  const double compute_s = passes * sweep_flop * step_flop_s(p.shape.hidden) * budget::kWasmSlowdown;
-  const double timed_calls = p.num_samples + kCalibrationTimings + 1;
-  const double read_bytes = timed_calls * (static_cast<double>(p.batches.size()) * (p.fp32_weight_bytes() + p.int8_weight_bytes()) +
-                                           std::max(p.fp32_weight_bytes(), p.int8_weight_bytes()));
+  const double timed_calls = p.num_samples + kCalibrationTimings + 1;  // of each probe and step
+  const double compute_s = precisions * timed_calls * sweep_flop * step_flop_s(p.shape.hidden) * budget::kWasmSlowdown;
+  const double weight_bytes = p.fp32_weight_bytes() + p.int8_weight_bytes();
+  const double stream_bytes = std::max(p.fp32_weight_bytes(), p.int8_weight_bytes());
+  const double read_bytes = timed_calls * (static_cast<double>(p.batches.size()) * weight_bytes + stream_bytes);
   // The FLOP cost was fitted at the defaults, where it already holds their reads; the larger of the two
   // bounds the steps, so neither large weights (reads) nor large batches (FLOPs) are undercounted.
   const double read_s = read_bytes / kReadFloorBytesPerS;
@@ -158,8 +159,7 @@ constexpr SweepNames kInt8Names{"int8", "int8_b1_step_ms", "int8_eq18_step_ms", 
                                 "int8_knee_batch", "int8_b1_memory_bound", "int8_b1_compute_bound",
                                 "int8_knee_below_one"};
 
-/// Best rates of one precision's sweep (from each step's best sample).
-/// The sweep's best rates, and the spread of the step that reached each.
+/// Best rates of one precision's sweep (from each step's best sample), and the spread of the step that reached each.
 struct SweepBest {
   double flop_per_s = 0;
   double bytes_per_s = 0;

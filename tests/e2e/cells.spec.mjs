@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { load_labs } from '../../scripts/labs/load.mjs';
-import { ROOT, new_page, new_context, open, screenshot, runs_of, next_run, reveal, with_site, agree_to_assets } from './helpers.mjs';
+import { ROOT, new_page, new_context, open, screenshot, runs_of, next_run, reveal, with_site, agree_to_assets, type_and_submit } from './helpers.mjs';
 
 const specs = JSON.parse(execFileSync(join(ROOT, 'build/native/serving-lab'), ['list', '--json'], { encoding: 'utf8' }));
 const docs = new Map((await load_labs()).flatMap((lab) => lab.cells.map((cell) => [cell.id, cell])));
@@ -84,7 +84,7 @@ describe('every cell in the browser', () => {
         await reveal(page, field);
         // A choice runs on its change; a typed value on Enter (the form's submit), as a keyboard reader does.
         if ((await page.$eval(field, (e) => e.tagName)) === 'SELECT') await page.selectOption(field, change.value);
-        else { await page.fill(field, change.value); await page.press(field, 'Enter'); }
+        else await type_and_submit(page, field, change.value);
         assert.equal(await next_run(page, before, cell), 'done', `after ${change.name}=${change.value}`);
         tried.push(`${change.name}=${change.value}`);
         if (await outputs() !== shown) { changed = true; break; }
@@ -96,8 +96,7 @@ describe('every cell in the browser', () => {
       if (text_param) {
         before = await runs_of(page, cell);
         await reveal(page, `${cell} [name="${text_param.name}"]`);
-        await page.fill(`${cell} [name="${text_param.name}"]`, 'abc');
-        await page.press(`${cell} [name="${text_param.name}"]`, 'Enter');
+        await type_and_submit(page, `${cell} [name="${text_param.name}"]`, 'abc');
         assert.equal(await next_run(page, before, cell), 'error');
         // The message is shown beside the field, and the field's aria-describedby names it.
         const field_error = `${cell} [data-param="${text_param.name}"] .sl-field-error`;
@@ -106,8 +105,7 @@ describe('every cell in the browser', () => {
         const described = await page.getAttribute(`${cell} [name="${text_param.name}"]`, 'aria-describedby');
         assert.ok(described.split(' ').includes(await page.getAttribute(field_error, 'id')), `aria-describedby: ${described}`);
         before = await runs_of(page, cell);
-        await page.fill(`${cell} [name="${text_param.name}"]`, opened[text_param.name] ?? String(text_param.default));
-        await page.press(`${cell} [name="${text_param.name}"]`, 'Enter');
+        await type_and_submit(page, `${cell} [name="${text_param.name}"]`, opened[text_param.name] ?? String(text_param.default));
         assert.equal(await next_run(page, before, cell), 'done', 'the cell works again after an error');
       }
       assert.deepEqual(page.problems, []);

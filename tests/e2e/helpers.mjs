@@ -124,15 +124,22 @@ export async function set_param(page, name, text, cell = CELL) {
   await page.fill(`${cell} [name="${name}"]`, text);
 }
 
+/** Types into a field and presses Enter (the form's submit: the run starts at once, without the 300 ms of the
+ * auto-run's debounce), as a keyboard reader does. */
+export async function type_and_submit(page, selector, text) {
+  await page.fill(selector, text);
+  await page.press(selector, 'Enter');
+}
+
 /**
- * Types a value and presses Enter (the form's submit: the run starts at once, without the 300 ms of the
- * auto-run's debounce, which `{ enter: false }` waits for instead), waits for that run, and returns the
- * cell's state afterwards.
+ * Types a value and submits it (type_and_submit; `{ enter: false }` waits for the debounced auto-run instead),
+ * waits for that run, and returns the cell's state afterwards.
  */
 export async function set_param_and_wait(page, name, text, cell = CELL, { enter = true } = {}) {
   const before = await runs_of(page, cell);
-  await set_param(page, name, text, cell);
-  if (enter) await page.press(`${cell} [name="${name}"]`, 'Enter');
+  await reveal(page, `${cell} [name="${name}"]`);
+  if (enter) await type_and_submit(page, `${cell} [name="${name}"]`, text);
+  else await set_param(page, name, text, cell);
   return next_run(page, before, cell);
 }
 

@@ -1,6 +1,7 @@
 #include "llm/engine.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "core/error.h"
 
@@ -24,6 +25,12 @@ KvOccupancy kv_occupancy(const Scheduler& scheduler, const KvCacheManager& kv, c
   o.slot_tokens = static_cast<double>(slots);
   o.stored_tokens = static_cast<double>(stored);
   return o;
+}
+
+/// The pool's config, with room for the scheduler's drafts (kv_cache_manager.h).
+KvCacheConfig with_lookahead(KvCacheConfig kv, const SchedulerConfig& scheduler) {
+  kv.num_lookahead_tokens = scheduler.speculative.num_speculative_tokens;
+  return kv;
 }
 
 }  // namespace
@@ -65,70 +72,122 @@ void ArrivalQueue::on_finished(const Request& request, double now_s) {
   std::push_heap(followups_.begin(), followups_.end(), &ArrivalQueue::later);
 }
 
+EngineReplica::EngineReplica(const EngineConfig& config, RequestTrace* trace, StepObserver observer,
+                             const Workload* workload)
+    : config_(config),
+      kv_(with_lookahead(config.kv_cache, config.scheduler)),
+      scheduler_(config.scheduler, kv_),
+      trace_(trace),
+      observer_(std::move(observer)),
+      workload_(workload) {
+  SL_ASSERT(!observer_ || workload_ != nullptr);
+  run_.num_blocks = config.kv_cache.num_blocks;
+  run_.block_size = config.kv_cache.block_size;
+  run_.running = run_.waiting = run_.kv_usage = queues::StepSeries(config.series_bucket_s);
+}
+
+bool EngineReplica::add(Request& request) {
+  if (static_cast<std::int64_t>(scheduler_.waiting().size()) >= config_.max_waiting) {
+    ++run_.num_rejected[request.request_class];  // turned away: no record, and a conversation ends here
+    return false;
+  }
+  scheduler_.add_request(request);
+  return true;
+}
+
+void EngineReplica::idle_until(double now_s) {
+  SL_ASSERT(!stepping_);
+  run_.running.advance(now_s, 0);
+  run_.waiting.advance(now_s, 0);
+  run_.kv_usage.advance(now_s, kv_.block_pool().usage());
+}
+
+double EngineReplica::begin_step(double now_s) {
+  SL_ASSERT(!stepping_ && scheduler_.has_unfinished_requests());
+  pending_ = scheduler_.schedule();
+  const SchedulerOutput& out = pending_;
+  SL_ASSERT(!out.empty());  // every request fits an empty pool and the budget (validated), so work progresses
+  const StepTime step = step_time(config_.model, config_.gpu, out.work, config_.tp);
+  double step_s = step.total_s;
+  if (out.work.num_draft_steps > 0) {
+    const double draft_s = static_cast<double>(out.work.num_draft_steps) * config_.draft_step_s;
+    step_s += draft_s;
+    run_.draft_s += draft_s;
+  }
+  for (const ScheduledRequest& s : out.scheduled)
+    if (s.request->first_scheduled_at_s < 0) s.request->first_scheduled_at_s = now_s;  // admitted this step
+  run_.bytes_read += step.bytes;
+  run_.kv_bytes_read += step.kv_bytes;
+  run_.all_reduce_s += step.all_reduce_s;
+  const KvOccupancy occupancy = kv_occupancy(scheduler_, kv_, out);
+  const auto batch = static_cast<double>(out.scheduled.size());
+  if (trace_ != nullptr) trace_->on_step(out, now_s, now_s + step_s);
+  now_s += step_s;
+  run_.busy_s += step_s;
+  run_.used_block_s += static_cast<double>(kv_.block_pool().num_used_blocks()) * step_s;
+  run_.slot_token_s += occupancy.slot_tokens * step_s;
+  run_.stored_token_s += occupancy.stored_tokens * step_s;
+  run_.seq_step_s += batch * step_s;
+  run_.running.advance(now_s, batch);
+  run_.waiting.advance(now_s, static_cast<double>(scheduler_.waiting().size()));
+  run_.kv_usage.advance(now_s, kv_.block_pool().usage());
+  ++run_.num_steps;
+  stepping_ = true;
+  step_end_s_ = now_s;
+  return now_s;
+}
+
+std::vector<Request*> EngineReplica::end_step() {
+  SL_ASSERT(stepping_);
+  stepping_ = false;
+  std::vector<Request*> finished = scheduler_.update_from_output(pending_, step_end_s_, &run_.token_gaps);
+  for (const Request* r : finished) run_.records.push_back(make_record(*r));
+  if (observer_) observer_(scheduler_, kv_, *workload_);
+  return finished;
+}
+
+std::int64_t EngineReplica::outstanding_tokens() const {
+  std::int64_t tokens = 0;
+  const auto add = [&tokens](const Request* r) {
+    tokens += r->num_prompt_tokens + r->max_tokens - 1 - r->num_computed_tokens;
+  };
+  for (const Request* r : scheduler_.waiting()) add(r);
+  for (const Request* r : scheduler_.running()) add(r);
+  return tokens;
+}
+
+EngineRun EngineReplica::finish(double end_s) {
+  SL_ASSERT(!stepping_);
+  EngineRun run = std::move(run_);
+  run.end_s = end_s;
+  run.num_preemptions = scheduler_.num_preemptions();
+  run.num_blocks_handed_out = kv_.block_pool().num_handed_out();
+  run.prefix_cache = scheduler_.prefix_cache_stats();
+  run.speculative = scheduler_.speculative_stats();
+  return run;
+}
+
 EngineRun run_continuous(const EngineConfig& config, Workload& workload, RunControl& ctl, const StepObserver& observer,
                          RequestTrace* trace) {
-  KvCacheManager kv(config.kv_cache);
-  Scheduler scheduler(config.scheduler, kv);
+  EngineReplica engine(config, trace, observer, &workload);
   ArrivalQueue arrivals(workload);
-  EngineRun run;
-  run.num_blocks = config.kv_cache.num_blocks;
-  run.block_size = config.kv_cache.block_size;
-  run.running = run.waiting = run.kv_usage = queues::StepSeries(config.series_bucket_s);
   const auto num_requests = static_cast<double>(workload.requests.size());
   double now_s = 0;
 
-  while (!arrivals.empty() || scheduler.has_unfinished_requests()) {
-    while (!arrivals.empty() && arrivals.next_at_s() <= now_s) {
-      Request& arrived = arrivals.pop();
-      if (static_cast<std::int64_t>(scheduler.waiting().size()) >= config.max_waiting)
-        ++run.num_rejected[arrived.request_class];  // turned away: no record, and a conversation ends here
-      else
-        scheduler.add_request(arrived);
-    }
-    if (!scheduler.has_unfinished_requests()) {  // idle: jump to the next arrival
-      if (arrivals.empty()) break;               // the last arrivals were all rejected
+  while (!arrivals.empty() || engine.has_unfinished_requests()) {
+    while (!arrivals.empty() && arrivals.next_at_s() <= now_s) engine.add(arrivals.pop());
+    if (!engine.has_unfinished_requests()) {  // idle: jump to the next arrival
+      if (arrivals.empty()) break;            // the last arrivals were all rejected
       now_s = arrivals.next_at_s();
-      run.running.advance(now_s, 0);
-      run.waiting.advance(now_s, 0);
-      run.kv_usage.advance(now_s, kv.block_pool().usage());
+      engine.idle_until(now_s);
       continue;
     }
-    const SchedulerOutput out = scheduler.schedule();
-    SL_ASSERT(!out.empty());  // every request fits an empty pool and the budget (validated), so work progresses
-    const StepTime step = step_time(config.model, config.gpu, out.work, config.tp);
-    const double step_s = step.total_s;
-    for (const ScheduledRequest& s : out.scheduled)
-      if (s.request->first_scheduled_at_s < 0) s.request->first_scheduled_at_s = now_s;  // admitted this step
-    run.bytes_read += step.bytes;
-    run.kv_bytes_read += step.kv_bytes;
-    run.all_reduce_s += step.all_reduce_s;
-    const KvOccupancy occupancy = kv_occupancy(scheduler, kv, out);
-    const auto batch = static_cast<double>(out.scheduled.size());
-    if (trace != nullptr) trace->on_step(out, now_s, now_s + step_s);
-    now_s += step_s;
-    run.busy_s += step_s;
-    run.used_block_s += static_cast<double>(kv.block_pool().num_used_blocks()) * step_s;
-    run.slot_token_s += occupancy.slot_tokens * step_s;
-    run.stored_token_s += occupancy.stored_tokens * step_s;
-    run.seq_step_s += batch * step_s;
-    run.running.advance(now_s, batch);
-    run.waiting.advance(now_s, static_cast<double>(scheduler.waiting().size()));
-    run.kv_usage.advance(now_s, kv.block_pool().usage());
-    ++run.num_steps;
-
-    for (Request* r : scheduler.update_from_output(out, now_s, &run.token_gaps)) {
-      run.records.push_back(make_record(*r));
-      arrivals.on_finished(*r, now_s);
-    }
-    if (observer) observer(scheduler, kv, workload);
+    now_s = engine.begin_step(now_s);
+    for (Request* r : engine.end_step()) arrivals.on_finished(*r, now_s);
     // Progress every 64 steps: report() reads the wall clock, a call into JS in the browser.
-    if ((run.num_steps & 63) == 0) ctl.report(static_cast<double>(run.records.size()), num_requests);
+    if ((engine.num_steps() & 63) == 0) ctl.report(static_cast<double>(engine.num_finished()), num_requests);
   }
-  run.end_s = now_s;
-  run.num_preemptions = scheduler.num_preemptions();
-  run.num_blocks_handed_out = kv.block_pool().num_handed_out();
-  run.prefix_cache = scheduler.prefix_cache_stats();
-  return run;
+  return engine.finish(now_s);
 }
 
 void downsample_series(std::vector<double>& starts_s, std::vector<double>& means, int max_points) {

@@ -33,6 +33,9 @@ struct EngineConfig {
   /// A request arriving while this many wait (new or preempted) is rejected: it leaves no record.
   std::int64_t max_waiting = std::int64_t{1} << 40;
   double series_bucket_s = 1.0;  ///< width of the time-series buckets (charts)
+  /// Speculative decoding's draft model: one forward pass takes this long (scheduler.h); each step that verifies
+  /// drafts first waits for the draft's passes (the most drafts of any sequence), which do not overlap it.
+  double draft_step_s = 0;
 };
 
 /// Time integrals and series of one run; statistics come from these and the records, after the run.
@@ -46,6 +49,8 @@ struct EngineRun {
   double kv_bytes_read = 0;  ///< the KV part of them
   double all_reduce_s = 0;   ///< time the steps spent in tensor parallelism's all-reduces
   PrefixCacheStats prefix_cache;
+  SpeculativeStats speculative;
+  double draft_s = 0;  ///< time the steps waited for the draft model
   std::int64_t num_blocks = 0;
   std::int64_t block_size = 16;
   /// Blocks handed out over the run: a pool at least this large never reuses (never evicts) a block.
@@ -64,6 +69,54 @@ struct EngineRun {
 
 /// Called after every step with the engine's state, for tests of the allocator's invariants.
 using StepObserver = std::function<void(const Scheduler&, const KvCacheManager&, const Workload&)>;
+
+/// One engine (one replica of a fleet), stepped from outside: requests are added as they arrive, a step is begun
+/// at a time and ended when its time has passed (a fleet interleaves several replicas on one clock). Between
+/// begin_step and end_step, arrivals may still be added: they wait for the next step. Every figure of the run
+/// is kept as run_continuous keeps it, which is this class driven by a single arrival queue.
+class EngineReplica {
+ public:
+  /// `trace` and `observer` as for run_continuous; both must outlive the replica.
+  explicit EngineReplica(const EngineConfig& config, RequestTrace* trace = nullptr, StepObserver observer = {},
+                         const Workload* workload = nullptr);
+  EngineReplica(const EngineReplica&) = delete;
+  EngineReplica& operator=(const EngineReplica&) = delete;
+
+  /// An arrival: joins `waiting`, or is counted as rejected when max_waiting requests wait (returns false).
+  bool add(Request& request);
+  bool has_unfinished_requests() const { return scheduler_.has_unfinished_requests(); }
+  bool is_stepping() const { return stepping_; }
+  /// End of the step in progress (is_stepping()).
+  double step_end_s() const { return step_end_s_; }
+  /// The replica's clock: the end of its last step, or the instant it last idled until.
+  double clock_s() const { return run_.running.end_s(); }
+  /// Idle until `now_s` (nothing runs): the series record an empty engine.
+  void idle_until(double now_s);
+  /// Schedules a step at `now_s` (there must be unfinished requests, and no step in progress) and accounts its
+  /// time; returns its end.
+  double begin_step(double now_s);
+  /// Applies the step in progress at its end: returns the requests that finished (their records are kept).
+  std::vector<Request*> end_step();
+  /// Tokens still to compute for the requests it holds: prompts (again, after a preemption) and answers
+  /// (the simulator knows each answer's length; a real router would estimate it).
+  std::int64_t outstanding_tokens() const;
+  std::int64_t num_steps() const { return run_.num_steps; }
+  std::int64_t num_finished() const { return static_cast<std::int64_t>(run_.records.size()); }
+  /// The run so far, closed at `end_s` (the last finish).
+  EngineRun finish(double end_s);
+
+ private:
+  EngineConfig config_;
+  KvCacheManager kv_;
+  Scheduler scheduler_;
+  RequestTrace* trace_;
+  StepObserver observer_;
+  const Workload* workload_;
+  EngineRun run_;
+  SchedulerOutput pending_;
+  bool stepping_ = false;
+  double step_end_s_ = 0;
+};
 
 /// Runs the continuous (iteration-level) engine over the workload. `workload` is consumed (its requests carry
 /// the run's state); the records are the result. A `trace`, if given, sees every step (request_trace.h); it

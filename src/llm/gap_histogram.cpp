@@ -26,6 +26,23 @@ void GapHistogram::flush() const {
   run_count_ = 0;
 }
 
+void GapHistogram::merge(const GapHistogram& other) {
+  other.flush();
+  flush();
+  if (other.count_ == 0) return;
+  if (bins_.empty()) bins_.resize(kNumBins);
+  for (std::size_t i = 0; i < other.bins_.size(); ++i) {
+    const Bin& o = other.bins_[i];
+    if (o.count == 0) continue;
+    Bin& b = bins_[i];
+    if (b.count == 0 || o.min < b.min) b.min = o.min;
+    if (b.count == 0 || o.max > b.max) b.max = o.max;
+    b.count += o.count;
+    b.sum += o.sum;
+  }
+  count_ += other.count_;
+}
+
 double GapHistogram::quantile(double p) const {
   flush();
   if (count_ == 0) return 0.0;

@@ -24,6 +24,8 @@ class GapHistogram {
     run_count_ = 1;
   }
   std::int64_t count() const { return count_ + run_count_; }
+  /// Adds every gap of `other` (a fleet's replicas into one histogram): the same bins as adding them one by one.
+  void merge(const GapHistogram& other);
   /// The p-quantile (p in [0, 1]) as described above, by rank floor(p x (count - 1)); 0 when empty.
   double quantile(double p) const;
 

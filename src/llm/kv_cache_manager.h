@@ -26,6 +26,10 @@ struct KvCacheConfig {
   bool enable_caching = true;  ///< prefix caching (on by default in vLLM v1)
   /// 0: paged allocation. > 0: naive reservation of this many tokens per request (caching must be off).
   std::int64_t reserve_tokens_per_request = 0;
+  /// Speculative decoding's drafts (scheduler.h): slots allocated for drafts a step rejected stay with the
+  /// request for its next step's tokens (as vLLM's lookahead slots), so a request may hold the blocks of this
+  /// many tokens beyond its computed ones.
+  std::int64_t num_lookahead_tokens = 0;
 };
 
 /// A prefix-cache hit: the cached blocks and the tokens they hold.

@@ -7,8 +7,9 @@
 namespace sl::llm {
 
 Scheduler::Scheduler(const SchedulerConfig& config, KvCacheManager& kv_cache_manager)
-    : config_(config), kv_(kv_cache_manager) {
+    : config_(config), kv_(kv_cache_manager), accept_rng_(config.speculative.seed) {
   SL_ASSERT(config.max_num_seqs > 0 && config.max_num_batched_tokens > 0);
+  SL_ASSERT(config.speculative.num_speculative_tokens >= 0);
 }
 
 void Scheduler::add_request(Request& request) {
@@ -66,8 +67,9 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int64_t& token_budge
   std::size_t req_index = 0;
   while (req_index < running_.size() && token_budget > 0) {
     Request& request = *running_[req_index];
-    const std::int64_t num_new_tokens =
-        cap_prefill(request, request.num_tokens() - request.num_computed_tokens, token_budget);
+    std::int64_t num_new_tokens = request.num_tokens() - request.num_computed_tokens;
+    if (is_decoding(request)) num_new_tokens += num_drafts(request);
+    num_new_tokens = cap_prefill(request, num_new_tokens, token_budget);
     SL_ASSERT(num_new_tokens > 0);  // a running request always lacks at least the token just sampled
     if (!allocate_or_preempt(request, num_new_tokens, out)) break;
     out.scheduled.push_back({&request, num_new_tokens});
@@ -123,9 +125,15 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int64_t& token_budge
 
 void Scheduler::add_work(StepWork& work, const Request& request, std::int64_t num_new_tokens) {
   const std::int64_t start = request.num_computed_tokens;
-  if (is_decode_step(request, num_new_tokens)) {
+  if (is_decoding(request)) {
     work.num_decode_seqs += 1;
     work.decode_context_tokens += start + 1;  // attends to every earlier token and itself
+    const std::int64_t drafts = num_new_tokens - 1;
+    if (drafts > 0) {  // draft j (1..drafts) attends to start + 1 + j tokens
+      work.num_spec_tokens += drafts;
+      work.spec_context_tokens += drafts * (start + 1) + drafts * (drafts + 1) / 2;
+      work.num_draft_steps = std::max(work.num_draft_steps, drafts);
+    }
     return;
   }
   work.num_prefill_tokens += num_new_tokens;
@@ -134,14 +142,40 @@ void Scheduler::add_work(StepWork& work, const Request& request, std::int64_t nu
   work.prefill_attention_pairs += prefill_attention_pairs(start, num_new_tokens);
 }
 
+std::int64_t Scheduler::num_drafts(const Request& request) const {
+  return std::max<std::int64_t>(
+      0, std::min(config_.speculative.num_speculative_tokens, request.max_tokens - request.num_output_tokens - 1));
+}
+
+std::int64_t Scheduler::verify(std::int64_t num_drafts) {
+  std::int64_t accepted = 0;
+  while (accepted < num_drafts && accept_rng_.uniform() < config_.speculative.accept_frac) ++accepted;
+  const std::int64_t emitted = accepted + 1;
+  spec_stats_.num_verify_steps += 1;
+  spec_stats_.num_draft_tokens += num_drafts;
+  spec_stats_.num_accepted_tokens += accepted;
+  if (num_drafts == config_.speculative.num_speculative_tokens) {
+    spec_stats_.num_full_steps += 1;
+    spec_stats_.full_emitted_sum += static_cast<double>(emitted);
+    spec_stats_.full_emitted_sq_sum += static_cast<double>(emitted * emitted);
+  }
+  return emitted;
+}
+
 std::vector<Request*> Scheduler::update_from_output(const SchedulerOutput& output, double now_s,
                                                     GapHistogram* token_gaps) {
   std::vector<Request*> finished;
   for (const ScheduledRequest& s : output.scheduled) {
     Request& request = *s.request;
-    request.num_computed_tokens += s.num_new_tokens;
-    if (request.num_computed_tokens < request.num_tokens()) continue;  // a prefill chunk: nothing sampled yet
-    request.num_output_tokens += 1;
+    if (s.num_new_tokens > 1 && is_decoding(request)) {
+      const std::int64_t emitted = verify(s.num_new_tokens - 1);
+      request.num_computed_tokens += emitted;  // the last token's KV and the accepted drafts'
+      request.num_output_tokens += emitted;
+    } else {
+      request.num_computed_tokens += s.num_new_tokens;
+      if (request.num_computed_tokens < request.num_tokens()) continue;  // a prefill chunk: nothing sampled yet
+      request.num_output_tokens += 1;
+    }
     if (request.first_token_at_s < 0) request.first_token_at_s = now_s;
     if (token_gaps != nullptr && request.last_token_at_s >= 0) token_gaps->add(now_s - request.last_token_at_s);
     request.last_token_at_s = now_s;

@@ -15,13 +15,17 @@
 // (prompt tokens, arrival), which vLLM does not have. Under every policy the preemption victim is the latest
 // admitted (vLLM's priority policy preempts the lowest-priority running request instead).
 //
-// Where we differ from vLLM: no speculative decoding, LoRA or encoder budget; a request stops only at
-// its max_tokens (no EOS); prefix-cache statistics count a request at each admission (vLLM counts every lookup,
-// including retries of a request that could not be admitted).
+// Speculative decoding (SpeculativeConfig) schedules a decoding request 1 + k tokens, as vLLM does.
+//
+// Where we differ from vLLM: no LoRA or encoder budget; a draft is accepted by a coin of probability
+// accept_frac, not by comparing two models; a request stops only at its max_tokens (no EOS); prefix-cache
+// statistics count a request at each admission (vLLM counts every lookup, including retries of a request that
+// could not be admitted).
 #include <cstdint>
 #include <deque>
 #include <vector>
 
+#include "core/rng.h"
 #include "llm/gap_histogram.h"
 #include "llm/kv_cache_manager.h"
 #include "llm/request.h"
@@ -31,6 +35,28 @@ namespace sl::llm {
 
 enum class SchedulingPolicy { Fcfs, Priority, ShortestPromptFirst };
 
+/// Speculative decoding (Leviathan et al. 2023; vLLM's num_speculative_tokens): before a step, a draft model
+/// proposes up to num_speculative_tokens tokens for each decoding request (never past its max_tokens), and the
+/// step verifies them beside the request's own token. Draft tokens are accepted in order, each with probability
+/// accept_frac, until the first rejection; the step emits the accepted ones and one token of the target's
+/// own, so k drafts give (1 - a^(k+1)) / (1 - a) tokens a step on average. Off when num_speculative_tokens = 0.
+struct SpeculativeConfig {
+  std::int64_t num_speculative_tokens = 0;
+  double accept_frac = 0;
+  std::uint64_t seed = 0;  ///< of the acceptance draws
+};
+
+/// What speculative decoding did: verify steps of one request, draft tokens proposed and accepted, and the
+/// tokens emitted by the steps that verified all k drafts (their mean is the formula's; sum of squares for its
+/// standard error).
+struct SpeculativeStats {
+  std::int64_t num_verify_steps = 0;
+  std::int64_t num_draft_tokens = 0;
+  std::int64_t num_accepted_tokens = 0;
+  std::int64_t num_full_steps = 0;
+  double full_emitted_sum = 0, full_emitted_sq_sum = 0;
+};
+
 struct SchedulerConfig {
   std::int64_t max_num_seqs = 256;             ///< most requests in `running`
   std::int64_t max_num_batched_tokens = 8192;  ///< token budget of one step
@@ -39,6 +65,7 @@ struct SchedulerConfig {
   /// 0 = no limit beyond the budget.
   std::int64_t long_prefill_token_threshold = 0;
   SchedulingPolicy policy = SchedulingPolicy::Fcfs;  ///< the order of `waiting` (above)
+  SpeculativeConfig speculative;
 };
 
 /// One request's share of a step.
@@ -62,6 +89,12 @@ inline bool is_decode_step(const Request& request, std::int64_t num_new_tokens) 
   return num_new_tokens == 1 && request.num_output_tokens > 0 && request.num_computed_tokens + 1 == request.num_tokens();
 }
 
+/// True when `request` is decoding: it has sampled a token and every earlier token's KV is computed (a step
+/// gives it that token, and its drafts under speculative decoding).
+inline bool is_decoding(const Request& request) {
+  return request.num_output_tokens > 0 && request.num_computed_tokens + 1 == request.num_tokens();
+}
+
 /// Prefix-cache lookups, counted in tokens, at each admission (a preempted request counts again).
 struct PrefixCacheStats {
   std::int64_t num_requests = 0;
@@ -78,8 +111,9 @@ class Scheduler {
   /// Decides one step (and preempts when blocks run out). Computed tokens advance in update_from_output.
   SchedulerOutput schedule();
   /// Applies a step that ended at `now_s`: advances computed tokens, samples tokens, frees finished requests.
-  /// Returns the requests that finished, in `running` order. Each sampled token's gap since the request's
-  /// previous token goes into `token_gaps`, if given.
+  /// Returns the requests that finished, in `running` order. Each step's gap since the request's previous
+  /// tokens goes into `token_gaps`, if given: one gap per token, or per verify step under speculative decoding,
+  /// whose tokens arrive together (vLLM counts its inter-token latency so).
   std::vector<Request*> update_from_output(const SchedulerOutput& output, double now_s,
                                            GapHistogram* token_gaps = nullptr);
 
@@ -88,6 +122,7 @@ class Scheduler {
   const std::vector<Request*>& running() const { return running_; }
   const PrefixCacheStats& prefix_cache_stats() const { return prefix_stats_; }
   std::int64_t num_preemptions() const { return num_preemptions_; }
+  const SpeculativeStats& speculative_stats() const { return spec_stats_; }
 
  private:
   void schedule_running(SchedulerOutput& out, std::int64_t& token_budget);
@@ -100,6 +135,11 @@ class Scheduler {
   void enqueue(Request& request, bool preempted);
   std::int64_t cap_prefill(const Request& request, std::int64_t num_new_tokens, std::int64_t token_budget) const;
   static void add_work(StepWork& work, const Request& request, std::int64_t num_new_tokens);
+  /// Drafts a decoding request gets this step: k, but none past its max_tokens.
+  std::int64_t num_drafts(const Request& request) const;
+  /// Draws the acceptance of a verify step of `num_drafts` drafts: returns the tokens it emits (the accepted
+  /// drafts and one more).
+  std::int64_t verify(std::int64_t num_drafts);
 
   SchedulerConfig config_;
   KvCacheManager& kv_;
@@ -107,6 +147,8 @@ class Scheduler {
   std::vector<Request*> running_;  // admission order: the back is the latest admitted
   PrefixCacheStats prefix_stats_;
   std::int64_t num_preemptions_ = 0;
+  Rng accept_rng_;
+  SpeculativeStats spec_stats_;
 };
 
 }  // namespace sl::llm

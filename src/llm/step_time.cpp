@@ -69,16 +69,17 @@ StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& w
 
 StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& work, const TensorParallel& tp) {
   StepTime t;
-  const std::int64_t num_tokens = work.num_decode_seqs + work.num_prefill_tokens;
+  const std::int64_t num_tokens = work.num_decode_seqs + work.num_prefill_tokens + work.num_spec_tokens;
   if (num_tokens == 0) return t;
-  const double kv_tokens =
-      static_cast<double>(work.decode_context_tokens + work.prefill_context_tokens + work.num_prefill_tokens);
+  const double kv_tokens = static_cast<double>(work.decode_context_tokens + work.prefill_context_tokens +
+                                               work.num_prefill_tokens + work.num_spec_tokens);
   t.kv_bytes = tp.kv_bytes_per_token_per_gpu(model) * kv_tokens;
   t.bytes = tp.weight_bytes_per_gpu(model) + t.kv_bytes;
   const double attention_flop_per_pair = 4.0 * static_cast<double>(model.num_layers * model.num_heads * model.head_dim);
   t.flop = (2.0 * static_cast<double>(model.params) * static_cast<double>(num_tokens) +
             attention_flop_per_pair *
-                (static_cast<double>(work.decode_context_tokens) + static_cast<double>(work.prefill_attention_pairs))) /
+                (static_cast<double>(work.decode_context_tokens) + static_cast<double>(work.prefill_attention_pairs) +
+                 static_cast<double>(work.spec_context_tokens))) /
            static_cast<double>(tp.size);
   t.memory_s = t.bytes / (gpu.hbm_bytes_per_s * gpu.bandwidth_efficiency);
   t.compute_s = t.flop / (gpu.peak_flop_per_s * gpu.compute_efficiency);

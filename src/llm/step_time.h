@@ -76,6 +76,11 @@ struct StepWork {
   std::int64_t num_prefill_chunks = 0;       ///< prefill pieces (one dispatch tax each)
   std::int64_t prefill_context_tokens = 0;   ///< cached KV the prefill chunks read (prefix hits, earlier chunks)
   std::int64_t prefill_attention_pairs = 0;  ///< sum of prefill_attention_pairs(start, n) over the chunks
+  /// Speculative decoding: draft tokens verified beside the decode tokens (each costs a token's FLOPs and
+  /// writes its KV; the context it attends to is the KV its sequence's decode token already reads).
+  std::int64_t num_spec_tokens = 0;
+  std::int64_t spec_context_tokens = 0;  ///< sum of the draft tokens' context lengths (attention FLOPs)
+  std::int64_t num_draft_steps = 0;      ///< the draft model's forward passes before this step: the most drafts of any sequence
 };
 
 /// Query-key pairs of a prefill chunk of n tokens starting at position start, in the book's convention
@@ -96,9 +101,9 @@ struct StepTime {
 };
 
 /// Roofline time of one step:
-///   bytes = weights + KV/token x (decode context + prefill context + prefill tokens written)
-///   FLOP  = 2 x params x (decode seqs + prefill tokens) + 4 x layers x heads x head_dim x (decode context +
-///           prefill attention pairs)
+///   bytes = weights + KV/token x (decode context + prefill context + prefill and draft tokens written)
+///   FLOP  = 2 x params x (decode seqs + prefill tokens + draft tokens) + 4 x layers x heads x head_dim x
+///           (decode context + prefill attention pairs + draft tokens' context)
 ///   time  = max(bytes / BW, FLOP / (peak x efficiency)) + layers x layer tax (if decoding) + chunks x dispatch tax
 /// An empty step costs nothing.
 StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& work);

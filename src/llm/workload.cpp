@@ -59,17 +59,26 @@ Workload make_open_loop(const OpenLoopParams& p, std::uint64_t seed) {
   Rng arrivals = Rng::stream(seed, Stream::Arrivals);
   Rng sizes = Rng::stream(seed, Stream::Sizes);
   Rng classes = Rng::stream(seed, Stream::Misc);
+  Rng prefixes = Rng::stream(seed, Stream::Routing);
+  OpenLoopParams batch_law = p;
+  batch_law.prompt_tokens = p.batch_prompt_tokens;
+  batch_law.output_tokens = p.batch_output_tokens;
   Workload w;
   w.requests.reserve(static_cast<std::size_t>(p.num_requests));
   double t_s = 0;
   for (std::int64_t i = 0; i < p.num_requests; ++i) {
     t_s += sample_gap_s(p.rate_per_s, p.arrival_cv, arrivals);
-    const RequestLengths l = sample_request_lengths(p, sizes);
+    const std::int32_t request_class = p.batch_frac > 0 && classes.uniform() < p.batch_frac ? 1 : 0;
+    const RequestLengths l =
+        sample_request_lengths(request_class == 1 && p.has_batch_lengths ? batch_law : p, sizes);
     std::vector<TokenSegment> prompt;
-    if (p.shared_prefix_tokens > 0) prompt.push_back({kSystemPromptContent, p.shared_prefix_tokens});
+    if (p.shared_prefix_tokens > 0) {
+      const std::int64_t j = p.num_prefixes > 1 ? static_cast<std::int64_t>(prefixes.uniform() * static_cast<double>(p.num_prefixes)) : 0;
+      prompt.push_back({prefix_content(std::min(j, p.num_prefixes - 1)), p.shared_prefix_tokens});
+    }
     prompt.push_back({user_content(i), l.prompt_tokens - p.shared_prefix_tokens});
     Request r = make_request(static_cast<std::int32_t>(i), t_s, std::move(prompt), l.output_tokens);
-    if (p.batch_frac > 0) r.request_class = classes.uniform() < p.batch_frac ? 1 : 0;
+    r.request_class = request_class;
     add_request(w, std::move(r), true);
   }
   return w;

@@ -35,6 +35,14 @@ struct OpenLoopParams {
   /// Share of requests in the batch class (request_class 1); the others are interactive (class 0). Drawn from
   /// Stream::Misc, so it changes neither the arrivals nor the lengths.
   double batch_frac = 0;
+  /// The batch class's own length laws (a long-document class beside chat, say); off: both classes draw from
+  /// prompt_tokens and output_tokens. The clip bounds and max_model_len apply to both.
+  bool has_batch_lengths = false;
+  Distribution batch_prompt_tokens = Distribution::deterministic(1000);
+  Distribution batch_output_tokens = Distribution::deterministic(256);
+  /// Distinct shared prefixes (tenants' system prompts, shared_prefix_tokens long): each request starts with
+  /// one, drawn uniformly from Stream::Routing; 1 = every request the same (kSystemPromptContent).
+  std::int64_t num_prefixes = 1;
   static constexpr std::int64_t kNoClip = std::int64_t{1} << 40;
 };
 
@@ -67,5 +75,14 @@ std::int64_t conversation_max_tokens(const ConversationParams& params);
 
 /// Content id of the shared system prompt (every workload uses the same one).
 constexpr std::uint64_t kSystemPromptContent = 1;
+/// Content id of shared prefix j of an open-loop workload with several (j = 0 is kSystemPromptContent); far
+/// above the ids of the requests' own text (2 + 2i, 3 + 2i).
+inline std::uint64_t prefix_content(std::int64_t j) {
+  return j == 0 ? kSystemPromptContent : (std::uint64_t{1} << 62) + static_cast<std::uint64_t>(j);
+}
+/// The j of a prefix_content(j).
+inline std::int64_t prefix_of(std::uint64_t content_id) {
+  return content_id == kSystemPromptContent ? 0 : static_cast<std::int64_t>(content_id - (std::uint64_t{1} << 62));
+}
 
 }  // namespace sl::llm

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "core/rng.h"
@@ -33,4 +34,20 @@ TEST_CASE("Token-gap quantiles of a continuous law are within a bin (0.8 %) of t
     h.add(x);
   }
   for (const double p : {0.5, 0.9, 0.99}) CHECK_THAT(h.quantile(p), WithinRel(sl::quantile(xs, p), 0.008));
+}
+
+TEST_CASE("Merged histograms hold the same bins as one histogram of every gap", "[llm][gap_histogram]") {
+  sl::Rng rng(5);
+  GapHistogram a, b, all;
+  for (int i = 0; i < 5'000; ++i) {
+    const double gap = 1e-3 * (1 + std::floor(rng.uniform() * 40));  // runs of equal gaps, and distinct ones
+    (i % 3 == 0 ? a : b).add(gap);
+    all.add(gap);
+  }
+  GapHistogram merged;
+  merged.merge(a);
+  merged.merge(b);
+  merged.merge(GapHistogram{});  // an empty one adds nothing
+  CHECK(merged.count() == all.count());
+  for (const double p : {0.0, 0.1, 0.5, 0.9, 0.99, 1.0}) CHECK(merged.quantile(p) == all.quantile(p));
 }

@@ -2,6 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace sl::llm;
 
 namespace {
@@ -200,4 +203,57 @@ TEST_CASE("Each sampled token's gap since the request's previous token is record
   CHECK(a.is_finished());
   CHECK(gaps.count() == 2);  // 3 tokens, 2 gaps of 0.25 s
   CHECK(gaps.quantile(0.5) == 0.25);
+}
+
+namespace {
+
+/// One request alone on a roomy pool under speculative decoding with k drafts accepted with probability a,
+/// stepped until it finishes; returns its scheduler's statistics and checks every step on the way.
+SpeculativeStats speculate_alone(std::int64_t k, double a, std::int64_t max_tokens, std::uint64_t seed) {
+  KvCacheManager kv({4096, 16, false, 0});
+  SchedulerConfig config{256, 8192, true, 0};
+  config.speculative = {k, a, seed};
+  Scheduler s(config, kv);
+  Request r = make(0, 100, max_tokens);
+  s.add_request(r);
+  double now_s = 0;
+  while (s.has_unfinished_requests()) {
+    const SchedulerOutput out = s.schedule();
+    const std::int64_t before = r.num_output_tokens;
+    if (before > 0) {  // a decoding step: its token and min(k, tokens left - 1) drafts, verified together
+      CHECK(tokens_for(out, 0) == 1 + std::min(k, max_tokens - before - 1));
+      CHECK(out.work.num_decode_seqs == 1);
+      CHECK(out.work.num_spec_tokens == tokens_for(out, 0) - 1);
+    }
+    s.update_from_output(out, now_s += 0.01);
+    // Every emitted token but the last sampled one has its KV computed; never past max_tokens.
+    CHECK(r.num_computed_tokens == r.num_tokens() - 1);
+    CHECK(r.num_output_tokens <= max_tokens);
+  }
+  CHECK(r.num_output_tokens == max_tokens);
+  return s.speculative_stats();
+}
+
+}  // namespace
+
+TEST_CASE("Speculative decoding emits (1 - a^(k+1)) / (1 - a) tokens a full verify step, within its standard error",
+          "[llm][scheduler][speculative]") {
+  const auto [k, a] = GENERATE(table<std::int64_t, double>({{4, 0.7}, {2, 0.9}, {8, 0.5}, {3, 0.0}}));
+  const SpeculativeStats st = speculate_alone(k, a, 20'000, 7);
+  const auto n = static_cast<double>(st.num_full_steps);
+  REQUIRE(n > 1000);
+  const double mean = st.full_emitted_sum / n;
+  const double var = st.full_emitted_sq_sum / n - mean * mean;
+  const double se = std::sqrt(var / n);
+  const double expected = (1 - std::pow(a, static_cast<double>(k + 1))) / (1 - a);
+  INFO("k " << k << " a " << a << ": " << mean << " +- " << se << " vs " << expected);
+  CHECK(std::abs(mean - expected) <= 4 * se + 1e-12);
+  CHECK(st.num_accepted_tokens <= st.num_draft_tokens);
+  if (a == 0.0) CHECK(st.num_accepted_tokens == 0);
+}
+
+TEST_CASE("Without drafts (k = 0) nothing is speculated and each decode step emits one token", "[llm][scheduler][speculative]") {
+  const SpeculativeStats st = speculate_alone(0, 0.9, 50, 1);
+  CHECK(st.num_verify_steps == 0);
+  CHECK(st.num_draft_tokens == 0);
 }

@@ -108,3 +108,21 @@ TEST_CASE("Bandwidth efficiency stretches the memory time; at 1 the step is the 
   CHECK_THAT(slow.memory_s, WithinRel(full.memory_s / 0.8, 1e-12));
   CHECK(slow.kv_bytes == 131'072.0 * 1256);
 }
+
+TEST_CASE("Draft tokens verified in a step cost their FLOPs and KV writes, not another read of the weights",
+          "[llm][model][speculative]") {
+  const ModelSpec m = llama3_8b();
+  const GpuSpec g = h100();
+  StepWork plain;  // one sequence decoding at 1,000 tokens of context
+  plain.num_decode_seqs = 1;
+  plain.decode_context_tokens = 1000;
+  StepWork spec = plain;  // and 4 drafts, which attend to 1,001..1,004 tokens
+  spec.num_spec_tokens = 4;
+  spec.spec_context_tokens = 1001 + 1002 + 1003 + 1004;
+  const StepTime a = step_time(m, g, plain), b = step_time(m, g, spec);
+  CHECK(b.bytes - a.bytes == 4.0 * 131'072);  // the drafts' KV written; the weights (4.015e9 B) once
+  CHECK_THAT(b.flop - a.flop, WithinRel(2.0 * 8.03e9 * 4 + 4.0 * 32 * 32 * 128 * 4010, 1e-9));
+  // Still memory-bound at batch 1: five tokens cost about what one does (0.013 % more: the drafts' KV writes).
+  CHECK(b.total_s > a.total_s);
+  CHECK(b.total_s < a.total_s * 1.001);
+}

@@ -134,3 +134,52 @@ TEST_CASE("The batch-class share changes neither arrivals nor lengths", "[llm][w
   // Binomial(4000, 0.25): mean 1,000, sd 27.4; 5 sd either side.
   CHECK(std::abs(static_cast<double>(num_batch) - 1000) < 5 * 27.4);
 }
+
+TEST_CASE("The batch class's own length laws give its requests their own mean lengths", "[llm][workload]") {
+  OpenLoopParams p;
+  p.num_requests = 6000;
+  p.max_model_len = 1 << 16;
+  p.prompt_tokens = sl::Distribution::lognormal_mean_cv(500, 0.5);
+  p.output_tokens = sl::Distribution::deterministic(100);
+  p.batch_frac = 0.3;
+  p.has_batch_lengths = true;
+  p.batch_prompt_tokens = sl::Distribution::lognormal_mean_cv(5000, 0.5);
+  p.batch_output_tokens = sl::Distribution::deterministic(300);
+  const Workload w = make_open_loop(p, 12);
+  double sum[2] = {0, 0}, sq[2] = {0, 0}, n[2] = {0, 0};
+  for (const Request& r : w.requests) {
+    const int k = r.request_class;
+    sum[k] += static_cast<double>(r.num_prompt_tokens);
+    sq[k] += static_cast<double>(r.num_prompt_tokens * r.num_prompt_tokens);
+    n[k] += 1;
+    CHECK(r.max_tokens == (k == 1 ? 300 : 100));
+  }
+  for (const auto& [k, mean] : {std::pair{0, 500.0}, std::pair{1, 5000.0}}) {
+    const double m = sum[k] / n[k], se = std::sqrt((sq[k] / n[k] - m * m) / n[k]);
+    INFO("class " << k << ": " << m << " +- " << se);
+    CHECK(std::abs(m - mean) < 4 * se + 0.5);  // + 0.5: lengths are rounded
+  }
+}
+
+TEST_CASE("Several shared prefixes: each request starts with one, drawn uniformly, and one prefix is the system prompt",
+          "[llm][workload]") {
+  OpenLoopParams p;
+  p.num_requests = 4000;
+  p.shared_prefix_tokens = 64;
+  p.num_prefixes = 4;
+  const Workload w = make_open_loop(p, 3);
+  std::int64_t per_prefix[4] = {0, 0, 0, 0};
+  for (const Request& r : w.requests) {
+    REQUIRE(r.prompt.size() == 2);
+    CHECK(r.prompt[0].length == 64);
+    const std::int64_t j = prefix_of(r.prompt[0].content_id);
+    REQUIRE(j >= 0);
+    REQUIRE(j < 4);
+    CHECK(prefix_content(j) == r.prompt[0].content_id);
+    ++per_prefix[j];
+  }
+  // Binomial(4000, 1/4): mean 1,000, sd 27.4; 5 sd either side.
+  for (const std::int64_t c : per_prefix) CHECK(std::abs(static_cast<double>(c) - 1000) < 5 * 27.4);
+  p.num_prefixes = 1;
+  for (const Request& r : make_open_loop(p, 3).requests) CHECK(r.prompt[0].content_id == kSystemPromptContent);
+}

@@ -1,5 +1,5 @@
 #pragma once
-// Cells built on the serving simulator (engine.h): llm/continuous-batching and llm/prefix-caching.
+// Cells built on the serving simulator (engine.h): llm/continuous-batching, llm/prefix-caching, llm/fleet.
 #include "core/cell.h"
 
 namespace sl::llm {
@@ -8,5 +8,7 @@ namespace sl::llm {
 CellSpec continuous_batching_cell();
 /// llm/prefix-caching: shared system prompts and multi-turn conversations through the prefix cache (§25).
 CellSpec prefix_caching_cell();
+/// llm/fleet: replicas behind a router, speculative decoding, two request classes, one knob swept (fleet.h).
+CellSpec fleet_cell();
 
 }  // namespace sl::llm

@@ -1,0 +1,401 @@
+// Cell llm/fleet: design a fleet. N replicas of the continuous-batching engine (engine.h, the hardware and step
+// model of llm/continuous-batching) behind a router (fleet.h), optionally with speculative decoding
+// (scheduler.h), serving two request classes: chat and long documents, each with its own length laws and its
+// own TTFT and TPOT targets. One configuration is run and reported (latency, SLO attainment and goodput per
+// class, $ per million output tokens, J per token); then one knob (replicas, lambda, draft tokens or their
+// acceptance) is swept over a range, and the cheapest point whose classes all meet their SLOs is named.
+#include <algorithm>
+#include <cmath>
+
+#include "core/table_columns.h"
+#include "core/units.h"
+#include "llm/engine_budget.h"
+#include "llm/engine_setup.h"
+#include "llm/fleet.h"
+#include "llm/power_model.h"
+#include "llm/serving_metrics.h"
+#include "llm/simulator_cells.h"
+
+namespace sl::llm {
+namespace {
+
+enum class SweepKnob { Replicas, Lambda, SpecTokens, SpecAccept, None };
+
+/// One configuration of the fleet: the knobs a sweep may vary.
+struct FleetPoint {
+  std::int64_t num_replicas = 4;
+  double rate_per_s = 40;
+  std::int64_t num_spec_tokens = 0;
+  double spec_accept_frac = 0.7;
+};
+
+struct ClassSlo {
+  double ttft_s = 0.5, tpot_s = 0.05;
+};
+
+struct FleetParams {
+  EngineHardware hw;
+  OpenLoopParams workload;  ///< class 0 chat, class 1 documents (batch_frac, the batch length laws)
+  SchedulerConfig scheduler;
+  Router router = Router::LeastTokens;
+  FleetPoint point;
+  double draft_cost_frac = 0.05;  ///< a draft forward pass / the target's batch-1 decode step
+  bool prefix_caching = false;
+  ClassSlo slo[2];
+  double slo_target_frac = 0.9;
+  double price_usd_per_h = 3, gpu_w = 700, idle_w = 300, host_w = 300;
+  SweepKnob sweep = SweepKnob::Replicas;
+  std::vector<double> sweep_values;
+};
+
+SweepKnob knob_of(const std::string& name) {
+  if (name == "replicas") return SweepKnob::Replicas;
+  if (name == "lambda") return SweepKnob::Lambda;
+  if (name == "spec_tokens") return SweepKnob::SpecTokens;
+  if (name == "spec_accept") return SweepKnob::SpecAccept;
+  return SweepKnob::None;
+}
+
+Router router_of(const std::string& name) {
+  if (name == "round-robin") return Router::RoundRobin;
+  if (name == "prefix-affinity") return Router::PrefixAffinity;
+  if (name == "random") return Router::Random;
+  return Router::LeastTokens;
+}
+
+FleetPoint with_value(FleetPoint pt, SweepKnob knob, double value) {
+  switch (knob) {
+    case SweepKnob::Replicas: pt.num_replicas = std::llround(value); break;
+    case SweepKnob::Lambda: pt.rate_per_s = value; break;
+    case SweepKnob::SpecTokens: pt.num_spec_tokens = std::llround(value); break;
+    case SweepKnob::SpecAccept: pt.spec_accept_frac = value; break;
+    case SweepKnob::None: break;
+  }
+  return pt;
+}
+
+/// The knob's own range (the parameter's), and whether it takes whole numbers.
+struct KnobRange {
+  double min, max;
+  bool whole;
+  const char* unit;
+};
+KnobRange range_of(SweepKnob knob) {
+  switch (knob) {
+    case SweepKnob::Replicas: return {1, 64, true, "replicas"};
+    case SweepKnob::Lambda: return {0.001, 10000, false, "1/s"};
+    case SweepKnob::SpecTokens: return {0, 16, true, "tokens"};
+    case SweepKnob::SpecAccept: return {0, 0.99, false, ""};
+    case SweepKnob::None: break;
+  }
+  return {0, 0, false, ""};
+}
+
+/// Evenly spaced values from..to (whole numbers rounded, repeats dropped), or an error naming the bound out of the
+/// knob's range.
+Result<std::vector<double>> sweep_values(SweepKnob knob, double from, double to, std::int64_t points) {
+  if (knob == SweepKnob::None) return std::vector<double>{};
+  const KnobRange r = range_of(knob);
+  for (const auto& [name, v] : {std::pair{"sweep_from", from}, std::pair{"sweep_to", to}})
+    if (v < r.min || v > r.max)
+      return Error{"out_of_range", name,
+                   std::string(name) + " must be in [" + format_number(r.min) + ", " + format_number(r.max) + "] " +
+                       r.unit + " for this sweep, got " + format_number(v),
+                   {{"min", format_number(r.min)}, {"max", format_number(r.max)}, {"unit", r.unit}, {"got", format_number(v)}}};
+  std::vector<double> values;
+  for (std::int64_t i = 0; i < points; ++i) {
+    double v = from + (to - from) * static_cast<double>(i) / static_cast<double>(points - 1);
+    if (r.whole) v = std::round(v);
+    if (values.empty() || v != values.back()) values.push_back(v);
+  }
+  return values;
+}
+
+EngineConfig engine_config(const FleetParams& p, const FleetPoint& pt) {
+  EngineConfig c;
+  c.model = p.hw.model;
+  c.gpu = p.hw.gpu;
+  c.tp = p.hw.tp;
+  c.scheduler = p.scheduler;
+  c.scheduler.speculative.num_speculative_tokens = pt.num_spec_tokens;
+  c.scheduler.speculative.accept_frac = pt.spec_accept_frac;
+  c.kv_cache.num_blocks = p.hw.num_blocks;
+  c.kv_cache.block_size = p.hw.block_size;
+  c.kv_cache.enable_caching = p.prefix_caching;
+  StepWork one;
+  one.num_decode_seqs = 1;
+  c.draft_step_s = p.draft_cost_frac * step_time(c.model, c.gpu, one, c.tp).total_s;
+  return c;
+}
+
+/// The simulator's work for one point: each replica serves its share of both classes at its share of lambda.
+EngineWork point_work(const FleetParams& p, const FleetPoint& pt) {
+  const EnginePool pool{p.hw.model, p.hw.gpu, p.hw.num_blocks, p.hw.block_size, p.scheduler, p.prefix_caching};
+  const auto replicas = static_cast<double>(pt.num_replicas);
+  EngineWork work;
+  for (int k = 0; k < 2; ++k) {
+    const double share = k == 0 ? 1 - p.workload.batch_frac : p.workload.batch_frac;
+    if (share <= 0) continue;
+    OpenLoopParams w = p.workload;
+    w.num_requests = static_cast<std::int64_t>(std::ceil(static_cast<double>(w.num_requests) * share / replicas));
+    w.rate_per_s = pt.rate_per_s / replicas;
+    if (k == 1) w.prompt_tokens = w.batch_prompt_tokens, w.output_tokens = w.batch_output_tokens;
+    work += open_loop_work(w, pool).times(replicas);
+  }
+  return work;
+}
+
+Result<FleetParams> validate_fleet(const Inputs& in) {
+  FleetParams p;
+  OpenLoopParams& w = p.workload;
+  w.num_requests = in.count("n");
+  w.arrival_cv = in.real("arrival_cv");
+  w.prompt_tokens = Distribution::lognormal_mean_cv(in.real("prompt_mean"), in.real("prompt_cv"));
+  w.output_tokens = Distribution::lognormal_mean_cv(in.real("output_mean"), in.real("output_cv"));
+  w.batch_frac = in.real("doc_frac");
+  w.has_batch_lengths = true;
+  w.batch_prompt_tokens = Distribution::lognormal_mean_cv(in.real("doc_prompt_mean"), in.real("doc_prompt_cv"));
+  w.batch_output_tokens = Distribution::lognormal_mean_cv(in.real("doc_output_mean"), in.real("doc_output_cv"));
+  w.shared_prefix_tokens = in.count("prefix_tokens");
+  w.num_prefixes = in.count("num_prefixes");
+  w.max_model_len = in.count("max_model_len");
+  if (w.shared_prefix_tokens + 1 >= w.max_model_len)
+    return Error{"invalid", "prefix_tokens",
+                 "prefix_tokens must leave room for a prompt's own text and one answer token in max_model_len = " +
+                     std::to_string(w.max_model_len) + " tokens, got " + std::to_string(w.shared_prefix_tokens),
+                 {{"max", std::to_string(w.max_model_len - 2)}, {"unit", "tokens"}, {"got", std::to_string(w.shared_prefix_tokens)}}};
+  auto hw = validate_engine_hardware(in, w.max_model_len, "max_model_len");
+  if (!hw.ok()) return hw.error();
+  p.hw = hw.value();
+  p.scheduler.max_num_seqs = in.count("max_num_seqs");
+  p.scheduler.max_num_batched_tokens = in.count("max_num_batched_tokens");
+  if (p.scheduler.max_num_batched_tokens < p.scheduler.max_num_seqs)
+    return Error{"invalid", "max_num_batched_tokens",
+                 "max_num_batched_tokens must be at least max_num_seqs = " + std::to_string(p.scheduler.max_num_seqs) +
+                     " (one token per running sequence), got " + std::to_string(p.scheduler.max_num_batched_tokens),
+                 {{"min", std::to_string(p.scheduler.max_num_seqs)}, {"unit", "tokens"},
+                  {"got", std::to_string(p.scheduler.max_num_batched_tokens)}}};
+  p.router = router_of(in.choice("router"));
+  p.prefix_caching = in.choice("prefix_caching") == "on";
+  p.point = {in.count("replicas"), in.real("lambda"), in.count("spec_tokens"), in.real("spec_accept")};
+  p.draft_cost_frac = in.real("draft_cost_frac");
+  p.slo[0] = {in.real("ttft_slo_ms") * units::kSPerMs, in.real("tpot_slo_ms") * units::kSPerMs};
+  p.slo[1] = {in.real("doc_ttft_slo_ms") * units::kSPerMs, in.real("doc_tpot_slo_ms") * units::kSPerMs};
+  p.slo_target_frac = in.real("slo_target_frac");
+  p.price_usd_per_h = in.real("price_usd_per_h");
+  p.gpu_w = in.real("gpu_w"), p.idle_w = in.real("idle_w"), p.host_w = in.real("host_w");
+  if (p.idle_w > p.gpu_w)
+    return Error{"invalid", "idle_w",
+                 "idle_w must not exceed the GPU's busy power gpu_w (" + format_number(p.gpu_w) + " W), got " +
+                     format_number(p.idle_w) + " W",
+                 {{"max", format_number(p.gpu_w)}, {"got", format_number(p.idle_w)}}};
+  p.sweep = knob_of(in.choice("sweep"));
+  if (p.sweep != SweepKnob::None) {
+    auto values = sweep_values(p.sweep, in.real("sweep_from"), in.real("sweep_to"), in.count("sweep_points"));
+    if (!values.ok()) return values.error();
+    p.sweep_values = values.value();
+  }
+  // The base run and every point of the sweep, one after another (each point's workload is freed before the next).
+  EngineWork total = point_work(p, p.point), largest = total;
+  for (double v : p.sweep_values) {
+    const EngineWork work = point_work(p, with_value(p.point, p.sweep, v));
+    total += work;
+    if (work.bytes() > largest.bytes()) largest = work;
+  }
+  if (auto e = check_engine_budget(total, largest, "n", "the fleet's run and its sweep (n requests x their tokens)"))
+    return *e;
+  return p;
+}
+
+/// One configuration's results.
+struct PointResult {
+  ServingSummary summary;   ///< of all replicas' records (busy_frac: a replica's average)
+  SloClass classes[3];      ///< chat, documents (each against its own SLOs), all
+  double usd_per_m_tokens = 0, j_per_token = 0;
+  bool meets_slo = false;   ///< every class with arrivals attains slo_target_frac
+  FleetRun fleet;
+  EngineRun merged;
+};
+
+PointResult run_point(const FleetParams& p, const FleetPoint& pt, std::uint64_t seed, RunControl& ctl) {
+  OpenLoopParams w = p.workload;
+  w.rate_per_s = pt.rate_per_s;
+  Workload workload = make_open_loop(w, seed);
+  FleetConfig config{engine_config(p, pt), pt.num_replicas, p.router, seed};
+  PointResult r;
+  r.fleet = run_fleet(config, workload, ctl);
+  r.merged = merge_runs(r.fleet);
+  r.summary = summarize(r.merged);
+  const auto replicas = static_cast<double>(pt.num_replicas);
+  r.summary.busy_frac /= replicas;
+  SloClass& all = r.classes[2];
+  r.meets_slo = true;
+  for (int k = 0; k < 2; ++k) {
+    r.classes[k] = summarize_slo(r.merged, p.slo[k].ttft_s, p.slo[k].tpot_s).by_class[k];
+    all.num_arrived += r.classes[k].num_arrived;
+    all.num_met += r.classes[k].num_met;
+    all.goodput_req_per_s += r.classes[k].goodput_req_per_s;
+    if (r.classes[k].num_arrived > 0 && r.classes[k].attainment_frac < p.slo_target_frac) r.meets_slo = false;
+  }
+  all.attainment_frac = all.num_arrived > 0 ? static_cast<double>(all.num_met) / static_cast<double>(all.num_arrived) : 0;
+  all.ttft_p99_s = r.summary.ttft_p99_s;
+  all.tpot_p99_s = r.summary.tpot_p99_s;
+  const double tok_per_s = r.summary.output_tok_per_s;
+  const auto gpus = static_cast<double>(p.hw.tp.size);
+  if (tok_per_s > 0 && r.summary.makespan_s > 0) {
+    r.usd_per_m_tokens = replicas * gpus * p.price_usd_per_h / units::kSPerHour / tok_per_s * 1e6;
+    double power_w = 0;
+    for (const EngineRun& run : r.fleet.replicas)
+      power_w += server_power_w(p.gpu_w, p.idle_w, p.host_w, run.busy_s / r.summary.makespan_s, gpus);
+    r.j_per_token = power_w / tok_per_s;
+  }
+  return r;
+}
+
+void point_outputs(RunResult& result, const FleetParams& p, const PointResult& r) {
+  const ServingSummary& s = r.summary;
+  result.output("goodput_req_per_s", r.classes[2].goodput_req_per_s);
+  result.output("slo_attainment_frac", r.classes[2].attainment_frac);
+  result.output("chat_attainment_frac", r.classes[0].attainment_frac);
+  result.output("doc_attainment_frac", r.classes[1].attainment_frac);
+  result.output("meets_slo", r.meets_slo ? 1 : 0);
+  result.output("ttft_p50_ms", s.ttft_p50_s * units::kMsPerS);
+  result.output("ttft_p99_ms", s.ttft_p99_s * units::kMsPerS);
+  result.output("tpot_p99_ms", s.tpot_p99_s * units::kMsPerS);
+  result.output("itl_p50_ms", s.itl_p50_s * units::kMsPerS);
+  result.output("itl_p99_ms", s.itl_p99_s * units::kMsPerS);
+  result.output("queue_p99_ms", s.queue_p99_s * units::kMsPerS);
+  result.output("e2e_p99_s", s.e2e_p99_s);
+  result.output("tok_per_s", s.output_tok_per_s);
+  result.output("busy_frac", s.busy_frac);
+  result.output("usd_per_m_tokens", r.usd_per_m_tokens);
+  result.output("j_per_token", r.j_per_token);
+  result.output("preemptions_per_request", s.preemptions_per_request);
+  result.output("prefix_hit_frac", s.prefix_hit_frac);
+  result.output("num_gpus", static_cast<double>(p.point.num_replicas * p.hw.tp.size));
+  const auto& routed = r.fleet.num_routed;
+  const double mean = static_cast<double>(p.workload.num_requests) / static_cast<double>(routed.size());
+  result.output("routed_max_over_mean", static_cast<double>(*std::max_element(routed.begin(), routed.end())) / mean);
+  const SpeculativeStats& spec = r.merged.speculative;
+  if (spec.num_verify_steps > 0) {
+    result.output("spec_tokens_per_step", 1.0 + static_cast<double>(spec.num_accepted_tokens) /
+                                                     static_cast<double>(spec.num_verify_steps));
+    result.output("spec_expected_tokens", expected_tokens_per_step(p.point.num_spec_tokens, p.point.spec_accept_frac));
+    result.output("spec_draft_frac", r.merged.busy_s > 0 ? r.merged.draft_s / r.merged.busy_s : 0.0);
+  }
+}
+
+void tables(RunResult& result, const PointResult& r) {
+  TableColumns replicas;
+  for (std::size_t k = 0; k < r.fleet.replicas.size(); ++k) {
+    const EngineRun& run = r.fleet.replicas[k];
+    const ServingSummary s = summarize(run);
+    replicas.put({{"replica", static_cast<double>(k)}, {"routed", static_cast<double>(r.fleet.num_routed[k])},
+                  {"busy_frac", r.summary.makespan_s > 0 ? run.busy_s / r.summary.makespan_s : 0.0},
+                  {"ttft_p99_ms", s.ttft_p99_s * units::kMsPerS}, {"mean_batch", s.mean_batch}});
+  }
+  replicas.into(result.table("replicas"));
+  TableColumns classes;
+  for (int k = 0; k < 3; ++k) {
+    const SloClass& c = r.classes[k];
+    classes.put({{"request_class", static_cast<double>(k)}, {"requests", static_cast<double>(c.num_arrived)},
+                 {"slo_attainment_frac", c.attainment_frac}, {"goodput_req_per_s", c.goodput_req_per_s},
+                 {"ttft_p99_ms", c.ttft_p99_s * units::kMsPerS}, {"tpot_p99_ms", c.tpot_p99_s * units::kMsPerS}});
+  }
+  classes.into(result.table("classes"));
+}
+
+Result<RunResult> run_fleet_cell(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
+  const auto params = validate_fleet(in);
+  if (!params.ok()) return params.error();
+  const FleetParams& p = params.value();
+  const auto num_runs = static_cast<double>(1 + p.sweep_values.size());
+  RunResult result;
+  result.output("kv_pool_tokens", static_cast<double>(p.hw.pool_tokens));
+  {
+    RunControl part([&ctl, num_runs](double f) { ctl.report(f, num_runs); });
+    const PointResult base = run_point(p, p.point, seed, part);
+    point_outputs(result, p, base);
+    tables(result, base);
+  }
+  if (!p.sweep_values.empty()) {
+    TableColumns sweep;
+    double best_usd = 0, best_value = 0;
+    bool found = false;
+    for (std::size_t i = 0; i < p.sweep_values.size(); ++i) {
+      RunControl part([&ctl, i, num_runs](double f) { ctl.report(static_cast<double>(i + 1) + f, num_runs); });
+      const double v = p.sweep_values[i];
+      const PointResult r = run_point(p, with_value(p.point, p.sweep, v), seed, part);
+      sweep.put({{"value", v}, {"goodput_req_per_s", r.classes[2].goodput_req_per_s},
+                 {"slo_attainment_frac", r.classes[2].attainment_frac},
+                 {"chat_attainment_frac", r.classes[0].attainment_frac},
+                 {"doc_attainment_frac", r.classes[1].attainment_frac}});
+      sweep.put_scaled(units::kMsPerS, {{"ttft_p99_ms", r.summary.ttft_p99_s}, {"itl_p99_ms", r.summary.itl_p99_s},
+                                        {"tpot_p99_ms", r.summary.tpot_p99_s}});
+      sweep.put({{"tok_per_s", r.summary.output_tok_per_s}, {"usd_per_m_tokens", r.usd_per_m_tokens},
+                 {"j_per_token", r.j_per_token}, {"meets_slo", r.meets_slo ? 1.0 : 0.0}});
+      if (r.meets_slo && (!found || r.usd_per_m_tokens < best_usd)) best_usd = r.usd_per_m_tokens, best_value = v, found = true;
+    }
+    sweep.into(result.table("sweep"));
+    if (found) {
+      result.output("best_value", best_value);
+      result.output("best_usd_per_m_tokens", best_usd);
+    } else {
+      result.notice("no_point_meets_slo",
+                    "no point of the sweep has every class meeting its TTFT and TPOT targets for " +
+                        format_number(p.slo_target_frac * 100) + " % of its requests: widen the range or relax the targets.");
+    }
+  }
+  note_ignored_custom_fields(p.hw.model_choice, result);
+  note_ignored_custom_fields(p.hw.gpu_choice, result);
+  return result;
+}
+
+}  // namespace
+
+CellSpec fleet_cell() {
+  std::vector<ParamSpec> params = engine_hardware_params();
+  const std::vector<ParamSpec> rest = {
+      explored(count("replicas", "replicas", 4, 1, 64), 1, 16),
+      choice("router", {"least-tokens", "round-robin", "prefix-affinity", "random"}, "least-tokens"),
+      explored(real("lambda", "1/s", 40, 0.001, 10000), 1, 200),
+      count("n", "requests", 4000, 1, 100000),
+      real("arrival_cv", "", 1, 0, 20),
+      real("prompt_mean", "tokens", 1000, 1, 1e6), real("prompt_cv", "", 0.5, 0, 10),
+      real("output_mean", "tokens", 256, 1, 1e6), real("output_cv", "", 1, 0, 10),
+      real("doc_frac", "", 0.1, 0, 1),
+      real("doc_prompt_mean", "tokens", 6000, 1, 1e6), real("doc_prompt_cv", "", 0.5, 0, 10),
+      real("doc_output_mean", "tokens", 300, 1, 1e6), real("doc_output_cv", "", 0.5, 0, 10),
+      count("prefix_tokens", "tokens", 0, 0, 131072), count("num_prefixes", "prefixes", 1, 1, 100000),
+      count("max_model_len", "tokens", 16384, 2, 131072),
+      count("max_num_seqs", "requests", 256, 1, 4096), count("max_num_batched_tokens", "tokens", 8192, 1, 1 << 20),
+      choice("prefix_caching", {"off", "on"}, "off"),
+      explored(count("spec_tokens", "tokens", 0, 0, 16), 0, 8), real("spec_accept", "", 0.7, 0, 0.99),
+      real("draft_cost_frac", "", 0.05, 0, 1),
+      real("ttft_slo_ms", "ms", 500, 0.001, 1e7), real("tpot_slo_ms", "ms", 50, 0.001, 1e6),
+      real("doc_ttft_slo_ms", "ms", 5000, 0.001, 1e7), real("doc_tpot_slo_ms", "ms", 100, 0.001, 1e6),
+      real("slo_target_frac", "", 0.9, 0.01, 1),
+      real("price_usd_per_h", "$/h", 3.0, 0, 10'000), real("gpu_w", "W", 700, 0, 100'000),
+      real("idle_w", "W", 300, 0, 100'000), real("host_w", "W", 300, 0, 100'000),
+      choice("sweep", {"replicas", "lambda", "spec_tokens", "spec_accept", "none"}, "replicas"),
+      used_when(real("sweep_from", "", 1, 0, 10000), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept"}),
+      used_when(real("sweep_to", "", 8, 0, 10000), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept"}),
+      used_when(count("sweep_points", "points", 8, 2, 20), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept"})};
+  params.insert(params.end(), rest.begin(), rest.end());
+  CellSpec cell{"llm/fleet", std::move(params), &run_fleet_cell};
+  cell.outputs = {out("kv_pool_tokens", "tokens"), out("goodput_req_per_s", "1/s"), out("slo_attainment_frac", ""),
+                  out("chat_attainment_frac", ""), out("doc_attainment_frac", ""), out("meets_slo", ""),
+                  out("ttft_p50_ms", "ms"), out("ttft_p99_ms", "ms"), out("tpot_p99_ms", "ms"), out("itl_p50_ms", "ms"),
+                  out("itl_p99_ms", "ms"), out("queue_p99_ms", "ms"), out("e2e_p99_s", "s"), out("tok_per_s", "tokens/s"),
+                  out("busy_frac", ""), out("usd_per_m_tokens", "$"), out("j_per_token", "J"),
+                  out("preemptions_per_request", ""), out("prefix_hit_frac", ""), out("num_gpus", "GPUs"),
+                  out("routed_max_over_mean", ""), sometimes(out("spec_tokens_per_step", "tokens")),
+                  sometimes(out("spec_expected_tokens", "tokens")), sometimes(out("spec_draft_frac", "")),
+                  sometimes(out("best_value", "")), sometimes(out("best_usd_per_m_tokens", "$"))};
+  cell.tables = {table("replicas"), table("classes"), table("sweep", Presence::SomeInputs)};
+  cell.budget = {describe_engine_budget() + ", over the base run and every point of the sweep"};
+  cell.validate = &validation_of<&validate_fleet>;
+  return cell;
+}
+
+}  // namespace sl::llm

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/table_columns.h"
+#include "core/units.h"
 
 namespace sl::llm {
 
@@ -52,14 +53,14 @@ void trace_tables(const RequestTrace& trace, RunResult& result) {
   for (const TraceSpan& s : trace.spans()) {
     spans.put("request", s.request_id);
     spans.put("kind", static_cast<double>(static_cast<int>(s.kind)));
-    spans.put("start_s", s.start_s);
-    spans.put("end_s", s.end_s);
+    spans.put("start_ms", s.start_s * units::kMsPerS);
+    spans.put("end_ms", s.end_s * units::kMsPerS);
     spans.put("tokens", static_cast<double>(s.num_tokens));
   }
   for (const TraceToken& t : trace.tokens()) {
     tokens.put("request", t.request_id);
     tokens.put("token", static_cast<double>(t.index));
-    tokens.put("t_s", t.at_s);
+    tokens.put("t_ms", t.at_s * units::kMsPerS);
   }
   spans.into(result.table("trace_spans"));
   tokens.into(result.table("trace_tokens"));

@@ -58,8 +58,9 @@ class RequestTrace {
   bool is_truncated_ = false;
 };
 
-/// The trace as two result tables: "trace_spans" (request, kind, start_s, end_s, tokens; one row per span, in the
-/// order the spans began) and "trace_tokens" (request, token, t_s; one row per output token).
+/// The trace as two result tables, times in ms for the Gantt chart and its CSV: "trace_spans" (request, kind,
+/// start_ms, end_ms, tokens; one row per span, in the order the spans began) and "trace_tokens" (request, token,
+/// t_ms; one row per output token).
 void trace_tables(const RequestTrace& trace, RunResult& result);
 
 }  // namespace sl::llm

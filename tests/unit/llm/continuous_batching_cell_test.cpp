@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -221,4 +222,36 @@ TEST_CASE("Continuous batching cell rejects impossible new settings with a clear
       {"the 70B model's KV reserve beside its weights, even over 2 GPUs",
        {{"model", "llama3.1-70b"}, {"tensor_parallel_size", "2"}}, "too_large", "kv_gib"},
   });
+}
+
+TEST_CASE("The trace tables hold one queue span per traced request, in ms, and request 0's figures are read from them",
+          "[llm][trace]") {
+  const auto r = cell.run({{"n", "300"}, {"trace_requests", "20"}});
+  const auto& request = column(r, "trace_spans", "request");
+  const auto& kind = column(r, "trace_spans", "kind");
+  const auto& start_ms = column(r, "trace_spans", "start_ms");
+  const auto& end_ms = column(r, "trace_spans", "end_ms");
+  std::map<double, std::size_t> queue_row;  // request -> its row of kind 0 (Queue)
+  for (std::size_t i = 0; i < request.size(); ++i)
+    if (kind[i] == 0) CHECK(queue_row.emplace(request[i], i).second);
+  REQUIRE(queue_row.size() == 20);
+  CHECK(queue_row.begin()->first == 0);
+  CHECK(queue_row.rbegin()->first == 19);
+  const std::size_t q0 = queue_row.at(0);
+  CHECK_THAT(out(r, "trace_queue_ms"), WithinAbs(end_ms[q0] - start_ms[q0], 1e-9));
+  const auto& token_request = column(r, "trace_tokens", "request");
+  const auto& token = column(r, "trace_tokens", "token");
+  const auto& t_ms = column(r, "trace_tokens", "t_ms");
+  const auto first = std::find_if(token_request.begin(), token_request.end(), [](double id) { return id == 0; });
+  REQUIRE(first != token_request.end());
+  const auto k = static_cast<std::size_t>(first - token_request.begin());
+  CHECK(token[k] == 0);
+  CHECK_THAT(out(r, "trace_ttft_ms"), WithinAbs(t_ms[k] - start_ms[q0], 1e-9));  // ms both, ~1e-13 apart from rounding
+
+  const auto fewer = cell.run({{"n", "8"}, {"trace_requests", "20"}});  // only requests that exist are traced
+  const auto& kinds = column(fewer, "trace_spans", "kind");
+  CHECK(std::count(kinds.begin(), kinds.end(), 0.0) == 8);
+  const auto none = cell.run({{"n", "300"}, {"trace_requests", "0"}});
+  CHECK(find_column(none, "trace_spans", "request") == nullptr);
+  CHECK(none.find_output("trace_ttft_ms") == nullptr);
 }

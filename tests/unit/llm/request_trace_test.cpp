@@ -4,6 +4,7 @@
 
 #include "pressured_workload.h"
 
+#include <algorithm>
 #include <map>
 
 #include "llm/engine.h"
@@ -78,8 +79,14 @@ TEST_CASE("The trace's spans and token times agree with the records", "[llm][tra
     REQUIRE(queue.kind == TraceSpanKind::Queue);
     CHECK(queue.start_s == r.arrival_at_s);
     CHECK(queue.end_s == r.first_scheduled_at_s);
-    CHECK(queue.end_s <= list[1]->start_s);
-    for (std::size_t i = 1; i < list.size(); ++i) CHECK(list[i - 1]->end_s <= list[i]->start_s);
+    REQUIRE(list.size() >= 2);  // admitted in the step that ends the wait, with a prefill chunk
+    CHECK(list[1]->kind == TraceSpanKind::Prefill);
+    CHECK(list[1]->start_s == queue.end_s);
+    for (std::size_t i = 1; i < list.size(); ++i) {
+      CHECK(list[i - 1]->end_s <= list[i]->start_s);  // a request does one thing at a time
+      CHECK(list[i]->kind != TraceSpanKind::Queue);   // it queues once, on arrival
+      if (list[i - 1]->kind == TraceSpanKind::Preempted) CHECK(list[i]->start_s == list[i - 1]->end_s);
+    }
     if (r.num_preemptions == 0) {  // the chunks before the first token cover the prompt beyond the cached tokens
       std::int64_t prefilled = 0;
       for (const TraceSpan* s : list)
@@ -93,6 +100,10 @@ TEST_CASE("The trace's spans and token times agree with the records", "[llm][tra
       if (i > 0) CHECK(times[i - 1]->at_s < times[i]->at_s);
     }
     CHECK(times.front()->at_s - queue.start_s == r.ttft_s());
+    // The first token is sampled in the step that completes the prompt: at the end of a prefill chunk.
+    CHECK(std::any_of(list.begin(), list.end(), [&](const TraceSpan* s) {
+      return s->kind == TraceSpanKind::Prefill && s->end_s == times.front()->at_s;
+    }));
     CHECK(times.back()->at_s == r.finished_at_s);
   }
 }

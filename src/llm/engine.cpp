@@ -141,7 +141,8 @@ std::vector<Request*> EngineReplica::end_step() {
   SL_ASSERT(stepping_);
   stepping_ = false;
   std::vector<Request*> finished = scheduler_.update_from_output(pending_, step_end_s_, &run_.token_gaps);
-  for (const Request* r : finished) run_.records.push_back(make_record(*r));
+  if (!hands_off_)
+    for (const Request* r : finished) run_.records.push_back(make_record(*r));
   if (observer_) observer_(scheduler_, kv_, *workload_);
   return finished;
 }

@@ -95,8 +95,13 @@ class EngineReplica {
   /// Schedules a step at `now_s` (there must be unfinished requests, and no step in progress) and accounts its
   /// time; returns its end.
   double begin_step(double now_s);
-  /// Applies the step in progress at its end: returns the requests that finished (their records are kept).
+  /// Applies the step in progress at its end: returns the requests that finished (their records are kept,
+  /// unless the replica hands them off).
   std::vector<Request*> end_step();
+  /// A prefill replica of a disaggregated fleet (fleet.h): finished requests leave without a record, for a
+  /// decode replica to finish; add_record keeps one for a request that ends here.
+  void set_hands_off(bool hands_off) { hands_off_ = hands_off; }
+  void add_record(const Request& request) { run_.records.push_back(make_record(request)); }
   /// Tokens still to compute for the requests it holds: prompts (again, after a preemption) and answers
   /// (the simulator knows each answer's length; a real router would estimate it).
   std::int64_t outstanding_tokens() const;
@@ -115,6 +120,7 @@ class EngineReplica {
   EngineRun run_;
   SchedulerOutput pending_;
   bool stepping_ = false;
+  bool hands_off_ = false;
   double step_end_s_ = 0;
 };
 

@@ -21,26 +21,28 @@ class RouterState {
         // A stream of its own: the workload's prefixes draw from Stream::Routing of the same seed.
         rng_(Rng::stream(config.seed ^ 0x726f75746572ULL, Stream::Routing)) {}
 
-  std::size_t pick(const Request& request, const std::vector<std::unique_ptr<EngineReplica>>& replicas) {
-    const std::size_t n = replicas.size();
+  /// A replica among replicas[first, first + n).
+  std::size_t pick(const Request& request, const std::vector<std::unique_ptr<EngineReplica>>& replicas,
+                   std::size_t first, std::size_t n) {
     switch (router_) {
-      case Router::RoundRobin: return next_++ % n;
-      case Router::Random: return std::min(n - 1, static_cast<std::size_t>(rng_.uniform() * static_cast<double>(n)));
-      case Router::LeastTokens: return least_loaded(replicas);
+      case Router::RoundRobin: return first + next_++ % n;
+      case Router::Random: return first + std::min(n - 1, static_cast<std::size_t>(rng_.uniform() * static_cast<double>(n)));
+      case Router::LeastTokens: return least_loaded(replicas, first, n);
       case Router::PrefixAffinity: break;
     }
-    const std::size_t least = least_loaded(replicas);
+    const std::size_t least = least_loaded(replicas, first, n);
     if (request.prompt.size() < 2) return least;  // no shared prefix: nothing to be affine to
-    const auto home = static_cast<std::size_t>(prefix_of(request.prompt.front().content_id)) % n;
+    const std::size_t home = first + static_cast<std::size_t>(prefix_of(request.prompt.front().content_id)) % n;
     const double excess = static_cast<double>(replicas[home]->outstanding_tokens() - replicas[least]->outstanding_tokens());
     return excess > slack_tokens_ ? least : home;
   }
 
  private:
-  static std::size_t least_loaded(const std::vector<std::unique_ptr<EngineReplica>>& replicas) {
-    std::size_t best = 0;
-    std::int64_t best_tokens = replicas[0]->outstanding_tokens();
-    for (std::size_t k = 1; k < replicas.size(); ++k) {
+  static std::size_t least_loaded(const std::vector<std::unique_ptr<EngineReplica>>& replicas, std::size_t first,
+                                  std::size_t n) {
+    std::size_t best = first;
+    std::int64_t best_tokens = replicas[first]->outstanding_tokens();
+    for (std::size_t k = first + 1; k < first + n; ++k) {
       const std::int64_t t = replicas[k]->outstanding_tokens();
       if (t < best_tokens) best = k, best_tokens = t;
     }
@@ -55,6 +57,33 @@ class RouterState {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
+/// KV transfers in flight from prefill to decode replicas, earliest arrival first (ties by start order).
+class TransferQueue {
+ public:
+  bool empty() const { return heap_.empty(); }
+  double next_at_s() const { return heap_.front().at_s; }
+  void push(double at_s, Request& request) {
+    heap_.push_back({at_s, counter_++, &request});
+    std::push_heap(heap_.begin(), heap_.end(), &TransferQueue::later);
+  }
+  Request& pop() {
+    std::pop_heap(heap_.begin(), heap_.end(), &TransferQueue::later);
+    Request* r = heap_.back().request;
+    heap_.pop_back();
+    return *r;
+  }
+
+ private:
+  struct Transfer {
+    double at_s;
+    std::int64_t order;
+    Request* request;
+  };
+  static bool later(const Transfer& a, const Transfer& b) { return a.at_s != b.at_s ? a.at_s > b.at_s : a.order > b.order; }
+  std::vector<Transfer> heap_;
+  std::int64_t counter_ = 0;
+};
+
 }  // namespace
 
 double expected_tokens_per_step(std::int64_t num_drafts, double accept_frac) {
@@ -64,16 +93,24 @@ double expected_tokens_per_step(std::int64_t num_drafts, double accept_frac) {
 
 FleetRun run_fleet(const FleetConfig& config, Workload& workload, RunControl& ctl) {
   SL_ASSERT(config.num_replicas >= 1);
+  SL_ASSERT(config.num_prefill_replicas >= 0 && config.num_prefill_replicas < std::max<std::int64_t>(2, config.num_replicas));
   const auto n = static_cast<std::size_t>(config.num_replicas);
+  const auto num_prefill = static_cast<std::size_t>(config.num_prefill_replicas);
+  const bool disaggregated = num_prefill > 0;
   std::vector<std::unique_ptr<EngineReplica>> replicas;
   Rng seeds = Rng::stream(config.seed, Stream::Service);
   for (std::size_t k = 0; k < n; ++k) {
     EngineConfig c = config.engine;
     c.scheduler.speculative.seed = seeds.next_u64();
+    if (disaggregated && k >= num_prefill) c.max_waiting = std::int64_t{1} << 40;  // a prefilled request is never turned away
     replicas.push_back(std::make_unique<EngineReplica>(c));
+    if (k < num_prefill) replicas.back()->set_hands_off(true);
   }
-  RouterState router(config);
+  RouterState router(config), decode_router(config);
   ArrivalQueue arrivals(workload);
+  TransferQueue transfers;
+  std::vector<std::int64_t> answer_tokens;  // while a prefill replica serves a request, its max_tokens is 1
+  std::vector<double> link_free_at_s(num_prefill, 0);
   FleetRun fleet;
   fleet.num_routed.assign(n, 0);
   const auto num_requests = static_cast<double>(workload.requests.size());
@@ -87,30 +124,65 @@ FleetRun run_fleet(const FleetConfig& config, Workload& workload, RunControl& ct
       if (replicas[k]->is_stepping() && replicas[k]->step_end_s() < end_s) end_s = replicas[k]->step_end_s(), which = k;
     return end_s;
   };
+  const auto finish = [&](Request& r) {
+    arrivals.on_finished(r, now_s);
+    ++num_finished;
+    fleet.end_s = now_s;
+  };
+  // A prefill replica's request at its first token: it ends here, or its KV leaves over the replica's link.
+  const auto hand_off = [&](std::size_t k, Request& r) {
+    const auto id = static_cast<std::size_t>(r.request_id);
+    if (answer_tokens[id] == 1) {
+      replicas[k]->add_record(r);
+      return finish(r);
+    }
+    r.max_tokens = answer_tokens[id];
+    r.finished_at_s = -1;
+    const double start_s = std::max(now_s, link_free_at_s[k]);
+    const double send_s = static_cast<double>(r.num_prompt_tokens) * config.kv_bytes_per_token_per_gpu / config.kv_link_bytes_per_s;
+    link_free_at_s[k] = start_s + send_s;
+    transfers.push(start_s + send_s + config.kv_link_latency_s, r);
+    ++fleet.num_transfers;
+    fleet.transfer_s += send_s + config.kv_link_latency_s;
+    fleet.transfer_wait_s += start_s - now_s;
+  };
   while (true) {
     std::size_t ending = 0;
     const double end_s = next_step_end(ending);
     const double arrival_s = arrivals.empty() ? kNever : arrivals.next_at_s();
-    if (arrival_s == kNever && end_s == kNever) break;  // nothing arrives, nothing runs (waiting requires a step)
-    if (arrival_s <= end_s) {
+    const double transfer_s = transfers.empty() ? kNever : transfers.next_at_s();
+    if (arrival_s == kNever && end_s == kNever && transfer_s == kNever) break;  // nothing arrives, nothing runs
+    if (arrival_s <= end_s && arrival_s <= transfer_s) {
       now_s = arrival_s;
       Request& request = arrivals.pop();
-      const std::size_t k = router.pick(request, replicas);
+      const std::size_t k = router.pick(request, replicas, 0, disaggregated ? num_prefill : n);
+      if (disaggregated) {
+        const auto id = static_cast<std::size_t>(request.request_id);
+        if (answer_tokens.size() <= id) answer_tokens.resize(workload.requests.size(), 0);
+        answer_tokens[id] = request.max_tokens;
+        request.max_tokens = 1;
+      }
+      ++fleet.num_routed[k];
+      replicas[k]->add(request);
+    } else if (transfer_s <= end_s) {
+      now_s = transfer_s;
+      Request& request = transfers.pop();
+      const std::size_t k = decode_router.pick(request, replicas, num_prefill, n - num_prefill);
       ++fleet.num_routed[k];
       replicas[k]->add(request);
     } else {
       now_s = end_s;
       for (Request* r : replicas[ending]->end_step()) {
-        arrivals.on_finished(*r, now_s);
-        ++num_finished;
-        fleet.end_s = now_s;
+        if (ending < num_prefill) hand_off(ending, *r);
+        else finish(*r);
       }
       // Progress every 64 steps: report() reads the wall clock, a call into JS in the browser.
       if ((++num_steps & 63) == 0) ctl.report(static_cast<double>(num_finished), num_requests);
     }
     // Start the replicas that can, once every event of this instant is taken.
     std::size_t unused = 0;
-    const bool more_now = (!arrivals.empty() && arrivals.next_at_s() <= now_s) || next_step_end(unused) <= now_s;
+    const bool more_now = (!arrivals.empty() && arrivals.next_at_s() <= now_s) ||
+                          (!transfers.empty() && transfers.next_at_s() <= now_s) || next_step_end(unused) <= now_s;
     if (more_now) continue;
     for (const auto& replica : replicas) {
       if (replica->is_stepping() || !replica->has_unfinished_requests()) continue;

@@ -1,9 +1,10 @@
 // Cell llm/fleet: design a fleet. N replicas of the continuous-batching engine (engine.h, the hardware and step
 // model of llm/continuous-batching) behind a router (fleet.h), optionally with speculative decoding
-// (scheduler.h), serving two request classes: chat and long documents, each with its own length laws and its
-// own TTFT and TPOT targets. One configuration is run and reported (latency, SLO attainment and goodput per
-// class, $ per million output tokens, J per token); then one knob (replicas, lambda, draft tokens or their
-// acceptance) is swept over a range, and the cheapest point whose classes all meet their SLOs is named.
+// (scheduler.h) and prefill/decode disaggregation (fleet.h), serving two request classes: chat and long
+// documents, each with its own length laws and its own TTFT and TPOT targets. One configuration is run and
+// reported (latency, SLO attainment and goodput per class, $ per million output tokens, J per token); then one
+// knob (replicas, lambda, draft tokens or their acceptance, or the prefill replicas of a disaggregated fleet) is
+// swept over a range, and the cheapest point whose classes all meet their SLOs is named.
 #include <algorithm>
 #include <cmath>
 
@@ -19,7 +20,7 @@
 namespace sl::llm {
 namespace {
 
-enum class SweepKnob { Replicas, Lambda, SpecTokens, SpecAccept, None };
+enum class SweepKnob { Replicas, Lambda, SpecTokens, SpecAccept, PrefillReplicas, None };
 
 /// One configuration of the fleet: the knobs a sweep may vary.
 struct FleetPoint {
@@ -27,6 +28,7 @@ struct FleetPoint {
   double rate_per_s = 40;
   std::int64_t num_spec_tokens = 0;
   double spec_accept_frac = 0.7;
+  std::int64_t num_prefill_replicas = 0;  ///< prefill/decode disaggregation: P of the replicas prefill; 0 = off
 };
 
 struct ClassSlo {
@@ -39,6 +41,7 @@ struct FleetParams {
   SchedulerConfig scheduler;
   Router router = Router::LeastTokens;
   FleetPoint point;
+  double kv_link_bytes_per_s = 50e9, kv_link_latency_s = 10e-6;
   double draft_cost_frac = 0.05;  ///< a draft forward pass / the target's batch-1 decode step
   bool prefix_caching = false;
   ClassSlo slo[2];
@@ -53,6 +56,7 @@ SweepKnob knob_of(const std::string& name) {
   if (name == "lambda") return SweepKnob::Lambda;
   if (name == "spec_tokens") return SweepKnob::SpecTokens;
   if (name == "spec_accept") return SweepKnob::SpecAccept;
+  if (name == "prefill_replicas") return SweepKnob::PrefillReplicas;
   return SweepKnob::None;
 }
 
@@ -69,6 +73,7 @@ FleetPoint with_value(FleetPoint pt, SweepKnob knob, double value) {
     case SweepKnob::Lambda: pt.rate_per_s = value; break;
     case SweepKnob::SpecTokens: pt.num_spec_tokens = std::llround(value); break;
     case SweepKnob::SpecAccept: pt.spec_accept_frac = value; break;
+    case SweepKnob::PrefillReplicas: pt.num_prefill_replicas = std::llround(value); break;
     case SweepKnob::None: break;
   }
   return pt;
@@ -86,6 +91,7 @@ KnobRange range_of(SweepKnob knob) {
     case SweepKnob::Lambda: return {0.001, 10000, false, "1/s"};
     case SweepKnob::SpecTokens: return {0, 16, true, "tokens"};
     case SweepKnob::SpecAccept: return {0, 0.99, false, ""};
+    case SweepKnob::PrefillReplicas: return {1, 63, true, "replicas"};
     case SweepKnob::None: break;
   }
   return {0, 0, false, ""};
@@ -177,7 +183,15 @@ Result<FleetParams> validate_fleet(const Inputs& in) {
                   {"got", std::to_string(p.scheduler.max_num_batched_tokens)}}};
   p.router = router_of(in.choice("router"));
   p.prefix_caching = in.choice("prefix_caching") == "on";
-  p.point = {in.count("replicas"), in.real("lambda"), in.count("spec_tokens"), in.real("spec_accept")};
+  p.point = {in.count("replicas"), in.real("lambda"), in.count("spec_tokens"), in.real("spec_accept"),
+             in.choice("disaggregation") == "on" ? in.count("prefill_replicas") : 0};
+  p.kv_link_bytes_per_s = in.real("kv_link_gb_per_s") * units::kGB;
+  p.kv_link_latency_s = in.real("kv_link_latency_us") / units::kUsPerS;
+  if (p.point.num_prefill_replicas >= p.point.num_replicas)
+    return Error{"invalid", "prefill_replicas",
+                 "prefill_replicas must leave at least one decode replica: fewer than replicas = " +
+                     std::to_string(p.point.num_replicas) + ", got " + std::to_string(p.point.num_prefill_replicas),
+                 {{"max", std::to_string(p.point.num_replicas - 1)}, {"got", std::to_string(p.point.num_prefill_replicas)}}};
   p.draft_cost_frac = in.real("draft_cost_frac");
   p.slo[0] = {in.real("ttft_slo_ms") * units::kSPerMs, in.real("tpot_slo_ms") * units::kSPerMs};
   p.slo[1] = {in.real("doc_ttft_slo_ms") * units::kSPerMs, in.real("doc_tpot_slo_ms") * units::kSPerMs};
@@ -194,6 +208,18 @@ Result<FleetParams> validate_fleet(const Inputs& in) {
     auto values = sweep_values(p.sweep, in.real("sweep_from"), in.real("sweep_to"), in.count("sweep_points"));
     if (!values.ok()) return values.error();
     p.sweep_values = values.value();
+    // Each point keeps a decode replica: P < N.
+    for (double v : p.sweep_values) {
+      const FleetPoint pt = with_value(p.point, p.sweep, v);
+      if (pt.num_prefill_replicas < pt.num_replicas) continue;
+      const bool of_p = p.sweep == SweepKnob::PrefillReplicas;
+      const char* param = of_p ? "sweep_to" : "sweep_from";
+      return Error{"invalid", param,
+                   std::string(of_p ? "a sweep of prefill_replicas must stay below replicas = " + std::to_string(pt.num_replicas)
+                                    : "a sweep of replicas must stay above prefill_replicas = " + std::to_string(pt.num_prefill_replicas)) +
+                       ", got " + format_number(v),
+                   {{"got", format_number(v)}}};
+    }
   }
   // The base run and every point of the sweep, one after another (each point's workload is freed before the next).
   EngineWork total = point_work(p, p.point), largest = total;
@@ -222,6 +248,10 @@ PointResult run_point(const FleetParams& p, const FleetPoint& pt, std::uint64_t 
   w.rate_per_s = pt.rate_per_s;
   Workload workload = make_open_loop(w, seed);
   FleetConfig config{engine_config(p, pt), pt.num_replicas, p.router, seed};
+  config.num_prefill_replicas = pt.num_prefill_replicas;
+  config.kv_link_bytes_per_s = p.kv_link_bytes_per_s;
+  config.kv_link_latency_s = p.kv_link_latency_s;
+  config.kv_bytes_per_token_per_gpu = p.hw.kv_bytes_per_token_per_gpu;
   PointResult r;
   r.fleet = run_fleet(config, workload, ctl);
   r.merged = merge_runs(r.fleet);
@@ -276,6 +306,11 @@ void point_outputs(RunResult& result, const FleetParams& p, const PointResult& r
   const auto& routed = r.fleet.num_routed;
   const double mean = static_cast<double>(p.workload.num_requests) / static_cast<double>(routed.size());
   result.output("routed_max_over_mean", static_cast<double>(*std::max_element(routed.begin(), routed.end())) / mean);
+  if (r.fleet.num_transfers > 0) {
+    const auto transfers = static_cast<double>(r.fleet.num_transfers);
+    result.output("kv_transfer_ms", r.fleet.transfer_s / transfers * units::kMsPerS);
+    result.output("kv_transfer_wait_ms", r.fleet.transfer_wait_s / transfers * units::kMsPerS);
+  }
   const SpeculativeStats& spec = r.merged.speculative;
   if (spec.num_verify_steps > 0) {
     result.output("spec_tokens_per_step", 1.0 + static_cast<double>(spec.num_accepted_tokens) /
@@ -285,12 +320,13 @@ void point_outputs(RunResult& result, const FleetParams& p, const PointResult& r
   }
 }
 
-void tables(RunResult& result, const PointResult& r) {
+void tables(RunResult& result, const PointResult& r, std::int64_t num_prefill) {
   TableColumns replicas;
   for (std::size_t k = 0; k < r.fleet.replicas.size(); ++k) {
     const EngineRun& run = r.fleet.replicas[k];
     const ServingSummary s = summarize(run);
-    replicas.put({{"replica", static_cast<double>(k)}, {"routed", static_cast<double>(r.fleet.num_routed[k])},
+    replicas.put({{"replica", static_cast<double>(k)}, {"prefill", k < static_cast<std::size_t>(num_prefill) ? 1.0 : 0.0},
+                  {"routed", static_cast<double>(r.fleet.num_routed[k])},
                   {"busy_frac", r.summary.makespan_s > 0 ? run.busy_s / r.summary.makespan_s : 0.0},
                   {"ttft_p99_ms", s.ttft_p99_s * units::kMsPerS}, {"mean_batch", s.mean_batch}});
   }
@@ -316,7 +352,7 @@ Result<RunResult> run_fleet_cell(const Inputs& in, std::uint64_t seed, RunContro
     RunControl part([&ctl, num_runs](double f) { ctl.report(f, num_runs); });
     const PointResult base = run_point(p, p.point, seed, part);
     point_outputs(result, p, base);
-    tables(result, base);
+    tables(result, base, p.point.num_prefill_replicas);
   }
   if (!p.sweep_values.empty()) {
     TableColumns sweep;
@@ -370,6 +406,10 @@ CellSpec fleet_cell() {
       count("max_model_len", "tokens", 16384, 2, 131072),
       count("max_num_seqs", "requests", 256, 1, 4096), count("max_num_batched_tokens", "tokens", 8192, 1, 1 << 20),
       choice("prefix_caching", {"off", "on"}, "off"),
+      choice("disaggregation", {"off", "on"}, "off"),
+      used_when(count("prefill_replicas", "replicas", 1, 1, 63), "disaggregation", {"on"}),
+      used_when(real("kv_link_gb_per_s", "GB/s", 50, 0.001, 1e5), "disaggregation", {"on"}),
+      used_when(real("kv_link_latency_us", "µs", 10, 0, 1e6), "disaggregation", {"on"}),
       explored(count("spec_tokens", "tokens", 0, 0, 16), 0, 8), real("spec_accept", "", 0.7, 0, 0.99),
       real("draft_cost_frac", "", 0.05, 0, 1),
       real("ttft_slo_ms", "ms", 500, 0.001, 1e7), real("tpot_slo_ms", "ms", 50, 0.001, 1e6),
@@ -377,10 +417,10 @@ CellSpec fleet_cell() {
       real("slo_target_frac", "", 0.9, 0.01, 1),
       real("price_usd_per_h", "$/h", 3.0, 0, 10'000), real("gpu_w", "W", 700, 0, 100'000),
       real("idle_w", "W", 300, 0, 100'000), real("host_w", "W", 300, 0, 100'000),
-      choice("sweep", {"replicas", "lambda", "spec_tokens", "spec_accept", "none"}, "replicas"),
-      used_when(real("sweep_from", "", 1, 0, 10000), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept"}),
-      used_when(real("sweep_to", "", 8, 0, 10000), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept"}),
-      used_when(count("sweep_points", "points", 8, 2, 20), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept"})};
+      choice("sweep", {"replicas", "lambda", "spec_tokens", "spec_accept", "prefill_replicas", "none"}, "replicas"),
+      used_when(real("sweep_from", "", 1, 0, 10000), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept", "prefill_replicas"}),
+      used_when(real("sweep_to", "", 8, 0, 10000), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept", "prefill_replicas"}),
+      used_when(count("sweep_points", "points", 8, 2, 20), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept", "prefill_replicas"})};
   params.insert(params.end(), rest.begin(), rest.end());
   CellSpec cell{"llm/fleet", std::move(params), &run_fleet_cell};
   cell.outputs = {out("kv_pool_tokens", "tokens"), out("goodput_req_per_s", "1/s"), out("slo_attainment_frac", ""),
@@ -391,6 +431,7 @@ CellSpec fleet_cell() {
                   out("preemptions_per_request", ""), out("prefix_hit_frac", ""), out("num_gpus", "GPUs"),
                   out("routed_max_over_mean", ""), sometimes(out("spec_tokens_per_step", "tokens")),
                   sometimes(out("spec_expected_tokens", "tokens")), sometimes(out("spec_draft_frac", "")),
+                  sometimes(out("kv_transfer_ms", "ms")), sometimes(out("kv_transfer_wait_ms", "ms")),
                   sometimes(out("best_value", "")), sometimes(out("best_usd_per_m_tokens", "$"))};
   cell.tables = {table("replicas"), table("classes"), table("sweep", Presence::SomeInputs)};
   cell.budget = {describe_engine_budget() + ", over the base run and every point of the sweep"};

@@ -102,9 +102,11 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int64_t& token_budge
   while (!waiting_.empty() && token_budget > 0) {
     if (static_cast<std::int64_t>(running_.size()) >= config_.max_num_seqs) break;
     Request& request = *waiting_.front();
-    SL_ASSERT(request.num_computed_tokens == 0);
-    const ComputedBlocks hit = kv_.get_computed_blocks(request);
-    std::int64_t num_new_tokens = request.num_tokens() - hit.num_computed_tokens;
+    // A request whose KV arrived from a prefill replica (fleet.h) is decoding already: nothing to look up.
+    const bool transferred = request.num_computed_tokens > 0;
+    SL_ASSERT(!transferred || is_decoding(request));
+    const ComputedBlocks hit = transferred ? ComputedBlocks{} : kv_.get_computed_blocks(request);
+    std::int64_t num_new_tokens = request.num_tokens() - request.num_computed_tokens - hit.num_computed_tokens;
     // Without chunked prefill a prompt is computed in one step or waits (FCFS: nobody overtakes it).
     if (!config_.enable_chunked_prefill && num_new_tokens > token_budget) break;
     num_new_tokens = cap_prefill(request, num_new_tokens, token_budget);
@@ -113,8 +115,13 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int64_t& token_budge
     waiting_.pop_front();
     running_.push_back(&request);
     request.status = RequestStatus::Running;
-    request.num_computed_tokens = hit.num_computed_tokens;
+    request.num_computed_tokens += hit.num_computed_tokens;
     if (request.num_cached_tokens < 0) request.num_cached_tokens = hit.num_computed_tokens;
+    if (transferred) {
+      out.scheduled.push_back({&request, num_new_tokens});
+      token_budget -= num_new_tokens;
+      continue;
+    }
     prefix_stats_.num_requests += 1;
     prefix_stats_.num_query_tokens += request.num_tokens();
     prefix_stats_.num_hit_tokens += hit.num_computed_tokens;

@@ -6,7 +6,8 @@
 //      `running` (the latest admitted), its blocks are freed, its num_computed_tokens reset, and it goes back to
 //      the HEAD of `waiting`; if the victim is the request being served, the running pass stops;
 //   2. admit from `waiting` (FCFS) only if nothing was preempted this step, while max_num_seqs allows, the
-//      budget lasts and blocks can be allocated; a prefix-cache hit skips the cached tokens.
+//      budget lasts and blocks can be allocated; a prefix-cache hit skips the cached tokens, and a request
+//      whose KV a prefill replica computed (fleet.h) arrives decoding: it needs blocks for that KV and a token.
 // update_from_output then applies the step: computed tokens advance, a request whose computed tokens reach its
 // tokens samples one more, and finished requests free their blocks and leave `running`.
 //

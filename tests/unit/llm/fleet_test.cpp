@@ -170,3 +170,68 @@ TEST_CASE("Expected tokens per verify step: 1 + a + ... + a^k", "[llm][speculati
   CHECK(expected_tokens_per_step(3, 0.0) == 1.0);
   CHECK(expected_tokens_per_step(3, 1.0) == 4.0);
 }
+
+TEST_CASE("Disaggregated: a request's TTFT is its prefill alone, its next token one KV transfer and one decode step "
+          "later", "[llm][fleet][disaggregation]") {
+  OpenLoopParams p;
+  p.num_requests = 1;
+  p.prompt_tokens = sl::Distribution::deterministic(1000);
+  p.output_tokens = sl::Distribution::deterministic(3);
+  EngineConfig c = small_engine();
+  c.kv_cache.num_blocks = 1024;
+  c.scheduler.max_num_batched_tokens = 2048;  // the prompt in one chunk
+  FleetConfig f{c, 2, Router::RoundRobin, 1};
+  f.num_prefill_replicas = 1;
+  f.kv_link_bytes_per_s = 25e9;
+  f.kv_link_latency_s = 20e-6;
+  f.kv_bytes_per_token_per_gpu = 131'072;
+  Workload w = make_open_loop(p, 1);
+  sl::RunControl ctl;
+  const FleetRun fleet = run_fleet(f, w, ctl);
+  REQUIRE(fleet.replicas[1].records.size() == 1);
+  CHECK(fleet.replicas[0].records.empty());  // the prefill replica hands the request off
+  const RequestRecord& r = fleet.replicas[1].records[0];
+  CHECK_THAT(r.ttft_s(), Catch::Matchers::WithinRel(prefill_s(c.model, c.gpu, 1000), 1e-12));
+  // 1,000 tokens x 131,072 B over 25 GB/s = 5.243 ms, plus 20 us; then decode steps at 1,001 and 1,002 tokens.
+  const double transfer_s = 1000 * 131'072.0 / 25e9 + 20e-6;
+  CHECK(fleet.transfer_s == transfer_s);
+  CHECK(fleet.num_transfers == 1);
+  const double decode_s = decode_step_s(c.model, c.gpu, 1, 1001) + decode_step_s(c.model, c.gpu, 1, 1002);
+  CHECK_THAT(r.finished_at_s - r.first_token_at_s, Catch::Matchers::WithinRel(transfer_s + decode_s, 1e-12));
+  CHECK(r.num_output_tokens == 3);
+  CHECK(fleet.num_routed == std::vector<std::int64_t>{1, 1});
+}
+
+TEST_CASE("Disaggregated under load: every answer is finished on a decode replica, which never prefills a prompt",
+          "[llm][fleet][disaggregation]") {
+  OpenLoopParams p;
+  p.num_requests = 1500;
+  p.rate_per_s = 60;
+  p.prompt_tokens = sl::Distribution::lognormal_mean_cv(1500, 0.5);
+  p.output_tokens = sl::Distribution::lognormal_mean_cv(100, 1);
+  p.max_model_len = 8192;
+  EngineConfig c = small_engine();
+  c.kv_cache.num_blocks = 20'000;
+  c.scheduler.max_num_batched_tokens = 2048;
+  FleetConfig f{c, 3, Router::LeastTokens, 4};
+  f.num_prefill_replicas = 1;
+  f.kv_bytes_per_token_per_gpu = 131'072;
+  Workload w = make_open_loop(p, 4);
+  const Workload copy = w;
+  sl::RunControl ctl;
+  const FleetRun fleet = run_fleet(f, w, ctl);
+  const EngineRun merged = merge_runs(fleet);
+  REQUIRE(merged.records.size() == 1500);
+  for (const RequestRecord& r : merged.records) CHECK(r.num_output_tokens == copy.requests[r.request_id].max_tokens);
+  std::int64_t ones = 0;
+  for (const Request& r : copy.requests) ones += r.max_tokens == 1;
+  CHECK(fleet.num_routed[0] == 1500);
+  CHECK(fleet.num_routed[1] + fleet.num_routed[2] == 1500 - ones);
+  CHECK(fleet.num_transfers == 1500 - ones);
+  for (int k : {1, 2}) CHECK(fleet.replicas[k].prefix_cache.num_requests == 0);  // no lookups: no prompt computed
+  // Mixed, the same 3 replicas: decode steps share the GPU with prompts, so the p99 token gap is far longer.
+  Workload again = make_open_loop(p, 4);
+  const EngineRun mixed = merge_runs(run_fleet({c, 3, Router::LeastTokens, 4}, again, ctl));
+  INFO("p99 token gap: disaggregated " << merged.token_gaps.quantile(0.99) << " s, mixed " << mixed.token_gaps.quantile(0.99));
+  CHECK(merged.token_gaps.quantile(0.99) < 0.5 * mixed.token_gaps.quantile(0.99));
+}

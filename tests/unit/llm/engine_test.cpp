@@ -14,17 +14,8 @@ namespace {
 /// A small, memory-starved setup: 120 blocks of 16 tokens for requests of up to 512 tokens, arriving faster
 /// than they are served, so the pool runs dry, requests are preempted, and a shared 64-token system prompt
 /// exercises prefix hits (and hits on a preempted request's own blocks).
+using sl::llm::test::pressured_engine;
 using sl::llm::test::pressured_workload;
-
-EngineConfig small_engine(bool caching, std::int64_t reserve_tokens) {
-  EngineConfig c;
-  c.model = llama3_8b();
-  c.gpu = h100();
-  c.scheduler = {32, 512, true, 0};
-  c.kv_cache = {120, 16, caching, reserve_tokens};
-  c.series_bucket_s = 0.01;
-  return c;
-}
 
 struct InvariantWatch {
   std::int64_t num_steps = 0;
@@ -56,7 +47,7 @@ TEST_CASE("Allocator invariants hold after every step of a whole run with preemp
   Workload w = make_open_loop(p, 3);
   InvariantWatch watch;
   sl::RunControl ctl;
-  const EngineRun run = run_continuous(small_engine(caching, 0), w, ctl, std::ref(watch));
+  const EngineRun run = run_continuous(pressured_engine(caching, 0), w, ctl, std::ref(watch));
   INFO(watch.first_error);
   CHECK(watch.first_error.empty());
   CHECK(watch.num_steps == run.num_steps);
@@ -70,7 +61,7 @@ TEST_CASE("After a run every block is free and every reference count is zero", "
   Workload w = make_open_loop(p, 5);
   std::int64_t free_at_end = -1, refs_at_end = -1;
   sl::RunControl ctl;
-  run_continuous(small_engine(true, 0), w, ctl, [&](const Scheduler& s, const KvCacheManager& kv, const Workload&) {
+  run_continuous(pressured_engine(true, 0), w, ctl, [&](const Scheduler& s, const KvCacheManager& kv, const Workload&) {
     if (s.has_unfinished_requests()) return;
     free_at_end = kv.block_pool().num_free_blocks();
     refs_at_end = 0;
@@ -85,7 +76,7 @@ TEST_CASE("Naive max-length reservation keeps its invariants and never preempts"
   Workload w = make_open_loop(p, 3);
   InvariantWatch watch;
   sl::RunControl ctl;
-  const EngineRun run = run_continuous(small_engine(false, p.max_model_len), w, ctl, std::ref(watch));
+  const EngineRun run = run_continuous(pressured_engine(false, p.max_model_len), w, ctl, std::ref(watch));
   INFO(watch.first_error);
   CHECK(watch.first_error.empty());
   CHECK(run.num_preemptions == 0);  // a reservation covers every token the request can ever hold
@@ -101,7 +92,7 @@ TEST_CASE("Continuous batching outruns static batching, and paged KV outruns nai
   p.rate_per_s = 1e6;
   p.num_requests = 200;
   sl::RunControl ctl;
-  EngineConfig paged = small_engine(true, 0);
+  EngineConfig paged = pressured_engine(true, 0);
   paged.kv_cache.num_blocks = 512;  // room for 16 reservations of 512 tokens
   paged.scheduler.max_num_seqs = 64;
   Workload w1 = make_open_loop(p, 9), w2 = make_open_loop(p, 9), w3 = make_open_loop(p, 9);
@@ -156,7 +147,7 @@ TEST_CASE("Multi-turn conversations: each turn finds the whole previous turn in 
   c.think_s = 2;
   Workload w = make_conversations(c, 4);
   sl::RunControl ctl;
-  EngineConfig e = small_engine(true, 0);
+  EngineConfig e = pressured_engine(true, 0);
   e.kv_cache.num_blocks = 2000;  // ample: nothing is evicted
   const EngineRun run = run_continuous(e, w, ctl);
   // Turn 0 finds the system prompt's 6 full blocks (96 tokens; none for the very first request). Turn k >= 1
@@ -178,8 +169,8 @@ TEST_CASE("The engine is deterministic: the same seed gives identical records", 
   const OpenLoopParams p = pressured_workload();
   Workload a = make_open_loop(p, 21), b = make_open_loop(p, 21);
   sl::RunControl ctl;
-  const EngineRun ra = run_continuous(small_engine(true, 0), a, ctl);
-  const EngineRun rb = run_continuous(small_engine(true, 0), b, ctl);
+  const EngineRun ra = run_continuous(pressured_engine(true, 0), a, ctl);
+  const EngineRun rb = run_continuous(pressured_engine(true, 0), b, ctl);
   REQUIRE(ra.records.size() == rb.records.size());
   for (std::size_t i = 0; i < ra.records.size(); ++i) {
     CHECK(ra.records[i].request_id == rb.records[i].request_id);
@@ -190,7 +181,7 @@ TEST_CASE("The engine is deterministic: the same seed gives identical records", 
 
 TEST_CASE("max_waiting turns away arrivals while the queue is full, and the rest are served", "[llm][scheduler][engine]") {
   const OpenLoopParams p = pressured_workload();
-  EngineConfig c = small_engine(true, 0);
+  EngineConfig c = pressured_engine(true, 0);
   c.max_waiting = 5;
   Workload w = make_open_loop(p, 4);
   sl::RunControl ctl;
@@ -208,7 +199,7 @@ TEST_CASE("Every token after a request's first leaves one gap, and the queue end
   const OpenLoopParams p = pressured_workload();
   Workload w = make_open_loop(p, 5);
   sl::RunControl ctl;
-  const EngineRun run = run_continuous(small_engine(true, 0), w, ctl);
+  const EngineRun run = run_continuous(pressured_engine(true, 0), w, ctl);
   std::int64_t gaps = 0;
   for (const RequestRecord& r : run.records) {
     gaps += r.num_output_tokens - 1;
@@ -226,7 +217,7 @@ TEST_CASE("Every token after a request's first leaves one gap, and the queue end
 
 TEST_CASE("With tensor parallelism the engine's steps pay the all-reduces, and no more", "[llm][engine][tensor_parallel]") {
   const OpenLoopParams p = pressured_workload();
-  EngineConfig c = small_engine(false, 0);
+  EngineConfig c = pressured_engine(false, 0);
   c.tp.size = 2;
   Workload w = make_open_loop(p, 6);
   sl::RunControl ctl;
@@ -240,7 +231,7 @@ TEST_CASE("With tensor parallelism the engine's steps pay the all-reduces, and n
 TEST_CASE("Speculative decoding keeps the allocator's invariants through preemptions, and every answer its length",
           "[llm][engine][speculative]") {
   const OpenLoopParams p = pressured_workload();
-  EngineConfig c = small_engine(true, 0);
+  EngineConfig c = pressured_engine(true, 0);
   c.scheduler.speculative = {4, 0.7, 9};
   Workload w = make_open_loop(p, 3);
   InvariantWatch watch;
@@ -260,7 +251,7 @@ TEST_CASE("One request alone: speculative decoding divides its TPOT by the token
   p.prompt_tokens = sl::Distribution::deterministic(100);
   p.output_tokens = sl::Distribution::deterministic(4000);
   p.max_model_len = 8192;
-  EngineConfig c = small_engine(false, 0);
+  EngineConfig c = pressured_engine(false, 0);
   c.kv_cache.num_blocks = 1024;
   sl::RunControl ctl;
   Workload plain_w = make_open_loop(p, 1);

@@ -13,18 +13,8 @@ using namespace sl::llm;
 
 namespace {
 
+using sl::llm::test::pressured_engine;
 using sl::llm::test::pressured_workload;
-
-/// The engine tests' memory-starved engine (engine_test.cpp): preemptions and prefix hits happen.
-EngineConfig small_engine() {
-  EngineConfig c;
-  c.model = llama3_8b();
-  c.gpu = h100();
-  c.scheduler = {32, 512, true, 0};
-  c.kv_cache = {120, 16, true, 0};
-  c.series_bucket_s = 0.01;
-  return c;
-}
 
 void check_same_records(const std::vector<RequestRecord>& a, const std::vector<RequestRecord>& b) {
   REQUIRE(a.size() == b.size());
@@ -71,8 +61,8 @@ TEST_CASE("One replica under any router is run_continuous exactly", "[llm][fleet
   const OpenLoopParams p = pressured_workload();
   Workload a = make_open_loop(p, 3), b = make_open_loop(p, 3);
   sl::RunControl ctl;
-  const EngineRun alone = run_continuous(small_engine(), a, ctl);
-  const FleetRun fleet = run_fleet({small_engine(), 1, router, 3}, b, ctl);
+  const EngineRun alone = run_continuous(pressured_engine(), a, ctl);
+  const FleetRun fleet = run_fleet({pressured_engine(), 1, router, 3}, b, ctl);
   REQUIRE(alone.num_preemptions > 0);  // the case is the hard one: preemptions and prefix hits
   REQUIRE(alone.prefix_cache.num_hit_tokens > 0);
   const EngineRun merged = merge_runs(fleet);
@@ -93,10 +83,10 @@ TEST_CASE("Round-robin over N replicas: replica k is run_continuous on arrivals 
   Workload w = make_open_loop(p, 8);
   const Workload copy = w;
   sl::RunControl ctl;
-  const FleetRun fleet = run_fleet({small_engine(), 3, Router::RoundRobin, 8}, w, ctl);
+  const FleetRun fleet = run_fleet({pressured_engine(), 3, Router::RoundRobin, 8}, w, ctl);
   for (std::size_t k = 0; k < 3; ++k) {
     Workload sub = every_nth(copy, k, 3);
-    const EngineRun alone = run_continuous(small_engine(), sub, ctl);
+    const EngineRun alone = run_continuous(pressured_engine(), sub, ctl);
     // The fleet's records carry the fleet's ids: compare them renumbered.
     std::vector<RequestRecord> mine = fleet.replicas[k].records;
     for (RequestRecord& r : mine) r.request_id = static_cast<std::int32_t>((r.request_id - k) / 3);
@@ -115,11 +105,11 @@ TEST_CASE("Random routing over N replicas at lambda is one replica at lambda / N
   p.rate_per_s = 4 * 30.0;  // 30/s a replica: busy, but stable on this pool
   Workload w = make_open_loop(p, 11);
   sl::RunControl ctl;
-  const FleetRun fleet = run_fleet({small_engine(), 4, Router::Random, 11}, w, ctl);
+  const FleetRun fleet = run_fleet({pressured_engine(), 4, Router::Random, 11}, w, ctl);
   p.num_requests = 4000;
   p.rate_per_s = 30.0;
   Workload one = make_open_loop(p, 12);
-  const EngineRun alone = run_continuous(small_engine(), one, ctl);
+  const EngineRun alone = run_continuous(pressured_engine(), one, ctl);
   const auto [fleet_mean, fleet_se] = mean_ttft(merge_runs(fleet).records);
   const auto [alone_mean, alone_se] = mean_ttft(alone.records);
   INFO("fleet " << fleet_mean << " +- " << fleet_se << ", one replica " << alone_mean << " +- " << alone_se);
@@ -127,7 +117,7 @@ TEST_CASE("Random routing over N replicas at lambda is one replica at lambda / N
   CHECK(std::abs(fleet_mean - alone_mean) <= 3 * std::hypot(fleet_se, alone_se));
   // Round-robin gives each replica every N-th arrival: gaps of CV 1 / sqrt(N), calmer than Poisson.
   Workload again = make_open_loop([&] { OpenLoopParams q = p; q.num_requests = 8000; q.rate_per_s = 120; return q; }(), 11);
-  const FleetRun rr = run_fleet({small_engine(), 4, Router::RoundRobin, 11}, again, ctl);
+  const FleetRun rr = run_fleet({pressured_engine(), 4, Router::RoundRobin, 11}, again, ctl);
   CHECK(mean_ttft(merge_runs(rr).records).first < fleet_mean);
 }
 
@@ -140,7 +130,7 @@ TEST_CASE("Prefix affinity keeps each shared prefix on its replica: more prefix 
   p.max_model_len = 2048;
   p.shared_prefix_tokens = 512;
   p.num_prefixes = 8;
-  EngineConfig c = small_engine();
+  EngineConfig c = pressured_engine();
   c.kv_cache.num_blocks = 400;  // a pool that holds about 3 of the 8 prefixes beside the running requests
   sl::RunControl ctl;
   double hit[2];
@@ -159,7 +149,7 @@ TEST_CASE("Least-outstanding-tokens routing keeps replicas within a few requests
   p.rate_per_s = 800;
   Workload w = make_open_loop(p, 2);
   sl::RunControl ctl;
-  const FleetRun fleet = run_fleet({small_engine(), 4, Router::LeastTokens, 2}, w, ctl);
+  const FleetRun fleet = run_fleet({pressured_engine(), 4, Router::LeastTokens, 2}, w, ctl);
   for (const std::int64_t n : fleet.num_routed) CHECK(std::abs(static_cast<double>(n) - 500) < 50);
   CHECK(static_cast<std::int64_t>(merge_runs(fleet).records.size()) == 2000);
 }
@@ -177,7 +167,7 @@ TEST_CASE("Disaggregated: a request's TTFT is its prefill alone, its next token 
   p.num_requests = 1;
   p.prompt_tokens = sl::Distribution::deterministic(1000);
   p.output_tokens = sl::Distribution::deterministic(3);
-  EngineConfig c = small_engine();
+  EngineConfig c = pressured_engine();
   c.kv_cache.num_blocks = 1024;
   c.scheduler.max_num_batched_tokens = 2048;  // the prompt in one chunk
   FleetConfig f{c, 2, Router::RoundRobin, 1};
@@ -210,7 +200,7 @@ TEST_CASE("Disaggregated under load: every answer is finished on a decode replic
   p.prompt_tokens = sl::Distribution::lognormal_mean_cv(1500, 0.5);
   p.output_tokens = sl::Distribution::lognormal_mean_cv(100, 1);
   p.max_model_len = 8192;
-  EngineConfig c = small_engine();
+  EngineConfig c = pressured_engine();
   c.kv_cache.num_blocks = 20'000;
   c.scheduler.max_num_batched_tokens = 2048;
   FleetConfig f{c, 3, Router::LeastTokens, 4};

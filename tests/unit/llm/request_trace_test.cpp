@@ -13,18 +13,7 @@ using namespace sl::llm;
 
 namespace {
 
-/// A memory-starved engine (120 blocks of 16 tokens, a 512-token budget) under arrivals faster than it serves:
-/// prompts are chunked and requests preempted, so every kind of span appears.
-EngineConfig pressured_engine() {
-  EngineConfig c;
-  c.model = llama3_8b();
-  c.gpu = h100();
-  c.scheduler = {32, 512, true, 0};
-  c.kv_cache = {120, 16, true, 0};
-  c.series_bucket_s = 0.01;
-  return c;
-}
-
+using sl::llm::test::pressured_engine;
 using sl::llm::test::pressured_workload;
 
 EngineRun run_with(RequestTrace* trace) {

@@ -83,12 +83,6 @@ std::optional<Error> check_clip(const std::string& what, std::int64_t lo, std::i
                {{"max", std::to_string(hi)}, {"unit", "tokens"}, {"got", std::to_string(lo)}}};
 }
 
-SchedulingPolicy policy_of(const std::string& name) {
-  if (name == "priority") return SchedulingPolicy::Priority;
-  if (name == "shortest-prompt") return SchedulingPolicy::ShortestPromptFirst;
-  return SchedulingPolicy::Fcfs;
-}
-
 Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) {
   ContinuousBatchingParams p;
   OpenLoopParams& w = p.workload;
@@ -108,12 +102,10 @@ Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) 
   auto hw = validate_engine_hardware(in, w.max_model_len, "max_model_len");
   if (!hw.ok()) return hw.error();
   p.hw = hw.value();
-  p.scheduler.policy = policy_of(in.choice("scheduling_policy"));
-  p.scheduler.max_num_seqs = in.count("max_num_seqs");
-  p.scheduler.max_num_batched_tokens = in.count("max_num_batched_tokens");
-  p.scheduler.enable_chunked_prefill = in.choice("chunked_prefill") == "on";
-  p.scheduler.long_prefill_token_threshold = in.count("long_prefill_token_threshold");
-  p.max_waiting = in.count("max_waiting");
+  auto scheduler = validate_scheduler(in, w.max_model_len);
+  if (!scheduler.ok()) return scheduler.error();
+  p.scheduler = scheduler.value().scheduler;
+  p.max_waiting = scheduler.value().max_waiting;
   p.ttft_slo_s = in.real("ttft_slo_ms") * units::kSPerMs;
   p.tpot_slo_s = in.real("tpot_slo_ms") * units::kSPerMs;
   p.economics = {in.real("price_usd_per_h"), in.real("gpu_w"), in.real("idle_w"), in.real("host_w")};
@@ -128,23 +120,6 @@ Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) 
                  "idle_w must not exceed the GPU's busy power gpu_w (" + format_number(p.economics.gpu_w) + " W), got " +
                      format_number(p.economics.idle_w) + " W",
                  {{"max", format_number(p.economics.gpu_w)}, {"got", format_number(p.economics.idle_w)}}};
-  if (p.scheduler.long_prefill_token_threshold > 0 && !p.scheduler.enable_chunked_prefill)
-    return Error{"invalid", "long_prefill_token_threshold",
-                 "long_prefill_token_threshold caps the chunks of chunked prefill: it needs chunked_prefill = on "
-                 "(or 0 for no cap), got " + std::to_string(p.scheduler.long_prefill_token_threshold) + " tokens",
-                 {{"got", std::to_string(p.scheduler.long_prefill_token_threshold)}}};
-
-  const std::int64_t budget = p.scheduler.max_num_batched_tokens;
-  if (!p.scheduler.enable_chunked_prefill && budget < w.max_model_len)
-    return Error{"invalid", "max_num_batched_tokens",
-                 "without chunked prefill a whole prompt must fit one step: max_num_batched_tokens must be at least "
-                 "max_model_len = " + std::to_string(w.max_model_len) + " tokens, got " + std::to_string(budget),
-                 {{"min", std::to_string(w.max_model_len)}, {"unit", "tokens"}, {"got", std::to_string(budget)}}};
-  if (budget < p.scheduler.max_num_seqs)
-    return Error{"invalid", "max_num_batched_tokens",
-                 "max_num_batched_tokens must be at least max_num_seqs = " + std::to_string(p.scheduler.max_num_seqs) +
-                     " (one token per running sequence), got " + std::to_string(budget),
-                 {{"min", std::to_string(p.scheduler.max_num_seqs)}, {"unit", "tokens"}, {"got", std::to_string(budget)}}};
   const std::int64_t slot_blocks = (w.max_model_len + p.hw.block_size - 1) / p.hw.block_size;
   const std::int64_t max_static = p.hw.num_blocks / slot_blocks;
   if (p.static_batch > max_static)
@@ -452,12 +427,11 @@ CellSpec continuous_batching_cell() {
       real("output_mean", "tokens", 256, 1, 1e6), real("output_cv", "", 1, 0, 10),
       count("output_min", "tokens", 1, 1, 1e6), count("output_max", "tokens", 1e6, 1, 1e6),
       real("batch_frac", "", 0, 0, 1),
-      count("max_model_len", "tokens", 2048, 2, 131072),
-      choice("scheduling_policy", {"fcfs", "priority", "shortest-prompt"}, "fcfs"),
-      count("max_num_seqs", "requests", 256, 1, 4096), aliased(count("max_num_batched_tokens", "tokens", 8192, 1, 1 << 20), {"max_batched_tokens"}),
-      choice("chunked_prefill", {"on", "off"}, "on"),
-      count("long_prefill_token_threshold", "tokens", 0, 0, 1 << 20),
-      count("max_waiting", "requests", 100'000, 1, 100'000),
+      count("max_model_len", "tokens", 2048, 2, 131072)};
+  params.insert(params.end(), rest.begin(), rest.end());
+  const std::vector<ParamSpec> scheduler = scheduler_params();
+  params.insert(params.end(), scheduler.begin(), scheduler.end());
+  const std::vector<ParamSpec> more = {
       choice("prefix_caching", {"on", "off"}, "on"),
       real("ttft_slo_ms", "ms", 500, 0.001, 1e7), real("tpot_slo_ms", "ms", 50, 0.001, 1e6),
       real("price_usd_per_h", "$/h", 3.0, 0, 10'000), real("gpu_w", "W", 700, 0, 100'000),
@@ -467,7 +441,7 @@ CellSpec continuous_batching_cell() {
       aliased(count("example_short_tokens", "tokens", 10, 1, 1e6), {"ex_short"}),
       aliased(count("example_long_tokens", "tokens", 100, 1, 1e6), {"ex_long"}),
       count("trace_requests", "requests", 20, 0, 100)};
-  params.insert(params.end(), rest.begin(), rest.end());
+  params.insert(params.end(), more.begin(), more.end());
   CellSpec cell{"llm/continuous-batching", std::move(params), &run_continuous_batching};
   cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("preemptions", ""),
                   out("preempted_frac", ""), out("naive_preemptions", ""), out("speedup_vs_static", ""),

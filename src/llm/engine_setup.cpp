@@ -85,3 +85,53 @@ Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t m
 }
 
 }  // namespace sl::llm
+
+namespace sl::llm {
+namespace {
+
+SchedulingPolicy policy_of(const std::string& name) {
+  if (name == "priority") return SchedulingPolicy::Priority;
+  if (name == "shortest-prompt") return SchedulingPolicy::ShortestPromptFirst;
+  return SchedulingPolicy::Fcfs;
+}
+
+}  // namespace
+
+std::vector<ParamSpec> scheduler_params() {
+  return {choice("scheduling_policy", {"fcfs", "priority", "shortest-prompt"}, "fcfs"),
+          count("max_num_seqs", "requests", 256, 1, 4096),
+          aliased(count("max_num_batched_tokens", "tokens", 8192, 1, 1 << 20), {"max_batched_tokens"}),
+          choice("chunked_prefill", {"on", "off"}, "on"),
+          count("long_prefill_token_threshold", "tokens", 0, 0, 1 << 20),
+          count("max_waiting", "requests", 100'000, 1, 100'000)};
+}
+
+Result<SchedulerInputs> validate_scheduler(const Inputs& in, std::int64_t max_model_len) {
+  SchedulerInputs s;
+  SchedulerConfig& c = s.scheduler;
+  c.policy = policy_of(in.choice("scheduling_policy"));
+  c.max_num_seqs = in.count("max_num_seqs");
+  c.max_num_batched_tokens = in.count("max_num_batched_tokens");
+  c.enable_chunked_prefill = in.choice("chunked_prefill") == "on";
+  c.long_prefill_token_threshold = in.count("long_prefill_token_threshold");
+  s.max_waiting = in.count("max_waiting");
+  if (c.long_prefill_token_threshold > 0 && !c.enable_chunked_prefill)
+    return Error{"invalid", "long_prefill_token_threshold",
+                 "long_prefill_token_threshold caps the chunks of chunked prefill: it needs chunked_prefill = on "
+                 "(or 0 for no cap), got " + std::to_string(c.long_prefill_token_threshold) + " tokens",
+                 {{"got", std::to_string(c.long_prefill_token_threshold)}}};
+  const std::int64_t budget = c.max_num_batched_tokens;
+  if (!c.enable_chunked_prefill && budget < max_model_len)
+    return Error{"invalid", "max_num_batched_tokens",
+                 "without chunked prefill a whole prompt must fit one step: max_num_batched_tokens must be at least "
+                 "max_model_len = " + std::to_string(max_model_len) + " tokens, got " + std::to_string(budget),
+                 {{"min", std::to_string(max_model_len)}, {"unit", "tokens"}, {"got", std::to_string(budget)}}};
+  if (budget < c.max_num_seqs)
+    return Error{"invalid", "max_num_batched_tokens",
+                 "max_num_batched_tokens must be at least max_num_seqs = " + std::to_string(c.max_num_seqs) +
+                     " (one token per running sequence), got " + std::to_string(budget),
+                 {{"min", std::to_string(c.max_num_seqs)}, {"unit", "tokens"}, {"got", std::to_string(budget)}}};
+  return s;
+}
+
+}  // namespace sl::llm

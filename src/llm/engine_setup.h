@@ -11,6 +11,7 @@
 
 #include "core/cell.h"
 #include "llm/model_inputs.h"
+#include "llm/scheduler.h"
 #include "llm/step_time.h"
 
 namespace sl::llm {
@@ -33,5 +34,20 @@ std::vector<ParamSpec> engine_hardware_params();
 /// memory minus the weights ("too_large", kv_gib); a pool of more than 2^24 blocks ("too_large") or shorter than
 /// `min_tokens` ("invalid", naming `shorten`), both naming kv_gib, or mem_util_frac when kv_pool = fill.
 Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten);
+
+/// The scheduler's knobs, as vLLM names them, and the server's queue cap.
+struct SchedulerInputs {
+  SchedulerConfig scheduler;
+  std::int64_t max_waiting = 0;  ///< arrivals beyond this many waiting are turned away
+};
+
+/// Parameters: scheduling_policy, max_num_seqs, max_num_batched_tokens, chunked_prefill,
+/// long_prefill_token_threshold, max_waiting.
+std::vector<ParamSpec> scheduler_params();
+
+/// Checked scheduler knobs. Errors: a long-prefill cap without chunked prefill ("invalid",
+/// long_prefill_token_threshold); a token budget below max_model_len without chunked prefill, or below max_num_seqs
+/// ("invalid", max_num_batched_tokens).
+Result<SchedulerInputs> validate_scheduler(const Inputs& in, std::int64_t max_model_len);
 
 }  // namespace sl::llm

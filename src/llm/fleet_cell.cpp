@@ -39,6 +39,7 @@ struct FleetParams {
   EngineHardware hw;
   OpenLoopParams workload;  ///< class 0 chat, class 1 documents (batch_frac, the batch length laws)
   SchedulerConfig scheduler;
+  std::int64_t max_waiting = 0;  ///< per replica (a disaggregated fleet's decode replicas never turn one away)
   Router router = Router::LeastTokens;
   FleetPoint point;
   double kv_link_bytes_per_s = 50e9, kv_link_latency_s = 10e-6;
@@ -123,6 +124,7 @@ EngineConfig engine_config(const FleetParams& p, const FleetPoint& pt) {
   c.gpu = p.hw.gpu;
   c.tp = p.hw.tp;
   c.scheduler = p.scheduler;
+  c.max_waiting = p.max_waiting;
   c.scheduler.speculative.num_speculative_tokens = pt.num_spec_tokens;
   c.scheduler.speculative.accept_frac = pt.spec_accept_frac;
   c.kv_cache.num_blocks = p.hw.num_blocks;
@@ -173,14 +175,10 @@ Result<FleetParams> validate_fleet(const Inputs& in) {
   auto hw = validate_engine_hardware(in, w.max_model_len, "max_model_len");
   if (!hw.ok()) return hw.error();
   p.hw = hw.value();
-  p.scheduler.max_num_seqs = in.count("max_num_seqs");
-  p.scheduler.max_num_batched_tokens = in.count("max_num_batched_tokens");
-  if (p.scheduler.max_num_batched_tokens < p.scheduler.max_num_seqs)
-    return Error{"invalid", "max_num_batched_tokens",
-                 "max_num_batched_tokens must be at least max_num_seqs = " + std::to_string(p.scheduler.max_num_seqs) +
-                     " (one token per running sequence), got " + std::to_string(p.scheduler.max_num_batched_tokens),
-                 {{"min", std::to_string(p.scheduler.max_num_seqs)}, {"unit", "tokens"},
-                  {"got", std::to_string(p.scheduler.max_num_batched_tokens)}}};
+  auto scheduler = validate_scheduler(in, w.max_model_len);
+  if (!scheduler.ok()) return scheduler.error();
+  p.scheduler = scheduler.value().scheduler;
+  p.max_waiting = scheduler.value().max_waiting;
   p.router = router_of(in.choice("router"));
   p.prefix_caching = in.choice("prefix_caching") == "on";
   p.point = {in.count("replicas"), in.real("lambda"), in.count("spec_tokens"), in.real("spec_accept"),
@@ -302,6 +300,11 @@ void point_outputs(RunResult& result, const FleetParams& p, const PointResult& r
   result.output("j_per_token", r.j_per_token);
   result.output("preemptions_per_request", s.preemptions_per_request);
   result.output("prefix_hit_frac", s.prefix_hit_frac);
+  result.output("rejected", static_cast<double>(s.num_rejected));
+  if (s.num_rejected > 0)
+    result.notice("rejected", std::to_string(s.num_rejected) + " requests arrived while max_waiting = " +
+                                  std::to_string(p.max_waiting) + " waited at their replica and were turned away; they "
+                                  "count as missing their SLO.");
   result.output("num_gpus", static_cast<double>(p.point.num_replicas * p.hw.tp.size));
   const auto& routed = r.fleet.num_routed;
   const double mean = static_cast<double>(p.workload.num_requests) / static_cast<double>(routed.size());
@@ -404,7 +407,6 @@ CellSpec fleet_cell() {
       real("doc_output_mean", "tokens", 300, 1, 1e6), real("doc_output_cv", "", 0.5, 0, 10),
       count("prefix_tokens", "tokens", 0, 0, 131072), count("num_prefixes", "prefixes", 1, 1, 100000),
       count("max_model_len", "tokens", 16384, 2, 131072),
-      count("max_num_seqs", "requests", 256, 1, 4096), count("max_num_batched_tokens", "tokens", 8192, 1, 1 << 20),
       choice("prefix_caching", {"off", "on"}, "off"),
       choice("disaggregation", {"off", "on"}, "off"),
       used_when(count("prefill_replicas", "replicas", 1, 1, 63), "disaggregation", {"on"}),
@@ -422,13 +424,17 @@ CellSpec fleet_cell() {
       used_when(real("sweep_to", "", 8, 0, 10000), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept", "prefill_replicas"}),
       used_when(count("sweep_points", "points", 8, 2, 20), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept", "prefill_replicas"})};
   params.insert(params.end(), rest.begin(), rest.end());
+  const std::vector<ParamSpec> scheduler = scheduler_params();  // beside max_model_len, as continuous-batching has them
+  const auto after = std::find_if(params.begin(), params.end(), [](const ParamSpec& q) { return q.name == "max_model_len"; });
+  params.insert(after + 1, scheduler.begin(), scheduler.end());
   CellSpec cell{"llm/fleet", std::move(params), &run_fleet_cell};
   cell.outputs = {out("kv_pool_tokens", "tokens"), out("goodput_req_per_s", "1/s"), out("slo_attainment_frac", ""),
                   out("chat_attainment_frac", ""), out("doc_attainment_frac", ""), out("meets_slo", ""),
                   out("ttft_p50_ms", "ms"), out("ttft_p99_ms", "ms"), out("tpot_p99_ms", "ms"), out("itl_p50_ms", "ms"),
                   out("itl_p99_ms", "ms"), out("queue_p99_ms", "ms"), out("e2e_p99_s", "s"), out("tok_per_s", "tokens/s"),
                   out("busy_frac", ""), out("usd_per_m_tokens", "$"), out("j_per_token", "J"),
-                  out("preemptions_per_request", ""), out("prefix_hit_frac", ""), out("num_gpus", "GPUs"),
+                  out("preemptions_per_request", ""), out("prefix_hit_frac", ""), out("rejected", "requests"),
+                  out("num_gpus", "GPUs"),
                   out("routed_max_over_mean", ""), sometimes(out("spec_tokens_per_step", "tokens")),
                   sometimes(out("spec_expected_tokens", "tokens")), sometimes(out("spec_draft_frac", "")),
                   sometimes(out("kv_transfer_ms", "ms")), sometimes(out("kv_transfer_wait_ms", "ms")),

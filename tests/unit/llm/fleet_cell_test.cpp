@@ -100,6 +100,9 @@ TEST_CASE("llm/fleet refuses bad inputs, naming the parameter", "[llm][fleet]") 
       {"budget below max_num_seqs", {{"max_num_batched_tokens", "100"}}, "invalid", "max_num_batched_tokens"},
       {"a sweep over the run budget", {{"n", "100000"}, {"sweep_points", "20"}}, "too_large", "n"},
       {"NaN arrival rate", {{"lambda", "nan"}}, "", "lambda"},
+      {"a long-prefill cap without chunked prefill", {{"chunked_prefill", "off"}, {"long_prefill_token_threshold", "256"}},
+       "invalid", "long_prefill_token_threshold"},
+      {"whole prompts past the token budget", {{"chunked_prefill", "off"}}, "invalid", "max_num_batched_tokens"},
       {"no decode replica left", {{"disaggregation", "on"}, {"prefill_replicas", "4"}}, "invalid", "prefill_replicas"},
       {"a P:D sweep up to every replica", {{"disaggregation", "on"}, {"sweep", "prefill_replicas"}, {"sweep_from", "1"},
                                           {"sweep_to", "4"}}, "invalid", "sweep_to"},
@@ -119,4 +122,12 @@ TEST_CASE("A P:D sweep: prefill replicas trade TTFT for token gaps; transfers ar
   CHECK(out(r, "kv_transfer_ms") < 10);
   CHECK(out(r, "kv_transfer_wait_ms") >= 0);
   CHECK(column(r, "replicas", "prefill") == std::vector<double>{1, 1, 0, 0});
+}
+
+TEST_CASE("max_waiting turns arrivals away at their replica; they count against the SLO", "[llm][fleet]") {
+  const auto r = cell.run({{"n", "2000"}, {"replicas", "2"}, {"max_waiting", "5"}, {"sweep", "none"}});
+  CHECK(out(r, "rejected") > 0);
+  CHECK(has_notice(r, "rejected"));
+  const auto& requests = column(r, "classes", "requests");
+  CHECK(requests[2] == 2000);  // arrived: served or turned away
 }

@@ -7,6 +7,7 @@
 #include "cell_runner.h"
 
 #include "llm/fleet.h"
+#include "llm/fleet_sweep.h"
 
 using namespace cell_test;
 
@@ -130,4 +131,18 @@ TEST_CASE("max_waiting turns arrivals away at their replica; they count against 
   CHECK(has_notice(r, "rejected"));
   const auto& requests = column(r, "classes", "requests");
   CHECK(requests[2] == 2000);  // arrived: served or turned away
+}
+
+TEST_CASE("A sweep's bounds are its knob's parameter range, as the cell declares it", "[llm][fleet]") {
+  const sl::CellSpec* spec = sl::find_cell("llm/fleet");
+  REQUIRE(spec != nullptr);
+  for (const char* name : {"replicas", "lambda", "spec_tokens", "spec_accept", "prefill_replicas"}) {
+    INFO(name);
+    const auto param = std::find_if(spec->params.begin(), spec->params.end(), [&](const sl::ParamSpec& q) { return q.name == name; });
+    REQUIRE(param != spec->params.end());
+    const sl::llm::SweepKnob knob = sl::llm::knob_of(name);
+    CHECK(sl::llm::sweep_values(knob, param->min, param->max, 2).ok());
+    CHECK_FALSE(sl::llm::sweep_values(knob, param->min - 1e-3, param->max, 2).ok());
+    CHECK_FALSE(sl::llm::sweep_values(knob, param->min, param->max + 1e-3, 2).ok());
+  }
 }

@@ -126,7 +126,7 @@ const pr = peerRuns[0];
 const p = peerBySeed[0];
 
 const metrics = [
-  ['TTFT p50 (ms)', 'ttft_p50_ms', 'ttft_p50_ms', 'theirs emits the first token one decode step after the prefill, ours (and vLLM) in the prefill step; near saturation the queue amplifies it'],
+  ['TTFT p50 (ms)', 'ttft_p50_ms', 'ttft_p50_ms', 'theirs emits the first token in the decode step after the prefill (a step often holding the next prompts\' prefills), ours (and vLLM) in the prefill step; near saturation the queue amplifies it'],
   ['TTFT p99 (ms)', 'ttft_p99_ms', 'ttft_p99_ms', 'same, on a 1% tail'],
   ['TPOT p50 (ms/token, per request)', 'tpot_p50_ms', 'tpot_p50_ms', 'ours adds the framework tax, 32 layers x 0.01 ms per decode step'],
   ['TPOT p99 (ms/token, per request)', 'tpot_p99_ms', 'tpot_p99_ms', 'short answers sharing steps with long prefills'],
@@ -154,7 +154,8 @@ console.log(`inference-lab's own summary uses a streaming quantile estimate: TTF
 console.log(`
 Where the two models differ (none is tuned to match the other):
   * First token: vLLM samples a token in the step that completes a prompt; inference-lab only in the next decode
-    step, so its TTFT is one step longer and each request takes one more step.
+    step, so its TTFT is one step longer and each request takes one more step; that step also carries the prefill
+    of the prompts that arrived meanwhile, whole when no threshold caps the chunks (the threshold study below).
   * Step time: both take max(bytes / bandwidth, FLOP / achieved FLOP/s). Ours adds the book's framework tax
     (0.01 ms per layer per decode step, 0.01 ms per prefill chunk); theirs has none. KV bytes: ours reads each
     decode's whole context and writes the prefill tokens; theirs charges computed + new/2 tokens per request.
@@ -246,7 +247,8 @@ if (!argv.includes('--no-knobs')) {
     step time becomes a large one in queueing: that is why their TTFT is about twice ours at 18/s (92 % of the
     compute with the decodes) and for the 70B model at 2/s (90 %), and only 8 % apart with deterministic arrivals.
   * Bytes: FP16 weights (4x INT4) and 60 % of the bandwidth lengthen every step on both sides; INT8 weights with
-    FP8 KV (half the KV bytes) shorten them and halve the share of the pool in use on both.
+    FP8 KV shorten them and cut the share of the pool in use to 0.42x on both (half the bytes per token, and shorter
+    steps hold fewer requests at once).
   * A100 at 5 req/s and the custom GPU: both scale with the peaks they are given (the A100's ITL agrees to 0.01 ms).
     On the custom GPU decode steps are memory-bound (0.5 ms to stream 4 GB of INT4 weights at 8 TB/s) and our tax,
     32 layers x 0.01 ms a step, is half of the 0.6 ms between our TPOT (1.5 ms) and theirs (0.9). The same tax is why

@@ -25,7 +25,12 @@ Error too_large(std::string param, double got, double max, std::string unit, std
   const std::string unit_text = unit.empty() ? "" : " " + unit;
   std::string message = (what.empty() ? param : what) + " must be at most " + format_number(max) + unit_text + ", got " +
                         format_number(got) + unit_text;
-  if (!what.empty() && what != param) message += "; lower " + param;
+  if (!what.empty() && what != param) {
+    // The amount is not the parameter's value (work or memory derived from several): it goes as "amount".
+    message += "; lower " + param;
+    return Error{"too_large", param, std::move(message),
+                 {{"max", format_number(max)}, {"amount", format_number(got)}, {"unit", std::move(unit)}}};
+  }
   return Error{"too_large", param, std::move(message),
                {{"max", format_number(max)}, {"got", format_number(got)}, {"unit", std::move(unit)}}};
 }

@@ -39,7 +39,8 @@ std::string format_number(double x);
 Error invalid(std::string param, std::string message);
 
 /// A parameter asks for more work or memory than a run may have (code "too_large"): "<what> must be at most
-/// <max> <unit>, got <got>; lower <param>". `what` defaults to the parameter's name.
+/// <max> <unit>, got <got>; lower <param>". `what` defaults to the parameter's name; when it names something else
+/// (a run's work or memory), the arguments carry the amount as "amount", not as the parameter's value "got".
 Error too_large(std::string param, double got, double max, std::string unit, std::string what = "");
 
 /// An allocation of `bytes` failed (code "too_large"), naming the parameter that sized it.

@@ -39,11 +39,13 @@ describe('llm/fleet: progress, Cancel and the budget', () => {
 
   test('a sweep past the budget is refused before it runs, naming n', async () => {
     const page = await new_page(site.browser);
-    await open(page, `${site.server.url}lab.html?lab=llm&cell=fleet&embed=1&predict=0&n=20000&sweep_points=10`);
+    await open(page, `${site.server.url}lab.html?lab=llm&cell=fleet&embed=1&predict=0&n=100000&sweep_points=20`);
     await page.waitForSelector(`${CELL}[data-state="error"]`, { timeout: 20_000 });
-    // The page words the too_large error with the label of the parameter it names (n).
+    // The page words the too_large error with the label of the parameter it names (n), and the run's work as an
+    // amount in its unit, not as n's value.
     const { label } = JSON.parse(await readFile(join(ROOT, 'labs/llm/fleet.json'), 'utf8')).params.n;
-    assert.match(await page.textContent(`${CELL} .sl-error`), new RegExp(`^${label.en}\\b.*too much memory or time`));
+    assert.match(await page.textContent(`${CELL} .sl-error`),
+      new RegExp(`^${label.en}: this run would need [0-9.e+]+ units, more than the [0-9.e+ ]+ units a run may take here\\. Lower ${label.en}\\.`));
     await screenshot(page, 'fleet-too-large', { of: CELL });
     assert.deepEqual(page.problems, []);
   });

@@ -226,7 +226,8 @@ export function error_text(error, param_label) {
   args.param = error.param ? param_label(error.param) : '';
   args.name = error.param || '';
   args.message = error.message || '';
-  const key = `errors.${error.code}`;
+  // A budget's refusal carries the run's work or memory as "amount" (not the parameter's value): its own template.
+  const key = args.amount !== undefined && has(`errors.${error.code}_amount`) ? `errors.${error.code}_amount` : `errors.${error.code}`;
   if (has(key)) {
     const template = t(key);
     const needs_missing_arg = [...template.matchAll(/\{(\w+)\}/g)].some(([, name]) => args[name] === undefined);

@@ -68,10 +68,14 @@ async function start_cells(docs) {
   render();
   const started = first ? new Map([[first, first.run_now()]]) : new Map();
   await next_task();   // its run is posted to its worker before the rest is built
-  // One view at a time, each its own task: a result that comes meanwhile is shown at once, not after them all.
+  // One view at a time, each its own task and on the page when built: a result that comes meanwhile is shown
+  // at once, not after them all. The page then renders once more, with its contents list.
+  const cells = document.querySelector('.sl-cells');
   for (const doc of docs.slice(page.views.length)) {
     if (page.message) return;   // the module failed
-    page.views.push(view_of(doc));
+    const view = view_of(doc);
+    page.views.push(view);
+    cells?.append(view.element);
     await next_task();
   }
   render();

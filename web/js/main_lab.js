@@ -4,6 +4,7 @@ import { t, pick, set_lang, current_lang, normalize_lang } from './i18n.js';
 import { read_page_state, short_id, lab_url } from './url_state.js';
 import { fetch_lab } from './labs.js';
 import { CellWorker, compiled_module, prestart, pool_ready, timer_resolution_s } from './worker_pool.js';
+import { FirstRuns } from './first_runs.js';
 import { CellView } from './cell_view.js';
 import { site_header, site_footer, refresh_footer_timer } from './site_chrome.js';
 import { set_timer_resolution_ms } from './timer_resolution.js';
@@ -58,6 +59,7 @@ async function start_cells(docs) {
       number, predict: ask_predictions });
   };
   page.views = [];
+  const runs = new FirstRuns();
   let first = null;
   for (const doc of docs) {
     if (first) break;
@@ -66,21 +68,22 @@ async function start_cells(docs) {
     if (view.run_now && !view.measures_machine) first = view;
   }
   render();
-  const started = first ? new Map([[first, first.run_now()]]) : new Map();
+  for (const view of page.views) runs.add(view);   // the first simulation starts
   await next_task();   // its run is posted to its worker before the rest is built
-  // One view at a time, each its own task and on the page when built: a result that comes meanwhile is shown
-  // at once, not after them all. The page then renders once more, with its contents list.
+  // One view at a time, each its own task and on the page when built (and its run started, if a core is
+  // free): a result that comes meanwhile is shown at once. The page then renders once more, with its contents.
   const cells = document.querySelector('.sl-cells');
   for (const doc of docs.slice(page.views.length)) {
     if (page.message) return;   // the module failed
     const view = view_of(doc);
     page.views.push(view);
     cells?.append(view.element);
+    runs.add(view);
     await next_task();
   }
   render();
   if (state.embed) tell_parent(page.views[0]);
-  await first_runs(page.views.filter((view) => view.run_now), started);
+  await runs.finish();
   // The footer's timer resolution, measured in a worker once the first runs no longer need them all.
   timer_resolution_s().then((resolution_s) => {
     if (resolution_s !== null) { set_timer_resolution_ms(resolution_s * 1000); refresh_footer_timer(); }
@@ -92,27 +95,6 @@ async function start_cells(docs) {
 }
 
 const next_task = () => new Promise((resolve) => setTimeout(resolve));
-
-/**
- * The first run of every cell: the simulations in page order, as many at once as the machine has cores, so
- * the top cells answer first instead of all sharing the cores; then each cell that times this machine, alone
- * (in page order), so no other cell's work slows what it measures and no measurement holds the simulations
- * back. `started`: runs already under way (the first cell's). The runs share as many workers as run at once.
- */
-async function first_runs(views, started) {
-  const slots = Math.max(1, navigator.hardwareConcurrency || 2);
-  const order = [...views.filter((view) => !view.measures_machine), ...views.filter((view) => view.measures_machine)];
-  const running = new Map();   // view → its run's promise
-  for (const [view, run] of started) running.set(view, run.finally(() => running.delete(view)));
-  prestart(Math.min(slots, order.length));   // as many workers as run at once, started now
-  for (const [i, view] of order.entries()) {
-    if (started.has(view)) continue;
-    const alone = view.measures_machine;
-    while (running.size > 0 && (alone || running.size >= slots)) await Promise.race(running.values());
-    running.set(view, view.run_now().finally(() => running.delete(view)));
-  }
-  await Promise.all(running.values());
-}
 
 /**
  * An embedded cell tells the page around it its height (serving-lab:resize, on every change: embed.js sizes

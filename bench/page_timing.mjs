@@ -23,13 +23,14 @@ const { values: options, positionals: only } = parseArgs({
 });
 const RUNS = Math.max(1, Number(options.runs) || 1);
 // window.__sl_sims_done_ms: every simulation cell settled (a cell that times this machine has data-measures;
-// an older build without the attribute counts every cell, as its all-done time).
-const SIMS_CLOCK = `(() => {
+// an older build without the attribute counts every cell, as its all-done time), once all `count` cells of
+// the lab are on the page (a page may add its cells while the first ones already compute).
+const sims_clock = (count) => `(() => {
   const settled = (cell) => ['done', 'error', 'waiting'].includes(cell.dataset.state);
   const watch = () => {
     const cells = [...document.querySelectorAll('.sl-cell')];
     const sims = cells.filter((cell) => cell.dataset.measures !== 'true');
-    if (!window.__sl_sims_done_ms && cells.length && sims.every(settled) && document.querySelector('.sl-cell[data-measures]') !== null) window.__sl_sims_done_ms = Date.now();
+    if (!window.__sl_sims_done_ms && cells.length >= ${count} && sims.every(settled) && document.querySelector('.sl-cell[data-measures]') !== null) window.__sl_sims_done_ms = Date.now();
   };
   new MutationObserver(watch).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-state', 'data-ready'], childList: true });
 })();`;
@@ -76,9 +77,11 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.lengt
 /** One site served through its own counting proxy: {dir, labs, counter, stop()}. */
 async function open_site(dir) {
   const { labs } = JSON.parse(readFileSync(join(dir, 'labs', 'index.json'), 'utf8'));
+  const cell_counts = Object.fromEntries(labs.filter((lab) => lab.status === 'ready').map((lab) =>
+    [lab.id, JSON.parse(readFileSync(join(dir, 'labs', `${lab.id}.en.json`), 'utf8')).cells.length]));
   const server = await serve(dir);
   const counter = await start_counter(server.url);
-  return { dir, labs, counter, stop: async () => { await counter.stop(); server.stop(); } };
+  return { dir, labs, cell_counts, counter, stop: async () => { await counter.stop(); server.stop(); } };
 }
 
 /** One cold visit and, once the service worker is active, one warm (offline) visit of a lab of a site. */
@@ -87,7 +90,7 @@ async function sample(browser, site, lab) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
     await context.addInitScript(RESULT_CLOCK);
-    await context.addInitScript(SIMS_CLOCK);
+    await context.addInitScript(sims_clock(site.cell_counts[lab]));
     const page = await context.newPage();
     const url = `${counter.url}lab.html?lab=${lab}&predict=0`;
     counter.set_offline(false);

@@ -1,6 +1,7 @@
 // One cell's worker (classic script). Protocol: docs/boundary.md, "Worker protocol".
-// page → worker: {type: "init", module}, {type: "run", run_id, cell, inputs, seed}, {type: "timer"}
-// worker → page: {type: "ready", cells}, {type: "progress", run_id, frac}, {type: "result", run_id, result},
+// page → worker: {type: "init", module}, {type: "run", run_id, cell, inputs, seed}, {type: "timer"} (a run or
+//                timer request may come before init: it waits until the module is instantiated)
+// worker → page: {type: "ready"}, {type: "progress", run_id, frac}, {type: "result", run_id, result},
 //                {type: "timer", resolution_s} (measured as the probes measure it),
 //                {type: "csp_violation", directive, blocked}
 // Before a run of a cell that declares probes, the worker takes the browser measurements the module plans
@@ -21,13 +22,16 @@ self.addEventListener('securitypolicyviolation', (event) => {
 
 const PROBE_SHARE = 0.5;   // of the progress bar, while probes measure
 let serving_lab = null;
-let probes_of = new Map();   // cell id → probe names
+// A run or timer request may arrive before init, or while the module instantiates (the page posts a run as
+// soon as it has one, without waiting for "ready"): it waits here, and messages keep their order.
+let instantiated_ok;
+const instantiated = new Promise((resolve) => { instantiated_ok = resolve; });
 
 self.onmessage = function (event) {
   const message = event.data;
   if (message.type === 'init') init(message.module);
-  else if (message.type === 'run') run(message);
-  else if (message.type === 'timer') postMessage({ type: 'timer', resolution_s: self.SL_TIMING.timer_resolution_s() });
+  else if (message.type === 'run') instantiated.then(() => run(message));
+  else if (message.type === 'timer') instantiated.then(() => postMessage({ type: 'timer', resolution_s: self.SL_TIMING.timer_resolution_s() }));
 };
 
 function init(module) {
@@ -41,9 +45,10 @@ function init(module) {
   }).then((instance) => {
     serving_lab = instance;
     self.SL_TIMING.configure(serving_lab.timing_protocol());   // the one protocol, C++'s
-    const cells = serving_lab.list_cells();
-    probes_of = new Map(cells.map((cell) => [cell.id, cell.probes]));
-    postMessage({ type: 'ready', cells });
+    // The page has the cells' specs from its lab file (scripts/build.mjs calls list_cells() once): no call
+    // here, whose first run in a fresh module cost ~90 ms before the first result.
+    postMessage({ type: 'ready' });
+    instantiated_ok();
   }, (error) => postMessage({ type: 'failed', message: String((error && error.message) || error) }));
 }
 
@@ -65,9 +70,11 @@ async function run({ run_id, cell, inputs, seed }) {
   postMessage({ type: 'result', run_id, result }, table_buffers(result));
 }
 
-/** Runs the probes the module plans for these inputs; returns {"measured.<probe>.<key>": "s1 s2 ..."}. */
+/**
+ * Runs the probes the module plans for these inputs (none, at once, for a cell without probes); returns
+ * {"measured.<probe>.<key>": "s1 s2 ..."}.
+ */
 async function measure(cell, inputs, progress) {
-  if (!(probes_of.get(cell) || []).length) return {};
   const plan = serving_lab.probe_plan(cell, inputs);
   if (plan.error) return plan;   // bad inputs: the same error run() would give
   const measured = {};

@@ -226,23 +226,40 @@ export class CellView {
 
   /**
    * Runs the cell now with the inputs as typed (and `consented`: a download the reader asked for, this run
-   * only). data-state and data-runs on the cell tell how it went.
+   * only). data-state and data-runs on the cell tell how it went. `on_computed()` is called as soon as the
+   * worker has answered, before the result is shown (or when the run ends without an answer). A cell without
+   * data assets posts its run to its worker before run_now() returns.
    */
-  async run_now(consented = {}) {
-    clearTimeout(this.#debounce);
-    if (await this.#waits_for_assets()) return;
-    let assets;
+  async run_now(consented = {}, on_computed = () => {}) {
+    let answered = false;
+    const computed = () => {
+      if (!answered) { answered = true; on_computed(); }
+    };
     try {
-      assets = await asset_inputs(this.#spec.assets);
-    } catch (error) {
-      this.element.dataset.state = 'error';
-      return this.#failed({ code: 'missing_asset', param: '', message: String(error.message || error), args: {} });
+      return await this.#run(consented, computed);
+    } finally {
+      computed();
+    }
+  }
+
+  async #run(consented, computed) {
+    clearTimeout(this.#debounce);
+    let assets = {};
+    if ((this.#spec.assets || []).length) {
+      if (await this.#waits_for_assets()) return;
+      try {
+        assets = await asset_inputs(this.#spec.assets);
+      } catch (error) {
+        this.element.dataset.state = 'error';
+        return this.#failed({ code: 'missing_asset', param: '', message: String(error.message || error), args: {} });
+      }
     }
     const inputs = { ...this.#values, ...this.#files, ...assets, ...consented };
     const seed = this.#seed_text ?? DEFAULT_SEED;   // a string, validated in C++ like the inputs
     this.#status.started();
     this.element.dataset.state = 'running';
     const result = await this.#worker.run(this.#spec.id, inputs, seed, (frac) => this.#status.progress(frac));
+    computed();   // its worker is free: the page's next first run is posted before this one is shown
     if (result.superseded) return;   // a newer run owns the status line
     this.element.dataset.runs = String(Number(this.element.dataset.runs || 0) + 1);
     if (result.cancelled) {

@@ -3,7 +3,8 @@ import { el, replace_children } from './dom.js';
 import { t, pick, set_lang, current_lang, normalize_lang } from './i18n.js';
 import { read_page_state, short_id, lab_url } from './url_state.js';
 import { fetch_lab } from './labs.js';
-import { CellWorker, compiled_module, prestart, pool_cells, timer_resolution_s } from './worker_pool.js';
+import { CellWorker, compiled_module, prestart, pool_ready, timer_resolution_s } from './worker_pool.js';
+import { FirstRuns } from './first_runs.js';
 import { CellView } from './cell_view.js';
 import { site_header, site_footer, refresh_footer_timer } from './site_chrome.js';
 import { set_timer_resolution_ms } from './timer_resolution.js';
@@ -17,7 +18,7 @@ let toc_observer = null;
 
 // What the first result waits for starts at once, side by side: the module's compile (lab.html preloads its
 // bytes), the first worker (its script and the glue), the lab file and the UI strings.
-compiled_module().catch(() => {});   // a failure is reported by pool_cells()
+compiled_module().catch(() => {});   // a failure is reported by pool_ready()
 prestart(1);
 const lab_file = fetch_lab(state.lab, normalize_lang(state.lang)).then((lab) => ({ lab }), (error) => ({ error }));
 
@@ -39,25 +40,26 @@ async function main() {
 }
 
 /**
- * The cells run in a pool of workers (worker_pool.js); the specs come from list_cells() in the wasm module.
- * The page is built down to its first simulation cell, which starts computing (in the worker already
- * instantiated) before the rest is built.
+ * The cells run in a pool of workers (worker_pool.js); their specs are the module's list_cells(), which the
+ * build wrote into the lab file. The page is built down to its first simulation cell, whose run waits in
+ * its worker while the module instantiates there, and then the rest; a module that does not instantiate
+ * replaces the cells with that error.
  */
 async function start_cells(docs) {
-  let specs;
-  try {
-    specs = await pool_cells();
-  } catch (error) {
-    return fail('lab.wasm_failed', { message: error.message });
-  }
+  const specs = page.lab.cell_specs || {};
+  pool_ready().catch((error) => {
+    page.views = [];
+    fail('lab.wasm_failed', { message: error.message });
+  });
   const view_of = (doc) => {
-    const spec = specs.find((candidate) => candidate.id === doc.id);
+    const spec = specs[doc.id];
     if (!spec) return { element: el('p', { class: 'sl-error', role: 'alert' }, t('lab.cell_missing', { cell: doc.id })) };
     const number = page.lab.cells.findIndex((cell) => cell.id === doc.id) + 1;
     return new CellView({ lab_id: page.lab.id, doc, spec, worker: new CellWorker(), embed: state.embed, query: state.query,
       number, predict: ask_predictions });
   };
   page.views = [];
+  const runs = new FirstRuns();
   let first = null;
   for (const doc of docs) {
     if (first) break;
@@ -66,12 +68,22 @@ async function start_cells(docs) {
     if (view.run_now && !view.measures_machine) first = view;
   }
   render();
-  const started = first ? new Map([[first, first.run_now()]]) : new Map();
-  await new Promise((resolve) => setTimeout(resolve));   // its run is posted to its worker before the rest is built
-  page.views.push(...docs.slice(page.views.length).map(view_of));
+  for (const view of page.views) runs.add(view);   // the first simulation starts
+  await next_task();   // its run is posted to its worker before the rest is built
+  // One view at a time, each its own task and on the page when built (and its run started, if a core is
+  // free): a result that comes meanwhile is shown at once. The page then renders once more, with its contents.
+  const cells = document.querySelector('.sl-cells');
+  for (const doc of docs.slice(page.views.length)) {
+    if (page.message) return;   // the module failed
+    const view = view_of(doc);
+    page.views.push(view);
+    cells?.append(view.element);
+    runs.add(view);
+    await next_task();
+  }
   render();
   if (state.embed) tell_parent(page.views[0]);
-  await first_runs(page.views.filter((view) => view.run_now), started);
+  await runs.finish();
   // The footer's timer resolution, measured in a worker once the first runs no longer need them all.
   timer_resolution_s().then((resolution_s) => {
     if (resolution_s !== null) { set_timer_resolution_ms(resolution_s * 1000); refresh_footer_timer(); }
@@ -82,26 +94,7 @@ async function start_cells(docs) {
   if (window.location.hash) document.getElementById(window.location.hash.slice(1))?.scrollIntoView();
 }
 
-/**
- * The first run of every cell: the simulations in page order, as many at once as the machine has cores, so
- * the top cells answer first instead of all sharing the cores; then each cell that times this machine, alone
- * (in page order), so no other cell's work slows what it measures and no measurement holds the simulations
- * back. `started`: runs already under way (the first cell's). The runs share as many workers as run at once.
- */
-async function first_runs(views, started) {
-  const slots = Math.max(1, navigator.hardwareConcurrency || 2);
-  const order = [...views.filter((view) => !view.measures_machine), ...views.filter((view) => view.measures_machine)];
-  const running = new Map();   // view → its run's promise
-  for (const [view, run] of started) running.set(view, run.finally(() => running.delete(view)));
-  prestart(Math.min(slots, order.length));   // as many workers as run at once, started now
-  for (const [i, view] of order.entries()) {
-    if (started.has(view)) continue;
-    const alone = view.measures_machine;
-    while (running.size > 0 && (alone || running.size >= slots)) await Promise.race(running.values());
-    running.set(view, view.run_now().finally(() => running.delete(view)));
-  }
-  await Promise.all(running.values());
-}
+const next_task = () => new Promise((resolve) => setTimeout(resolve));
 
 /**
  * An embedded cell tells the page around it its height (serving-lab:resize, on every change: embed.js sizes
@@ -165,9 +158,9 @@ function render({ rebuild = false } = {}) {
     main_element.append(
       el('h1', { class: 'sl-lab-title' }, pick(page.lab.title, page.lab.id)),
       el('p', { class: 'sl-lab-summary' }, pick(page.lab.summary)));
-    document.title = `${pick(page.lab.title, page.lab.id)} · ${t('site.title')}`;
+    set_title(`${pick(page.lab.title, page.lab.id)} · ${t('site.title')}`);
   } else {
-    document.title = t('site.title');
+    set_title(t('site.title'));
   }
   if (page.message) {
     const { key, args, class_name } = page.message;
@@ -189,6 +182,11 @@ function render({ rebuild = false } = {}) {
   replace_children(document.body,
     site_header({ home_link: true, on_lang_change: change_language }), main_element, site_footer());
   watch_contents();
+}
+
+/** Sets the document's title when it changes: each assignment rewrites <title>, and Chromium then fetches the icon again (a 304 each). */
+function set_title(title) {
+  if (document.title !== title) document.title = title;
 }
 
 /** The numbered list of cells, sticky beside them on wide screens; the cell in view is marked. */

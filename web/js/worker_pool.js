@@ -15,18 +15,20 @@ export function compiled_module() {
   return module_promise;
 }
 
+/**
+ * Fetches the bytes, then compiles them. Not compileStreaming: with lazy compilation Chromium validates every
+ * function of a streamed module before it resolves and holds the page's main thread for it (wasm.FinishStreaming,
+ * 100-180 ms on this 1.4 MB module in a trace, in which the page cannot build its first cell); compile() took
+ * 8 ms of the main thread there, and the functions are compiled in the workers as they first run. Any MIME
+ * type will do.
+ */
 async function compile(url) {
-  try {
-    return await WebAssembly.compileStreaming(fetch(url));
-  } catch (streaming_error) {
-    // Some static hosts send the wrong MIME type for .wasm; compileStreaming refuses it, compile() does not.
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-    return WebAssembly.compile(await response.arrayBuffer());
-  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return WebAssembly.compile(await response.arrayBuffer());
 }
 
-/** One worker with the module instantiated (ready: list_cells()), lent to one CellWorker at a time. */
+/** One worker with the module instantiated (ready), lent to one CellWorker at a time. */
 class Slot {
   owner = null;       // the CellWorker whose run this worker computes, or null (idle)
   on_timer = null;
@@ -38,7 +40,7 @@ class Slot {
       worker.onmessage = (event) => {
         const message = event.data;
         if (message.type === 'csp_violation') return console.error(`Content-Security-Policy violation in a worker: ${message.directive} ${message.blocked}`);
-        if (message.type === 'ready') return resolve(message.cells);
+        if (message.type === 'ready') return resolve();
         if (message.type === 'failed') return reject(new Error(message.message));
         if (message.type === 'timer') return this.on_timer?.(message.resolution_s);
         this.owner?.on_message(this, message);
@@ -50,7 +52,7 @@ class Slot {
   }
 }
 
-let first_ready = null;   // the first slot started: list_cells() is the same in every worker
+let first_ready = null;   // the first slot started: whether the module instantiates at all
 const idle = [];   // slots no run holds
 let started = 0;   // slots alive (idle or lent)
 
@@ -79,8 +81,8 @@ export function prestart(count) {
   }
 }
 
-/** Resolves with list_cells() once the module is instantiated in a worker. */
-export function pool_cells() {
+/** Resolves once the module is instantiated in a worker; rejects if it cannot be. */
+export function pool_ready() {
   prestart(1);
   return first_ready.ready;
 }
@@ -119,9 +121,10 @@ export class CellWorker {
     this.#slot = slot;
     return new Promise((resolve) => {
       this.#pending = { run_id, resolve, on_progress };
-      slot.ready.then(() => {
-        if (this.#pending && this.#pending.run_id === run_id) slot.worker.postMessage({ type: 'run', run_id, cell, inputs, seed });
-      }, (error) => {
+      // Posted at once: a worker still instantiating the module runs it as soon as it can, without waiting
+      // for this page to handle its "ready" (the page may be busy building the other cells).
+      slot.worker.postMessage({ type: 'run', run_id, cell, inputs, seed });
+      slot.ready.catch((error) => {
         if (this.#slot === slot) { this.#slot = null; drop(slot); }
         this.#settle(run_id, failure(error));
       });

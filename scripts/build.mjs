@@ -31,8 +31,9 @@ const wasm_dir = resolve(options['wasm-dir']);
 const labs_dir = resolve(options['labs-dir']);
 const web = join(root, 'web');
 const WASM_FILES = ['serving_lab.js', 'serving_lab.wasm'];
-// Data assets (core/cell.h DataAsset), written by the wasm build (cmake/Mnist.cmake): its file → the site's path.
-const DATA_FILES = { 'mnist-digits.bin': 'data/mnist-digits.bin' };
+// Data assets (core/cell.h DataAsset), written by the wasm build (cmake/Mnist.cmake, cmake/DefaultPhoto.cmake):
+// its file → the site's path.
+const DATA_FILES = { 'mnist-digits.bin': 'data/mnist-digits.bin', 'default-photo.jpg': 'data/default-photo.jpg' };
 const ENTRY_POINTS = ['main_index.js', 'main_lab.js'];
 // The pages, written from the one template web/page.html: its script, and what else its head holds.
 const PAGES = {
@@ -187,9 +188,10 @@ async function cell_specs() {
   return new Map(specs.map((spec) => [spec.id, spec]));
 }
 
-// The service worker precaches every file of the site but the measurement model (assets/), the data assets
-// (data/: kept on their first fetch, which a reader asks for), the compressed twins and the host's _headers file.
-const NOT_PRECACHED = /^(assets\/|data\/|_headers$|sw\.js$)|\.(br|gz)$/;
+// The service worker precaches every file of the site but the measurement model (assets/), the data assets a
+// reader is asked about (data/ but the default photo, fetched unasked: kept on their first fetch), the compressed
+// twins and the host's _headers file.
+const NOT_PRECACHED = /^(assets\/|data\/(?!default-photo\.jpg$)|_headers$|sw\.js$)|\.(br|gz)$/;
 
 /**
  * dist/sw.js from web/sw.js with the precache list (each file with the SHA-256 of its bytes) and a version

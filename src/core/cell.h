@@ -127,6 +127,9 @@ class Inputs {
 struct DataAsset {
   std::string name;  ///< "mnist-digits"
   std::string path;  ///< "data/mnist-digits.bin"
+  /// The page asks the reader before it fetches the file (the 0.8 MB of digits); false for a small one (the
+  /// 51 KB default photo), fetched when its cell first runs.
+  bool ask_first = true;
 };
 
 /// A measurement only the host can take (the browser's JSON.parse, createImageBitmap, a call across the

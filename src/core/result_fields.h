@@ -144,6 +144,7 @@ void write(const CellSpec& cell, Writer& w) {
     w.key("assets"), write_objects(cell.assets, w, [&](const DataAsset& a) {
       w.key("name"), w.string(a.name);
       w.key("path"), w.string(a.path);
+      w.key("ask_first"), w.boolean(a.ask_first);
     });
   }
   w.key("params"), w.begin_array();

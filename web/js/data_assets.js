@@ -19,7 +19,8 @@ export function consent_to(assets) {
 
 /** True when the assets may be fetched: the reader agreed, or they are in a cache already (nothing would move). */
 export async function may_fetch(assets) {
-  if (assets.every((asset) => consented.has(asset.path))) return true;
+  // A small asset (ask_first false: the default photo) needs no yes.
+  if (assets.every((asset) => asset.ask_first === false || consented.has(asset.path))) return true;
   if (!('caches' in window)) return false;
   try {
     for (const asset of assets) if (!(await caches.match(new URL(asset.path, window.location.href).href))) return false;

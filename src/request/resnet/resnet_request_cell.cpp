@@ -83,7 +83,12 @@ Result<ResnetRequestParams> validate_resnet_request(const Inputs& in) {
   p.net.width = width_of(in.choice("width"));
   const std::string& file = in.bytes("photo");
   p.builtin_photo = file.empty();
-  p.jpeg = p.builtin_photo ? &default_photo_jpeg() : &file;  // the user's file, or the built-in photo
+  p.jpeg = p.builtin_photo ? default_photo(in) : &file;  // the user's file, or the built-in photo
+  if (p.jpeg == nullptr)
+    return Error{"missing_asset", "asset." + default_photo_asset().name,
+                 "the default photo (" + default_photo_asset().path + ") was not passed in as asset." +
+                     default_photo_asset().name + "; choose a photo of your own instead",
+                 {}};
   const auto header = read_jpeg_header(*p.jpeg, "photo");
   if (!header.ok()) return header.error();
   p.photo_height = header.value().height;
@@ -298,6 +303,7 @@ CellSpec resnet_request_cell() {
                  choice("layouts", {"nchw+nhwc", "nchw"}, "nchw+nhwc")},
                 &run_resnet_request};
   cell.deterministic = false;
+  cell.assets = {default_photo_asset()};
   cell.probes = {"image_bitmap"};
   cell.plan_probes = &plan_image_bitmap;
   cell.outputs = outputs({"decode_ms", "resize_ms", "normalize_ms", "forward_ms", "post_ms", "total_ms", "preprocess_frac",

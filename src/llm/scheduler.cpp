@@ -14,7 +14,14 @@ Scheduler::Scheduler(const SchedulerConfig& config, KvCacheManager& kv_cache_man
 
 void Scheduler::add_request(Request& request) {
   request.status = RequestStatus::Waiting;
+  num_outstanding_tokens_ += request.num_prompt_tokens + request.max_tokens - 1 - request.num_computed_tokens;
   enqueue(request, false);
+}
+
+void Scheduler::add_computed(Request& request, std::int64_t n) {
+  request.num_computed_tokens += n;
+  num_running_computed_tokens_ += n;
+  num_outstanding_tokens_ -= n;
 }
 
 namespace {
@@ -45,13 +52,20 @@ void Scheduler::enqueue(Request& request, bool preempted) {
 
 SchedulerOutput Scheduler::schedule() {
   SchedulerOutput out;
+  schedule(out);
+  return out;
+}
+
+void Scheduler::schedule(SchedulerOutput& out) {
+  out.scheduled.clear();
+  out.preempted.clear();
+  out.work = StepWork{};
   out.scheduled.reserve(running_.size() + std::min<std::size_t>(waiting_.size(), 64));
   std::int64_t token_budget = config_.max_num_batched_tokens;
   schedule_running(out, token_budget);
   if (out.preempted.empty()) schedule_waiting(out, token_budget);
   out.total_num_scheduled_tokens = config_.max_num_batched_tokens - token_budget;
   for (const ScheduledRequest& s : out.scheduled) add_work(out.work, *s.request, s.num_new_tokens);
-  return out;
 }
 
 std::int64_t Scheduler::cap_prefill(const Request& request, std::int64_t num_new_tokens,
@@ -92,6 +106,8 @@ bool Scheduler::allocate_or_preempt(Request& request, std::int64_t num_new_token
 void Scheduler::preempt(Request& victim) {
   kv_.free(victim);
   victim.status = RequestStatus::Preempted;
+  num_running_computed_tokens_ -= victim.num_computed_tokens;
+  num_outstanding_tokens_ += victim.num_computed_tokens;
   victim.num_computed_tokens = 0;  // recompute: prompt and generated tokens are prefilled again on return
   ++victim.num_preemptions;
   ++num_preemptions_;
@@ -115,7 +131,8 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int64_t& token_budge
     waiting_.pop_front();
     running_.push_back(&request);
     request.status = RequestStatus::Running;
-    request.num_computed_tokens += hit.num_computed_tokens;
+    num_running_computed_tokens_ += request.num_computed_tokens;  // a transferred request's KV
+    add_computed(request, hit.num_computed_tokens);
     if (request.num_cached_tokens < 0) request.num_cached_tokens = hit.num_computed_tokens;
     if (transferred) {
       out.scheduled.push_back({&request, num_new_tokens});
@@ -172,14 +189,21 @@ std::int64_t Scheduler::verify(std::int64_t num_drafts) {
 std::vector<Request*> Scheduler::update_from_output(const SchedulerOutput& output, double now_s,
                                                     GapHistogram* token_gaps) {
   std::vector<Request*> finished;
+  update_from_output(output, now_s, token_gaps, finished);
+  return finished;
+}
+
+void Scheduler::update_from_output(const SchedulerOutput& output, double now_s, GapHistogram* token_gaps,
+                                   std::vector<Request*>& finished) {
+  finished.clear();
   for (const ScheduledRequest& s : output.scheduled) {
     Request& request = *s.request;
     if (s.num_new_tokens > 1 && is_decoding(request)) {
       const std::int64_t emitted = verify(s.num_new_tokens - 1);
-      request.num_computed_tokens += emitted;  // the last token's KV and the accepted drafts'
+      add_computed(request, emitted);  // the last token's KV and the accepted drafts'
       request.num_output_tokens += emitted;
     } else {
-      request.num_computed_tokens += s.num_new_tokens;
+      add_computed(request, s.num_new_tokens);
       if (request.num_computed_tokens < request.num_tokens()) continue;  // a prefill chunk: nothing sampled yet
       request.num_output_tokens += 1;
     }
@@ -190,6 +214,8 @@ std::vector<Request*> Scheduler::update_from_output(const SchedulerOutput& outpu
     request.status = RequestStatus::Finished;
     request.finished_at_s = now_s;
     kv_.free(request);
+    num_running_computed_tokens_ -= request.num_computed_tokens;
+    num_outstanding_tokens_ -= request.num_prompt_tokens + request.max_tokens - 1 - request.num_computed_tokens;
     finished.push_back(&request);
   }
   // Collect, then apply: finished requests leave `running`, the others keep their admission order.
@@ -198,7 +224,6 @@ std::vector<Request*> Scheduler::update_from_output(const SchedulerOutput& outpu
                                   [](const Request* r) { return r->status == RequestStatus::Finished; }),
                    running_.end());
   }
-  return finished;
 }
 
 }  // namespace sl::llm

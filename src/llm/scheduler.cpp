@@ -65,7 +65,6 @@ void Scheduler::schedule(SchedulerOutput& out) {
   schedule_running(out, token_budget);
   if (out.preempted.empty()) schedule_waiting(out, token_budget);
   out.total_num_scheduled_tokens = config_.max_num_batched_tokens - token_budget;
-  for (const ScheduledRequest& s : out.scheduled) add_work(out.work, *s.request, s.num_new_tokens);
 }
 
 std::int64_t Scheduler::cap_prefill(const Request& request, std::int64_t num_new_tokens,
@@ -86,20 +85,32 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int64_t& token_budge
     num_new_tokens = cap_prefill(request, num_new_tokens, token_budget);
     SL_ASSERT(num_new_tokens > 0);  // a running request always lacks at least the token just sampled
     if (!allocate_or_preempt(request, num_new_tokens, out)) break;
-    out.scheduled.push_back({&request, num_new_tokens});
-    token_budget -= num_new_tokens;
+    add_scheduled(out, request, num_new_tokens, token_budget);
     ++req_index;
   }
 }
 
+void Scheduler::add_scheduled(SchedulerOutput& out, Request& request, std::int64_t num_new_tokens,
+                              std::int64_t& token_budget) {
+  ScheduledRequest& s = out.scheduled.emplace_back();
+  s.request = &request;
+  s.num_new_tokens = num_new_tokens;
+  token_budget -= num_new_tokens;
+  add_work(out.work, request, num_new_tokens);
+}
+
 bool Scheduler::allocate_or_preempt(Request& request, std::int64_t num_new_tokens, SchedulerOutput& out) {
-  while (!kv_.allocate_slots(request, num_new_tokens)) {
+  return kv_.allocate_slots(request, num_new_tokens).has_value() || preempt_until_fits(request, num_new_tokens, out);
+}
+
+bool Scheduler::preempt_until_fits(Request& request, std::int64_t num_new_tokens, SchedulerOutput& out) {
+  do {
     Request* victim = running_.back();  // the latest admitted
     running_.pop_back();
     preempt(*victim);
     out.preempted.push_back(victim);
     if (victim == &request) return false;
-  }
+  } while (!kv_.allocate_slots(request, num_new_tokens));
   return true;
 }
 
@@ -134,16 +145,12 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int64_t& token_budge
     num_running_computed_tokens_ += request.num_computed_tokens;  // a transferred request's KV
     add_computed(request, hit.num_computed_tokens);
     if (request.num_cached_tokens < 0) request.num_cached_tokens = hit.num_computed_tokens;
-    if (transferred) {
-      out.scheduled.push_back({&request, num_new_tokens});
-      token_budget -= num_new_tokens;
-      continue;
+    if (!transferred) {
+      prefix_stats_.num_requests += 1;
+      prefix_stats_.num_query_tokens += request.num_tokens();
+      prefix_stats_.num_hit_tokens += hit.num_computed_tokens;
     }
-    prefix_stats_.num_requests += 1;
-    prefix_stats_.num_query_tokens += request.num_tokens();
-    prefix_stats_.num_hit_tokens += hit.num_computed_tokens;
-    out.scheduled.push_back({&request, num_new_tokens});
-    token_budget -= num_new_tokens;
+    add_scheduled(out, request, num_new_tokens, token_budget);
   }
 }
 

@@ -141,6 +141,10 @@ class Scheduler {
   /// Allocates for `request`, preempting from the tail of `running` until it fits; false if `request` itself
   /// was preempted.
   bool allocate_or_preempt(Request& request, std::int64_t num_new_tokens, SchedulerOutput& out);
+  /// Preempts from the tail of `running` until the allocation succeeds (it just failed); as above.
+  bool preempt_until_fits(Request& request, std::int64_t num_new_tokens, SchedulerOutput& out);
+  /// `request` computes `num_new_tokens` this step: into the output, its budget and the step's work.
+  void add_scheduled(SchedulerOutput& out, Request& request, std::int64_t num_new_tokens, std::int64_t& token_budget);
   void preempt(Request& victim);
   /// A request's computed tokens advance by `n` (it is running).
   void add_computed(Request& request, std::int64_t n);

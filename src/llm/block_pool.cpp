@@ -26,6 +26,18 @@ void BlockPool::push_back_free(BlockId b) {
   ++num_free_;
 }
 
+void BlockPool::push_front_free(BlockId b) {
+  const auto sentinel = static_cast<BlockId>(num_blocks());
+  const BlockId first = at(sentinel).next;
+  at(first).prev = b;
+  Block& block = at(b);
+  block.prev = sentinel;
+  block.next = first;
+  block.in_free_queue = true;
+  at(sentinel).next = b;
+  ++num_free_;
+}
+
 void BlockPool::unlink_free(BlockId b) {
   Block& block = at(b);
   SL_ASSERT(block.in_free_queue);
@@ -66,7 +78,9 @@ void BlockPool::touch(const std::vector<BlockId>& blocks) {
 void BlockPool::free_block(BlockId b) {
   auto& count = at(b).ref_cnt;
   SL_ASSERT(count > 0);
-  if (--count == 0) push_back_free(b);
+  if (--count > 0) return;
+  if (enable_caching_) push_back_free(b);  // LRU: cached blocks are evicted least recently freed first
+  else push_front_free(b);                 // a stack: see the header
 }
 
 std::optional<BlockId> BlockPool::get_cached_block(std::uint64_t block_hash) const {

@@ -47,8 +47,9 @@ const M = await loadModule();
 const show = (s) => (typeof s === 'number' ? s.toFixed(3).padStart(9) : '  refused');
 const rate = (count, s) => (typeof s === 'number' ? (count / s).toExponential(2).padStart(10) : '         -');
 
-console.log(`one engine, 10^5 requests: ${engine.steps} steps (engine alone natively: ${engine.cpu_s.toFixed(3)} s CPU,` +
-            ` ${engine.wall_s.toFixed(3)} s wall, best of 5)`);
+console.log(`one engine, 10^5 requests: ${engine.steps} steps (bench_continuous_batching's engine alone natively, with prefix` +
+            ` caching on as in llm/continuous-batching: ${engine.cpu_s.toFixed(3)} s CPU, ${engine.wall_s.toFixed(3)} s wall, best of 5;` +
+            ' the fleet cell runs without it)');
 const native1 = nativeCell('llm/fleet', one_engine);
 const wasm1 = wasmCell(M, 'llm/fleet', one_engine);
 if (wasm1.result && !wasm1.result.error && wasm1.result.outputs.tok_per_s !== engine.tok_per_s)

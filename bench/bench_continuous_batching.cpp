@@ -51,5 +51,8 @@ int main(int argc, char** argv) {
   std::printf("  tok/s %.0f  ttft p50 %.1f ms  tpot p50 %.2f ms  e2e p99 %.2f s  mean batch %.1f  preemptions %lld\n",
               s.output_tok_per_s, s.ttft_p50_s * 1e3, s.tpot_p50_s * 1e3, s.e2e_p99_s, s.mean_batch,
               static_cast<long long>(s.num_preemptions));
+  // The same as one JSON line, for bench/engine_speed.mjs (requests/s and steps/s beside the wasm module's).
+  std::printf("{\"requests\": %lld, \"steps\": %lld, \"cpu_s\": %.6f, \"wall_s\": %.6f, \"tok_per_s\": %.17g}\n",
+              static_cast<long long>(n), static_cast<long long>(steps), best_cpu_s, best_s, s.output_tok_per_s);
   return 0;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "core/error.h"
 
@@ -42,6 +44,46 @@ double batch_means_se(const std::vector<double>& xs, int num_batches) {
     means.add(sum / static_cast<double>(per_batch));
   }
   return means.standard_error();
+}
+
+void sort_ascending(std::vector<double>& xs) {
+  constexpr std::size_t kSmall = 512;  // below this, a comparison sort is as fast
+  if (xs.size() < kSmall) {
+    std::sort(xs.begin(), xs.end());
+    return;
+  }
+  // A key whose unsigned order is the values' order: negatives have every bit flipped, the rest the sign bit.
+  constexpr int kDigitBits = 11, kNumDigits = (64 + kDigitBits - 1) / kDigitBits;
+  constexpr std::size_t kRadix = std::size_t{1} << kDigitBits;
+  std::vector<std::uint64_t> keys(xs.size()), scratch(xs.size());
+  std::vector<std::size_t> counts(kRadix * kNumDigits, 0);
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &xs[i], sizeof bits);
+    const std::uint64_t key = (bits >> 63) != 0 ? ~bits : bits | (std::uint64_t{1} << 63);
+    keys[i] = key;
+    for (int d = 0; d < kNumDigits; ++d)
+      ++counts[static_cast<std::size_t>(d) * kRadix + static_cast<std::size_t>((key >> (d * kDigitBits)) & (kRadix - 1))];
+  }
+  for (int d = 0; d < kNumDigits; ++d) {
+    std::size_t* count = counts.data() + static_cast<std::size_t>(d) * kRadix;
+    const std::uint64_t shift = static_cast<std::uint64_t>(d * kDigitBits);
+    const auto digit = [shift](std::uint64_t key) { return static_cast<std::size_t>((key >> shift) & (kRadix - 1)); };
+    if (count[digit(keys[0])] == keys.size()) continue;  // every key has this digit
+    std::size_t start = 0;
+    for (std::size_t b = 0; b < kRadix; ++b) {
+      const std::size_t c = count[b];
+      count[b] = start;
+      start += c;
+    }
+    for (const std::uint64_t key : keys) scratch[count[digit(key)]++] = key;  // stable
+    keys.swap(scratch);
+  }
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const std::uint64_t key = keys[i];
+    const std::uint64_t bits = (key >> 63) != 0 ? key & ~(std::uint64_t{1} << 63) : ~key;
+    std::memcpy(&xs[i], &bits, sizeof bits);
+  }
 }
 
 double quantile_sorted(const std::vector<double>& sorted, double p) {

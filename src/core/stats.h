@@ -34,6 +34,11 @@ double batch_means_se(const std::vector<double>& xs, int num_batches = 32);
 /// (type 7, as numpy's default). Copies and partially sorts; xs must not be empty.
 double quantile(std::vector<double> xs, double p);
 
+/// Sorts a sample of doubles (no NaN) ascending: the order of std::sort, as an LSD radix sort on the values' bits
+/// (11-bit digits, skipping a digit all values share), several times faster on the 10^5 latencies of a run.
+/// -0 sorts before +0 (std::sort leaves them in either order).
+void sort_ascending(std::vector<double>& xs);
+
 /// Quantiles of an already sorted sample (type 7).
 double quantile_sorted(const std::vector<double>& sorted, double p);
 

@@ -6,71 +6,81 @@ namespace sl::llm {
 
 BlockPool::BlockPool(std::int64_t num_blocks, bool enable_caching)
     : enable_caching_(enable_caching),
-      ref_cnt_(static_cast<std::size_t>(num_blocks), 0),
-      hash_(static_cast<std::size_t>(num_blocks), 0),
-      has_hash_(static_cast<std::size_t>(num_blocks), false),
-      prev_(static_cast<std::size_t>(num_blocks) + 1),
-      next_(static_cast<std::size_t>(num_blocks) + 1),
-      in_free_queue_(static_cast<std::size_t>(num_blocks), false),
+      blocks_(static_cast<std::size_t>(num_blocks) + 1),
       hash_to_block_(enable_caching ? num_blocks : 1) {
   SL_ASSERT(num_blocks > 0 && num_blocks < (std::int64_t{1} << 31) - 1);
   const auto sentinel = static_cast<BlockId>(num_blocks);
-  prev_[static_cast<std::size_t>(sentinel)] = next_[static_cast<std::size_t>(sentinel)] = sentinel;
+  at(sentinel).prev = at(sentinel).next = sentinel;
   for (BlockId b = 0; b < sentinel; ++b) push_back_free(b);  // initially in block-id order, as vLLM
 }
 
 void BlockPool::push_back_free(BlockId b) {
   const auto sentinel = static_cast<BlockId>(num_blocks());
-  const BlockId last = prev_[static_cast<std::size_t>(sentinel)];
-  next_[static_cast<std::size_t>(last)] = b;
-  prev_[static_cast<std::size_t>(b)] = last;
-  next_[static_cast<std::size_t>(b)] = sentinel;
-  prev_[static_cast<std::size_t>(sentinel)] = b;
-  in_free_queue_[static_cast<std::size_t>(b)] = true;
+  const BlockId last = at(sentinel).prev;
+  at(last).next = b;
+  Block& block = at(b);
+  block.prev = last;
+  block.next = sentinel;
+  block.in_free_queue = true;
+  at(sentinel).prev = b;
+  ++num_free_;
+}
+
+void BlockPool::push_front_free(BlockId b) {
+  const auto sentinel = static_cast<BlockId>(num_blocks());
+  const BlockId first = at(sentinel).next;
+  at(first).prev = b;
+  Block& block = at(b);
+  block.prev = sentinel;
+  block.next = first;
+  block.in_free_queue = true;
+  at(sentinel).next = b;
   ++num_free_;
 }
 
 void BlockPool::unlink_free(BlockId b) {
-  SL_ASSERT(in_free_queue_[static_cast<std::size_t>(b)]);
-  const BlockId p = prev_[static_cast<std::size_t>(b)];
-  const BlockId n = next_[static_cast<std::size_t>(b)];
-  next_[static_cast<std::size_t>(p)] = n;
-  prev_[static_cast<std::size_t>(n)] = p;
-  in_free_queue_[static_cast<std::size_t>(b)] = false;
+  Block& block = at(b);
+  SL_ASSERT(block.in_free_queue);
+  at(block.prev).next = block.next;
+  at(block.next).prev = block.prev;
+  block.in_free_queue = false;
   --num_free_;
 }
 
 void BlockPool::maybe_evict_cached_block(BlockId b) {
-  if (!has_hash_[static_cast<std::size_t>(b)]) return;
-  hash_to_block_.erase(hash_[static_cast<std::size_t>(b)], b);
-  has_hash_[static_cast<std::size_t>(b)] = false;
+  Block& block = at(b);
+  if (!block.has_hash) return;
+  hash_to_block_.erase(block.hash, b);
+  block.has_hash = false;
 }
 
 void BlockPool::get_new_blocks(std::int64_t n, std::vector<BlockId>& out) {
   SL_ASSERT(n <= num_free_);
   num_handed_out_ += n;
-  const auto sentinel = static_cast<std::size_t>(num_blocks());
+  const auto sentinel = static_cast<BlockId>(num_blocks());
   for (std::int64_t i = 0; i < n; ++i) {
-    const BlockId b = next_[sentinel];  // the least recently freed block
+    const BlockId b = at(sentinel).next;  // the least recently freed block
     unlink_free(b);
     maybe_evict_cached_block(b);
-    SL_ASSERT(ref_cnt_[static_cast<std::size_t>(b)] == 0);
-    ref_cnt_[static_cast<std::size_t>(b)] = 1;
+    SL_ASSERT(at(b).ref_cnt == 0);
+    at(b).ref_cnt = 1;
     out.push_back(b);
   }
 }
 
 void BlockPool::touch(const std::vector<BlockId>& blocks) {
   for (const BlockId b : blocks) {
-    if (ref_cnt_[static_cast<std::size_t>(b)] == 0) unlink_free(b);  // an eviction candidate comes back
-    ++ref_cnt_[static_cast<std::size_t>(b)];
+    if (at(b).ref_cnt == 0) unlink_free(b);  // an eviction candidate comes back
+    ++at(b).ref_cnt;
   }
 }
 
 void BlockPool::free_block(BlockId b) {
-  auto& count = ref_cnt_[static_cast<std::size_t>(b)];
+  auto& count = at(b).ref_cnt;
   SL_ASSERT(count > 0);
-  if (--count == 0) push_back_free(b);
+  if (--count > 0) return;
+  if (enable_caching_) push_back_free(b);  // LRU: cached blocks are evicted least recently freed first
+  else push_front_free(b);                 // a stack: see the header
 }
 
 std::optional<BlockId> BlockPool::get_cached_block(std::uint64_t block_hash) const {
@@ -78,33 +88,34 @@ std::optional<BlockId> BlockPool::get_cached_block(std::uint64_t block_hash) con
 }
 
 void BlockPool::cache_full_block(BlockId b, std::uint64_t block_hash) {
-  SL_ASSERT(enable_caching_ && ref_cnt_[static_cast<std::size_t>(b)] > 0 && !has_hash_[static_cast<std::size_t>(b)]);
+  Block& block = at(b);
+  SL_ASSERT(enable_caching_ && block.ref_cnt > 0 && !block.has_hash);
   // A duplicate (same tokens computed into another block) stays uncached: see the header.
   if (!hash_to_block_.insert(block_hash, b)) return;
-  hash_[static_cast<std::size_t>(b)] = block_hash;
-  has_hash_[static_cast<std::size_t>(b)] = true;
+  block.hash = block_hash;
+  block.has_hash = true;
 }
 
 std::string BlockPool::check_invariants() const {
   std::int64_t num_zero = 0;
   std::int64_t num_hashed = 0;
-  for (std::size_t b = 0; b < ref_cnt_.size(); ++b) {
-    if (ref_cnt_[b] < 0) return "block " + std::to_string(b) + " has a negative reference count";
-    if ((ref_cnt_[b] == 0) != in_free_queue_[b])
+  for (BlockId b = 0; b < static_cast<BlockId>(num_blocks()); ++b) {
+    const Block& block = at(b);
+    if (block.ref_cnt < 0) return "block " + std::to_string(b) + " has a negative reference count";
+    if ((block.ref_cnt == 0) != block.in_free_queue)
       return "block " + std::to_string(b) + " is in the free queue iff unreferenced: violated";
-    num_zero += ref_cnt_[b] == 0;
-    if (has_hash_[b]) {
+    num_zero += block.ref_cnt == 0;
+    if (block.has_hash) {
       ++num_hashed;
-      const auto found = hash_to_block_.find(hash_[b]);
-      if (!found || *found != static_cast<BlockId>(b))
-        return "cached block " + std::to_string(b) + " is missing from the hash map";
+      const auto found = hash_to_block_.find(block.hash);
+      if (!found || *found != b) return "cached block " + std::to_string(b) + " is missing from the hash map";
     }
   }
   // Walk the free queue: it must hold exactly the unreferenced blocks, each once.
   std::int64_t walked = 0;
   const auto sentinel = static_cast<BlockId>(num_blocks());
-  for (BlockId b = next_[static_cast<std::size_t>(sentinel)]; b != sentinel; b = next_[static_cast<std::size_t>(b)]) {
-    if (++walked > num_blocks() || ref_cnt_[static_cast<std::size_t>(b)] != 0) return "free queue is corrupt";
+  for (BlockId b = at(sentinel).next; b != sentinel; b = at(b).next) {
+    if (++walked > num_blocks() || at(b).ref_cnt != 0) return "free queue is corrupt";
   }
   if (walked != num_free_ || num_zero != num_free_) return "free count differs from the free queue";
   const std::int64_t num_held = num_blocks() - num_zero;  // counted, not derived from num_free_

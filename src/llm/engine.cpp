@@ -16,12 +16,11 @@ struct KvOccupancy {
 
 KvOccupancy kv_occupancy(const Scheduler& scheduler, const KvCacheManager& kv, const SchedulerOutput& out) {
   KvOccupancy o;
-  std::int64_t slots = 0;
-  std::int64_t stored = out.total_num_scheduled_tokens;  // written during this step
-  for (const Request* r : scheduler.running()) {
-    slots += static_cast<std::int64_t>(kv.blocks_of(*r).size()) * kv.block_size();
-    stored += r->num_computed_tokens;
-  }
+  // Only running requests hold blocks (kv_cache_manager.h), so the tables' blocks are theirs; both sums are
+  // integers kept as they change, equal to summing over `running` here.
+  const std::int64_t slots = kv.num_table_blocks() * kv.block_size();
+  const std::int64_t stored = out.total_num_scheduled_tokens  // written during this step
+                              + scheduler.num_running_computed_tokens();
   o.slot_tokens = static_cast<double>(slots);
   o.stored_tokens = static_cast<double>(stored);
   return o;
@@ -104,7 +103,7 @@ void EngineReplica::idle_until(double now_s) {
 
 double EngineReplica::begin_step(double now_s) {
   SL_ASSERT(!stepping_ && scheduler_.has_unfinished_requests());
-  pending_ = scheduler_.schedule();
+  scheduler_.schedule(pending_);
   const SchedulerOutput& out = pending_;
   SL_ASSERT(!out.empty());  // every request fits an empty pool and the budget (validated), so work progresses
   const StepTime step = step_time(config_.model, config_.gpu, out.work, config_.tp);
@@ -137,24 +136,14 @@ double EngineReplica::begin_step(double now_s) {
   return now_s;
 }
 
-std::vector<Request*> EngineReplica::end_step() {
+const std::vector<Request*>& EngineReplica::end_step() {
   SL_ASSERT(stepping_);
   stepping_ = false;
-  std::vector<Request*> finished = scheduler_.update_from_output(pending_, step_end_s_, &run_.token_gaps);
+  scheduler_.update_from_output(pending_, step_end_s_, &run_.token_gaps, finished_);
   if (!hands_off_)
-    for (const Request* r : finished) run_.records.push_back(make_record(*r));
+    for (const Request* r : finished_) run_.records.push_back(make_record(*r));
   if (observer_) observer_(scheduler_, kv_, *workload_);
-  return finished;
-}
-
-std::int64_t EngineReplica::outstanding_tokens() const {
-  std::int64_t tokens = 0;
-  const auto add = [&tokens](const Request* r) {
-    tokens += r->num_prompt_tokens + r->max_tokens - 1 - r->num_computed_tokens;
-  };
-  for (const Request* r : scheduler_.waiting()) add(r);
-  for (const Request* r : scheduler_.running()) add(r);
-  return tokens;
+  return finished_;
 }
 
 EngineRun EngineReplica::finish(double end_s) {

@@ -96,15 +96,15 @@ class EngineReplica {
   /// time; returns its end.
   double begin_step(double now_s);
   /// Applies the step in progress at its end: returns the requests that finished (their records are kept,
-  /// unless the replica hands them off).
-  std::vector<Request*> end_step();
+  /// unless the replica hands them off), valid until the next end_step.
+  const std::vector<Request*>& end_step();
   /// A prefill replica of a disaggregated fleet (fleet.h): finished requests leave without a record, for a
   /// decode replica to finish; add_record keeps one for a request that ends here.
   void set_hands_off(bool hands_off) { hands_off_ = hands_off; }
   void add_record(const Request& request) { run_.records.push_back(make_record(request)); }
   /// Tokens still to compute for the requests it holds: prompts (again, after a preemption) and answers
   /// (the simulator knows each answer's length; a real router would estimate it).
-  std::int64_t outstanding_tokens() const;
+  std::int64_t outstanding_tokens() const { return scheduler_.num_outstanding_tokens(); }
   std::int64_t num_steps() const { return run_.num_steps; }
   std::int64_t num_finished() const { return static_cast<std::int64_t>(run_.records.size()); }
   /// The run so far, closed at `end_s` (the last finish).
@@ -119,6 +119,7 @@ class EngineReplica {
   const Workload* workload_;
   EngineRun run_;
   SchedulerOutput pending_;
+  std::vector<Request*> finished_;  // the last end_step's
   bool stepping_ = false;
   bool hands_off_ = false;
   double step_end_s_ = 0;

@@ -117,11 +117,13 @@ FleetRun run_fleet(const FleetConfig& config, Workload& workload, RunControl& ct
   std::int64_t num_finished = 0, num_steps = 0;
   double now_s = 0;
 
+  // Each replica's step in progress ends then (kNever: none), side by side: the loop scans them at every event.
+  std::vector<double> step_end_at_s(n, kNever);
   // The earliest end of a step in progress, and whose it is (the lowest index on a tie).
-  const auto next_step_end = [&replicas, n](std::size_t& which) {
+  const auto next_step_end = [&step_end_at_s, n](std::size_t& which) {
     double end_s = kNever;
     for (std::size_t k = 0; k < n; ++k)
-      if (replicas[k]->is_stepping() && replicas[k]->step_end_s() < end_s) end_s = replicas[k]->step_end_s(), which = k;
+      if (step_end_at_s[k] < end_s) end_s = step_end_at_s[k], which = k;
     return end_s;
   };
   const auto finish = [&](Request& r) {
@@ -172,6 +174,7 @@ FleetRun run_fleet(const FleetConfig& config, Workload& workload, RunControl& ct
       replicas[k]->add(request);
     } else {
       now_s = end_s;
+      step_end_at_s[ending] = kNever;
       for (Request* r : replicas[ending]->end_step()) {
         if (ending < num_prefill) hand_off(ending, *r);
         else finish(*r);
@@ -184,10 +187,11 @@ FleetRun run_fleet(const FleetConfig& config, Workload& workload, RunControl& ct
     const bool more_now = (!arrivals.empty() && arrivals.next_at_s() <= now_s) ||
                           (!transfers.empty() && transfers.next_at_s() <= now_s) || next_step_end(unused) <= now_s;
     if (more_now) continue;
-    for (const auto& replica : replicas) {
-      if (replica->is_stepping() || !replica->has_unfinished_requests()) continue;
-      if (replica->clock_s() < now_s) replica->idle_until(now_s);
-      replica->begin_step(now_s);
+    for (std::size_t k = 0; k < n; ++k) {
+      EngineReplica& replica = *replicas[k];
+      if (step_end_at_s[k] != kNever || !replica.has_unfinished_requests()) continue;  // stepping, or idle
+      if (replica.clock_s() < now_s) replica.idle_until(now_s);
+      step_end_at_s[k] = replica.begin_step(now_s);
     }
   }
   for (const auto& replica : replicas) fleet.replicas.push_back(replica->finish(replica->clock_s()));

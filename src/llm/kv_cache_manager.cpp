@@ -21,16 +21,13 @@ KvCacheManager::KvCacheManager(const KvCacheConfig& config)
 
 std::vector<BlockId>& KvCacheManager::table(std::int32_t request_id) {
   const auto i = static_cast<std::size_t>(request_id);
-  if (req_to_blocks_.size() <= i) {
-    req_to_blocks_.resize(i + 1);
-    num_cached_block_.resize(i + 1, 0);
-  }
-  return req_to_blocks_[i];
+  if (tables_.size() <= i) tables_.resize(i + 1);
+  return tables_[i].blocks;
 }
 
 const std::vector<BlockId>& KvCacheManager::blocks_of(const Request& request) const {
   const auto i = static_cast<std::size_t>(request.request_id);
-  return i < req_to_blocks_.size() ? req_to_blocks_[i] : kNoBlocks;
+  return i < tables_.size() ? tables_[i].blocks : kNoBlocks;
 }
 
 ComputedBlocks KvCacheManager::get_computed_blocks(Request& request) {
@@ -67,9 +64,11 @@ std::optional<std::int64_t> KvCacheManager::allocate_slots(Request& request, std
   if (!new_computed.blocks.empty()) {  // claim the hit: those blocks are cached already
     pool_.touch(new_computed.blocks);
     blocks.insert(blocks.end(), new_computed.blocks.begin(), new_computed.blocks.end());
-    num_cached_block_[static_cast<std::size_t>(request.request_id)] = static_cast<std::int64_t>(blocks.size());
+    tables_[static_cast<std::size_t>(request.request_id)].num_cached = static_cast<std::int64_t>(blocks.size());
+    num_table_blocks_ += static_cast<std::int64_t>(new_computed.blocks.size());
   }
   pool_.get_new_blocks(num_new_blocks, blocks);
+  num_table_blocks_ += num_new_blocks;
   if (config_.enable_caching) cache_blocks(request, std::min(num_tokens_need_slot, request.num_tokens()));
   return num_new_blocks;
 }
@@ -81,15 +80,17 @@ std::optional<std::int64_t> KvCacheManager::allocate_reservation(Request& reques
   const std::int64_t n = cdiv(config_.reserve_tokens_per_request, config_.block_size);
   if (n > pool_.num_free_blocks()) return std::nullopt;
   pool_.get_new_blocks(n, blocks);
+  num_table_blocks_ += n;
   return n;
 }
 
 void KvCacheManager::cache_blocks(Request& request, std::int64_t num_tokens) {
   const std::int64_t num_full_blocks = num_tokens / config_.block_size;
-  std::int64_t& num_cached = num_cached_block_[static_cast<std::size_t>(request.request_id)];
+  RequestBlocks& t = tables_[static_cast<std::size_t>(request.request_id)];
+  std::int64_t& num_cached = t.num_cached;
   if (num_full_blocks <= num_cached) return;
   ensure_block_hashes(request, num_full_blocks, config_.block_size);
-  const std::vector<BlockId>& blocks = req_to_blocks_[static_cast<std::size_t>(request.request_id)];
+  const std::vector<BlockId>& blocks = t.blocks;
   for (std::int64_t i = num_cached; i < num_full_blocks; ++i)
     pool_.cache_full_block(blocks[static_cast<std::size_t>(i)], request.block_hashes[static_cast<std::size_t>(i)]);
   num_cached = num_full_blocks;
@@ -97,11 +98,12 @@ void KvCacheManager::cache_blocks(Request& request, std::int64_t num_tokens) {
 
 void KvCacheManager::free(const Request& request) {
   const auto i = static_cast<std::size_t>(request.request_id);
-  if (i >= req_to_blocks_.size()) return;
-  std::vector<BlockId>& blocks = req_to_blocks_[i];
+  if (i >= tables_.size()) return;
+  std::vector<BlockId>& blocks = tables_[i].blocks;
   pool_.free_blocks(blocks.rbegin(), blocks.rend());
+  num_table_blocks_ -= static_cast<std::int64_t>(blocks.size());
   blocks.clear();
-  num_cached_block_[i] = 0;
+  tables_[i].num_cached = 0;
 }
 
 std::string KvCacheManager::check_invariants(const std::vector<const Request*>& requests) const {

@@ -51,11 +51,30 @@ class KvCacheManager {
   /// std::nullopt, changing nothing, when the pool has too few free blocks (vLLM returns None; its blocks list
   /// becomes our count). With caching on, blocks that will be full after this step are cached now, as vLLM does.
   std::optional<std::int64_t> allocate_slots(Request& request, std::int64_t num_new_tokens,
-                                             const ComputedBlocks& new_computed = {});
+                                             const ComputedBlocks& new_computed);
+  /// The same without a hit. Most calls are a decode token that fits the blocks held, with no block to cache:
+  /// that case is decided here, inline, without a division (the engine makes one call per sequence per step).
+  std::optional<std::int64_t> allocate_slots(Request& request, std::int64_t num_new_tokens) {
+    const auto i = static_cast<std::size_t>(request.request_id);
+    if (i < tables_.size() && !is_naive_reservation()) {
+      const RequestBlocks& t = tables_[i];
+      const std::int64_t num_tokens_need_slot = request.num_computed_tokens + num_new_tokens;
+      const bool fits = num_tokens_need_slot <= static_cast<std::int64_t>(t.blocks.size()) * config_.block_size;
+      // cache_blocks would cache min(need, num_tokens) / block_size full blocks: none new below this.
+      const std::int64_t num_tokens = request.num_tokens();
+      const bool nothing_to_cache = !config_.enable_caching ||
+                                    (num_tokens_need_slot < num_tokens ? num_tokens_need_slot : num_tokens) <
+                                        (t.num_cached + 1) * config_.block_size;
+      if (num_new_tokens > 0 && fits && nothing_to_cache) return std::int64_t{0};
+    }
+    return allocate_slots(request, num_new_tokens, ComputedBlocks{});
+  }
   /// Releases every block of the request, last block first.
   void free(const Request& request);
 
   const std::vector<BlockId>& blocks_of(const Request& request) const;
+  /// Blocks in all block tables together (a block shared by k tables counts k times).
+  std::int64_t num_table_blocks() const { return num_table_blocks_; }
   const BlockPool& block_pool() const { return pool_; }
   std::int64_t block_size() const { return config_.block_size; }
   bool is_naive_reservation() const { return config_.reserve_tokens_per_request > 0; }
@@ -73,8 +92,13 @@ class KvCacheManager {
 
   KvCacheConfig config_;
   BlockPool pool_;
-  std::vector<std::vector<BlockId>> req_to_blocks_;    // by request_id
-  std::vector<std::int64_t> num_cached_block_;          // by request_id: leading blocks already cached
+  /// A request's block table and how many of its leading blocks are cached already.
+  struct RequestBlocks {
+    std::vector<BlockId> blocks;
+    std::int64_t num_cached = 0;
+  };
+  std::vector<RequestBlocks> tables_;  // by request_id
+  std::int64_t num_table_blocks_ = 0;
 };
 
 }  // namespace sl::llm

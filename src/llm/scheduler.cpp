@@ -14,7 +14,14 @@ Scheduler::Scheduler(const SchedulerConfig& config, KvCacheManager& kv_cache_man
 
 void Scheduler::add_request(Request& request) {
   request.status = RequestStatus::Waiting;
+  num_outstanding_tokens_ += request.num_prompt_tokens + request.max_tokens - 1 - request.num_computed_tokens;
   enqueue(request, false);
+}
+
+void Scheduler::add_computed(Request& request, std::int64_t n) {
+  request.num_computed_tokens += n;
+  num_running_computed_tokens_ += n;
+  num_outstanding_tokens_ -= n;
 }
 
 namespace {
@@ -45,13 +52,19 @@ void Scheduler::enqueue(Request& request, bool preempted) {
 
 SchedulerOutput Scheduler::schedule() {
   SchedulerOutput out;
+  schedule(out);
+  return out;
+}
+
+void Scheduler::schedule(SchedulerOutput& out) {
+  out.scheduled.clear();
+  out.preempted.clear();
+  out.work = StepWork{};
   out.scheduled.reserve(running_.size() + std::min<std::size_t>(waiting_.size(), 64));
   std::int64_t token_budget = config_.max_num_batched_tokens;
   schedule_running(out, token_budget);
   if (out.preempted.empty()) schedule_waiting(out, token_budget);
   out.total_num_scheduled_tokens = config_.max_num_batched_tokens - token_budget;
-  for (const ScheduledRequest& s : out.scheduled) add_work(out.work, *s.request, s.num_new_tokens);
-  return out;
 }
 
 std::int64_t Scheduler::cap_prefill(const Request& request, std::int64_t num_new_tokens,
@@ -72,26 +85,40 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int64_t& token_budge
     num_new_tokens = cap_prefill(request, num_new_tokens, token_budget);
     SL_ASSERT(num_new_tokens > 0);  // a running request always lacks at least the token just sampled
     if (!allocate_or_preempt(request, num_new_tokens, out)) break;
-    out.scheduled.push_back({&request, num_new_tokens});
-    token_budget -= num_new_tokens;
+    add_scheduled(out, request, num_new_tokens, token_budget);
     ++req_index;
   }
 }
 
+void Scheduler::add_scheduled(SchedulerOutput& out, Request& request, std::int64_t num_new_tokens,
+                              std::int64_t& token_budget) {
+  ScheduledRequest& s = out.scheduled.emplace_back();
+  s.request = &request;
+  s.num_new_tokens = num_new_tokens;
+  token_budget -= num_new_tokens;
+  add_work(out.work, request, num_new_tokens);
+}
+
 bool Scheduler::allocate_or_preempt(Request& request, std::int64_t num_new_tokens, SchedulerOutput& out) {
-  while (!kv_.allocate_slots(request, num_new_tokens)) {
+  return kv_.allocate_slots(request, num_new_tokens).has_value() || preempt_until_fits(request, num_new_tokens, out);
+}
+
+bool Scheduler::preempt_until_fits(Request& request, std::int64_t num_new_tokens, SchedulerOutput& out) {
+  do {
     Request* victim = running_.back();  // the latest admitted
     running_.pop_back();
     preempt(*victim);
     out.preempted.push_back(victim);
     if (victim == &request) return false;
-  }
+  } while (!kv_.allocate_slots(request, num_new_tokens));
   return true;
 }
 
 void Scheduler::preempt(Request& victim) {
   kv_.free(victim);
   victim.status = RequestStatus::Preempted;
+  num_running_computed_tokens_ -= victim.num_computed_tokens;
+  num_outstanding_tokens_ += victim.num_computed_tokens;
   victim.num_computed_tokens = 0;  // recompute: prompt and generated tokens are prefilled again on return
   ++victim.num_preemptions;
   ++num_preemptions_;
@@ -115,18 +142,15 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int64_t& token_budge
     waiting_.pop_front();
     running_.push_back(&request);
     request.status = RequestStatus::Running;
-    request.num_computed_tokens += hit.num_computed_tokens;
+    num_running_computed_tokens_ += request.num_computed_tokens;  // a transferred request's KV
+    add_computed(request, hit.num_computed_tokens);
     if (request.num_cached_tokens < 0) request.num_cached_tokens = hit.num_computed_tokens;
-    if (transferred) {
-      out.scheduled.push_back({&request, num_new_tokens});
-      token_budget -= num_new_tokens;
-      continue;
+    if (!transferred) {
+      prefix_stats_.num_requests += 1;
+      prefix_stats_.num_query_tokens += request.num_tokens();
+      prefix_stats_.num_hit_tokens += hit.num_computed_tokens;
     }
-    prefix_stats_.num_requests += 1;
-    prefix_stats_.num_query_tokens += request.num_tokens();
-    prefix_stats_.num_hit_tokens += hit.num_computed_tokens;
-    out.scheduled.push_back({&request, num_new_tokens});
-    token_budget -= num_new_tokens;
+    add_scheduled(out, request, num_new_tokens, token_budget);
   }
 }
 
@@ -172,14 +196,21 @@ std::int64_t Scheduler::verify(std::int64_t num_drafts) {
 std::vector<Request*> Scheduler::update_from_output(const SchedulerOutput& output, double now_s,
                                                     GapHistogram* token_gaps) {
   std::vector<Request*> finished;
+  update_from_output(output, now_s, token_gaps, finished);
+  return finished;
+}
+
+void Scheduler::update_from_output(const SchedulerOutput& output, double now_s, GapHistogram* token_gaps,
+                                   std::vector<Request*>& finished) {
+  finished.clear();
   for (const ScheduledRequest& s : output.scheduled) {
     Request& request = *s.request;
     if (s.num_new_tokens > 1 && is_decoding(request)) {
       const std::int64_t emitted = verify(s.num_new_tokens - 1);
-      request.num_computed_tokens += emitted;  // the last token's KV and the accepted drafts'
+      add_computed(request, emitted);  // the last token's KV and the accepted drafts'
       request.num_output_tokens += emitted;
     } else {
-      request.num_computed_tokens += s.num_new_tokens;
+      add_computed(request, s.num_new_tokens);
       if (request.num_computed_tokens < request.num_tokens()) continue;  // a prefill chunk: nothing sampled yet
       request.num_output_tokens += 1;
     }
@@ -190,6 +221,8 @@ std::vector<Request*> Scheduler::update_from_output(const SchedulerOutput& outpu
     request.status = RequestStatus::Finished;
     request.finished_at_s = now_s;
     kv_.free(request);
+    num_running_computed_tokens_ -= request.num_computed_tokens;
+    num_outstanding_tokens_ -= request.num_prompt_tokens + request.max_tokens - 1 - request.num_computed_tokens;
     finished.push_back(&request);
   }
   // Collect, then apply: finished requests leave `running`, the others keep their admission order.
@@ -198,7 +231,6 @@ std::vector<Request*> Scheduler::update_from_output(const SchedulerOutput& outpu
                                   [](const Request* r) { return r->status == RequestStatus::Finished; }),
                    running_.end());
   }
-  return finished;
 }
 
 }  // namespace sl::llm

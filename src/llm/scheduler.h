@@ -111,18 +111,28 @@ class Scheduler {
   void add_request(Request& request);
   /// Decides one step (and preempts when blocks run out). Computed tokens advance in update_from_output.
   SchedulerOutput schedule();
+  /// The same into `out`, whose vectors keep their capacity from step to step (the engine's loop).
+  void schedule(SchedulerOutput& out);
   /// Applies a step that ended at `now_s`: advances computed tokens, samples tokens, frees finished requests.
   /// Returns the requests that finished, in `running` order. Each step's gap since the request's previous
   /// tokens goes into `token_gaps`, if given: one gap per token, or per verify step under speculative decoding,
   /// whose tokens arrive together (vLLM counts its inter-token latency so).
   std::vector<Request*> update_from_output(const SchedulerOutput& output, double now_s,
                                            GapHistogram* token_gaps = nullptr);
+  /// The same, the finished requests written into `finished` (cleared first).
+  void update_from_output(const SchedulerOutput& output, double now_s, GapHistogram* token_gaps,
+                          std::vector<Request*>& finished);
 
   bool has_unfinished_requests() const { return !waiting_.empty() || !running_.empty(); }
   const std::deque<Request*>& waiting() const { return waiting_; }
   const std::vector<Request*>& running() const { return running_; }
   const PrefixCacheStats& prefix_cache_stats() const { return prefix_stats_; }
   std::int64_t num_preemptions() const { return num_preemptions_; }
+  /// Sum of num_computed_tokens over `running`, kept as they change (the engine's KV occupancy each step).
+  std::int64_t num_running_computed_tokens() const { return num_running_computed_tokens_; }
+  /// Tokens still to compute for `waiting` and `running`: each request's prompt + max_tokens - 1 minus its
+  /// computed tokens, kept as they change (a least-tokens router reads it at every arrival).
+  std::int64_t num_outstanding_tokens() const { return num_outstanding_tokens_; }
   const SpeculativeStats& speculative_stats() const { return spec_stats_; }
 
  private:
@@ -131,7 +141,13 @@ class Scheduler {
   /// Allocates for `request`, preempting from the tail of `running` until it fits; false if `request` itself
   /// was preempted.
   bool allocate_or_preempt(Request& request, std::int64_t num_new_tokens, SchedulerOutput& out);
+  /// Preempts from the tail of `running` until the allocation succeeds (it just failed); as above.
+  bool preempt_until_fits(Request& request, std::int64_t num_new_tokens, SchedulerOutput& out);
+  /// `request` computes `num_new_tokens` this step: into the output, its budget and the step's work.
+  void add_scheduled(SchedulerOutput& out, Request& request, std::int64_t num_new_tokens, std::int64_t& token_budget);
   void preempt(Request& victim);
+  /// A request's computed tokens advance by `n` (it is running).
+  void add_computed(Request& request, std::int64_t n);
   /// Puts a request into `waiting` at its place in the policy's order (FCFS: the tail, or the head if preempted).
   void enqueue(Request& request, bool preempted);
   std::int64_t cap_prefill(const Request& request, std::int64_t num_new_tokens, std::int64_t token_budget) const;
@@ -148,6 +164,8 @@ class Scheduler {
   std::vector<Request*> running_;  // admission order: the back is the latest admitted
   PrefixCacheStats prefix_stats_;
   std::int64_t num_preemptions_ = 0;
+  std::int64_t num_running_computed_tokens_ = 0;
+  std::int64_t num_outstanding_tokens_ = 0;
   Rng accept_rng_;
   SpeculativeStats spec_stats_;
 };

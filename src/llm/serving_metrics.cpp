@@ -15,7 +15,7 @@ struct Quantiles {
 Quantiles quantiles_of(std::vector<double> xs) {
   Quantiles q;
   if (xs.empty()) return q;
-  std::sort(xs.begin(), xs.end());
+  sort_ascending(xs);  // the mean is summed in sorted order
   double sum = 0;
   for (const double x : xs) sum += x;
   q.mean = sum / static_cast<double>(xs.size());

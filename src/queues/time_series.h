@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <vector>
 
 namespace sl::queues {
@@ -22,6 +23,11 @@ class StepSeries {
   double t_ = 0;
   double area_ = 0;
   std::vector<double> bucket_area_;
+  // The bucket last computed by division, its end, and a time safely below that end (advance's fast path).
+  bool has_last_ = false;
+  std::size_t last_bucket_ = 0;
+  double last_end_s_ = 0;
+  double last_safe_end_s_ = 0;
 };
 
 }  // namespace sl::queues

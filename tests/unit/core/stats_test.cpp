@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/distributions.h"
+#include "core/rng.h"
 #include "core/stats.h"
 
 using Catch::Matchers::WithinAbs;
@@ -40,6 +41,25 @@ TEST_CASE("The empirical p99 of exponential samples is within its binomial confi
   const double q = sl::quantile(xs, 0.99);
   CHECK(q > d.quantile(0.99 - band));
   CHECK(q < d.quantile(0.99 + band));
+}
+
+TEST_CASE("sort_ascending orders any doubles as std::sort does, small and large samples", "[core][stats]") {
+  const std::size_t n = GENERATE(std::size_t{0}, std::size_t{7}, std::size_t{511}, std::size_t{512}, std::size_t{20000});
+  sl::Rng rng(11);
+  std::vector<double> xs;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double u = rng.uniform();
+    // Negatives, exact duplicates, tiny and huge magnitudes, infinities: every digit of the keys varies.
+    const double x = i % 5 == 0 ? -std::ldexp(u, static_cast<int>(i % 200) - 100)
+                     : i % 7 == 0 ? 0.25
+                     : i % 97 == 0 ? (i % 2 == 0 ? HUGE_VAL : -HUGE_VAL)
+                     : std::ldexp(u, static_cast<int>(i % 2000) - 1000);
+    xs.push_back(x);
+  }
+  std::vector<double> expected = xs;
+  std::sort(expected.begin(), expected.end());
+  sl::sort_ascending(xs);
+  CHECK(xs == expected);
 }
 
 TEST_CASE("P-square streaming quantile agrees with the exact quantile on a long stream", "[core][stats]") {

@@ -31,15 +31,25 @@ TEST_CASE("A new pool has every block free, in block-id order", "[llm][scheduler
   CHECK(pool.check_invariants().empty());
 }
 
-TEST_CASE("Freed blocks join the tail of the free queue, so the least recently freed is reused first",
+TEST_CASE("With caching, freed blocks join the tail of the free queue, so the least recently freed is reused first",
           "[llm][scheduler][block_pool]") {
-  BlockPool pool(4, false);
+  BlockPool pool(4, true);
   const auto a = take(pool, 4);
   // Freed in the order given: 2 first, then 0, 3, 1.
   const std::vector<BlockId> order{2, 0, 3, 1};
   pool.free_blocks(order.begin(), order.end());
   CHECK(pool.num_free_blocks() == 4);
   CHECK(take(pool, 4) == order);
+  CHECK(pool.check_invariants().empty());
+}
+
+TEST_CASE("Without caching, the most recently freed block is reused first", "[llm][scheduler][block_pool]") {
+  BlockPool pool(5, false);
+  const auto a = take(pool, 4);
+  const std::vector<BlockId> order{2, 0, 3, 1};
+  pool.free_blocks(order.begin(), order.end());
+  CHECK(pool.num_free_blocks() == 5);
+  CHECK(take(pool, 5) == std::vector<BlockId>{1, 3, 0, 2, 4});  // last freed first; the never-used block last
   CHECK(pool.check_invariants().empty());
 }
 

@@ -56,6 +56,36 @@ TEST_CASE("Allocator invariants hold after every step of a whole run with preemp
   check_drained(run, w, p);
 }
 
+TEST_CASE("The counters the engine reads each step equal the sums they stand for, after every step",
+          "[llm][scheduler][engine]") {
+  // KV occupancy and the least-tokens router read counters kept as tokens and blocks change; here they are
+  // recomputed the long way (walking running and waiting) through preemptions, prefix hits, drafts and reservations.
+  const OpenLoopParams p = pressured_workload();
+  const int variant = GENERATE(0, 1, 2, 3);  // caching, no caching, speculative decoding, naive reservation
+  EngineConfig c = small_engine(variant != 1 && variant != 3, variant == 3 ? 512 : 0);
+  if (variant == 2) c.scheduler.speculative = {4, 0.7, 9};
+  Workload w = make_open_loop(p, 3);
+  std::int64_t num_steps = 0, num_wrong = 0;
+  const StepObserver watch = [&](const Scheduler& s, const KvCacheManager& kv, const Workload&) {
+    ++num_steps;
+    std::int64_t computed = 0, outstanding = 0, blocks = 0;
+    for (const Request* r : s.running()) {
+      computed += r->num_computed_tokens;
+      blocks += static_cast<std::int64_t>(kv.blocks_of(*r).size());
+    }
+    for (const Request* r : s.running()) outstanding += r->num_prompt_tokens + r->max_tokens - 1 - r->num_computed_tokens;
+    for (const Request* r : s.waiting()) outstanding += r->num_prompt_tokens + r->max_tokens - 1 - r->num_computed_tokens;
+    num_wrong += computed != s.num_running_computed_tokens() || outstanding != s.num_outstanding_tokens() ||
+                 blocks != kv.num_table_blocks();
+  };
+  sl::RunControl ctl;
+  const EngineRun run = run_continuous(c, w, ctl, watch);
+  CHECK(num_steps == run.num_steps);
+  CHECK(num_wrong == 0);
+  if (variant != 3) CHECK(run.num_preemptions > 0);  // the counters went through preemptions
+  check_drained(run, w, p);
+}
+
 TEST_CASE("After a run every block is free and every reference count is zero", "[llm][scheduler][engine]") {
   const OpenLoopParams p = pressured_workload();
   Workload w = make_open_loop(p, 5);

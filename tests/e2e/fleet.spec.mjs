@@ -15,10 +15,10 @@ describe('llm/fleet: progress, Cancel and the budget', () => {
 
   test('a 10-point sweep shows growing progress, Cancel stops it and the cell runs again', async () => {
     const page = await new_page(site.browser);
-    // The largest sweep the budget accepts (bench/fleet_browser.mjs finds it): seconds of work, so it is still
-    // running when the bar has moved twice. The URL's inputs start it as the page loads (the page is "ready" only
+    // Issue 16's sweep, 10 points of 20,000 requests: seconds of work, so it is still running when the bar has
+    // moved twice. The URL's inputs start it as the page loads (the page is "ready" only
     // once its cells have run: no open() here).
-    await page.goto(`${site.server.url}lab.html?lab=llm&cell=fleet&embed=1&predict=0&n=16500&sweep_points=10`);
+    await page.goto(`${site.server.url}lab.html?lab=llm&cell=fleet&embed=1&predict=0&n=20000&sweep_points=10`);
     await page.waitForSelector(`${CELL} .sl-progress:not([hidden])`, { timeout: 20_000 });
     await page.waitForFunction((s) => Number(document.querySelector(`${s} .sl-progress-bar`).value) > 0, CELL, { polling: 10 });
     const first = await bar_value(page);

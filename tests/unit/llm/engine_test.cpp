@@ -62,7 +62,7 @@ TEST_CASE("The counters the engine reads each step equal the sums they stand for
   // recomputed the long way (walking running and waiting) through preemptions, prefix hits, drafts and reservations.
   const OpenLoopParams p = pressured_workload();
   const int variant = GENERATE(0, 1, 2, 3);  // caching, no caching, speculative decoding, naive reservation
-  EngineConfig c = small_engine(variant != 1 && variant != 3, variant == 3 ? 512 : 0);
+  EngineConfig c = pressured_engine(variant != 1 && variant != 3, variant == 3 ? 512 : 0);
   if (variant == 2) c.scheduler.speculative = {4, 0.7, 9};
   Workload w = make_open_loop(p, 3);
   std::int64_t num_steps = 0, num_wrong = 0;

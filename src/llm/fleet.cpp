@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
+#include "queues/event_queue.h"
 
 namespace sl::llm {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 /// Picks a replica for each arrival.
 class RouterState {
  public:
-  RouterState(const FleetConfig& config)
+  explicit RouterState(const FleetConfig& config)
       : router_(config.router),
         slack_tokens_(FleetConfig::kAffinitySlackSteps *
                       static_cast<double>(config.engine.scheduler.max_num_batched_tokens)),
@@ -57,33 +58,6 @@ class RouterState {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
-/// KV transfers in flight from prefill to decode replicas, earliest arrival first (ties by start order).
-class TransferQueue {
- public:
-  bool empty() const { return heap_.empty(); }
-  double next_at_s() const { return heap_.front().at_s; }
-  void push(double at_s, Request& request) {
-    heap_.push_back({at_s, counter_++, &request});
-    std::push_heap(heap_.begin(), heap_.end(), &TransferQueue::later);
-  }
-  Request& pop() {
-    std::pop_heap(heap_.begin(), heap_.end(), &TransferQueue::later);
-    Request* r = heap_.back().request;
-    heap_.pop_back();
-    return *r;
-  }
-
- private:
-  struct Transfer {
-    double at_s;
-    std::int64_t order;
-    Request* request;
-  };
-  static bool later(const Transfer& a, const Transfer& b) { return a.at_s != b.at_s ? a.at_s > b.at_s : a.order > b.order; }
-  std::vector<Transfer> heap_;
-  std::int64_t counter_ = 0;
-};
-
 }  // namespace
 
 double expected_tokens_per_step(std::int64_t num_drafts, double accept_frac) {
@@ -108,8 +82,10 @@ FleetRun run_fleet(const FleetConfig& config, Workload& workload, RunControl& ct
   }
   RouterState router(config), decode_router(config);
   ArrivalQueue arrivals(workload);
-  TransferQueue transfers;
-  std::vector<std::int64_t> answer_tokens;  // while a prefill replica serves a request, its max_tokens is 1
+  // KV transfers in flight to the decode replicas, by arrival (ties in the order they left).
+  queues::EventQueue<Request*> transfers;
+  // Each request's answer length, kept while a prefill replica serves it with max_tokens 1.
+  std::vector<std::int64_t> answer_tokens(disaggregated ? workload.requests.size() : 0, 0);
   std::vector<double> link_free_at_s(num_prefill, 0);
   FleetRun fleet;
   fleet.num_routed.assign(n, 0);
@@ -143,7 +119,7 @@ FleetRun run_fleet(const FleetConfig& config, Workload& workload, RunControl& ct
     const double start_s = std::max(now_s, link_free_at_s[k]);
     const double send_s = static_cast<double>(r.num_prompt_tokens) * config.kv_bytes_per_token_per_gpu / config.kv_link_bytes_per_s;
     link_free_at_s[k] = start_s + send_s;
-    transfers.push(start_s + send_s + config.kv_link_latency_s, r);
+    transfers.schedule(start_s + send_s + config.kv_link_latency_s, &r);
     ++fleet.num_transfers;
     fleet.transfer_s += send_s + config.kv_link_latency_s;
     fleet.transfer_wait_s += start_s - now_s;
@@ -152,23 +128,21 @@ FleetRun run_fleet(const FleetConfig& config, Workload& workload, RunControl& ct
     std::size_t ending = 0;
     const double end_s = next_step_end(ending);
     const double arrival_s = arrivals.empty() ? kNever : arrivals.next_at_s();
-    const double transfer_s = transfers.empty() ? kNever : transfers.next_at_s();
+    const double transfer_s = transfers.empty() ? kNever : transfers.next_time();
     if (arrival_s == kNever && end_s == kNever && transfer_s == kNever) break;  // nothing arrives, nothing runs
     if (arrival_s <= end_s && arrival_s <= transfer_s) {
       now_s = arrival_s;
       Request& request = arrivals.pop();
       const std::size_t k = router.pick(request, replicas, 0, disaggregated ? num_prefill : n);
       if (disaggregated) {
-        const auto id = static_cast<std::size_t>(request.request_id);
-        if (answer_tokens.size() <= id) answer_tokens.resize(workload.requests.size(), 0);
-        answer_tokens[id] = request.max_tokens;
+        answer_tokens[static_cast<std::size_t>(request.request_id)] = request.max_tokens;
         request.max_tokens = 1;
       }
       ++fleet.num_routed[k];
       replicas[k]->add(request);
     } else if (transfer_s <= end_s) {
       now_s = transfer_s;
-      Request& request = transfers.pop();
+      Request& request = *transfers.step();
       const std::size_t k = decode_router.pick(request, replicas, num_prefill, n - num_prefill);
       ++fleet.num_routed[k];
       replicas[k]->add(request);
@@ -185,7 +159,7 @@ FleetRun run_fleet(const FleetConfig& config, Workload& workload, RunControl& ct
     // Start the replicas that can, once every event of this instant is taken.
     std::size_t unused = 0;
     const bool more_now = (!arrivals.empty() && arrivals.next_at_s() <= now_s) ||
-                          (!transfers.empty() && transfers.next_at_s() <= now_s) || next_step_end(unused) <= now_s;
+                          (!transfers.empty() && transfers.next_time() <= now_s) || next_step_end(unused) <= now_s;
     if (more_now) continue;
     for (std::size_t k = 0; k < n; ++k) {
       EngineReplica& replica = *replicas[k];

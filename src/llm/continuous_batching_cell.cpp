@@ -31,17 +31,10 @@ constexpr int kNumPolicies = 3;
 constexpr double kSaturatedFrac = 0.9;  // delivered / offered tokens per second below this: cannot keep up
 constexpr std::int64_t kMaxTraceTokens = 100'000;  // token times the trace keeps (2.4 MB as three columns)
 
-/// What a run costs: the GPUs' hourly price and the power model (power_model.h).
-struct ServingEconomics {
-  double price_usd_per_h = 3.0;  ///< per GPU (§21: an H100 SXM at about $3/h)
-  double gpu_w = 700, idle_w = 300, host_w = 300;  ///< napkin math 1.5
-};
-
 struct ContinuousBatchingParams {
   EngineHardware hw;
   OpenLoopParams workload;
-  SchedulerConfig scheduler;
-  std::int64_t max_waiting = 0;
+  SchedulerInputs scheduler;  ///< the scheduler's knobs and max_waiting
   double ttft_slo_s = 0.5, tpot_slo_s = 0.05;
   ServingEconomics economics;
   bool prefix_caching = true;
@@ -57,7 +50,7 @@ struct ContinuousBatchingParams {
 std::optional<Error> check_budget(const ContinuousBatchingParams& p) {
   const OpenLoopParams& w = p.workload;
   const auto n = static_cast<double>(w.num_requests), b = static_cast<double>(p.static_batch);
-  EnginePool pool{p.hw.model, p.hw.gpu, p.hw.num_blocks, p.hw.block_size, p.scheduler, p.prefix_caching};
+  EnginePool pool{p.hw.model, p.hw.gpu, p.hw.num_blocks, p.hw.block_size, p.scheduler.scheduler, p.prefix_caching};
   const EngineWork paged = open_loop_work(w, pool);
   pool.caching = false;
   pool.reserve_tokens = w.max_model_len;
@@ -104,22 +97,18 @@ Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) 
   p.hw = hw.value();
   auto scheduler = validate_scheduler(in, w.max_model_len);
   if (!scheduler.ok()) return scheduler.error();
-  p.scheduler = scheduler.value().scheduler;
-  p.max_waiting = scheduler.value().max_waiting;
+  p.scheduler = scheduler.value();
   p.ttft_slo_s = in.real("ttft_slo_ms") * units::kSPerMs;
   p.tpot_slo_s = in.real("tpot_slo_ms") * units::kSPerMs;
-  p.economics = {in.real("price_usd_per_h"), in.real("gpu_w"), in.real("idle_w"), in.real("host_w")};
+  auto economics = validate_economics(in);
+  if (!economics.ok()) return economics.error();
+  p.economics = economics.value();
   p.prefix_caching = in.choice("prefix_caching") == "on";
   p.static_batch = in.count("static_batch");
   p.example_batch = in.count("example_batch");
   p.example_short_tokens = in.count("example_short_tokens");
   p.example_long_tokens = in.count("example_long_tokens");
   p.trace_requests = static_cast<std::int32_t>(in.count("trace_requests"));
-  if (p.economics.idle_w > p.economics.gpu_w)
-    return Error{"invalid", "idle_w",
-                 "idle_w must not exceed the GPU's busy power gpu_w (" + format_number(p.economics.gpu_w) + " W), got " +
-                     format_number(p.economics.idle_w) + " W",
-                 {{"max", format_number(p.economics.gpu_w)}, {"got", format_number(p.economics.idle_w)}}};
   const std::int64_t slot_blocks = (w.max_model_len + p.hw.block_size - 1) / p.hw.block_size;
   const std::int64_t max_static = p.hw.num_blocks / slot_blocks;
   if (p.static_batch > max_static)
@@ -152,8 +141,8 @@ PolicyResult evaluate(const EngineRun& run, const ContinuousBatchingParams& p) {
   const auto num_gpus = static_cast<double>(p.hw.tp.size);
   const double tok_per_s = r.summary.output_tok_per_s;
   if (tok_per_s > 0) {
-    r.usd_per_m_tokens = num_gpus * e.price_usd_per_h / units::kSPerHour / tok_per_s * 1e6;
-    r.j_per_token = server_power_w(e.gpu_w, e.idle_w, e.host_w, r.summary.busy_frac, num_gpus) / tok_per_s;
+    r.usd_per_m_tokens = e.usd_per_m_tokens(num_gpus, tok_per_s);
+    r.j_per_token = e.power_w(r.summary.busy_frac, num_gpus) / tok_per_s;
   }
   return r;
 }
@@ -214,14 +203,7 @@ EngineRun run_policy(int index, const ContinuousBatchingParams& p, std::uint64_t
                            p.hw.block_size, bucket_s, p.hw.tp};
     return run_static(c, workload, part);
   }
-  EngineConfig c;
-  c.model = p.hw.model;
-  c.gpu = p.hw.gpu;
-  c.tp = p.hw.tp;
-  c.scheduler = p.scheduler;
-  c.max_waiting = p.max_waiting;
-  c.kv_cache.num_blocks = p.hw.num_blocks;
-  c.kv_cache.block_size = p.hw.block_size;
+  EngineConfig c = engine_config(p.hw, p.scheduler);
   c.kv_cache.enable_caching = index == 0 && p.prefix_caching;
   c.kv_cache.reserve_tokens_per_request = index == 1 ? p.workload.max_model_len : 0;
   c.series_bucket_s = bucket_s;
@@ -350,7 +332,7 @@ void engine_outputs(RunResult& result, const ContinuousBatchingParams& p, const 
   note_ignored_custom_fields(p.hw.gpu_choice, result);
   if (s.num_rejected > 0)
     result.notice("rejected", std::to_string(s.num_rejected) + " requests arrived while max_waiting = " +
-                                  std::to_string(p.max_waiting) + " waited and were turned away; they count as "
+                                  std::to_string(p.scheduler.max_waiting) + " waited and were turned away; they count as "
                                   "missing their SLO.");
 }
 
@@ -433,15 +415,17 @@ CellSpec continuous_batching_cell() {
   params.insert(params.end(), scheduler.begin(), scheduler.end());
   const std::vector<ParamSpec> more = {
       choice("prefix_caching", {"on", "off"}, "on"),
-      real("ttft_slo_ms", "ms", 500, 0.001, 1e7), real("tpot_slo_ms", "ms", 50, 0.001, 1e6),
-      real("price_usd_per_h", "$/h", 3.0, 0, 10'000), real("gpu_w", "W", 700, 0, 100'000),
-      real("idle_w", "W", 300, 0, 100'000), real("host_w", "W", 300, 0, 100'000),
+      real("ttft_slo_ms", "ms", 500, 0.001, 1e7), real("tpot_slo_ms", "ms", 50, 0.001, 1e6)};
+  params.insert(params.end(), more.begin(), more.end());
+  const std::vector<ParamSpec> economics = economics_params();
+  params.insert(params.end(), economics.begin(), economics.end());
+  const std::vector<ParamSpec> examples = {
       explored(count("static_batch", "requests", 32, 1, 4096), 1, 256),
       aliased(count("example_batch", "sequences", 8, 1, 4096), {"ex_batch"}),
       aliased(count("example_short_tokens", "tokens", 10, 1, 1e6), {"ex_short"}),
       aliased(count("example_long_tokens", "tokens", 100, 1, 1e6), {"ex_long"}),
       count("trace_requests", "requests", 20, 0, 100)};
-  params.insert(params.end(), more.begin(), more.end());
+  params.insert(params.end(), examples.begin(), examples.end());
   CellSpec cell{"llm/continuous-batching", std::move(params), &run_continuous_batching};
   cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("preemptions", ""),
                   out("preempted_frac", ""), out("naive_preemptions", ""), out("speedup_vs_static", ""),

@@ -60,11 +60,7 @@ Result<EnergyParams> validate_energy(const Inputs& in) {
   p.phone_j = in.real("phone_j");
   p.cup_j = in.real("cup_j");
   p.context_tokens = in.count("context");
-  if (p.idle_w > p.gpu_w)
-    return Error{"invalid", "idle_w",
-                 "idle_w must not exceed the GPU's busy power gpu_w (" + format_number(p.gpu_w) + " W), got " +
-                     format_number(p.idle_w) + " W",
-                 {{"max", format_number(p.gpu_w)}, {"got", format_number(p.idle_w)}}};
+  if (auto e = check_idle_power(p.gpu_w, p.idle_w)) return *e;
   if (p.busy_w() <= 0)
     return Error{"invalid", "gpu_w", "gpu_w + host_w must be positive, got 0 W", {}};
   const ModelSpec m = llama3_8b();

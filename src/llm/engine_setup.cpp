@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/units.h"
+#include "llm/power_model.h"
 
 namespace sl::llm {
 
@@ -132,6 +133,33 @@ Result<SchedulerInputs> validate_scheduler(const Inputs& in, std::int64_t max_mo
                      " (one token per running sequence), got " + std::to_string(budget),
                  {{"min", std::to_string(c.max_num_seqs)}, {"unit", "tokens"}, {"got", std::to_string(budget)}}};
   return s;
+}
+
+EngineConfig engine_config(const EngineHardware& hw, const SchedulerInputs& s) {
+  EngineConfig c;
+  c.model = hw.model;
+  c.gpu = hw.gpu;
+  c.tp = hw.tp;
+  c.scheduler = s.scheduler;
+  c.max_waiting = s.max_waiting;
+  c.kv_cache.num_blocks = hw.num_blocks;
+  c.kv_cache.block_size = hw.block_size;
+  return c;
+}
+
+double ServingEconomics::power_w(double util_frac, double num_gpus) const {
+  return server_power_w(gpu_w, idle_w, host_w, util_frac, num_gpus);
+}
+
+std::vector<ParamSpec> economics_params() {
+  return {real("price_usd_per_h", "$/h", 3.0, 0, 10'000), real("gpu_w", "W", 700, 0, 100'000),
+          real("idle_w", "W", 300, 0, 100'000), real("host_w", "W", 300, 0, 100'000)};
+}
+
+Result<ServingEconomics> validate_economics(const Inputs& in) {
+  const ServingEconomics e{in.real("price_usd_per_h"), in.real("gpu_w"), in.real("idle_w"), in.real("host_w")};
+  if (auto error = check_idle_power(e.gpu_w, e.idle_w)) return *error;
+  return e;
 }
 
 }  // namespace sl::llm

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "core/cell.h"
+#include "core/units.h"
+#include "llm/engine.h"
 #include "llm/model_inputs.h"
 #include "llm/scheduler.h"
 #include "llm/step_time.h"
@@ -49,5 +51,27 @@ std::vector<ParamSpec> scheduler_params();
 /// long_prefill_token_threshold); a token budget below max_model_len without chunked prefill, or below max_num_seqs
 /// ("invalid", max_num_batched_tokens).
 Result<SchedulerInputs> validate_scheduler(const Inputs& in, std::int64_t max_model_len);
+
+/// An engine on this hardware under these scheduler knobs: the model, GPU, tensor parallelism and KV pool of
+/// `hw`, the scheduler and max_waiting of `s`; prefix caching on (vLLM's default), everything else EngineConfig's.
+EngineConfig engine_config(const EngineHardware& hw, const SchedulerInputs& s);
+
+/// What a server costs: each GPU's hourly price and the power model (power_model.h).
+struct ServingEconomics {
+  double price_usd_per_h = 3.0;  ///< per GPU (§21: an H100 SXM at about $3/h)
+  double gpu_w = 700, idle_w = 300, host_w = 300;  ///< napkin math 1.5
+  /// GPU-hours per million output tokens x price, for `num_gpus` GPUs delivering tok_per_s.
+  double usd_per_m_tokens(double num_gpus, double tok_per_s) const {
+    return num_gpus * price_usd_per_h / units::kSPerHour / tok_per_s * 1e6;
+  }
+  /// Average power of a server of `num_gpus` GPUs busy util_frac of the time (server_power_w).
+  double power_w(double util_frac, double num_gpus) const;
+};
+
+/// Parameters: price_usd_per_h, gpu_w, idle_w, host_w.
+std::vector<ParamSpec> economics_params();
+
+/// Checked economics: idle_w must not exceed gpu_w ("invalid", idle_w).
+Result<ServingEconomics> validate_economics(const Inputs& in);
 
 }  // namespace sl::llm

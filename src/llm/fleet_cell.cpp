@@ -28,8 +28,7 @@ struct ClassSlo {
 struct FleetParams {
   EngineHardware hw;
   OpenLoopParams workload;  ///< class 0 chat, class 1 documents (batch_frac, the batch length laws)
-  SchedulerConfig scheduler;
-  std::int64_t max_waiting = 0;  ///< per replica (a disaggregated fleet's decode replicas never turn one away)
+  SchedulerInputs scheduler;  ///< max_waiting per replica (a disaggregated fleet's decode replicas never turn one away)
   Router router = Router::LeastTokens;
   FleetPoint point;
   double kv_link_bytes_per_s = 50e9, kv_link_latency_s = 10e-6;
@@ -37,7 +36,7 @@ struct FleetParams {
   bool prefix_caching = false;
   ClassSlo slo[2];
   double slo_target_frac = 0.9;
-  double price_usd_per_h = 3, gpu_w = 700, idle_w = 300, host_w = 300;
+  ServingEconomics economics;
   SweepKnob sweep = SweepKnob::Replicas;
   std::vector<double> sweep_values;
 };
@@ -50,16 +49,9 @@ Router router_of(const std::string& name) {
 }
 
 EngineConfig engine_config(const FleetParams& p, const FleetPoint& pt) {
-  EngineConfig c;
-  c.model = p.hw.model;
-  c.gpu = p.hw.gpu;
-  c.tp = p.hw.tp;
-  c.scheduler = p.scheduler;
-  c.max_waiting = p.max_waiting;
+  EngineConfig c = engine_config(p.hw, p.scheduler);
   c.scheduler.speculative.num_speculative_tokens = pt.num_spec_tokens;
   c.scheduler.speculative.accept_frac = pt.spec_accept_frac;
-  c.kv_cache.num_blocks = p.hw.num_blocks;
-  c.kv_cache.block_size = p.hw.block_size;
   c.kv_cache.enable_caching = p.prefix_caching;
   StepWork one;
   one.num_decode_seqs = 1;
@@ -69,7 +61,7 @@ EngineConfig engine_config(const FleetParams& p, const FleetPoint& pt) {
 
 /// The simulator's work for one point: each replica serves its share of both classes at its share of lambda.
 EngineWork point_work(const FleetParams& p, const FleetPoint& pt) {
-  const EnginePool pool{p.hw.model, p.hw.gpu, p.hw.num_blocks, p.hw.block_size, p.scheduler, p.prefix_caching};
+  const EnginePool pool{p.hw.model, p.hw.gpu, p.hw.num_blocks, p.hw.block_size, p.scheduler.scheduler, p.prefix_caching};
   const auto replicas = static_cast<double>(pt.num_replicas);
   EngineWork work;
   for (int k = 0; k < 2; ++k) {
@@ -108,8 +100,7 @@ Result<FleetParams> validate_fleet(const Inputs& in) {
   p.hw = hw.value();
   auto scheduler = validate_scheduler(in, w.max_model_len);
   if (!scheduler.ok()) return scheduler.error();
-  p.scheduler = scheduler.value().scheduler;
-  p.max_waiting = scheduler.value().max_waiting;
+  p.scheduler = scheduler.value();
   p.router = router_of(in.choice("router"));
   p.prefix_caching = in.choice("prefix_caching") == "on";
   p.point = {in.count("replicas"), in.real("lambda"), in.count("spec_tokens"), in.real("spec_accept"),
@@ -125,13 +116,9 @@ Result<FleetParams> validate_fleet(const Inputs& in) {
   p.slo[0] = {in.real("ttft_slo_ms") * units::kSPerMs, in.real("tpot_slo_ms") * units::kSPerMs};
   p.slo[1] = {in.real("doc_ttft_slo_ms") * units::kSPerMs, in.real("doc_tpot_slo_ms") * units::kSPerMs};
   p.slo_target_frac = in.real("slo_target_frac");
-  p.price_usd_per_h = in.real("price_usd_per_h");
-  p.gpu_w = in.real("gpu_w"), p.idle_w = in.real("idle_w"), p.host_w = in.real("host_w");
-  if (p.idle_w > p.gpu_w)
-    return Error{"invalid", "idle_w",
-                 "idle_w must not exceed the GPU's busy power gpu_w (" + format_number(p.gpu_w) + " W), got " +
-                     format_number(p.idle_w) + " W",
-                 {{"max", format_number(p.gpu_w)}, {"got", format_number(p.idle_w)}}};
+  auto economics = validate_economics(in);
+  if (!economics.ok()) return economics.error();
+  p.economics = economics.value();
   p.sweep = knob_of(in.choice("sweep"));
   if (p.sweep != SweepKnob::None) {
     auto values = sweep_values(p.sweep, in.real("sweep_from"), in.real("sweep_to"), in.count("sweep_points"));
@@ -202,10 +189,10 @@ PointResult run_point(const FleetParams& p, const FleetPoint& pt, std::uint64_t 
   const double tok_per_s = r.summary.output_tok_per_s;
   const auto gpus = static_cast<double>(p.hw.tp.size);
   if (tok_per_s > 0 && r.summary.makespan_s > 0) {
-    r.usd_per_m_tokens = replicas * gpus * p.price_usd_per_h / units::kSPerHour / tok_per_s * 1e6;
+    r.usd_per_m_tokens = p.economics.usd_per_m_tokens(replicas * gpus, tok_per_s);
     double power_w = 0;
     for (const EngineRun& run : r.fleet.replicas)
-      power_w += server_power_w(p.gpu_w, p.idle_w, p.host_w, run.busy_s / r.summary.makespan_s, gpus);
+      power_w += p.economics.power_w(run.busy_s / r.summary.makespan_s, gpus);
     r.j_per_token = power_w / tok_per_s;
   }
   return r;
@@ -234,7 +221,7 @@ void point_outputs(RunResult& result, const FleetParams& p, const PointResult& r
   result.output("rejected", static_cast<double>(s.num_rejected));
   if (s.num_rejected > 0)
     result.notice("rejected", std::to_string(s.num_rejected) + " requests arrived while max_waiting = " +
-                                  std::to_string(p.max_waiting) + " waited at their replica and were turned away; they "
+                                  std::to_string(p.scheduler.max_waiting) + " waited at their replica and were turned away; they "
                                   "count as missing their SLO.");
   result.output("num_gpus", static_cast<double>(p.point.num_replicas * p.hw.tp.size));
   const auto& routed = r.fleet.num_routed;
@@ -348,8 +335,6 @@ CellSpec fleet_cell() {
       real("ttft_slo_ms", "ms", 500, 0.001, 1e7), real("tpot_slo_ms", "ms", 50, 0.001, 1e6),
       real("doc_ttft_slo_ms", "ms", 5000, 0.001, 1e7), real("doc_tpot_slo_ms", "ms", 100, 0.001, 1e6),
       real("slo_target_frac", "", 0.9, 0.01, 1),
-      real("price_usd_per_h", "$/h", 3.0, 0, 10'000), real("gpu_w", "W", 700, 0, 100'000),
-      real("idle_w", "W", 300, 0, 100'000), real("host_w", "W", 300, 0, 100'000),
       choice("sweep", {"replicas", "lambda", "spec_tokens", "spec_accept", "prefill_replicas", "none"}, "replicas"),
       used_when(real("sweep_from", "", 1, 0, 10000), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept", "prefill_replicas"}),
       used_when(real("sweep_to", "", 8, 0, 10000), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept", "prefill_replicas"}),
@@ -358,6 +343,9 @@ CellSpec fleet_cell() {
   const std::vector<ParamSpec> scheduler = scheduler_params();  // beside max_model_len, as continuous-batching has them
   const auto after = std::find_if(params.begin(), params.end(), [](const ParamSpec& q) { return q.name == "max_model_len"; });
   params.insert(after + 1, scheduler.begin(), scheduler.end());
+  const std::vector<ParamSpec> economics = economics_params();  // before the sweep, as continuous-batching has them
+  const auto sweep = std::find_if(params.begin(), params.end(), [](const ParamSpec& q) { return q.name == "sweep"; });
+  params.insert(sweep, economics.begin(), economics.end());
   CellSpec cell{"llm/fleet", std::move(params), &run_fleet_cell};
   cell.outputs = {out("kv_pool_tokens", "tokens"), out("goodput_req_per_s", "1/s"), out("slo_attainment_frac", ""),
                   out("chat_attainment_frac", ""), out("doc_attainment_frac", ""), out("meets_slo", ""),

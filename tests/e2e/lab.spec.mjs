@@ -115,6 +115,39 @@ describe('the queueing lab page', () => {
     assert.match(await output_text(page, 'L'), /^\d/);
     assert.deepEqual(page.problems, []);
   });
+  test('charts far below wait while the first simulations compute, and are all drawn before a cell times the machine', async () => {
+    const page = await new_page(site.browser);
+    // Drawn charts when the last simulation answered, and the time each chart and the measuring cell started.
+    // Each time a cell settles: how many cells the page has, whether every simulation is done, how many
+    // charts are drawn; and when a simulation's chart was last drawn and the first cell that times the machine started.
+    await page.addInitScript(() => {
+      window.__charts = { settled: [], last_drawn_ms: 0, measure_started_ms: null };
+      new MutationObserver((mutations) => {
+        for (const { target } of mutations) {
+          const of_simulation = target.closest?.('.sl-cell')?.dataset.measures !== 'true';
+          if (of_simulation && (target.nodeName === 'svg' || target.querySelector?.('.sl-chart-canvas svg'))) window.__charts.last_drawn_ms = performance.now();
+          if (!target.classList?.contains('sl-cell')) continue;
+          if (target.dataset.measures === 'true' && target.dataset.state === 'running') window.__charts.measure_started_ms ??= performance.now();
+          const cells = [...document.querySelectorAll('.sl-cell')];
+          window.__charts.settled.push([cells.length, cells.every((cell) => cell.dataset.measures === 'true' || cell.dataset.state === 'done'),
+            document.querySelectorAll('.sl-chart:not([hidden]) .sl-chart-canvas svg').length]);
+        }
+      }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
+    });
+    await open(page, `${site.server.url}lab.html?lab=batching&predict=0`);
+    const charts = await page.evaluate(() => ({ ...window.__charts,
+      cells: document.querySelectorAll('.sl-cell').length,
+      at_ready: document.querySelectorAll('.sl-chart:not([hidden]) .sl-chart-canvas svg').length,
+      measures: document.querySelectorAll('.sl-cell[data-measures="true"]').length }));
+    const at_sims_done = charts.settled.find(([cells, done]) => cells === charts.cells && done)?.[2];
+    const seen = JSON.stringify({ ...charts, settled: undefined, at_sims_done });
+    assert.ok(charts.measures >= 1, `the batching page has a cell that times the machine: ${seen}`);
+    assert.ok(at_sims_done !== undefined && at_sims_done < charts.at_ready, `some charts wait for the simulations: ${seen}`);
+    assert.ok(charts.at_ready >= 5, `the charts are all drawn once the simulations are done: ${seen}`);
+    assert.ok(charts.measure_started_ms !== null && charts.last_drawn_ms <= charts.measure_started_ms, `no chart is drawn while a cell times the machine: ${seen}`);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
   test('the Vietnamese switch translates the labels and keeps the numbers', async () => {
     const page = await queues_page();   // last: the page stays in Vietnamese
     const value = await output_text(page, 'rho');

@@ -6,6 +6,7 @@ import { t, pick } from './i18n.js';
 import { spec_with_data, data_names, draw_chart, field_titles } from './charts.js';
 import { column_header, column_value, csv_value, value_with_unit } from './result_view.js';
 import { save, save_url, to_csv } from './download.js';
+import { draw_near_view } from './chart_gate.js';
 
 const SECONDARY_HEIGHT_PX = 180;
 
@@ -82,7 +83,7 @@ export class ChartPanel {
     this.#canvas.setAttribute('aria-label', summary ? `${title}. ${summary}` : title);
     const spec = spec_with_data(this.#chart.spec, datasets, summary || title, this.#max_height);
     const canvas = this.#canvas;
-    this.#drawing = this.#drawing.then(() => draw_chart(canvas, spec, this.#view)).then((view) => {
+    this.#drawing = this.#drawing.then(() => draw_near_view(canvas, () => draw_chart(canvas, spec, this.#view))).then((view) => {
       this.#view = view;
       this.#status.textContent = '';
       this.#fill_downloads();

@@ -6,6 +6,8 @@
 // the page has shown the result: the next run starts while the page draws the last one. The runs share as
 // many workers as run at once (worker_pool.js starts one when a run finds none idle).
 
+import * as chart_gate from './chart_gate.js';
+
 export class FirstRuns {
   #slots = Math.max(1, navigator.hardwareConcurrency || 2);
   #waiting = [];      // simulations not started yet, in page order
@@ -21,10 +23,15 @@ export class FirstRuns {
     this.#pump();
   }
 
-  /** Resolves once every simulation is shown, then runs the cells that time this machine, one by one. */
+  /**
+   * Resolves once every simulation is shown and every chart drawn, then runs the cells that time this machine,
+   * one by one.
+   */
   async finish() {
     if (this.#waiting.length || this.#computing) await new Promise((resolve) => { this.#drained = resolve; });
     await Promise.all(this.#shown);
+    chart_gate.open();   // the charts far from the viewport, held back while the simulations computed
+    await chart_gate.drawn();
     for (const view of this.#measuring) await view.run_now();
   }
 

@@ -10,9 +10,8 @@ let release;
 const opened = new Promise((resolve) => { release = resolve; });
 const pending = new Set();   // draws waiting or drawing while the gate was shut
 
-/** Resolves when `element` is within a screen of the viewport, or the gate is open. */
+/** Resolves when `element` is within a screen of the viewport, or the gate opens. */
 function near_view(element) {
-  if (is_open || typeof IntersectionObserver === 'undefined') return Promise.resolve();
   return new Promise((resolve) => {
     const observer = new IntersectionObserver((entries) => {
       if (entries.some((entry) => entry.isIntersecting)) done();

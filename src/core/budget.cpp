@@ -29,7 +29,12 @@ std::string format_time(double s) {
   return format_number(std::round(s * 1e10) / 10) + " ns";
 }
 
+thread_local Tally* current_tally = nullptr;
+
 }  // namespace
+
+Tally::Tally() : outer_(current_tally) { current_tally = this; }
+Tally::~Tally() { current_tally = outer_; }
 
 double Estimate::max_amount() const {
   double max = std::numeric_limits<double>::infinity();
@@ -50,6 +55,7 @@ Estimate estimate(std::string param_to_lower, std::string what, std::string unit
 }
 
 std::optional<Error> check(const Estimate& e) {
+  if (current_tally && std::isfinite(e.seconds())) current_tally->seconds_ += e.seconds();
   const double max = e.max_amount();
   if (std::isfinite(e.amount) && e.amount <= max && e.fixed_bytes <= kMaxBytes) return std::nullopt;
   if (!(e.fixed_bytes <= kMaxBytes)) return too_large(e.param_to_lower, e.fixed_bytes / units::kMiB, kMaxBytes / units::kMiB,

@@ -55,6 +55,23 @@ inline constexpr UnitCost kMeasuredSecond{1.0 / kWasmSlowdown, 0};
 /// finite number); nothing otherwise. The limit is given in the estimate's unit, rounded down to 2 digits.
 std::optional<Error> check(const Estimate& estimate);
 
+/// Adds up, while it lives, the estimated browser seconds of every check() made on this thread: what a cell's
+/// validation estimates a run at given inputs will cost (CellSpec's default_cost_s, by which a lab page starts
+/// its costliest simulation early). Tallies nest; only the innermost counts.
+class Tally {
+ public:
+  Tally();
+  ~Tally();
+  Tally(const Tally&) = delete;
+  Tally& operator=(const Tally&) = delete;
+  double seconds() const { return seconds_; }
+
+ private:
+  friend std::optional<Error> check(const Estimate& estimate);
+  double seconds_ = 0;
+  Tally* outer_;
+};
+
 /// The cost model in one line, for `serving-lab list`: "at most 2e+08 tokens (50 ns, 48 B each)".
 std::string describe(const std::string& what, const std::string& unit, UnitCost per_unit, double fixed_bytes = 0,
                      double fixed_native_s = 0);

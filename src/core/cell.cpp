@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/budget.h"
 #include "core/clock.h"
 #include "core/text.h"
 
@@ -84,6 +85,18 @@ const TableSpec* CellSpec::find_table(const std::string& name) const {
   for (const auto& t : tables)
     if (t.name == name) return &t;
   return nullptr;
+}
+
+double CellSpec::default_cost_s() const {
+  // None for a cell on a data asset, whose validation reads the data a browser has only once fetched (native
+  // builds hold the digits), nor for one that times this machine, whose validation in a browser needs the
+  // measurements of its probes: the module and the CLI list the same. (Those cells run after the simulations.)
+  if (!validate || !assets.empty() || !deterministic) return 0;
+  auto defaults = parse_inputs(*this, {});
+  if (!defaults.ok()) return 0;
+  budget::Tally tally;
+  validate(defaults.value());
+  return tally.seconds();
 }
 
 void Inputs::set_bytes(const ParamSpec& spec, std::string data) {

@@ -255,6 +255,10 @@ struct CellSpec {
   std::string lab() const { return id.substr(0, id.find('/')); }
   const OutputSpec* find_output(const std::string& name) const;
   const TableSpec* find_table(const std::string& name) const;
+  /// What a run at the default inputs costs in the browser, in seconds, as the cell's cost model (its budget
+  /// checks, core/budget.h) estimates it; 0 for a cell without one, on a data asset or timing this machine.
+  /// Lab pages run the costliest first-run simulation early, so that it does not start last.
+  double default_cost_s() const;
 };
 
 /// Turns raw text values (from CLI flags, URL keys or page inputs) into checked Inputs. Missing parameters

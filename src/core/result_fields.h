@@ -160,6 +160,7 @@ void write(const CellSpec& cell, Writer& w) {
     w.key("presence"), w.string(presence_name(t.presence));
   });
   w.key("budget"), write_strings(cell.budget, w);
+  w.key("default_cost_s"), w.number(cell.default_cost_s());
   w.end_object();
 }
 

@@ -53,3 +53,18 @@ TEST_CASE("An estimate that is not a finite number is refused, never passed", "[
   big.fixed_bytes = 2 * kMaxBytes;
   CHECK(sl::budget::check(big).has_value());
 }
+
+TEST_CASE("A tally adds up the estimated seconds of the checks made while it lives; the innermost one counts",
+          "[core][budget]") {
+  sl::budget::check(tokens(1e6, 1e-6, 0));  // before any tally: counted nowhere
+  sl::budget::Tally outer;
+  sl::budget::check(tokens(1e6, 1e-6, 0));  // 1 s natively: 2.5 s in the browser
+  {
+    sl::budget::Tally inner;
+    sl::budget::check(tokens(2e6, 1e-6, 0));
+    sl::budget::check(tokens(5e6, 1e-6, 0));  // refused, but estimated all the same
+    CHECK(inner.seconds() == Approx(7 * kWasmSlowdown).epsilon(1e-12));
+  }
+  sl::budget::check(tokens(std::numeric_limits<double>::quiet_NaN(), 1e-6, 0));  // no finite estimate: not added
+  CHECK(outer.seconds() == Approx(kWasmSlowdown).epsilon(1e-12));
+}

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "cell_runner.h"
+#include "core/budget.h"
 #include "core/registry.h"
 
 namespace {
@@ -47,6 +48,28 @@ TEST_CASE("Every cell runs at its defaults and every output is finite", "[core][
     CHECK_FALSE(r.outputs.empty());
     for (const auto& [name, value] : r.outputs) CHECK(std::isfinite(value));
   }
+}
+
+TEST_CASE("A cell's default cost is its cost model at the defaults: within the run budget, 0 without a model",
+          "[core][cell][budget]") {
+  for (const auto& cell : sl::all_cells()) {
+    INFO(cell.id);
+    CHECK(cell.default_cost_s() >= 0);
+    CHECK(cell.default_cost_s() <= sl::budget::kMaxRunSeconds);  // a default run is never refused
+  }
+  CHECK(sl::find_cell("queues/littles-law")->default_cost_s() == 0);  // a calculator
+  // The lab page starts its costliest simulation early by this estimate: on the LLM page that is the fleet.
+  const double fleet_s = sl::find_cell("llm/fleet")->default_cost_s();
+  CHECK(fleet_s > 0);
+  for (const auto& cell : sl::all_cells())
+    if (cell.lab() == "llm" && cell.deterministic && cell.id != "llm/fleet") CHECK(cell.default_cost_s() < fleet_s);
+  // It follows the inputs the model counts: more requests, a higher estimate.
+  const sl::CellSpec& mm1 = *sl::find_cell("queues/mm1-md1");
+  auto more = sl::parse_inputs(mm1, {{"n", "2000000"}});
+  REQUIRE(more.ok());
+  sl::budget::Tally tally;
+  mm1.validate(more.value());
+  CHECK(tally.seconds() > mm1.default_cost_s());
 }
 
 TEST_CASE("Every parameter's default lies inside its own range", "[core][cell]") {

@@ -115,17 +115,24 @@ describe('the queueing lab page', () => {
     assert.match(await output_text(page, 'L'), /^\d/);
     assert.deepEqual(page.problems, []);
   });
-  test('charts far below wait while the first simulations compute, and are all drawn before a cell times the machine', async () => {
+  test('the costliest simulation starts second; charts wait until every simulation has a core, and are all drawn before a cell times the machine', async () => {
     const page = await new_page(site.browser);
     // Each time a cell settles: how many cells the page has, whether every simulation is done, how many
-    // charts are drawn; and when a simulation's chart was last drawn and the first cell that times the machine started.
+    // charts are drawn; and when a simulation's chart was last drawn and the first cell that times the machine started;
+    // the order in which the cells started, and at the first chart, how many cells the page had and how many
+    // simulations had not started.
     await page.addInitScript(() => {
-      window.__charts = { settled: [], last_drawn_ms: 0, measure_started_ms: null };
+      window.__charts = { settled: [], last_drawn_ms: 0, measure_started_ms: null, started: [], at_first_chart: null };
       new MutationObserver((mutations) => {
         for (const { target } of mutations) {
           const of_simulation = target.closest?.('.sl-cell')?.dataset.measures !== 'true';
-          if (of_simulation && (target.nodeName === 'svg' || target.querySelector?.('.sl-chart-canvas svg'))) window.__charts.last_drawn_ms = performance.now();
+          if (of_simulation && (target.nodeName === 'svg' || target.querySelector?.('.sl-chart-canvas svg'))) {
+            window.__charts.last_drawn_ms = performance.now();
+            const cells = [...document.querySelectorAll('.sl-cell')];
+            window.__charts.at_first_chart ??= [cells.length, cells.filter((cell) => cell.dataset.measures !== 'true' && !window.__charts.started.includes(cell.id)).length];
+          }
           if (!target.classList?.contains('sl-cell')) continue;
+          if (target.dataset.state === 'running' && !window.__charts.started.includes(target.id)) window.__charts.started.push(target.id);
           if (target.dataset.measures === 'true' && target.dataset.state === 'running') window.__charts.measure_started_ms ??= performance.now();
           const cells = [...document.querySelectorAll('.sl-cell')];
           window.__charts.settled.push([cells.length, cells.every((cell) => cell.dataset.measures === 'true' || cell.dataset.state === 'done'),
@@ -144,6 +151,12 @@ describe('the queueing lab page', () => {
     assert.ok(at_sims_done !== undefined && at_sims_done < charts.at_ready, `some charts wait for the simulations: ${seen}`);
     assert.ok(charts.at_ready >= 5, `the batching page's charts (at least 5) are drawn once the simulations are done: ${seen}`);
     assert.ok(charts.measure_started_ms !== null && charts.last_drawn_ms <= charts.measure_started_ms, `no chart is drawn while a cell times the machine: ${seen}`);
+    // C++'s cost model puts pareto (fifth on the page) above every other simulation of the page: a second core takes it first.
+    const specs = (await (await fetch(`${site.server.url}labs/batching.en.json`)).json()).cell_specs;
+    const costliest = Object.values(specs).filter((spec) => spec.deterministic).sort((a, b) => b.default_cost_s - a.default_cost_s)[0].id;
+    assert.equal(costliest, 'batching/pareto', seen);
+    if (await page.evaluate(() => navigator.hardwareConcurrency) >= 2) assert.equal(charts.started[1], 'pareto', `the costliest simulation starts second: ${seen}`);
+    assert.deepEqual(charts.at_first_chart, [charts.cells, 0], `the first chart waits until the page has every cell and every simulation has started: ${seen}`);
     assert.deepEqual(page.problems, []);
     await page.context().close();
   });

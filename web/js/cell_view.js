@@ -82,6 +82,9 @@ export class CellView {
 
   get cell_id() { return this.#spec.id; }
 
+  /** What its run at the default inputs costs, in seconds, as C++'s cost model estimates it (0: none). */
+  get default_cost_s() { return this.#spec.default_cost_s ?? 0; }
+
   get #id_prefix() { return `sl-${short_id(this.#spec.id)}`; }
 
   #key(name) { return param_key(this.#spec.id, name, this.#embed); }

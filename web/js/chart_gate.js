@@ -1,35 +1,55 @@
-// While a lab page computes its first runs, a chart far from the viewport waits to be drawn: Vega's drawing
-// runs on the page's main thread, and on a two-core machine it took the cores the simulations' workers need
-// (1.4 s of main-thread Vega on the queues page, before its last simulation answered). A chart within a screen
-// of the viewport, or scrolled to, is drawn at once; the rest are drawn as soon as the first simulations have
-// all answered (open()), before any cell that times this machine runs (drawn()), so that no drawing slows
-// what those cells measure. Once open, every chart is drawn as it comes.
+// While a lab page computes its first runs, its charts wait until every simulation has a core: Vega (0.9 MB of
+// script to parse and compile, then each chart's dataflow and SVG) runs on the page's main thread, and on a
+// two-core machine it took the cores the simulations' workers need. In a trace of the queues page, drawing the
+// two charts of the first screen took ~1 s of the main thread while the simulations computed (Vega-Lite's
+// compile ~0.3 s, Vega's parse ~0.2 s, its dataflow and SVG ~0.5 s), and the first chart came at 2.0-2.8 s all
+// the same. So the numbers come first. The charts within a screen of the viewport are drawn once no simulation
+// waits for a core (open_near(): at once on a machine with a core for each, when the last one starts on two
+// cores), the rest once every simulation has answered (open()), and a chart the reader scrolls to meanwhile
+// at once. drawn() lets the cells that time this machine wait for every chart asked for so far, so that no
+// drawing slows what they measure.
 
 let is_open = false;
 let release;
 const opened = new Promise((resolve) => { release = resolve; });
-const pending = new Set();   // draws waiting or drawing while the gate was shut
+const pending = new Set();   // draws waiting or drawing
 
-/** Resolves when `element` is within a screen of the viewport, or the gate opens. */
+// Whether the charts near the viewport may be drawn: once the reader has scrolled (they went to look at
+// those), or open_near() was called.
+let near_open = false;
+const near_listeners = new Set();
+function let_near_draw() {
+  near_open = true;
+  for (const listener of near_listeners) listener();
+}
+addEventListener('scroll', let_near_draw, { passive: true });
+
+/** Resolves when `element` is within a screen of the viewport and near charts may draw, or the gate opens. */
 function near_view(element) {
   return new Promise((resolve) => {
+    let near = false;
+    const check = () => { if (near && near_open) done(); };
     const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) done();
+      near = entries[entries.length - 1].isIntersecting;
+      check();
     }, { rootMargin: '100% 0px' });
-    const done = () => { observer.disconnect(); resolve(); };
+    const done = () => { observer.disconnect(); near_listeners.delete(check); resolve(); };
     observer.observe(element);
+    near_listeners.add(check);
     opened.then(done);
   });
 }
 
-/** Runs draw() once `element` is near the viewport or the gate is open; resolves with what it returns. */
+/** Runs draw() once `element` may be drawn (near the viewport, or the gate open); resolves with what it returns. */
 export function draw_near_view(element, draw) {
-  if (is_open) return draw();
-  const drawing = near_view(element).then(draw);
+  const drawing = is_open ? Promise.resolve().then(draw) : near_view(element).then(draw);
   pending.add(drawing);
   drawing.then(() => pending.delete(drawing), () => pending.delete(drawing));
   return drawing;
 }
+
+/** Lets the charts within a screen of the viewport be drawn (again: no change). */
+export function open_near() { let_near_draw(); }
 
 /** Lets every waiting chart be drawn, and every later one at once. */
 export function open() {
@@ -37,7 +57,7 @@ export function open() {
   release();
 }
 
-/** Resolves once every chart that waited has been drawn (or failed to). */
+/** Resolves once every chart asked for so far has been drawn (or failed to). */
 export function drawn() {
   return Promise.allSettled([...pending]);
 }

@@ -1,10 +1,13 @@
-// The first run of every cell of a lab page: the simulations in page order, as many at once as the machine
-// has cores, so the top cells answer first instead of all sharing the cores; then each cell that times this
-// machine, alone (in page order), so no other cell's work slows what it measures and no measurement holds
-// the simulations back. A cell joins as soon as the page has built it, so the first simulations compute
-// while the page builds the rest. A run holds its core until its worker answers (run_now's on_computed), not until
-// the page has shown the result: the next run starts while the page draws the last one. The runs share as
-// many workers as run at once (worker_pool.js starts one when a run finds none idle).
+// The first run of every cell of a lab page: the simulations, as many at once as the machine has cores, then
+// each cell that times this machine, alone (in page order), so no other cell's work slows what it measures and
+// no measurement holds the simulations back. One core takes the simulations in page order, so the top cells
+// answer first; every other core takes the costliest simulation waiting (its default_cost_s, C++'s cost model
+// at the defaults), so that a long one does not start last and decide when the page is done (the LLM page's
+// fleet, a second of the browser's CPU, started sixth of seven and finished 1.1 s after the others). A cell
+// joins as soon as the page has built it, so the first simulations compute while the page builds the rest. A
+// run holds its core until its worker answers (run_now's on_computed), not until the page has shown the
+// result: the next run starts while the page draws the last one. The runs share as many workers as run at
+// once (worker_pool.js starts one when a run finds none idle).
 
 import * as chart_gate from './chart_gate.js';
 
@@ -13,8 +16,10 @@ export class FirstRuns {
   #waiting = [];      // simulations not started yet, in page order
   #measuring = [];    // cells that time this machine, in page order
   #computing = 0;     // simulations whose worker has not answered yet
+  #in_page_order = false;   // whether the core that goes down the page computes one now
   #shown = [];        // each started run's run_now() promise
   #drained = null;    // resolves when no simulation waits or computes (finish() waits on it)
+  #all_added = false; // finish() was called: the page has built every cell
 
   /** A cell the page has built (views without run_now, such as an error note, have no run). */
   add(view) {
@@ -28,9 +33,11 @@ export class FirstRuns {
    * one by one.
    */
   async finish() {
+    this.#all_added = true;
+    this.#open_charts();
     if (this.#waiting.length || this.#computing) await new Promise((resolve) => { this.#drained = resolve; });
     await Promise.all(this.#shown);
-    chart_gate.open();   // the charts far from the viewport, held back while the simulations computed
+    chart_gate.open();   // the charts far from the viewport
     await chart_gate.drawn();
     for (const view of this.#measuring) await view.run_now();
   }
@@ -38,12 +45,29 @@ export class FirstRuns {
   #pump() {
     while (this.#waiting.length && this.#computing < this.#slots) {
       this.#computing += 1;
+      const in_page_order = !this.#in_page_order;
+      if (in_page_order) this.#in_page_order = true;
+      const view = this.#waiting.splice(in_page_order ? 0 : costliest(this.#waiting), 1)[0];
       // Called as the worker answers, before the result is shown: the next run is posted at once.
-      this.#shown.push(this.#waiting.shift().run_now({}, () => {
+      this.#shown.push(view.run_now({}, () => {
         this.#computing -= 1;
+        if (in_page_order) this.#in_page_order = false;
         this.#pump();
         if (!this.#waiting.length && !this.#computing) this.#drained?.();
       }));
     }
+    this.#open_charts();
   }
+
+  /** The charts near the viewport, held back while a simulation waited for a core, are drawn once none waits. */
+  #open_charts() {
+    if (this.#all_added && !this.#waiting.length) chart_gate.open_near();
+  }
+}
+
+/** The index of the costliest view (the first of equals, in page order). */
+function costliest(views) {
+  let best = 0;
+  views.forEach((view, i) => { if (view.default_cost_s > views[best].default_cost_s) best = i; });
+  return best;
 }

@@ -42,7 +42,8 @@ async function main() {
 /**
  * The cells run in a pool of workers (worker_pool.js); their specs are the module's list_cells(), which the
  * build wrote into the lab file. The page is built down to its first simulation cell, whose run waits in
- * its worker while the module instantiates there, and then the rest; a module that does not instantiate
+ * its worker while the module instantiates there, then its costliest simulation (which another core starts at
+ * once), and then the rest, each in its place on the page; a module that does not instantiate
  * replaces the cells with that error.
  */
 async function start_cells(docs) {
@@ -58,26 +59,33 @@ async function start_cells(docs) {
     return new CellView({ lab_id: page.lab.id, doc, spec, worker: new CellWorker(), embed: state.embed, query: state.query,
       number, predict: ask_predictions });
   };
-  page.views = [];
   const runs = new FirstRuns();
-  let first = null;
-  for (const doc of docs) {
-    if (first) break;
+  const built = new Map();   // doc → its view, in the order built
+  const build = (doc) => {
     const view = view_of(doc);
-    page.views.push(view);
-    if (view.run_now && !view.measures_machine) first = view;
-  }
+    built.set(doc, view);
+    page.views = docs.filter((d) => built.has(d)).map((d) => built.get(d));   // in page order
+    return view;
+  };
+  const is_simulation = (doc) => specs[doc.id] && specs[doc.id].deterministic !== false;
+  const first = docs.findIndex(is_simulation);
+  const rest = docs.slice(first + 1);
+  const costliest = rest.filter(is_simulation).reduce((best, doc) =>
+    (!best || specs[doc.id].default_cost_s > specs[best.id].default_cost_s ? doc : best), null);
+  for (const doc of first < 0 ? docs : docs.slice(0, first + 1)) build(doc);
   render();
   for (const view of page.views) runs.add(view);   // the first simulation starts
   await next_task();   // its run is posted to its worker before the rest is built
   // One view at a time, each its own task and on the page when built (and its run started, if a core is
   // free): a result that comes meanwhile is shown at once. The page then renders once more, with its contents.
   const cells = document.querySelector('.sl-cells');
-  for (const doc of docs.slice(page.views.length)) {
+  const later = first < 0 ? [] : [...(costliest ? [costliest] : []), ...rest.filter((doc) => doc !== costliest)];
+  for (const doc of later) {
     if (page.message) return;   // the module failed
-    const view = view_of(doc);
-    page.views.push(view);
-    cells?.append(view.element);
+    const view = build(doc);
+    const next = page.views[page.views.indexOf(view) + 1];   // built before it, below it on the page
+    if (next) next.element.before(view.element);
+    else cells?.append(view.element);
     runs.add(view);
     await next_task();
   }

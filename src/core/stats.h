@@ -7,7 +7,20 @@ namespace sl {
 /// Streaming mean and variance (Welford), with min and max.
 class RunningStats {
  public:
-  void add(double x);
+  void add(double x) {
+    // Inline: a call per value kept the mean in memory between adds, on the chain of divisions that bounds
+    // a run's summary (std::min / std::max spelled out, the same comparisons).
+    if (n_ == 0) {
+      min_ = max_ = x;
+    } else {
+      min_ = x < min_ ? x : min_;
+      max_ = max_ < x ? x : max_;
+    }
+    ++n_;
+    const double delta = x - mean_;
+    mean_ += delta / static_cast<double>(n_);
+    m2_ += delta * (x - mean_);
+  }
   std::int64_t count() const { return n_; }
   double mean() const { return mean_; }
   /// Sample variance (n - 1 in the denominator); 0 for fewer than two values.

@@ -81,7 +81,9 @@ double quantile_sorted(const std::vector<double>& sorted, double p) {
   return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
 }
 
-double quantile(std::vector<double> xs, double p) {
+double quantile(std::vector<double> xs, double p) { return quantile_in_place(xs, p); }
+
+double quantile_in_place(std::vector<double>& xs, double p) {
   SL_ASSERT(!xs.empty() && p >= 0 && p <= 1);
   const double h = p * static_cast<double>(xs.size() - 1);
   const auto lo = static_cast<std::size_t>(std::floor(h));

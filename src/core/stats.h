@@ -46,6 +46,8 @@ double batch_means_se(const std::vector<double>& xs, int num_batches = 32);
 /// Exact p-quantile (p in [0, 1]) of a sample, with linear interpolation between order statistics
 /// (type 7, as numpy's default). Copies and partially sorts; xs must not be empty.
 double quantile(std::vector<double> xs, double p);
+/// The same, partially sorting `xs` itself instead of a copy (a scratch buffer the caller reuses).
+double quantile_in_place(std::vector<double>& xs, double p);
 
 /// Sorts a sample of doubles (no NaN) ascending: the order of std::sort, as an LSD radix sort on the values' bits
 /// (11-bit digits, skipping a digit all values share), several times faster on the 10^5 latencies of a run.

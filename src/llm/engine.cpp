@@ -74,6 +74,7 @@ void ArrivalQueue::on_finished(const Request& request, double now_s) {
 EngineReplica::EngineReplica(const EngineConfig& config, RequestTrace* trace, StepObserver observer,
                              const Workload* workload)
     : config_(config),
+      step_time_(config_.model, config_.gpu, config_.tp),
       kv_(with_lookahead(config.kv_cache, config.scheduler)),
       scheduler_(config.scheduler, kv_),
       trace_(trace),
@@ -106,7 +107,7 @@ double EngineReplica::begin_step(double now_s) {
   scheduler_.schedule(pending_);
   const SchedulerOutput& out = pending_;
   SL_ASSERT(!out.empty());  // every request fits an empty pool and the budget (validated), so work progresses
-  const StepTime step = step_time(config_.model, config_.gpu, out.work, config_.tp);
+  const StepTime step = step_time_(out.work);
   double step_s = step.total_s;
   if (out.work.num_draft_steps > 0) {
     const double draft_s = static_cast<double>(out.work.num_draft_steps) * config_.draft_step_s;

@@ -112,6 +112,7 @@ class EngineReplica {
 
  private:
   EngineConfig config_;
+  StepTimeModel step_time_;
   KvCacheManager kv_;
   Scheduler scheduler_;
   RequestTrace* trace_;

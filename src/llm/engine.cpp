@@ -96,7 +96,9 @@ bool EngineReplica::add(Request& request) {
 }
 
 void EngineReplica::idle_until(double now_s) {
-  SL_ASSERT(!stepping_);
+  SL_ASSERT(!stepping_ && now_s >= clock_s_);
+  clock_s_ = now_s;
+  if (!config_.keep_series) return;
   run_.running.advance(now_s, 0);
   run_.waiting.advance(now_s, 0);
   run_.kv_usage.advance(now_s, kv_.block_pool().usage());
@@ -128,9 +130,12 @@ double EngineReplica::begin_step(double now_s) {
   run_.slot_token_s += occupancy.slot_tokens * step_s;
   run_.stored_token_s += occupancy.stored_tokens * step_s;
   run_.seq_step_s += batch * step_s;
-  run_.running.advance(now_s, batch);
-  run_.waiting.advance(now_s, static_cast<double>(scheduler_.waiting().size()));
-  run_.kv_usage.advance(now_s, kv_.block_pool().usage());
+  clock_s_ = now_s;
+  if (config_.keep_series) {
+    run_.running.advance(now_s, batch);
+    run_.waiting.advance(now_s, static_cast<double>(scheduler_.waiting().size()));
+    run_.kv_usage.advance(now_s, kv_.block_pool().usage());
+  }
   ++run_.num_steps;
   stepping_ = true;
   step_end_s_ = now_s;

@@ -165,6 +165,7 @@ PointResult run_point(const FleetParams& p, const FleetPoint& pt, std::uint64_t 
   w.rate_per_s = pt.rate_per_s;
   Workload workload = make_open_loop(w, seed);
   FleetConfig config{engine_config(p, pt), pt.num_replicas, p.router, seed};
+  config.engine.keep_series = false;  // no output of this cell reads a replica's series
   config.num_prefill_replicas = pt.num_prefill_replicas;
   config.kv_link_bytes_per_s = p.kv_link_bytes_per_s;
   config.kv_link_latency_s = p.kv_link_latency_s;

@@ -29,6 +29,7 @@ class Engine {
   Engine(const BatcherParams& p, const std::vector<double>& arrivals_s, RunControl& ctl)
       : p_(p), arrivals_s_(arrivals_s), ctl_(ctl) {
     for (std::int64_t a = 0; a < (p.unlimited_accelerators ? 0 : p.num_accelerators); ++a) free_.push(a);
+    out_.requests.reserve(arrivals_s.size());  // at most one record per arrival: no regrowth copies
   }
 
   BatchingRun run() {
@@ -138,7 +139,9 @@ BatchingSummary summarize(const BatchingRun& run, const BatcherParams& params, d
     s.mean_latency_se_s = series.mean.half_width() / queues::kStudentT31;
     s.p99_latency_se_s = series.quantile.half_width() / queues::kStudentT31;
   }
-  std::sort(latencies_s.begin(), latencies_s.end());
+  // The radix sort gives std::sort's order (latencies are never -0), several times faster on 10^4-10^5 values;
+  // the mean below sums them in that order.
+  sort_ascending(latencies_s);
   double latency_sum_s = 0;
   for (double x : latencies_s) latency_sum_s += x;
   s.mean_wait_s = wait_sum_s / n;

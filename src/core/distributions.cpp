@@ -31,14 +31,6 @@ double Distribution::quantile(double p) const {
   return 0;
 }
 
-double Distribution::sample(Rng& rng) const {
-  switch (kind_) {
-    case Kind::Exponential: return -std::log(rng.uniform()) / a_;  // 1-U and U have the same law
-    case Kind::Deterministic: return a_;
-    default: return quantile(rng.uniform());
-  }
-}
-
 double Distribution::mean() const {
   switch (kind_) {
     case Kind::Exponential: return 1 / a_;

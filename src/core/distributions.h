@@ -1,4 +1,5 @@
 #pragma once
+#include <cmath>
 #include <cstdint>
 
 #include "core/rng.h"
@@ -25,7 +26,14 @@ class Distribution {
   /// Pareto type I: P(X > x) = (x_min / x)^alpha for x >= x_min.
   static Distribution pareto(double x_min, double alpha);
 
-  double sample(Rng& rng) const;
+  double sample(Rng& rng) const {
+    // Inline: the queue simulators draw an exponential (or a constant) once or twice per request.
+    switch (kind_) {
+      case Kind::Exponential: return -std::log(rng.uniform()) / a_;  // 1-U and U have the same law
+      case Kind::Deterministic: return a_;
+      default: return quantile(rng.uniform());
+    }
+  }
   double mean() const;
   /// Infinite where the distribution has no finite variance (Pareto with alpha <= 2).
   double variance() const;

@@ -9,19 +9,6 @@
 
 namespace sl {
 
-void RunningStats::add(double x) {
-  if (n_ == 0) {
-    min_ = max_ = x;
-  } else {
-    min_ = std::min(min_, x);
-    max_ = std::max(max_, x);
-  }
-  ++n_;
-  const double delta = x - mean_;
-  mean_ += delta / static_cast<double>(n_);
-  m2_ += delta * (x - mean_);
-}
-
 double RunningStats::variance() const { return n_ > 1 ? m2_ / static_cast<double>(n_ - 1) : 0.0; }
 double RunningStats::stddev() const { return std::sqrt(variance()); }
 double RunningStats::standard_error() const {
@@ -94,7 +81,9 @@ double quantile_sorted(const std::vector<double>& sorted, double p) {
   return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
 }
 
-double quantile(std::vector<double> xs, double p) {
+double quantile(std::vector<double> xs, double p) { return quantile_in_place(xs, p); }
+
+double quantile_in_place(std::vector<double>& xs, double p) {
   SL_ASSERT(!xs.empty() && p >= 0 && p <= 1);
   const double h = p * static_cast<double>(xs.size() - 1);
   const auto lo = static_cast<std::size_t>(std::floor(h));

@@ -7,7 +7,20 @@ namespace sl {
 /// Streaming mean and variance (Welford), with min and max.
 class RunningStats {
  public:
-  void add(double x);
+  void add(double x) {
+    // Inline: a call per value kept the mean in memory between adds, on the chain of divisions that bounds
+    // a run's summary (std::min / std::max spelled out, the same comparisons).
+    if (n_ == 0) {
+      min_ = max_ = x;
+    } else {
+      min_ = x < min_ ? x : min_;
+      max_ = max_ < x ? x : max_;
+    }
+    ++n_;
+    const double delta = x - mean_;
+    mean_ += delta / static_cast<double>(n_);
+    m2_ += delta * (x - mean_);
+  }
   std::int64_t count() const { return n_; }
   double mean() const { return mean_; }
   /// Sample variance (n - 1 in the denominator); 0 for fewer than two values.
@@ -33,6 +46,8 @@ double batch_means_se(const std::vector<double>& xs, int num_batches = 32);
 /// Exact p-quantile (p in [0, 1]) of a sample, with linear interpolation between order statistics
 /// (type 7, as numpy's default). Copies and partially sorts; xs must not be empty.
 double quantile(std::vector<double> xs, double p);
+/// The same, partially sorting `xs` itself instead of a copy (a scratch buffer the caller reuses).
+double quantile_in_place(std::vector<double>& xs, double p);
 
 /// Sorts a sample of doubles (no NaN) ascending: the order of std::sort, as an LSD radix sort on the values' bits
 /// (11-bit digits, skipping a digit all values share), several times faster on the 10^5 latencies of a run.

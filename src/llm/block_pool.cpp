@@ -11,7 +11,33 @@ BlockPool::BlockPool(std::int64_t num_blocks, bool enable_caching)
   SL_ASSERT(num_blocks > 0 && num_blocks < (std::int64_t{1} << 31) - 1);
   const auto sentinel = static_cast<BlockId>(num_blocks);
   at(sentinel).prev = at(sentinel).next = sentinel;
-  for (BlockId b = 0; b < sentinel; ++b) push_back_free(b);  // initially in block-id order, as vLLM
+  // Initially handed out in block-id order, as vLLM: the queue from its head, the stack from its top.
+  if (enable_caching) {
+    for (BlockId b = 0; b < sentinel; ++b) push_back_free(b);
+  } else {
+    free_stack_.reserve(static_cast<std::size_t>(num_blocks));
+    for (BlockId b = sentinel - 1; b >= 0; --b) push_free_stack(b);
+  }
+}
+
+void BlockPool::push_free_stack(BlockId b) {
+  free_stack_.push_back(b);
+  at(b).in_free_queue = true;
+  ++num_free_;
+}
+
+BlockId BlockPool::pop_free() {
+  if (!enable_caching_) {
+    const BlockId b = free_stack_.back();
+    free_stack_.pop_back();
+    at(b).in_free_queue = false;
+    --num_free_;
+    return b;
+  }
+  const BlockId b = at(static_cast<BlockId>(num_blocks())).next;  // the least recently freed block
+  unlink_free(b);
+  maybe_evict_cached_block(b);
+  return b;
 }
 
 void BlockPool::push_back_free(BlockId b) {
@@ -26,21 +52,9 @@ void BlockPool::push_back_free(BlockId b) {
   ++num_free_;
 }
 
-void BlockPool::push_front_free(BlockId b) {
-  const auto sentinel = static_cast<BlockId>(num_blocks());
-  const BlockId first = at(sentinel).next;
-  at(first).prev = b;
-  Block& block = at(b);
-  block.prev = sentinel;
-  block.next = first;
-  block.in_free_queue = true;
-  at(sentinel).next = b;
-  ++num_free_;
-}
-
 void BlockPool::unlink_free(BlockId b) {
   Block& block = at(b);
-  SL_ASSERT(block.in_free_queue);
+  SL_ASSERT(enable_caching_ && block.in_free_queue);  // only a prefix hit takes a block from the middle
   at(block.prev).next = block.next;
   at(block.next).prev = block.prev;
   block.in_free_queue = false;
@@ -57,11 +71,8 @@ void BlockPool::maybe_evict_cached_block(BlockId b) {
 void BlockPool::get_new_blocks(std::int64_t n, std::vector<BlockId>& out) {
   SL_ASSERT(n <= num_free_);
   num_handed_out_ += n;
-  const auto sentinel = static_cast<BlockId>(num_blocks());
   for (std::int64_t i = 0; i < n; ++i) {
-    const BlockId b = at(sentinel).next;  // the least recently freed block
-    unlink_free(b);
-    maybe_evict_cached_block(b);
+    const BlockId b = pop_free();
     SL_ASSERT(at(b).ref_cnt == 0);
     at(b).ref_cnt = 1;
     out.push_back(b);
@@ -80,7 +91,7 @@ void BlockPool::free_block(BlockId b) {
   SL_ASSERT(count > 0);
   if (--count > 0) return;
   if (enable_caching_) push_back_free(b);  // LRU: cached blocks are evicted least recently freed first
-  else push_front_free(b);                 // a stack: see the header
+  else push_free_stack(b);                 // a stack: see the header
 }
 
 std::optional<BlockId> BlockPool::get_cached_block(std::uint64_t block_hash) const {
@@ -111,11 +122,20 @@ std::string BlockPool::check_invariants() const {
       if (!found || *found != b) return "cached block " + std::to_string(b) + " is missing from the hash map";
     }
   }
-  // Walk the free queue: it must hold exactly the unreferenced blocks, each once.
+  // Walk the free queue (or stack): it must hold exactly the unreferenced blocks, each once.
   std::int64_t walked = 0;
-  const auto sentinel = static_cast<BlockId>(num_blocks());
-  for (BlockId b = at(sentinel).next; b != sentinel; b = at(b).next) {
-    if (++walked > num_blocks() || at(b).ref_cnt != 0) return "free queue is corrupt";
+  if (enable_caching_) {
+    const auto sentinel = static_cast<BlockId>(num_blocks());
+    for (BlockId b = at(sentinel).next; b != sentinel; b = at(b).next) {
+      if (++walked > num_blocks() || at(b).ref_cnt != 0) return "free queue is corrupt";
+    }
+  } else {
+    std::vector<bool> seen(static_cast<std::size_t>(num_blocks()), false);
+    for (const BlockId b : free_stack_) {
+      if (b < 0 || b >= num_blocks() || seen[static_cast<std::size_t>(b)] || at(b).ref_cnt != 0) return "free stack is corrupt";
+      seen[static_cast<std::size_t>(b)] = true;
+      ++walked;
+    }
   }
   if (walked != num_free_ || num_zero != num_free_) return "free count differs from the free queue";
   const std::int64_t num_held = num_blocks() - num_zero;  // counted, not derived from num_free_

@@ -74,6 +74,7 @@ void ArrivalQueue::on_finished(const Request& request, double now_s) {
 EngineReplica::EngineReplica(const EngineConfig& config, RequestTrace* trace, StepObserver observer,
                              const Workload* workload)
     : config_(config),
+      step_time_(config_.model, config_.gpu, config_.tp),
       kv_(with_lookahead(config.kv_cache, config.scheduler)),
       scheduler_(config.scheduler, kv_),
       trace_(trace),
@@ -95,7 +96,9 @@ bool EngineReplica::add(Request& request) {
 }
 
 void EngineReplica::idle_until(double now_s) {
-  SL_ASSERT(!stepping_);
+  SL_ASSERT(!stepping_ && now_s >= clock_s_);
+  clock_s_ = now_s;
+  if (!config_.keep_series) return;
   run_.running.advance(now_s, 0);
   run_.waiting.advance(now_s, 0);
   run_.kv_usage.advance(now_s, kv_.block_pool().usage());
@@ -106,7 +109,7 @@ double EngineReplica::begin_step(double now_s) {
   scheduler_.schedule(pending_);
   const SchedulerOutput& out = pending_;
   SL_ASSERT(!out.empty());  // every request fits an empty pool and the budget (validated), so work progresses
-  const StepTime step = step_time(config_.model, config_.gpu, out.work, config_.tp);
+  const StepTime step = step_time_(out.work);
   double step_s = step.total_s;
   if (out.work.num_draft_steps > 0) {
     const double draft_s = static_cast<double>(out.work.num_draft_steps) * config_.draft_step_s;
@@ -127,9 +130,12 @@ double EngineReplica::begin_step(double now_s) {
   run_.slot_token_s += occupancy.slot_tokens * step_s;
   run_.stored_token_s += occupancy.stored_tokens * step_s;
   run_.seq_step_s += batch * step_s;
-  run_.running.advance(now_s, batch);
-  run_.waiting.advance(now_s, static_cast<double>(scheduler_.waiting().size()));
-  run_.kv_usage.advance(now_s, kv_.block_pool().usage());
+  clock_s_ = now_s;
+  if (config_.keep_series) {
+    run_.running.advance(now_s, batch);
+    run_.waiting.advance(now_s, static_cast<double>(scheduler_.waiting().size()));
+    run_.kv_usage.advance(now_s, kv_.block_pool().usage());
+  }
   ++run_.num_steps;
   stepping_ = true;
   step_end_s_ = now_s;

@@ -68,25 +68,41 @@ StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& w
 }
 
 StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& work, const TensorParallel& tp) {
+  return StepTimeModel(model, gpu, tp)(work);
+}
+
+StepTimeModel::StepTimeModel(const ModelSpec& model, const GpuSpec& gpu, const TensorParallel& tp)
+    : model_(&model),
+      tp_(tp),
+      kv_bytes_per_token_per_gpu_(tp.kv_bytes_per_token_per_gpu(model)),
+      weight_bytes_per_gpu_(tp.weight_bytes_per_gpu(model)),
+      two_params_(2.0 * static_cast<double>(model.params)),
+      attention_flop_per_pair_(4.0 * static_cast<double>(model.num_layers * model.num_heads * model.head_dim)),
+      bytes_per_s_(gpu.hbm_bytes_per_s * gpu.bandwidth_efficiency),
+      flop_per_s_(gpu.peak_flop_per_s * gpu.compute_efficiency),
+      layer_tax_s_(static_cast<double>(model.num_layers) * gpu.layer_tax_s),
+      dispatch_tax_s_(gpu.dispatch_tax_s) {}
+
+StepTime StepTimeModel::operator()(const StepWork& work) const {
+  // Each product and quotient as step_time always formed it, the hoisted factors included (2 x params x
+  // tokens is (2 x params) x tokens), so the times are the same to the bit.
   StepTime t;
   const std::int64_t num_tokens = work.num_decode_seqs + work.num_prefill_tokens + work.num_spec_tokens;
   if (num_tokens == 0) return t;
   const double kv_tokens = static_cast<double>(work.decode_context_tokens + work.prefill_context_tokens +
                                                work.num_prefill_tokens + work.num_spec_tokens);
-  t.kv_bytes = tp.kv_bytes_per_token_per_gpu(model) * kv_tokens;
-  t.bytes = tp.weight_bytes_per_gpu(model) + t.kv_bytes;
-  const double attention_flop_per_pair = 4.0 * static_cast<double>(model.num_layers * model.num_heads * model.head_dim);
-  t.flop = (2.0 * static_cast<double>(model.params) * static_cast<double>(num_tokens) +
-            attention_flop_per_pair *
+  t.kv_bytes = kv_bytes_per_token_per_gpu_ * kv_tokens;
+  t.bytes = weight_bytes_per_gpu_ + t.kv_bytes;
+  t.flop = (two_params_ * static_cast<double>(num_tokens) +
+            attention_flop_per_pair_ *
                 (static_cast<double>(work.decode_context_tokens) + static_cast<double>(work.prefill_attention_pairs) +
                  static_cast<double>(work.spec_context_tokens))) /
-           static_cast<double>(tp.size);
-  t.memory_s = t.bytes / (gpu.hbm_bytes_per_s * gpu.bandwidth_efficiency);
-  t.compute_s = t.flop / (gpu.peak_flop_per_s * gpu.compute_efficiency);
+           static_cast<double>(tp_.size);
+  t.memory_s = t.bytes / bytes_per_s_;
+  t.compute_s = t.flop / flop_per_s_;
   // The book charges decode a per-layer framework tax and prefill a per-chunk dispatch tax (§0, §6).
-  t.overhead_s = (work.num_decode_seqs > 0 ? static_cast<double>(model.num_layers) * gpu.layer_tax_s : 0.0) +
-                 static_cast<double>(work.num_prefill_chunks) * gpu.dispatch_tax_s;
-  t.all_reduce_s = tp.all_reduce_s(model, num_tokens);
+  t.overhead_s = (work.num_decode_seqs > 0 ? layer_tax_s_ : 0.0) + static_cast<double>(work.num_prefill_chunks) * dispatch_tax_s_;
+  t.all_reduce_s = tp_.all_reduce_s(*model_, num_tokens);
   t.total_s = std::max(t.memory_s, t.compute_s) + t.overhead_s + t.all_reduce_s;
   return t;
 }

@@ -111,6 +111,27 @@ StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& w
 /// share of the FLOPs, and the step pays the all-reduces on top (they are not overlapped with compute).
 StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& work, const TensorParallel& tp);
 
+/// step_time for one engine's model, GPU and tensor parallelism: what depends on them alone (bytes per token,
+/// weight bytes, rates) computed once, the same arithmetic per step, for the engine's call at every step.
+/// `model` must outlive it.
+class StepTimeModel {
+ public:
+  StepTimeModel(const ModelSpec& model, const GpuSpec& gpu, const TensorParallel& tp);
+  StepTime operator()(const StepWork& work) const;
+
+ private:
+  const ModelSpec* model_;  // for the all-reduces
+  TensorParallel tp_;
+  double kv_bytes_per_token_per_gpu_;
+  double weight_bytes_per_gpu_;
+  double two_params_;               ///< 2 x parameters: FLOPs per token
+  double attention_flop_per_pair_;
+  double bytes_per_s_;              ///< HBM bandwidth x bandwidth efficiency
+  double flop_per_s_;               ///< peak x compute efficiency
+  double layer_tax_s_;              ///< layers x layer tax
+  double dispatch_tax_s_;
+};
+
 /// One decode step of `batch` sequences whose contexts sum to total_context_tokens (TPOT at batch 1:
 /// (4.015e9 + 131,072 x 1,256) / 3.35e12 + 32 x 0.01 ms = 1.5676 ms, §6).
 double decode_step_s(const ModelSpec& model, const GpuSpec& gpu, std::int64_t batch, std::int64_t total_context_tokens);

@@ -9,17 +9,54 @@
 namespace sl::queues {
 namespace {
 
-/// type-7 p-quantile of xs[begin, end), reordering that range only.
-double quantile_in_place(std::vector<double>& xs, std::size_t begin, std::size_t end, double p) {
-  const auto first = xs.begin() + static_cast<std::ptrdiff_t>(begin);
-  const auto last = xs.begin() + static_cast<std::ptrdiff_t>(end);
-  const double h = p * static_cast<double>(end - begin - 1);
-  const auto k = static_cast<std::ptrdiff_t>(std::floor(h));
-  std::nth_element(first, first + k, last);
-  const double x_lo = first[k];
-  if (first + k + 1 == last) return x_lo;
-  const double x_hi = *std::min_element(first + k + 1, last);
-  return x_lo + (h - static_cast<double>(k)) * (x_hi - x_lo);
+/// Order statistics of a sample, selected in place. Each selection runs nth_element only between the nearest
+/// positions selected before it, which already split the sample ([0, k) <= xs[k] <= (k, n) for each), so after
+/// one full pass the next ones near it cost little. The values are the order statistics whatever was selected
+/// first.
+class OrderStatistics {
+ public:
+  explicit OrderStatistics(std::vector<double>& xs) : xs_(xs) {}
+
+  /// The k-th smallest value (0-based).
+  double select(std::size_t k) {
+    std::size_t lo = 0, hi = xs_.size();
+    for (const std::size_t s : selected_) {
+      if (s == k) return xs_[k];
+      if (s < k && s + 1 > lo) lo = s + 1;
+      if (s > k && s < hi) hi = s;
+    }
+    std::nth_element(xs_.begin() + static_cast<std::ptrdiff_t>(lo), xs_.begin() + static_cast<std::ptrdiff_t>(k),
+                     xs_.begin() + static_cast<std::ptrdiff_t>(hi));
+    selected_.push_back(k);
+    return xs_[k];
+  }
+
+  /// Type-7 p-quantile: order statistics floor(h) and the next, h = p (n - 1), interpolated.
+  double quantile(double p) {
+    const double h = p * static_cast<double>(xs_.size() - 1);
+    const auto k = static_cast<std::size_t>(std::floor(h));
+    const double x_lo = select(k);
+    if (k + 1 == xs_.size()) return x_lo;
+    const double x_hi = select(k + 1);
+    return x_lo + (h - static_cast<double>(k)) * (x_hi - x_lo);
+  }
+
+ private:
+  std::vector<double>& xs_;
+  std::vector<std::size_t> selected_;
+};
+
+/// batch_means_se(indicators x <= q of xs, kNumBatches), without storing the indicators: a batch's sum of 0s
+/// and 1s is its count, exactly. xs has at least 2 kNumBatches values (batch_means_se's batched case).
+double share_below_se(const std::vector<double>& xs, double q) {
+  const std::size_t per_batch = xs.size() / static_cast<std::size_t>(kNumBatches);
+  RunningStats means;
+  for (std::size_t b = 0; b < static_cast<std::size_t>(kNumBatches); ++b) {
+    std::int64_t num_below = 0;
+    for (std::size_t i = b * per_batch; i < (b + 1) * per_batch; ++i) num_below += xs[i] <= q;
+    means.add(static_cast<double>(num_below) / static_cast<double>(per_batch));
+  }
+  return means.standard_error();
 }
 
 Estimate around(double value, double se, double critical) {
@@ -38,13 +75,14 @@ SeriesSummary summarize_series(std::vector<double> xs, double p) {
   // quantiles, by contrast, under-state the spread when a batch is not much longer than the busy periods
   // that make the tail (at rho = 0.9 by half).
   std::vector<double> sorted_part = xs;  // reordered by selection; xs keeps arrival order for the batches
-  const double q = quantile_in_place(sorted_part, 0, sorted_part.size(), p);
-  std::vector<double> below(xs.size());
-  for (std::size_t i = 0; i < xs.size(); ++i) below[i] = xs[i] <= q ? 1.0 : 0.0;
-  const double share_spread = kStudentT31 * batch_means_se(below, kNumBatches);
+  OrderStatistics order(sorted_part);
+  // The interval's ends lie near q: a first split a share 1 - p below p (for p = 0.99 the top 2 % of values)
+  // lets the selections for q and the interval's ends run inside that share only (when they fall in it).
+  if (p > 0.5) order.select(static_cast<std::size_t>(std::floor((2 * p - 1) * static_cast<double>(xs.size() - 1))));
+  const double q = order.quantile(p);
+  const double share_spread = kStudentT31 * share_below_se(xs, q);
   const double p_lo = std::max(0.0, p - share_spread), p_hi = std::min(1.0, p + share_spread);
-  const Estimate quantile{q, quantile_in_place(sorted_part, 0, sorted_part.size(), p_lo),
-                          quantile_in_place(sorted_part, 0, sorted_part.size(), p_hi)};
+  const Estimate quantile{q, order.quantile(p_lo), order.quantile(p_hi)};
   return {around(all.mean(), mean_se, kStudentT31), quantile};
 }
 
@@ -52,12 +90,10 @@ std::vector<Estimate> series_quantiles(const std::vector<double>& in_order, cons
                                        const std::vector<double>& ps) {
   SL_ASSERT(in_order.size() == sorted.size() && sorted.size() >= 2 * static_cast<std::size_t>(kNumBatches));
   std::vector<Estimate> out;
-  std::vector<double> below(in_order.size());
   for (double p : ps) {
     SL_ASSERT(p > 0 && p < 1);
     const double q = quantile_sorted(sorted, p);
-    for (std::size_t i = 0; i < in_order.size(); ++i) below[i] = in_order[i] <= q ? 1.0 : 0.0;
-    const double share_spread = kStudentT31 * batch_means_se(below, kNumBatches);
+    const double share_spread = kStudentT31 * share_below_se(in_order, q);
     const double p_lo = std::max(0.0, p - share_spread), p_hi = std::min(1.0, p + share_spread);
     out.push_back({q, quantile_sorted(sorted, p_lo), quantile_sorted(sorted, p_hi)});
   }

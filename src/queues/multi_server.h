@@ -29,8 +29,9 @@ struct FleetParams {
 /// Simulates `num_requests` arrivals and calls `on_request` with each request's record, in arrival order.
 /// Exact recurrences, no event list: with a shared queue a request starts at max(arrival, earliest free
 /// server) (Kiefer-Wolfowitz); otherwise its server's own Lindley recurrence, max(arrival, that server's
-/// last end), after departures up to the arrival have been counted off (a heap of departure times), so
-/// the routing sees each server's exact number in system. Service times are drawn in arrival order from
+/// last end), after departures up to the arrival have been counted off (from a heap of departure times, or
+/// each server's own ends when the routing looks at two servers), so the routing sees each server's exact
+/// number in system. Service times are drawn in arrival order from
 /// their own stream and routing draws from another, so all policies see the same requests.
 void simulate_fleet(const FleetParams& params, std::uint64_t seed, RunProgress& progress,
                     const std::function<void(const RequestRecord&)>& on_request);

@@ -15,9 +15,8 @@ FifoTimes simulate_fifo_times(double lambda_per_s, const Distribution& service, 
   FifoTimes times;
   times.time_in_system_s.reserve(static_cast<std::size_t>(num_kept));
   if (keep_waits) times.wait_s.reserve(static_cast<std::size_t>(num_kept));
-  // Only the records matter here: one bucket for the whole run keeps the number-in-system series trivial.
-  const double one_bucket_s = 10.0 * static_cast<double>(num_total) / lambda_per_s;
-  simulate_single_server({lambda_per_s, service, num_total}, seed, one_bucket_s, ctl, [&](const RequestRecord& r) {
+  // Only the records matter here: the lean loop, without simulate_single_server's number in system.
+  for_each_fifo_request(SingleServerParams{lambda_per_s, service, num_total}, seed, ctl, [&](const RequestRecord& r) {
     if (r.id < num_warmup) return;
     times.time_in_system_s.push_back(r.time_in_system_s());
     if (keep_waits) times.wait_s.push_back(r.start_at_s - r.arrival_at_s);

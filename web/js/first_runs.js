@@ -3,7 +3,7 @@
 // no measurement holds the simulations back. One core takes the simulations in page order, so the top cells
 // answer first; every other core takes the costliest simulation waiting (its default_cost_s, C++'s cost model
 // at the defaults), so that a long one does not start last and decide when the page is done (the LLM page's
-// fleet, a second of the browser's CPU, started sixth of seven and finished 1.1 s after the others). A cell
+// fleet, a second of the browser's CPU, started sixth of seven and finished 0.85 s after the others in a trace). A cell
 // joins as soon as the page has built it, so the first simulations compute while the page builds the rest. A
 // run holds its core until its worker answers (run_now's on_computed), not until the page has shown the
 // result: the next run starts while the page draws the last one. The runs share as many workers as run at

@@ -3,11 +3,11 @@
 // no measurement holds the simulations back. One core takes the simulations in page order, so the top cells
 // answer first; every other core takes the costliest simulation waiting (its default_cost_s, C++'s cost model
 // at the defaults), so that a long one does not start last and decide when the page is done (the LLM page's
-// fleet, a second of the browser's CPU, started sixth of seven and finished 0.85 s after the others in a trace). A cell
-// joins as soon as the page has built it, so the first simulations compute while the page builds the rest. A
-// run holds its core until its worker answers (run_now's on_computed), not until the page has shown the
-// result: the next run starts while the page draws the last one. The runs share as many workers as run at
-// once (worker_pool.js starts one when a run finds none idle).
+// fleet, a second of the browser's CPU, started sixth of seven and finished 0.85 s after the others in a
+// trace). A cell joins as soon as the page has built it, so the first simulations compute while the page
+// builds the rest. A run holds its core until its worker answers (run_now's on_computed), not until the page
+// has shown the result: the next run starts while the page draws the last one. The runs share as many workers
+// as run at once (worker_pool.js starts one when a run finds none idle).
 
 import * as chart_gate from './chart_gate.js';
 
@@ -47,7 +47,7 @@ export class FirstRuns {
       this.#computing += 1;
       const in_page_order = !this.#in_page_order;
       if (in_page_order) this.#in_page_order = true;
-      const view = this.#waiting.splice(in_page_order ? 0 : costliest(this.#waiting), 1)[0];
+      const view = this.#waiting.splice(in_page_order ? 0 : costliest(this.#waiting, (view) => view.default_cost_s), 1)[0];
       // Called as the worker answers, before the result is shown: the next run is posted at once.
       this.#shown.push(view.run_now({}, () => {
         this.#computing -= 1;
@@ -65,9 +65,9 @@ export class FirstRuns {
   }
 }
 
-/** The index of the costliest view (the first of equals, in page order). */
-function costliest(views) {
+/** The index of the costliest of `items` by cost_of(item) (the first of equals; 0 for none). */
+export function costliest(items, cost_of) {
   let best = 0;
-  views.forEach((view, i) => { if (view.default_cost_s > views[best].default_cost_s) best = i; });
+  items.forEach((item, i) => { if (cost_of(item) > cost_of(items[best])) best = i; });
   return best;
 }

@@ -4,7 +4,7 @@ import { t, pick, set_lang, current_lang, normalize_lang } from './i18n.js';
 import { read_page_state, short_id, lab_url } from './url_state.js';
 import { fetch_lab } from './labs.js';
 import { CellWorker, compiled_module, prestart, pool_ready, timer_resolution_s } from './worker_pool.js';
-import { FirstRuns } from './first_runs.js';
+import { FirstRuns, costliest } from './first_runs.js';
 import { CellView } from './cell_view.js';
 import { site_header, site_footer, refresh_footer_timer } from './site_chrome.js';
 import { set_timer_resolution_ms } from './timer_resolution.js';
@@ -70,8 +70,8 @@ async function start_cells(docs) {
   const is_simulation = (doc) => specs[doc.id] && specs[doc.id].deterministic !== false;
   const first = docs.findIndex(is_simulation);
   const rest = docs.slice(first + 1);
-  const costliest = rest.filter(is_simulation).reduce((best, doc) =>
-    (!best || specs[doc.id].default_cost_s > specs[best.id].default_cost_s ? doc : best), null);
+  const simulations = rest.filter(is_simulation);
+  const second = simulations[costliest(simulations, (doc) => specs[doc.id].default_cost_s)];   // undefined: none
   for (const doc of first < 0 ? docs : docs.slice(0, first + 1)) build(doc);
   render();
   for (const view of page.views) runs.add(view);   // the first simulation starts
@@ -79,7 +79,7 @@ async function start_cells(docs) {
   // One view at a time, each its own task and on the page when built (and its run started, if a core is
   // free): a result that comes meanwhile is shown at once. The page then renders once more, with its contents.
   const cells = document.querySelector('.sl-cells');
-  const later = first < 0 ? [] : [...(costliest ? [costliest] : []), ...rest.filter((doc) => doc !== costliest)];
+  const later = first < 0 ? [] : [...(second ? [second] : []), ...rest.filter((doc) => doc !== second)];
   for (const doc of later) {
     if (page.message) return;   // the module failed
     const view = build(doc);

@@ -214,7 +214,11 @@ export class CellView {
     this.#debounce = setTimeout(() => this.run_now(), DEBOUNCE_MS);
   }
 
-  /** Changed parameters and the seed go to the URL; parameters back at their default leave it. */
+  /**
+   * Changed parameters and a changed seed go to the URL; back at their default they leave it. (The default
+   * seed was written too, once: one history.replaceState per cell as the page built, ~50 ms of its main
+   * thread before the first result in a profile of the queues lab.)
+   */
   #write_url() {
     update_url((query) => {
       for (const param of this.#spec.params) {
@@ -223,7 +227,7 @@ export class CellView {
         for (const old_key of alias_keys(this.#spec.id, param, this.#embed)) query.delete(old_key);   // rewritten as the new name
         set_or_delete(query, this.#key(param.name), text === String(param.default) ? null : text);
       }
-      if (this.#seed_text !== null) query.set(this.#key(SEED_KEY), this.#seed_text);
+      if (this.#seed_text !== null) set_or_delete(query, this.#key(SEED_KEY), this.#seed_text === DEFAULT_SEED ? null : this.#seed_text);
     });
   }
 

@@ -200,12 +200,6 @@ PointResult run_point(const FleetParams& p, const FleetPoint& pt, std::uint64_t 
   return r;
 }
 
-/// Whether two configurations set every knob of FleetPoint alike (run_point depends on nothing else but p and seed).
-bool same_point(const FleetPoint& a, const FleetPoint& b) {
-  return a.num_replicas == b.num_replicas && a.rate_per_s == b.rate_per_s && a.num_spec_tokens == b.num_spec_tokens &&
-         a.spec_accept_frac == b.spec_accept_frac && a.num_prefill_replicas == b.num_prefill_replicas;
-}
-
 void point_outputs(RunResult& result, const FleetParams& p, const PointResult& r) {
   const ServingSummary& s = r.summary;
   result.output("goodput_req_per_s", r.classes[2].goodput_req_per_s);
@@ -290,9 +284,10 @@ Result<RunResult> run_fleet_cell(const Inputs& in, std::uint64_t seed, RunContro
       const double v = p.sweep_values[i];
       const FleetPoint pt = with_value(p.point, p.sweep, v);
       // A point that is the base run's configuration (the default sweep, replicas 1..8, holds replicas = 4) would
-      // run the same workload on the same seed again: its result is the base run's.
+      // run the same workload on the same seed again (run_point reads nothing but p, the point and the seed): its
+      // result is the base run's.
       std::optional<PointResult> fresh;
-      const PointResult& r = same_point(pt, p.point) ? base : fresh.emplace(run_point(p, pt, seed, part));
+      const PointResult& r = pt == p.point ? base : fresh.emplace(run_point(p, pt, seed, part));
       sweep.put({{"value", v}, {"goodput_req_per_s", r.classes[2].goodput_req_per_s},
                  {"slo_attainment_frac", r.classes[2].attainment_frac},
                  {"chat_attainment_frac", r.classes[0].attainment_frac},

@@ -20,6 +20,14 @@ struct FleetPoint {
   std::int64_t num_prefill_replicas = 0;  ///< prefill/decode disaggregation: P of the replicas prefill; 0 = off
 };
 
+/// Every knob alike (llm/fleet reuses its base run for a sweep point equal to it). A field added to FleetPoint
+/// is added here too: the size check below fails until it is.
+inline bool operator==(const FleetPoint& a, const FleetPoint& b) {
+  return a.num_replicas == b.num_replicas && a.rate_per_s == b.rate_per_s && a.num_spec_tokens == b.num_spec_tokens &&
+         a.spec_accept_frac == b.spec_accept_frac && a.num_prefill_replicas == b.num_prefill_replicas;
+}
+static_assert(sizeof(FleetPoint) == 5 * 8, "FleetPoint changed: compare its new field in operator==");
+
 /// The knob a `sweep` choice names ("replicas", "lambda", "spec_tokens", "spec_accept", "prefill_replicas", else None).
 SweepKnob knob_of(const std::string& name);
 

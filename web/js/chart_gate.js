@@ -18,11 +18,6 @@ const pending = new Set();   // draws waiting or drawing
 // those), or open_near() was called.
 let near_open = false;
 const near_listeners = new Set();
-function let_near_draw() {
-  near_open = true;
-  for (const listener of near_listeners) listener();
-}
-addEventListener('scroll', let_near_draw, { passive: true });
 
 /** Resolves when `element` is within a screen of the viewport and near charts may draw, or the gate opens. */
 function near_view(element) {
@@ -49,7 +44,11 @@ export function draw_near_view(element, draw) {
 }
 
 /** Lets the charts within a screen of the viewport be drawn (again: no change). */
-export function open_near() { let_near_draw(); }
+export function open_near() {
+  near_open = true;
+  for (const listener of near_listeners) listener();
+}
+addEventListener('scroll', open_near, { passive: true });
 
 /** Lets every waiting chart be drawn, and every later one at once. */
 export function open() {

@@ -215,9 +215,9 @@ export class CellView {
   }
 
   /**
-   * Changed parameters and a changed seed go to the URL; back at their default they leave it. (The default
-   * seed was written too, once: one history.replaceState per cell as the page built, ~50 ms of its main
-   * thread before the first result in a profile of the queues lab.)
+   * Changed parameters and a changed seed go to the URL; back at their default they leave it, so a page at
+   * its defaults builds its cells without rewriting its URL (writing every seed cost one replaceState per
+   * cell, ~50 ms of the queues page's main thread before its first result, in a profile).
    */
   #write_url() {
     update_url((query) => {

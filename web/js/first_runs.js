@@ -19,7 +19,6 @@ export class FirstRuns {
   #in_page_order = false;   // whether the core that goes down the page computes one now
   #shown = [];        // each started run's run_now() promise
   #drained = null;    // resolves when no simulation waits or computes (finish() waits on it)
-  #all_added = false; // finish() was called: the page has built every cell
 
   /** A cell the page has built (views without run_now, such as an error note, have no run). */
   add(view) {
@@ -33,11 +32,10 @@ export class FirstRuns {
    * one by one.
    */
   async finish() {
-    this.#all_added = true;
-    this.#open_charts();
     if (this.#waiting.length || this.#computing) await new Promise((resolve) => { this.#drained = resolve; });
+    chart_gate.open_near();   // the charts within a screen of the viewport first
     await Promise.all(this.#shown);
-    chart_gate.open();   // the charts far from the viewport
+    chart_gate.open();   // then the rest
     await chart_gate.drawn();
     for (const view of this.#measuring) await view.run_now();
   }
@@ -56,12 +54,6 @@ export class FirstRuns {
         if (!this.#waiting.length && !this.#computing) this.#drained?.();
       }));
     }
-    this.#open_charts();
-  }
-
-  /** The charts near the viewport, held back while a simulation waited for a core, are drawn once none waits. */
-  #open_charts() {
-    if (this.#all_added && !this.#waiting.length) chart_gate.open_near();
   }
 }
 

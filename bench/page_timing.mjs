@@ -10,6 +10,8 @@
 // "1st chart": the first chart drawn (cold).
 // Times are medians of --runs runs (default 1); with --baseline the two sites take turns, visit by visit, so
 // the machine's load (shared) weighs on both alike, and a last table gives baseline / this build.
+// --baseline-serve: the baseline's own scripts/serve.mjs (of its checkout), to time an older build as it was served
+// then; a build from before the strict CSP header (Embind's eval) shows no cell under today's server.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
@@ -20,7 +22,10 @@ import { start_counter, RESULT_CLOCK } from '../tests/e2e/byte_counter.mjs';
 
 const { values: options, positionals: only } = parseArgs({
   allowPositionals: true,
-  options: { dist: { type: 'string', default: DIST }, baseline: { type: 'string' }, runs: { type: 'string', default: '1' } },
+  options: {
+    dist: { type: 'string', default: DIST }, baseline: { type: 'string' }, 'baseline-serve': { type: 'string' },
+    runs: { type: 'string', default: '1' },
+  },
 });
 const RUNS = Math.max(1, Number(options.runs) || 1);
 // window.__sl_sims_done_ms: every simulation cell settled (its numbers shown; a cell that times this machine
@@ -40,8 +45,8 @@ const sims_clock = (count) => `(() => {
 // window.__sl_first_chart_ms (set by sims_clock): the first chart drawn, as the reader sees the page fill in.
 const TIMEOUT_MS = 120_000;
 
-function serve(dir) {
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'serve.mjs'), '--dir', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+function serve(dir, script = join(ROOT, 'scripts', 'serve.mjs')) {
+  const child = spawn(process.execPath, [script, '--dir', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((done, fail) => {
     let output = '';
     child.stdout.on('data', (chunk) => {
@@ -53,9 +58,15 @@ function serve(dir) {
   });
 }
 
+/** Whether the page's service worker becomes active (false at once for a build that registers none in 5 s). */
 async function service_worker_active(page) {
   for (let i = 0; i < 240; ++i) {
-    if (await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state) === 'activated') return true;
+    const state = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      return registration ? registration.active?.state ?? 'installing' : null;
+    });
+    if (state === 'activated') return true;
+    if (state === null && i >= 20) return false;
     await page.waitForTimeout(250);
   }
   return false;
@@ -80,11 +91,11 @@ async function visit(page, url) {
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
 /** One site served through its own counting proxy: {dir, labs, counter, stop()}. */
-async function open_site(dir) {
+async function open_site(dir, serve_script) {
   const { labs } = JSON.parse(readFileSync(join(dir, 'labs', 'index.json'), 'utf8'));
   const cell_counts = Object.fromEntries(labs.filter((lab) => lab.status === 'ready').map((lab) =>
     [lab.id, JSON.parse(readFileSync(join(dir, 'labs', `${lab.id}.en.json`), 'utf8')).cells.length]));
-  const server = await serve(dir);
+  const server = await serve(dir, serve_script);
   const counter = await start_counter(server.url);
   return { dir, labs, cell_counts, counter, stop: async () => { await counter.stop(); server.stop(); } };
 }
@@ -121,7 +132,7 @@ async function sample(browser, site, lab) {
  */
 async function time_sites(browser, dirs) {
   const sites = [];
-  for (const dir of dirs) sites.push(await open_site(dir));
+  for (const [i, dir] of dirs.entries()) sites.push(await open_site(dir, i > 0 && options['baseline-serve'] ? resolve(options['baseline-serve']) : undefined));
   const tables = sites.map(() => []);
   try {
     for (const lab of sites[0].labs.filter((l) => l.status === 'ready' && (only.length === 0 || only.includes(l.id)))) {

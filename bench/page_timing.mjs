@@ -15,9 +15,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
-import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { launch_browser, DIST, ROOT } from '../tests/e2e/helpers.mjs';
+import { launch_browser, start_server, DIST } from '../tests/e2e/helpers.mjs';
 import { start_counter, RESULT_CLOCK } from '../tests/e2e/byte_counter.mjs';
 
 const { values: options, positionals: only } = parseArgs({
@@ -45,20 +44,7 @@ const sims_clock = (count) => `(() => {
 // window.__sl_first_chart_ms (set by sims_clock): the first chart drawn, as the reader sees the page fill in.
 const TIMEOUT_MS = 120_000;
 
-function serve(dir, script = join(ROOT, 'scripts', 'serve.mjs')) {
-  const child = spawn(process.execPath, [script, '--dir', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((done, fail) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = output.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (match) done({ url: match[0], stop: () => child.kill('SIGTERM') });
-    });
-    child.on('exit', (code) => fail(new Error(`serve.mjs exited with ${code}`)));
-  });
-}
-
-/** Whether the page's service worker becomes active (false at once for a build that registers none in 5 s). */
+/** Whether the page's service worker becomes active (false for a build that has registered none after 5 s). */
 async function service_worker_active(page) {
   for (let i = 0; i < 240; ++i) {
     const state = await page.evaluate(async () => {
@@ -90,14 +76,14 @@ async function visit(page, url) {
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
-/** One site served through its own counting proxy: {dir, labs, counter, stop()}. */
-async function open_site(dir, serve_script) {
+/** One site ({dir, script}: its serve.mjs, or ours) served through its own counting proxy: {dir, labs, counter, stop()}. */
+async function open_site({ dir, script }) {
   const { labs } = JSON.parse(readFileSync(join(dir, 'labs', 'index.json'), 'utf8'));
   const cell_counts = Object.fromEntries(labs.filter((lab) => lab.status === 'ready').map((lab) =>
     [lab.id, JSON.parse(readFileSync(join(dir, 'labs', `${lab.id}.en.json`), 'utf8')).cells.length]));
-  const server = await serve(dir, serve_script);
+  const server = await start_server({ dir, script });
   const counter = await start_counter(server.url);
-  return { dir, labs, cell_counts, counter, stop: async () => { await counter.stop(); server.stop(); } };
+  return { dir, labs, cell_counts, counter, stop: async () => { await counter.stop(); await server.stop(); } };
 }
 
 /** One cold visit and, once the service worker is active, one warm (offline) visit of a lab of a site. */
@@ -130,9 +116,9 @@ async function sample(browser, site, lab) {
  * within each run of each lab, so a change in the machine's load (shared with other work) falls on all of
  * them alike. Returns one table of rows per site.
  */
-async function time_sites(browser, dirs) {
+async function time_sites(browser, to_time) {
   const sites = [];
-  for (const [i, dir] of dirs.entries()) sites.push(await open_site(dir, i > 0 && options['baseline-serve'] ? resolve(options['baseline-serve']) : undefined));
+  for (const site of to_time) sites.push(await open_site(site));
   const tables = sites.map(() => []);
   try {
     for (const lab of sites[0].labs.filter((l) => l.status === 'ready' && (only.length === 0 || only.includes(l.id)))) {
@@ -179,9 +165,10 @@ function print(title, rows) {
 
 const browser = await launch_browser();
 try {
-  const dirs = [resolve(options.dist), ...(options.baseline ? [resolve(options.baseline)] : [])];
+  const baseline_script = options['baseline-serve'] ? resolve(options['baseline-serve']) : undefined;
+  const to_time = [{ dir: resolve(options.dist) }, ...(options.baseline ? [{ dir: resolve(options.baseline), script: baseline_script }] : [])];
   const load_before = loadavg()[0];
-  const [current, base] = await time_sites(browser, dirs);
+  const [current, base] = await time_sites(browser, to_time);
   console.log(`\nload average (1 min) ${load_before.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`);
   print(`this build (${options.dist}); bytes as served through a counting proxy (kB = 1000 B), times from navigation, median of ${RUNS}`, current);
   if (base) {

@@ -15,16 +15,17 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
   '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /**
- * Starts `node scripts/serve.mjs --dir dist --port 0` (or another site directory, at a given port);
- * resolves with {url, stop()} once it prints its URL.
+ * Starts `node scripts/serve.mjs --dir dist --port 0` (or another site directory, at a given port; or another
+ * checkout's serve.mjs, `script`, to serve an older build as it was served then); resolves with {url, stop()}
+ * once it prints its URL.
  */
-export async function start_server({ isolation = true, dir = DIST, port = 0 } = {}) {
+export async function start_server({ isolation = true, dir = DIST, port = 0, script = join(ROOT, 'scripts', 'serve.mjs') } = {}) {
   try {
     await access(join(dir, 'lab.html'));
   } catch {
     throw new Error(`${dir} is missing: run "node scripts/build.mjs" first`);
   }
-  const args = [join(ROOT, 'scripts', 'serve.mjs'), '--dir', dir, '--port', String(port)];
+  const args = [script, '--dir', dir, '--port', String(port)];
   if (!isolation) args.push('--no-isolation');
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve_url, reject) => {

@@ -31,9 +31,12 @@ const wasm_dir = resolve(options['wasm-dir']);
 const labs_dir = resolve(options['labs-dir']);
 const web = join(root, 'web');
 const WASM_FILES = ['serving_lab.js', 'serving_lab.wasm'];
-// Data assets (core/cell.h DataAsset), written by the wasm build (cmake/Mnist.cmake, cmake/DefaultPhoto.cmake):
-// its file → the site's path.
-const DATA_FILES = { 'mnist-digits.bin': 'data/mnist-digits.bin', 'default-photo.jpg': 'data/default-photo.jpg' };
+// Data assets (core/cell.h DataAsset), written by the wasm build (cmake/Mnist.cmake, cmake/DefaultPhoto.cmake,
+// cmake/SampleTrace.cmake): its file → the site's path.
+const DATA_FILES = {
+  'mnist-digits.bin': 'data/mnist-digits.bin', 'default-photo.jpg': 'data/default-photo.jpg',
+  'azure-conv-2023-sample.csv': 'data/azure-conv-2023-sample.csv',
+};
 const ENTRY_POINTS = ['main_index.js', 'main_lab.js'];
 // The pages, written from the one template web/page.html: its script, and what else its head holds.
 const PAGES = {
@@ -188,9 +191,9 @@ async function cell_specs() {
   return new Map(specs.map((spec) => [spec.id, spec]));
 }
 
-// The service worker precaches every file of the site but the measurement model (assets/), the data assets a
-// reader is asked about (data/ but the default photo, fetched unasked: kept on their first fetch), the compressed
-// twins and the host's _headers file.
+// The service worker precaches every file of the site but the measurement model (assets/), the data assets (data/
+// but the default photo; the digits a reader is asked about and the sample trace a replay fetches are kept on
+// their first fetch), the compressed twins and the host's _headers file.
 const NOT_PRECACHED = /^(assets\/|data\/(?!default-photo\.jpg$)|_headers$|sw\.js$)|\.(br|gz)$/;
 
 /**

@@ -101,6 +101,11 @@ void print_result(const sl::RunResult& r) {
   for (const auto& t : r.tables)
     std::cout << "table " << t.name << ": " << t.columns.size() << " columns x "
               << (t.columns.empty() ? 0 : t.columns.front().second.size()) << " rows (--json for values)\n";
+  for (const auto& f : r.fills) {
+    std::cout << "fill " << f.name << (f.whole_page ? " (every cell):" : ":");
+    for (const auto& [name, value] : f.values) std::cout << " --" << name << " " << value;
+    std::cout << "\n";
+  }
 }
 
 /// Progress on stderr ("progress: 42 %"), once a run has taken a second and then at most every second;

@@ -88,10 +88,17 @@ const TableSpec* CellSpec::find_table(const std::string& name) const {
 }
 
 double CellSpec::default_cost_s() const {
-  // None for a cell on a data asset, whose validation reads the data a browser has only once fetched (native
+  // None for a cell on a data asset at its defaults, whose validation reads the data a browser has only once fetched (native
   // builds hold the digits), nor for one that times this machine, whose validation in a browser needs the
   // measurements of its probes: the module and the CLI list the same. (Those cells run after the simulations.)
-  if (!validate || !assets.empty() || !deterministic) return 0;
+  const auto needed_at_defaults = [this](const DataAsset& a) {
+    if (a.used_when_param.empty()) return true;
+    for (const ParamSpec& p : params)
+      if (p.name == a.used_when_param)
+        return std::find(a.used_when_values.begin(), a.used_when_values.end(), p.default_choice) != a.used_when_values.end();
+    return true;
+  };
+  if (!validate || std::any_of(assets.begin(), assets.end(), needed_at_defaults) || !deterministic) return 0;
   auto defaults = parse_inputs(*this, {});
   if (!defaults.ok()) return 0;
   budget::Tally tally;
@@ -187,44 +194,6 @@ std::string range_text(const ParamSpec& p) {
 Error number_error(const ParamSpec& p, const std::string& code, const std::string& what, const std::string& got) {
   return Error{code, p.name, p.name + " must be " + what + " in " + range_text(p) + ", got " + got,
                {{"min", format_number(p.min)}, {"max", format_number(p.max)}, {"unit", p.unit}, {"got", got}}};
-}
-
-/// Decimal notation only, as a person types it: [spaces] [+|-] digits [. digits] [e|E [+|-] digits] [spaces],
-/// at least one digit before the exponent. No hex ("0x10", "0x1p-3"), no "inf"/"nan", no NUL, tab or
-/// newline, nothing after the number: strtod alone accepts all of those.
-bool is_decimal(const std::string& text) {
-  std::size_t i = 0;
-  const std::size_t n = text.size();
-  const auto digits = [&] {
-    const std::size_t from = i;
-    while (i < n && text[i] >= '0' && text[i] <= '9') ++i;
-    return i - from;
-  };
-  while (i < n && text[i] == ' ') ++i;
-  if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
-  std::size_t mantissa = digits();
-  if (i < n && text[i] == '.') {
-    ++i;
-    mantissa += digits();
-  }
-  if (mantissa == 0) return false;
-  if (i < n && (text[i] == 'e' || text[i] == 'E')) {
-    ++i;
-    if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
-    if (digits() == 0) return false;
-  }
-  while (i < n && text[i] == ' ') ++i;
-  return i == n;
-}
-
-/// "inf", "-Infinity", "NaN", "nan(0x7)"…: a spelling of a non-finite value (refused as not_finite).
-bool names_non_finite(const std::string& text) {
-  const std::size_t first = text.find_first_not_of(' '), last = text.find_last_not_of(' ');
-  if (first == std::string::npos) return false;
-  std::string word = text.substr(first, last - first + 1);
-  if (word[0] == '+' || word[0] == '-') word.erase(0, 1);
-  for (char& c : word) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return word == "inf" || word == "infinity" || word == "nan" || (word.rfind("nan(", 0) == 0 && word.back() == ')');
 }
 
 Result<double> parse_number(const ParamSpec& p, const std::string& text) {

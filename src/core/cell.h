@@ -130,6 +130,10 @@ struct DataAsset {
   /// The page asks the reader before it fetches the file (the 0.8 MB of digits); false for a small one (the
   /// 51 KB default photo), fetched when its cell first runs.
   bool ask_first = true;
+  /// When set, a run needs the file only while the choice `used_when_param` has one of `used_when_values` (the
+  /// sample trace, while workload = trace): the page fetches it for those runs alone.
+  std::string used_when_param;
+  std::vector<std::string> used_when_values;
 };
 
 /// A measurement only the host can take (the browser's JSON.parse, createImageBitmap, a call across the
@@ -200,6 +204,15 @@ struct Notice {
   std::string message;
 };
 
+/// Inputs a run proposes to the reader (the length laws fitted to a replayed trace, knobs fitted to measurements):
+/// the page offers a button that sets them and runs again; the CLI prints them as the flags to add.
+struct InputFill {
+  std::string name;  ///< one of the cell's CellSpec::fills; the lab file labels it
+  /// Set in every cell of the page that has the parameter, not only in this one (calibrated hardware knobs).
+  bool whole_page = false;
+  std::vector<std::pair<std::string, std::string>> values;  ///< parameter -> its text, as the CLI takes it
+};
+
 /// The whole answer of one run. `serving-lab run --json` prints exactly this object.
 struct RunResult {
   std::string cell;
@@ -209,6 +222,7 @@ struct RunResult {
   std::vector<BookCheck> book;
   std::vector<Table> tables;
   std::vector<Notice> notices;
+  std::vector<InputFill> fills;
 
   void output(std::string name, double value);
   Table& table(std::string name);
@@ -252,6 +266,8 @@ struct CellSpec {
   std::vector<std::string> budget;
   /// Its validation alone, for the fuzzer; null for a cell with nothing to check beyond parse_inputs.
   ValidateFn validate = nullptr;
+  /// The InputFill names its runs may propose (each labelled in the lab file).
+  std::vector<std::string> fills;
   std::string lab() const { return id.substr(0, id.find('/')); }
   const OutputSpec* find_output(const std::string& name) const;
   const TableSpec* find_table(const std::string& name) const;

@@ -136,6 +136,8 @@ Result<RunResult> run_checked_cell(const std::string& id, const std::map<std::st
   r.inputs = std::move(inputs.value());
   r.book = compare_with_book(*cell, r);
   if (auto error = non_finite_value(cell->id, r)) return *error;
+  for (const InputFill& fill : r.fills)  // a fill the cell does not declare has no label on the page
+    SL_ASSERT(std::find(cell->fills.begin(), cell->fills.end(), fill.name) != cell->fills.end());
   ctl.finish();
   return result;
 }

@@ -83,6 +83,13 @@ void write(const RunResult& r, Writer& w) {
     w.key("code"), w.string(n.code);
     w.key("message"), w.string(n.message);
   });
+  w.key("fills"), write_objects(r.fills, w, [&](const InputFill& f) {
+    w.key("name"), w.string(f.name);
+    w.key("whole_page"), w.boolean(f.whole_page);
+    w.key("values"), w.begin_object();
+    for (const auto& [k, v] : f.values) w.key(k), w.string(v);
+    w.end_object();
+  });
   w.end_object();
 }
 
@@ -145,6 +152,12 @@ void write(const CellSpec& cell, Writer& w) {
       w.key("name"), w.string(a.name);
       w.key("path"), w.string(a.path);
       w.key("ask_first"), w.boolean(a.ask_first);
+      if (!a.used_when_param.empty()) {
+        w.key("used_when"), w.begin_object();
+        w.key("param"), w.string(a.used_when_param);
+        w.key("values"), write_strings(a.used_when_values, w);
+        w.end_object();
+      }
     });
   }
   w.key("params"), w.begin_array();
@@ -160,6 +173,7 @@ void write(const CellSpec& cell, Writer& w) {
     w.key("presence"), w.string(presence_name(t.presence));
   });
   w.key("budget"), write_strings(cell.budget, w);
+  if (!cell.fills.empty()) w.key("fills"), write_strings(cell.fills, w);
   w.key("default_cost_s"), w.number(cell.default_cost_s());
   w.end_object();
 }

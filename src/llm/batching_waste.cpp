@@ -45,14 +45,18 @@ SlotStepUtil slot_step_utilisation(const std::vector<std::int64_t>& answer_token
   return u;
 }
 
-ReservationWaste reservation_waste(const OpenLoopParams& lengths, std::int64_t block_size, std::int64_t reserve_tokens,
-                                   std::int64_t num_samples, std::uint64_t seed) {
+namespace {
+
+/// Reservation waste of num_samples sequences whose lengths next(sizes) gives in turn.
+template <class NextLengths>
+ReservationWaste waste_of(NextLengths next, std::int64_t max_model_len, std::int64_t block_size,
+                          std::int64_t reserve_tokens, std::int64_t num_samples, std::uint64_t seed) {
   SL_ASSERT(num_samples > 0 && block_size > 0);
   Rng sizes = Rng::stream(seed, Stream::Sizes);
   Rng point = Rng::stream(seed, Stream::Misc);
   double tokens = 0, slots = 0;
   for (std::int64_t i = 0; i < num_samples; ++i) {
-    const RequestLengths l = sample_request_lengths(lengths, sizes);
+    const RequestLengths l = next(i, sizes);
     // Generated so far: uniform on 1..output (the first token comes with the prefill).
     const auto generated = 1 + static_cast<std::int64_t>(point.below(static_cast<std::uint64_t>(l.output_tokens)));
     const std::int64_t held = l.prompt_tokens + generated;
@@ -63,11 +67,27 @@ ReservationWaste reservation_waste(const OpenLoopParams& lengths, std::int64_t b
   const auto n = static_cast<double>(num_samples);
   w.mean_tokens = tokens / n;
   w.mean_paged_slots = slots / n;
-  w.naive_waste_frac = 1.0 - w.mean_tokens / static_cast<double>(lengths.max_model_len);
+  w.naive_waste_frac = 1.0 - w.mean_tokens / static_cast<double>(max_model_len);
   w.paged_waste_frac = 1.0 - tokens / slots;
-  w.naive_fit_seqs = reserve_tokens / lengths.max_model_len;
+  w.naive_fit_seqs = reserve_tokens / max_model_len;
   w.paged_fit_seqs = static_cast<std::int64_t>(static_cast<double>(reserve_tokens) / w.mean_paged_slots);
   return w;
+}
+
+}  // namespace
+
+ReservationWaste reservation_waste(const OpenLoopParams& lengths, std::int64_t block_size, std::int64_t reserve_tokens,
+                                   std::int64_t num_samples, std::uint64_t seed) {
+  return waste_of([&lengths](std::int64_t, Rng& sizes) { return sample_request_lengths(lengths, sizes); },
+                  lengths.max_model_len, block_size, reserve_tokens, num_samples, seed);
+}
+
+ReservationWaste reservation_waste(const std::vector<RequestLengths>& requests, std::int64_t max_model_len,
+                                   std::int64_t block_size, std::int64_t reserve_tokens, std::int64_t num_samples,
+                                   std::uint64_t seed) {
+  SL_ASSERT(!requests.empty());
+  return waste_of([&requests](std::int64_t i, Rng&) { return requests[static_cast<std::size_t>(i) % requests.size()]; },
+                  max_model_len, block_size, reserve_tokens, num_samples, seed);
 }
 
 }  // namespace sl::llm

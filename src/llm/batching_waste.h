@@ -44,5 +44,9 @@ struct ReservationWaste {
 /// lengths, Stream::Misc for the point in the generation).
 ReservationWaste reservation_waste(const OpenLoopParams& lengths, std::int64_t block_size, std::int64_t reserve_tokens,
                                    std::int64_t num_samples, std::uint64_t seed);
+/// The same over given requests' lengths (a replayed trace's, each within max_model_len), taken in turn.
+ReservationWaste reservation_waste(const std::vector<RequestLengths>& requests, std::int64_t max_model_len,
+                                   std::int64_t block_size, std::int64_t reserve_tokens, std::int64_t num_samples,
+                                   std::uint64_t seed);
 
 }  // namespace sl::llm

@@ -1,5 +1,5 @@
-// Cell llm/continuous-batching. One workload (Poisson or burstier arrivals, lognormal prompt and answer lengths)
-// served three ways on the same step-time model (step_time.h, Llama-3-8B on an H100 by default):
+// Cell llm/continuous-batching. One workload (Poisson or burstier arrivals, lognormal prompt and answer lengths;
+// or a trace replayed, trace_inputs.h) served three ways on the same step-time model (step_time.h, Llama-3-8B on an H100 by default):
 //   continuous — vLLM's iteration-level scheduler over paged KV blocks (scheduler.h, kv_cache_manager.h);
 //   naive      — the same scheduler, each request reserving max_model_len tokens of KV at admission;
 //   static     — static batches of up to B requests run until their longest finishes (static_batching.h).
@@ -21,6 +21,7 @@
 #include "llm/request_trace.h"
 #include "llm/serving_metrics.h"
 #include "llm/static_batching.h"
+#include "llm/trace_inputs.h"
 
 namespace sl::llm {
 namespace {
@@ -41,6 +42,19 @@ struct ContinuousBatchingParams {
   std::int64_t static_batch = 32;
   std::int64_t example_batch = 8, example_short_tokens = 10, example_long_tokens = 100;
   std::int32_t trace_requests = 20;  ///< the paged engine's first requests traced (request_trace.h); 0 = none
+  std::optional<TraceInput> trace;   ///< a replayed trace instead of the length laws (workload = trace)
+
+  /// A fresh copy of the run's requests: drawn from the laws, or the trace's rows.
+  Workload make_workload(std::uint64_t seed) const {
+    return trace ? trace->workload(workload.max_model_len) : make_open_loop(workload, seed);
+  }
+  /// The requests' lengths, each within max_model_len: the trace's in turn, or drawn from the laws.
+  std::vector<RequestLengths> trace_lengths() const {
+    std::vector<RequestLengths> lengths;
+    for (const Request& r : trace->workload(workload.max_model_len).requests)
+      lengths.push_back({r.num_prompt_tokens, r.max_tokens});
+    return lengths;
+  }
 };
 
 /// The three policies' work (engine_budget.h): continuous pages its KV and hashes blocks; naive reserves
@@ -49,17 +63,30 @@ struct ContinuousBatchingParams {
 /// never more than max_model_len.
 std::optional<Error> check_budget(const ContinuousBatchingParams& p) {
   const OpenLoopParams& w = p.workload;
-  const auto n = static_cast<double>(w.num_requests), b = static_cast<double>(p.static_batch);
+  const double b = static_cast<double>(p.static_batch);
   EnginePool pool{p.hw.model, p.hw.gpu, p.hw.num_blocks, p.hw.block_size, p.scheduler.scheduler, p.prefix_caching};
-  const EngineWork paged = open_loop_work(w, pool);
+  const auto work_on = [&](const EnginePool& on) {
+    return p.trace ? trace_work(*p.trace, w.max_model_len, on) : open_loop_work(w, on);
+  };
+  const EngineWork paged = work_on(pool);
+  const double n = paged.num_requests;
   pool.caching = false;
   pool.reserve_tokens = w.max_model_len;
-  EngineWork naive = open_loop_work(w, pool);
+  EngineWork naive = work_on(pool);
   naive.blocks = n * std::ceil(static_cast<double>(w.max_model_len) / static_cast<double>(p.hw.block_size));
   naive.block_segments = 0;  // no prefix cache: nothing hashed
-  const double sd = std::sqrt(w.output_tokens.variance());
-  const double longest = std::min(static_cast<double>(w.max_model_len),
-                                  w.output_tokens.mean() + 1 + sd * (b - 1) / std::sqrt(2 * b - 1));
+  // A trace's answers: their mean and standard deviation as replayed; the laws': the output law's.
+  double mean = w.output_tokens.mean(), sd = std::sqrt(w.output_tokens.variance());
+  if (p.trace) {
+    double sum = 0, sum_sq = 0;
+    for (const RequestLengths& l : p.trace_lengths()) {
+      const auto o = static_cast<double>(l.output_tokens);
+      sum += o, sum_sq += o * o;
+    }
+    mean = sum / n;
+    sd = std::sqrt(std::max(0.0, sum_sq / n - mean * mean));
+  }
+  const double longest = std::min(static_cast<double>(w.max_model_len), mean + 1 + sd * (b - 1) / std::sqrt(2 * b - 1));
   EngineWork total = paged;
   total += naive;
   // Static: n / b batches, each stepping until its longest answer is done.
@@ -92,6 +119,9 @@ Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) 
   w.max_model_len = in.count("max_model_len");
   if (auto e = check_clip("prompt", w.prompt_min_tokens, w.prompt_max_tokens)) return *e;
   if (auto e = check_clip("output", w.output_min_tokens, w.output_max_tokens)) return *e;
+  auto trace = validate_trace(in, w.num_requests, w.max_model_len);
+  if (!trace.ok()) return trace.error();
+  p.trace = std::move(trace.value());
   auto hw = validate_engine_hardware(in, w.max_model_len, "max_model_len");
   if (!hw.ok()) return hw.error();
   p.hw = hw.value();
@@ -193,21 +223,26 @@ void slo_classes_table(RunResult& result, const SloSummary& slo) {
       .column("tpot_p99_ms", std::move(tpot_p99));
 }
 
+/// The engine of policy 0 (continuous, paged) or 1 (naive reservation).
+EngineConfig policy_config(int index, const ContinuousBatchingParams& p, double bucket_s) {
+  EngineConfig c = engine_config(p.hw, p.scheduler);
+  c.kv_cache.enable_caching = index == 0 && p.prefix_caching;
+  c.kv_cache.reserve_tokens_per_request = index == 1 ? p.workload.max_model_len : 0;
+  c.series_bucket_s = bucket_s;
+  return c;
+}
+
 /// Runs one policy on a fresh copy of the workload, reporting progress as part `index` of kNumPolicies.
 EngineRun run_policy(int index, const ContinuousBatchingParams& p, std::uint64_t seed, double bucket_s, RunControl& ctl,
                      RequestTrace* trace = nullptr) {
   RunControl part([&ctl, index](double f) { ctl.report(index + f, kNumPolicies); });
-  Workload workload = make_open_loop(p.workload, seed);
+  Workload workload = p.make_workload(seed);
   if (index == 2) {
     StaticBatchingConfig c{p.hw.model, p.hw.gpu, p.static_batch, p.workload.max_model_len, p.hw.num_blocks,
                            p.hw.block_size, bucket_s, p.hw.tp};
     return run_static(c, workload, part);
   }
-  EngineConfig c = engine_config(p.hw, p.scheduler);
-  c.kv_cache.enable_caching = index == 0 && p.prefix_caching;
-  c.kv_cache.reserve_tokens_per_request = index == 1 ? p.workload.max_model_len : 0;
-  c.series_bucket_s = bucket_s;
-  return run_continuous(c, workload, part, {}, trace);
+  return run_continuous(policy_config(index, p, bucket_s), workload, part, {}, trace);
 }
 
 /// The trace's tables, and request 0's queue time and TTFT read from its spans and token times.
@@ -280,15 +315,23 @@ void slot_util_table(RunResult& result, const std::vector<std::int64_t>& answers
       .column("continuous_frac", std::move(continuous_frac));
 }
 
-void block_size_table(RunResult& result, const ContinuousBatchingParams& p, std::uint64_t seed) {
-  std::vector<double> block, waste, fit;
+/// Reservation waste (batching_waste.h) of the laws' lengths, or of the replayed trace's (`replayed`).
+ReservationWaste waste(const ContinuousBatchingParams& p, const std::vector<RequestLengths>& replayed,
+                       std::int64_t block_size, std::int64_t samples, std::uint64_t seed) {
+  if (p.trace) return reservation_waste(replayed, p.workload.max_model_len, block_size, p.hw.pool_tokens, samples, seed);
+  return reservation_waste(p.workload, block_size, p.hw.pool_tokens, samples, seed);
+}
+
+void block_size_table(RunResult& result, const ContinuousBatchingParams& p, const std::vector<RequestLengths>& replayed,
+                      std::uint64_t seed) {
+  std::vector<double> block, waste_frac, fit;
   for (std::int64_t b = 1; b <= 512; b *= 2) {
-    const ReservationWaste w = reservation_waste(p.workload, b, p.hw.pool_tokens, kReservationSamples / 10, seed);
+    const ReservationWaste w = waste(p, replayed, b, kReservationSamples / 10, seed);
     block.push_back(static_cast<double>(b));
-    waste.push_back(w.paged_waste_frac);
+    waste_frac.push_back(w.paged_waste_frac);
     fit.push_back(static_cast<double>(w.paged_fit_seqs));
   }
-  result.table("block_waste").column("block_tokens", std::move(block)).column("waste_frac", std::move(waste))
+  result.table("block_waste").column("block_tokens", std::move(block)).column("waste_frac", std::move(waste_frac))
       .column("fit_seqs", std::move(fit));
 }
 
@@ -298,19 +341,22 @@ void batching_experiments(RunResult& result, const ContinuousBatchingParams& p, 
 
   Rng sizes = Rng::stream(seed, Stream::Service);
   std::vector<std::int64_t> answers;
-  for (std::int64_t i = 0; i < kSlotAnswers; ++i) answers.push_back(sample_request_lengths(p.workload, sizes).output_tokens);
+  const std::vector<RequestLengths> replayed = p.trace ? p.trace_lengths() : std::vector<RequestLengths>{};
+  for (std::int64_t i = 0; i < kSlotAnswers; ++i)
+    answers.push_back(p.trace ? replayed[static_cast<std::size_t>(i) % replayed.size()].output_tokens
+                              : sample_request_lengths(p.workload, sizes).output_tokens);
   const SlotStepUtil u = slot_step_utilisation(answers, p.static_batch);
   result.output("static_slot_util_frac", u.static_frac);
   result.output("continuous_slot_util_frac", u.continuous_frac);
   slot_util_table(result, answers);
 
-  const ReservationWaste w = reservation_waste(p.workload, p.hw.block_size, p.hw.pool_tokens, kReservationSamples, seed);
+  const ReservationWaste w = waste(p, replayed, p.hw.block_size, kReservationSamples, seed);
   result.output("reserve_mean_tokens", w.mean_tokens);
   result.output("naive_reserve_waste_frac", w.naive_waste_frac);
   result.output("paged_reserve_waste_frac", w.paged_waste_frac);
   result.output("naive_fit_seqs", static_cast<double>(w.naive_fit_seqs));
   result.output("paged_fit_seqs", static_cast<double>(w.paged_fit_seqs));
-  block_size_table(result, p, seed);
+  block_size_table(result, p, replayed, seed);
 }
 
 /// The continuous (paged) engine's headline figures beyond the policies table: the p99 token gap, the queue in
@@ -340,7 +386,10 @@ Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, 
   const auto params = validate_continuous_batching(in);
   if (!params.ok()) return params.error();
   const ContinuousBatchingParams& p = params.value();
-  const double bucket_s = static_cast<double>(p.workload.num_requests) / p.workload.rate_per_s / ctl.max_points;
+  // The time series' buckets: the arrivals' span (a trace's, at least a second) over max_points.
+  const double arrivals_s = p.trace ? std::max(1.0, p.trace->replayed.rows.back().arrival_s)
+                                    : static_cast<double>(p.workload.num_requests) / p.workload.rate_per_s;
+  const double bucket_s = arrivals_s / ctl.max_points;
 
   RunResult result;
   result.output("kv_pool_tokens", static_cast<double>(p.hw.pool_tokens));
@@ -373,6 +422,10 @@ Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, 
   result.output("naive_kv_usage_frac", summaries[1].kv_usage_frac);
   timeline_table(result, runs, ctl.max_points);
   if (p.trace_requests > 0) trace_outputs(result, trace);
+  if (p.trace) {
+    replay_outputs(*p.trace, result);
+    replay_notices(*p.trace, p.workload.num_requests, p.workload.max_model_len, result);
+  }
   batching_experiments(result, p, seed);
 
   // Saturation: a policy that cannot keep up delivers fewer tokens per second than arrive. The offered rate is
@@ -400,16 +453,21 @@ CellSpec continuous_batching_cell() {
   std::vector<ParamSpec> params = engine_hardware_params();
   for (ParamSpec& spec : params)
     if (spec.name == "kv_gib") spec = explored(spec, 8, 72);  // below 8 GiB 32 static slots of 2,048 tokens no longer fit
-  const std::vector<ParamSpec> rest = {
-      explored(real("lambda", "1/s", 18, 0.001, 10000), 1, 60),
-      explored(count("n", "requests", 2000, 1, 50000), 1, 40000),  // 50,000 at the defaults: 1.8 s in wasm (node)
-      real("arrival_cv", "", 1, 0, 20),
-      real("prompt_mean", "tokens", 1000, 1, 1e6), real("prompt_cv", "", 0.5, 0, 10),
-      count("prompt_min", "tokens", 1, 1, 1e6), count("prompt_max", "tokens", 1e6, 1, 1e6),
-      real("output_mean", "tokens", 256, 1, 1e6), real("output_cv", "", 1, 0, 10),
-      count("output_min", "tokens", 1, 1, 1e6), count("output_max", "tokens", 1e6, 1, 1e6),
-      real("batch_frac", "", 0, 0, 1),
+  const auto law = [](ParamSpec spec) { return used_when(std::move(spec), "workload", {"laws"}); };
+  std::vector<ParamSpec> rest = {
+      law(explored(real("lambda", "1/s", 18, 0.001, 10000), 1, 60)),
+      explored(count("n", "requests", 2000, 1, 50000), 1, 40000)};  // 50,000 at the defaults: 1.8 s in wasm (node)
+  const std::vector<ParamSpec> replay = trace_params();  // the workload choice, then how a trace is replayed
+  rest.insert(rest.end(), replay.begin(), replay.end());
+  const std::vector<ParamSpec> laws = {
+      law(real("arrival_cv", "", 1, 0, 20)),
+      law(real("prompt_mean", "tokens", 1000, 1, 1e6)), law(real("prompt_cv", "", 0.5, 0, 10)),
+      law(count("prompt_min", "tokens", 1, 1, 1e6)), law(count("prompt_max", "tokens", 1e6, 1, 1e6)),
+      law(real("output_mean", "tokens", 256, 1, 1e6)), law(real("output_cv", "", 1, 0, 10)),
+      law(count("output_min", "tokens", 1, 1, 1e6)), law(count("output_max", "tokens", 1e6, 1, 1e6)),
+      law(real("batch_frac", "", 0, 0, 1)),
       count("max_model_len", "tokens", 2048, 2, 131072)};
+  rest.insert(rest.end(), laws.begin(), laws.end());
   params.insert(params.end(), rest.begin(), rest.end());
   const std::vector<ParamSpec> scheduler = scheduler_params();
   params.insert(params.end(), scheduler.begin(), scheduler.end());
@@ -440,10 +498,12 @@ CellSpec continuous_batching_cell() {
                   out("queue_mean_steps_se", "steps"), out("slo_attainment_frac", ""), out("goodput_req_per_s", "1/s"),
                   out("usd_per_m_tokens", "$"), out("j_per_token", "J"), out("kv_read_frac", ""),
                   out("all_reduce_frac", ""), sometimes(out("trace_queue_ms", "ms")), sometimes(out("trace_ttft_ms", "ms"))};
+  for (OutputSpec& spec : replay_output_specs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("policies"), table("slo_classes"), table("timeline"), table("slot_util"), table("block_waste"),
                  table("trace_spans", Presence::SomeInputs), table("trace_tokens", Presence::SomeInputs)};
   cell.budget = {describe_engine_budget() + ", over the three policies"};
   cell.validate = &validation_of<&validate_continuous_batching>;
+  cell.assets = {sample_trace_asset()};
   return cell;
 }
 

@@ -124,6 +124,28 @@ EngineWork conversation_work(const ConversationParams& p, const EnginePool& pool
   return on_pool(work, pool, r, in_flight, chats);
 }
 
+EngineWork workload_work(const Workload& workload, const EnginePool& pool, double replicas) {
+  EngineWork work;
+  double longest = 0, first_s = 0, last_s = 0;
+  for (std::size_t k = 0; k < workload.initial.size(); ++k) {
+    const Request& r = workload.requests[static_cast<std::size_t>(workload.initial[k])];
+    const auto prompt = static_cast<double>(r.num_prompt_tokens), output = static_cast<double>(r.max_tokens);
+    const double blocks = blocks_of(prompt + output, pool.block_size);
+    const auto segments = static_cast<double>(r.prompt.size());
+    work += EngineWork{1, prompt, output, blocks, blocks * segments, segments};
+    longest = std::max(longest, prompt + output);
+    if (k == 0) first_s = r.arrival_at_s;
+    last_s = r.arrival_at_s;
+  }
+  if (work.num_requests == 0) return work;
+  const EngineWork share = work.times(1 / replicas);
+  const double n = share.num_requests;
+  RequestShape r{share.prompt_tokens / n, share.output_tokens / n, longest};
+  const double span_s = last_s - first_s;
+  const double in_flight = span_s > 0 ? n / span_s * time_alone_s(pool, r) : n;
+  return on_pool(share, pool, r, in_flight, n).times(replicas);
+}
+
 std::optional<Error> check_engine_budget(const EngineWork& total, const EngineWork& largest_run, const std::string& param,
                                          const std::string& what) {
   budget::Estimate time;

@@ -71,6 +71,11 @@ EngineWork conversation_work(const ConversationParams& params, std::int64_t bloc
 EngineWork open_loop_work(const OpenLoopParams& params, const EnginePool& pool);
 EngineWork conversation_work(const ConversationParams& params, const EnginePool& pool);
 
+/// The work of a workload's first turns at their actual lengths, with its steps and retried lookups on `pool`
+/// (arrivals at their mean rate over the span they cover; all at once when they share one instant), the requests
+/// spread evenly over `replicas` engines.
+EngineWork workload_work(const Workload& workload, const EnginePool& pool, double replicas = 1);
+
 /// Cost of one work unit natively (Release, CPU time on this 2-core machine, shared). The weights above are the
 /// first fit's, at 20 ns a unit; issue 16 made the engine 1.2-2.2x faster, and the unit is re-fitted on its own,
 /// median of 5 runs each, units -> measured (predicted at 10 ns): continuous-batching defaults 9.8e6 -> 0.05 s

@@ -1,7 +1,8 @@
 // Cell llm/fleet: design a fleet. N replicas of the continuous-batching engine (engine.h, the hardware and step
 // model of llm/continuous-batching) behind a router (fleet.h), optionally with speculative decoding
 // (scheduler.h) and prefill/decode disaggregation (fleet.h), serving two request classes: chat and long
-// documents, each with its own length laws and its own TTFT and TPOT targets. One configuration is run and
+// documents, each with its own length laws and its own TTFT and TPOT targets (or a trace replayed, trace_inputs.h,
+// whose class column picks the class). One configuration is run and
 // reported (latency, SLO attainment and goodput per class, $ per million output tokens, J per token); then one
 // knob (replicas, lambda, draft tokens or their acceptance, or the prefill replicas of a disaggregated fleet) is
 // swept over a range, and the cheapest point whose classes all meet their SLOs is named.
@@ -18,6 +19,7 @@
 #include "llm/power_model.h"
 #include "llm/serving_metrics.h"
 #include "llm/simulator_cells.h"
+#include "llm/trace_inputs.h"
 
 namespace sl::llm {
 namespace {
@@ -40,6 +42,7 @@ struct FleetParams {
   ServingEconomics economics;
   SweepKnob sweep = SweepKnob::Replicas;
   std::vector<double> sweep_values;
+  std::optional<TraceInput> trace;  ///< a replayed trace instead of the length laws (workload = trace)
 };
 
 Router router_of(const std::string& name) {
@@ -64,6 +67,7 @@ EngineConfig engine_config(const FleetParams& p, const FleetPoint& pt) {
 EngineWork point_work(const FleetParams& p, const FleetPoint& pt) {
   const EnginePool pool{p.hw.model, p.hw.gpu, p.hw.num_blocks, p.hw.block_size, p.scheduler.scheduler, p.prefix_caching};
   const auto replicas = static_cast<double>(pt.num_replicas);
+  if (p.trace) return trace_work(*p.trace, p.workload.max_model_len, pool, replicas);
   EngineWork work;
   for (int k = 0; k < 2; ++k) {
     const double share = k == 0 ? 1 - p.workload.batch_frac : p.workload.batch_frac;
@@ -102,6 +106,9 @@ Result<FleetParams> validate_fleet(const Inputs& in) {
   auto scheduler = validate_scheduler(in, w.max_model_len);
   if (!scheduler.ok()) return scheduler.error();
   p.scheduler = scheduler.value();
+  auto trace = validate_trace(in, w.num_requests, w.max_model_len);
+  if (!trace.ok()) return trace.error();
+  p.trace = std::move(trace.value());
   p.router = router_of(in.choice("router"));
   p.prefix_caching = in.choice("prefix_caching") == "on";
   p.point = {in.count("replicas"), in.real("lambda"), in.count("spec_tokens"), in.real("spec_accept"),
@@ -121,6 +128,11 @@ Result<FleetParams> validate_fleet(const Inputs& in) {
   if (!economics.ok()) return economics.error();
   p.economics = economics.value();
   p.sweep = knob_of(in.choice("sweep"));
+  if (p.trace && p.sweep == SweepKnob::Lambda)
+    return Error{"trace_sweep_lambda", "sweep",
+                 "a replayed trace brings its own arrival times: sweep = lambda needs workload = laws (scale the trace's "
+                 "rate with rate_scale instead)",
+                 {}};
   if (p.sweep != SweepKnob::None) {
     auto values = sweep_values(p.sweep, in.real("sweep_from"), in.real("sweep_to"), in.count("sweep_points"));
     if (!values.ok()) return values.error();
@@ -163,7 +175,7 @@ struct PointResult {
 PointResult run_point(const FleetParams& p, const FleetPoint& pt, std::uint64_t seed, RunControl& ctl) {
   OpenLoopParams w = p.workload;
   w.rate_per_s = pt.rate_per_s;
-  Workload workload = make_open_loop(w, seed);
+  Workload workload = p.trace ? p.trace->workload(w.max_model_len) : make_open_loop(w, seed);
   FleetConfig config{engine_config(p, pt), pt.num_replicas, p.router, seed};
   config.engine.keep_series = false;  // no output of this cell reads a replica's series
   config.num_prefill_replicas = pt.num_prefill_replicas;
@@ -227,7 +239,9 @@ void point_outputs(RunResult& result, const FleetParams& p, const PointResult& r
                                   "count as missing their SLO.");
   result.output("num_gpus", static_cast<double>(p.point.num_replicas * p.hw.tp.size));
   const auto& routed = r.fleet.num_routed;
-  const double mean = static_cast<double>(p.workload.num_requests) / static_cast<double>(routed.size());
+  double num_routed = 0;
+  for (const std::int64_t k : routed) num_routed += static_cast<double>(k);
+  const double mean = num_routed / static_cast<double>(routed.size());
   result.output("routed_max_over_mean", static_cast<double>(*std::max_element(routed.begin(), routed.end())) / mean);
   if (r.fleet.num_transfers > 0) {
     const auto transfers = static_cast<double>(r.fleet.num_transfers);
@@ -310,6 +324,10 @@ Result<RunResult> run_fleet_cell(const Inputs& in, std::uint64_t seed, RunContro
   }
   note_ignored_custom_fields(p.hw.model_choice, result);
   note_ignored_custom_fields(p.hw.gpu_choice, result);
+  if (p.trace) {
+    replay_outputs(*p.trace, result);
+    replay_notices(*p.trace, p.workload.num_requests, p.workload.max_model_len, result);
+  }
   return result;
 }
 
@@ -317,18 +335,19 @@ Result<RunResult> run_fleet_cell(const Inputs& in, std::uint64_t seed, RunContro
 
 CellSpec fleet_cell() {
   std::vector<ParamSpec> params = engine_hardware_params();
+  const auto law = [](ParamSpec spec) { return used_when(std::move(spec), "workload", {"laws"}); };
   const std::vector<ParamSpec> rest = {
       explored(count("replicas", "replicas", 4, 1, 64), 1, 16),
       choice("router", {"least-tokens", "round-robin", "prefix-affinity", "random"}, "least-tokens"),
-      explored(real("lambda", "1/s", 40, 0.001, 10000), 1, 200),
+      law(explored(real("lambda", "1/s", 40, 0.001, 10000), 1, 200)),
       count("n", "requests", 4000, 1, 100000),
-      real("arrival_cv", "", 1, 0, 20),
-      real("prompt_mean", "tokens", 1000, 1, 1e6), real("prompt_cv", "", 0.5, 0, 10),
-      real("output_mean", "tokens", 256, 1, 1e6), real("output_cv", "", 1, 0, 10),
-      real("doc_frac", "", 0.1, 0, 1),
-      real("doc_prompt_mean", "tokens", 6000, 1, 1e6), real("doc_prompt_cv", "", 0.5, 0, 10),
-      real("doc_output_mean", "tokens", 300, 1, 1e6), real("doc_output_cv", "", 0.5, 0, 10),
-      count("prefix_tokens", "tokens", 0, 0, 131072), count("num_prefixes", "prefixes", 1, 1, 100000),
+      law(real("arrival_cv", "", 1, 0, 20)),
+      law(real("prompt_mean", "tokens", 1000, 1, 1e6)), law(real("prompt_cv", "", 0.5, 0, 10)),
+      law(real("output_mean", "tokens", 256, 1, 1e6)), law(real("output_cv", "", 1, 0, 10)),
+      law(real("doc_frac", "", 0.1, 0, 1)),
+      law(real("doc_prompt_mean", "tokens", 6000, 1, 1e6)), law(real("doc_prompt_cv", "", 0.5, 0, 10)),
+      law(real("doc_output_mean", "tokens", 300, 1, 1e6)), law(real("doc_output_cv", "", 0.5, 0, 10)),
+      law(count("prefix_tokens", "tokens", 0, 0, 131072)), law(count("num_prefixes", "prefixes", 1, 1, 100000)),
       count("max_model_len", "tokens", 16384, 2, 131072),
       choice("prefix_caching", {"off", "on"}, "off"),
       choice("disaggregation", {"off", "on"}, "off"),
@@ -345,6 +364,9 @@ CellSpec fleet_cell() {
       used_when(real("sweep_to", "", 8, 0, 10000), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept", "prefill_replicas"}),
       used_when(count("sweep_points", "points", 8, 2, 20), "sweep", {"replicas", "lambda", "spec_tokens", "spec_accept", "prefill_replicas"})};
   params.insert(params.end(), rest.begin(), rest.end());
+  const std::vector<ParamSpec> replay = trace_params();  // after n: the workload choice, then how a trace is replayed
+  const auto after_n = std::find_if(params.begin(), params.end(), [](const ParamSpec& q) { return q.name == "n"; });
+  params.insert(after_n + 1, replay.begin(), replay.end());
   const std::vector<ParamSpec> scheduler = scheduler_params();  // beside max_model_len, as continuous-batching has them
   const auto after = std::find_if(params.begin(), params.end(), [](const ParamSpec& q) { return q.name == "max_model_len"; });
   params.insert(after + 1, scheduler.begin(), scheduler.end());
@@ -363,9 +385,11 @@ CellSpec fleet_cell() {
                   sometimes(out("spec_expected_tokens", "tokens")), sometimes(out("spec_draft_frac", "")),
                   sometimes(out("kv_transfer_ms", "ms")), sometimes(out("kv_transfer_wait_ms", "ms")),
                   sometimes(out("best_value", "")), sometimes(out("best_usd_per_m_tokens", "$"))};
+  for (OutputSpec& spec : replay_output_specs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("replicas"), table("classes"), table("sweep", Presence::SomeInputs)};
   cell.budget = {describe_engine_budget() + ", over the base run and every point of the sweep"};
   cell.validate = &validation_of<&validate_fleet>;
+  cell.assets = {sample_trace_asset()};
   return cell;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Cells built on the serving simulator (engine.h): llm/continuous-batching, llm/prefix-caching, llm/fleet.
+// Cells built on the serving simulator (engine.h): llm/continuous-batching, llm/workload-trace, llm/prefix-caching,
+// llm/fleet.
 #include "core/cell.h"
 
 namespace sl::llm {
@@ -10,5 +11,7 @@ CellSpec continuous_batching_cell();
 CellSpec prefix_caching_cell();
 /// llm/fleet: replicas behind a router, speculative decoding, two request classes, one knob swept (fleet.h).
 CellSpec fleet_cell();
+/// llm/workload-trace: a trace replayed beside the length laws fitted to it (trace_vs_laws.h).
+CellSpec workload_trace_cell();
 
 }  // namespace sl::llm

@@ -71,18 +71,29 @@ Workload make_open_loop(const OpenLoopParams& p, std::uint64_t seed) {
     const std::int32_t request_class = p.batch_frac > 0 && classes.uniform() < p.batch_frac ? 1 : 0;
     const RequestLengths l =
         sample_request_lengths(request_class == 1 && p.has_batch_lengths ? batch_law : p, sizes);
-    std::vector<TokenSegment> prompt;
+    std::int64_t group = -1;
     if (p.shared_prefix_tokens > 0) {
       const std::int64_t j = p.num_prefixes > 1 ? static_cast<std::int64_t>(prefixes.uniform() * static_cast<double>(p.num_prefixes)) : 0;
-      prompt.push_back({prefix_content(std::min(j, p.num_prefixes - 1)), p.shared_prefix_tokens});
+      group = std::min(j, p.num_prefixes - 1);
     }
-    prompt.push_back({user_content(i), l.prompt_tokens - p.shared_prefix_tokens});
-    Request r = make_request(static_cast<std::int32_t>(i), t_s, std::move(prompt), l.output_tokens);
-    r.request_class = request_class;
-    add_request(w, std::move(r), true);
+    add_first_turn(w, open_loop_request(static_cast<std::int32_t>(i), t_s, group, p.shared_prefix_tokens, l.prompt_tokens,
+                                        l.output_tokens, request_class));
   }
   return w;
 }
+
+Request open_loop_request(std::int32_t id, double arrival_at_s, std::int64_t prefix_group, std::int64_t prefix_tokens,
+                          std::int64_t prompt_tokens, std::int64_t output_tokens, std::int32_t request_class) {
+  std::vector<TokenSegment> prompt;
+  const bool has_prefix = prefix_group >= 0 && prefix_tokens > 0;
+  if (has_prefix) prompt.push_back({prefix_content(prefix_group), prefix_tokens});
+  prompt.push_back({user_content(id), prompt_tokens - (has_prefix ? prefix_tokens : 0)});
+  Request r = make_request(id, arrival_at_s, std::move(prompt), output_tokens);
+  r.request_class = request_class;
+  return r;
+}
+
+void add_first_turn(Workload& workload, Request request) { add_request(workload, std::move(request), true); }
 
 std::int64_t conversation_max_tokens(const ConversationParams& p) {
   return p.system_prompt_tokens + p.num_turns * (p.user_tokens + p.answer_tokens);

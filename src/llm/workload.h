@@ -53,6 +53,16 @@ struct RequestLengths {
 };
 RequestLengths sample_request_lengths(const OpenLoopParams& params, Rng& sizes);
 
+/// Request `id` of an open-loop workload: its prompt is [shared prefix `prefix_group`, prefix_tokens long] (none
+/// when prefix_group < 0 or prefix_tokens = 0) followed by its own text, prompt_tokens in all; it stops after
+/// output_tokens. Content ids as everywhere here (prefix_content, and 2 + 2 id, 3 + 2 id for its text and answer),
+/// so the generator and a trace replay build the same request from the same numbers.
+Request open_loop_request(std::int32_t id, double arrival_at_s, std::int64_t prefix_group, std::int64_t prefix_tokens,
+                          std::int64_t prompt_tokens, std::int64_t output_tokens, std::int32_t request_class);
+
+/// Appends a first turn (arrival known up front) to the workload; requests must be added in arrival order.
+void add_first_turn(Workload& workload, Request request);
+
 /// Independent requests (first turns only). Arrivals use Stream::Arrivals, lengths Stream::Sizes, so changing
 /// a length law keeps the arrival times.
 Workload make_open_loop(const OpenLoopParams& params, std::uint64_t seed);

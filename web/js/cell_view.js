@@ -4,7 +4,7 @@
 // C++ as typed (in C's number notation); the page only formats what comes back.
 import { el, replace_children } from './dom.js';
 import { format_number } from './format.js';
-import { consent_to, may_fetch, served_bytes, asset_inputs } from './data_assets.js';
+import { consent_to, may_fetch, served_bytes, asset_inputs, needed_assets } from './data_assets.js';
 import { t, pick, current_lang } from './i18n.js';
 import { build_param_fields, needs_consent } from './param_form.js';
 import { headline, result_table, book_details, all_outputs, notice_text, error_text, value_with_unit, output_unit } from './result_view.js';
@@ -252,10 +252,11 @@ export class CellView {
   async #run(consented, computed) {
     clearTimeout(this.#debounce);
     let assets = {};
-    if ((this.#spec.assets || []).length) {
-      if (await this.#waits_for_assets()) return;
+    const needed = needed_assets(this.#spec.assets, this.#values);
+    if (needed.length) {
+      if (await this.#waits_for_assets(needed)) return;
       try {
-        assets = await asset_inputs(this.#spec.assets);
+        assets = await asset_inputs(needed);
       } catch (error) {
         this.element.dataset.state = 'error';
         return this.#failed({ code: 'missing_asset', param: '', message: String(error.message || error), args: {} });
@@ -292,8 +293,7 @@ export class CellView {
    * shows their size and a button, sets data-state="waiting" and returns true. The button lets every cell of
    * the page that uses them run.
    */
-  async #waits_for_assets() {
-    const assets = this.#spec.assets || [];
+  async #waits_for_assets(assets) {
     if (!assets.length || await may_fetch(assets)) return false;
     if (this.element.dataset.state !== 'waiting') {
       this.element.dataset.state = 'waiting';
@@ -304,7 +304,7 @@ export class CellView {
 
   /** The waiting cell's note (the assets' size as served) and its button. */
   async #show_asset_gate() {
-    const assets = this.#spec.assets || [];
+    const assets = needed_assets(this.#spec.assets, this.#values);
     const bytes = await served_bytes(assets);
     const size = bytes === null ? t('cell.asset_size_unknown') : `${format_number(bytes / 1e6)} MB`;
     const button = el('button', { type: 'button', class: 'sl-button sl-button-primary sl-asset-button', 'data-bytes': String(bytes ?? '') },

@@ -59,6 +59,14 @@ function load(path) {
   return loaded.get(path);
 }
 
+/**
+ * The assets a run with these input values needs: those without a condition, and those whose choice
+ * (C++ DataAsset used_when: the sample trace while workload = trace) has one of their values.
+ */
+export function needed_assets(assets = [], values = {}) {
+  return assets.filter((asset) => !asset.used_when || asset.used_when.values.includes(values[asset.used_when.param]));
+}
+
 /** {"asset.<name>": Uint8Array} for a cell's assets (none: {}); rejects when a file cannot be fetched. */
 export async function asset_inputs(assets = []) {
   const inputs = {};

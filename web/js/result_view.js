@@ -226,8 +226,11 @@ export function error_text(error, param_label) {
   args.param = error.param ? param_label(error.param) : '';
   args.name = error.param || '';
   args.message = error.message || '';
-  // A budget's refusal carries the run's work or memory as "amount" (not the parameter's value): its own template.
-  const key = args.amount !== undefined && has(`errors.${error.code}_amount`) ? `errors.${error.code}_amount` : `errors.${error.code}`;
+  // A budget's refusal carries the run's work or memory as "amount" (not the parameter's value), and a file's
+  // refusal what is wrong with it as "problem" (csv_syntax: "unclosed_quote"): each has its own template.
+  const keys = [args.problem !== undefined && `errors.${error.code}_${args.problem}`,
+    args.amount !== undefined && `errors.${error.code}_amount`, `errors.${error.code}`];
+  const key = keys.find((k) => k && has(k)) || `errors.${error.code}`;
   if (has(key)) {
     const template = t(key);
     const needs_missing_arg = [...template.matchAll(/\{(\w+)\}/g)].some(([, name]) => args[name] === undefined);

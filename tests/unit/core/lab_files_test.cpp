@@ -38,6 +38,14 @@ struct CellFile {
   std::string lab;
   nlohmann::json doc;
   nlohmann::json book;  ///< its book rows (labs/<lab>/book/<cell>.json), an empty array without that file
+  nlohmann::json lab_params;  ///< the lab's shared parameter labels (lab.json "params"), an empty object without them
+
+  /// The label entry of a parameter: the cell's own, else the lab's shared one; null when neither has it.
+  const nlohmann::json* param(const std::string& name) const {
+    if (doc["params"].contains(name)) return &doc["params"][name];
+    if (lab_params.contains(name)) return &lab_params[name];
+    return nullptr;
+  }
 };
 
 nlohmann::json book_rows(const fs::path& folder, const std::string& cell) {
@@ -53,7 +61,8 @@ std::vector<CellFile> cell_files() {
     const std::string lab_id = folder.filename().string();
     for (const auto& name : lab["cells"]) {
       const std::string cell = name.get<std::string>();
-      cells.push_back({lab_id + "/" + cell, lab_id, read_json(folder / (cell + ".json")), book_rows(folder, cell)});
+      cells.push_back({lab_id + "/" + cell, lab_id, read_json(folder / (cell + ".json")), book_rows(folder, cell),
+                       lab.contains("params") ? lab["params"] : nlohmann::json::object()});
     }
   }
   return cells;
@@ -101,6 +110,29 @@ TEST_CASE("The registry's cells are exactly the lab files' cells, in the lab fil
   CHECK(sl::cell_order() == listed);
 }
 
+TEST_CASE("A lab's shared parameter labels name parameters its cells declare, and no cell repeats one word for word",
+          "[labs]") {
+  for (const auto& folder : lab_folders()) {
+    const auto lab = read_json(folder / "lab.json");
+    if (!lab.contains("params")) continue;
+    const std::string lab_id = folder.filename().string();
+    for (const auto& [name, entry] : lab["params"].items()) {
+      INFO(lab_id << " shared param " << name);
+      check_text(entry["label"], lab_id + " " + name);
+      bool declared = false;
+      for (const auto& file : cell_files()) {
+        if (file.lab != lab_id) continue;
+        const sl::CellSpec* spec = sl::find_cell(file.id);
+        REQUIRE(spec != nullptr);
+        for (const auto& p : spec->params) declared = declared || p.name == name;
+        INFO(file.id);
+        CHECK_FALSE((file.doc["params"].contains(name) && file.doc["params"][name] == entry));
+      }
+      CHECK(declared);
+    }
+  }
+}
+
 TEST_CASE("Lab files name only cells, parameters, outputs and tables the registry has", "[labs]") {
   std::set<std::string> described;
   for (const auto& file : cell_files()) {
@@ -115,9 +147,10 @@ TEST_CASE("Lab files name only cells, parameters, outputs and tables the registr
       check_text(c["title"], id + " title");
       check_text(c["text"], id + " text");
       for (const auto& p : spec->params) {
-        INFO("param " << p.name);
-        REQUIRE(c["params"].contains(p.name));
-        check_text(c["params"][p.name]["label"], id + " " + p.name);
+        INFO("param " << p.name << " has a label (the cell's own or the lab's shared one)");
+        const nlohmann::json* entry = file.param(p.name);
+        REQUIRE(entry != nullptr);
+        check_text((*entry)["label"], id + " " + p.name);
       }
       for (const auto& [name, _] : c["params"].items()) {
         bool known = false;

@@ -18,6 +18,7 @@ system_deps_missing() {
   [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
   [ -f /usr/include/nlohmann/json.hpp ] || missing+=(nlohmann-json3-dev)
   [ -f /usr/include/stb/stb_image.h ] || missing+=(libstb-dev)
+  [ -f /usr/include/rapidjson/reader.h ] || missing+=(rapidjson-dev)
   if [ "${1:-}" = "--browser" ]; then command -v chromium >/dev/null || missing+=(chromium); fi
   echo "${missing[@]:-}"
 }

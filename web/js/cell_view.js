@@ -18,14 +18,15 @@ import { param_key, alias_keys, read_param, short_id, update_url, set_or_delete,
 
 const DEBOUNCE_MS = 300;
 const DEFAULT_SEED = '1';
-const CONSENTED = 'sl-assets-consented';   // a document event: the reader let the page fetch a data asset
+const CONSENTED = 'sl-assets-consented';
+const FILLED = 'sl-page-fill';   // a document event: a run's whole-page fill (C++ InputFill) was applied   // a document event: the reader let the page fetch a data asset
 
 export class CellView {
   element;
   #lab_id; #doc; #spec; #worker; #embed;
   #values; #seed_text;            // what the user typed (strings), restored from the URL
   #files = {};                    // file parameters: name → Uint8Array (never in the URL)
-  #form = null; #status; #error_box; #notices; #results; #stale_note; #charts;
+  #form = null; #status; #error_box; #notices; #fills; #results; #stale_note; #charts;
   #last_result = null; #last_error = null; #datasets = null; #debounce = 0;
   #open_full = null;
   #more_charts = null; #folded = [];
@@ -55,6 +56,11 @@ export class CellView {
       'data-measures': this.measures_machine ? 'true' : null });
     this.build();
     this.#write_url();
+    // Another cell's whole-page fill (the laws fitted to a trace, knobs fitted to measurements): a cell that has every
+    // parameter it sets takes the values and runs.
+    document.addEventListener(FILLED, (event) => {
+      if (event.detail.from !== this && this.#takes(event.detail.values)) event.detail.taken.push(this.#apply(event.detail.values));
+    });
     // The reader let the page download a data asset (this cell's button or another's): a waiting cell runs.
     document.addEventListener(CONSENTED, () => {
       if (this.element.dataset.state !== 'waiting') return;
@@ -102,6 +108,7 @@ export class CellView {
     this.#asset_gate = el('div', { class: 'sl-asset-gate', hidden: true });
     this.#error_box = el('div', { class: 'sl-error', role: 'alert', hidden: true });
     this.#notices = el('div', { class: 'sl-notices' });
+    this.#fills = el('div', { class: 'sl-fills' });
     this.#stale_note = el('p', { class: 'sl-stale-note', hidden: true }, t('cell.stale'));
     this.#headline_box = el('div', { class: 'sl-headline-box' });
     this.#table_box = el('div', { class: 'sl-result-table-box' });
@@ -142,7 +149,7 @@ export class CellView {
       el('div', { class: 'sl-explore' },
         el('div', { class: 'sl-controls' }, form, this.#asset_gate, this.#error_box),
         this.#main_box),
-      this.#notices, this.#stale_note,
+      this.#notices, this.#fills, this.#stale_note,
       this.#results,
       // Closed disclosures side by side; an open one takes the whole width.
       el('div', { class: 'sl-disclosures' }, this.#more_charts, this.#outputs_box, why, this.#share_row()));
@@ -349,6 +356,7 @@ export class CellView {
     const outputs = result.outputs || {};
     replace_children(this.#notices, (result.notices || []).map((notice) =>
       el('p', { class: 'sl-notice', role: 'note', 'data-code': notice.code }, notice_text(notice, doc))));
+    replace_children(this.#fills, (result.fills || []).map((fill) => this.#fill_box(fill)));
     const concealed = Boolean(this.#prediction?.pending);
     if (this.#prediction) {
       const name = doc.predict.output;
@@ -366,6 +374,49 @@ export class CellView {
     const drawn = this.#charts.filter((chart) => !this.#folded.includes(chart) || this.#more_charts?.open);
     for (const chart of this.#charts) chart.element.hidden = concealed;
     if (!concealed) this.#draw(drawn);
+  }
+
+  /**
+   * A run's proposed inputs (C++ InputFill): what they set, and a button that sets them here (or, whole_page, in
+   * every other cell of the page that has all of them) and runs.
+   */
+  #fill_box(fill) {
+    const text = this.#doc.fills?.[fill.name];
+    const status = el('p', { class: 'sl-fill-status', role: 'status' });
+    const apply = () => {
+      if (!fill.whole_page) return this.#apply(fill.values);
+      const detail = { values: fill.values, from: this, taken: [] };
+      document.dispatchEvent(new CustomEvent(FILLED, { detail }));
+      status.textContent = t('cell.fill_applied', { count: detail.taken.length, cells: detail.taken.join(', ') || '—' });
+    };
+    const flags = Object.entries(fill.values).map(([name, value]) => `--${name} ${value}`).join(' ');
+    return el('div', { class: 'sl-fill', 'data-fill': fill.name },
+      el('p', { class: 'sl-fill-note' }, pick(text?.note, fill.name)),
+      el('p', { class: 'sl-fill-values' }, el('code', {}, flags)),
+      el('button', { type: 'button', class: 'sl-button sl-fill-button', on: { click: apply } }, pick(text?.label, fill.name)),
+      status);
+  }
+
+  /** True when this cell has every parameter `values` sets. */
+  #takes(values) {
+    return Object.keys(values).every((name) => this.#spec.params.some((param) => param.name === name && param.kind !== 'bytes'));
+  }
+
+  /**
+   * Sets these inputs (C++ text, as the URL holds them), drops a chosen file its new choices no longer use, and runs;
+   * returns this cell's title.
+   */
+  #apply(values) {
+    for (const param of this.#spec.params) {
+      if (param.kind !== 'bytes' && values[param.name] !== undefined) this.#values[param.name] = String(values[param.name]);
+      if (param.kind === 'bytes' && param.used_when && !param.used_when.values.includes(this.#values[param.used_when.param])) {
+        delete this.#files[param.name];
+      }
+    }
+    this.build();
+    this.#write_url();
+    this.run_now();
+    return this.title;
   }
 
   /** Draws charts from the last result (a folded chart only once "More charts" is open: it has no width before). */

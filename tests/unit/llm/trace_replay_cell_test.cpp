@@ -9,6 +9,7 @@
 
 #include "llm/workload.h"
 #include "llm/trace_stats.h"
+#include "llm/trace_vs_laws.h"
 #include "llm/workload_trace.h"
 
 using namespace cell_test;
@@ -109,12 +110,20 @@ TEST_CASE("A bad trace file is refused in the cell with the file's line, and mis
 TEST_CASE("llm/workload-trace sets the trace beside the laws fitted to it, and offers them to the page", "[llm][trace]") {
   const auto c = run("llm/workload-trace");
   const auto& stat = column(c, "trace_vs_laws", "stat");
-  const auto& trace = column(c, "trace_vs_laws", "trace");
-  const auto& laws = column(c, "trace_vs_laws", "laws");
-  REQUIRE(stat.size() == 18);
+  // A row by its stat code (trace_vs_laws.h TraceStat): the 60 s dispersion row is absent, the 216 s sample holding
+  // fewer than four windows of 60 s.
+  const auto row = [&](sl::llm::TraceStat code, const char* which) {
+    for (std::size_t i = 0; i < stat.size(); ++i)
+      if (stat[i] == static_cast<double>(code)) return column(c, "trace_vs_laws", which)[i];
+    FAIL("no row " << static_cast<int>(code));
+    return 0.0;
+  };
+  using S = sl::llm::TraceStat;
+  CHECK(stat.size() == 17);
   CHECK(out(c, "trace_rows") == 1000);
-  CHECK(out(c, "ttft_p99_ms") == trace[14]);
-  CHECK(out(c, "laws_ttft_p99_ms") == laws[14]);
+  CHECK(out(c, "ttft_p99_ms") == row(S::TtftP99Ms, "trace"));
+  CHECK(out(c, "laws_ttft_p99_ms") == row(S::TtftP99Ms, "laws"));
+  CHECK(out(c, "trace_dispersion_10s") == row(S::Dispersion10s, "trace"));
   REQUIRE(c.fills.size() == 1);
   const sl::InputFill& fill = c.fills[0];
   CHECK(fill.name == "fit_laws");
@@ -129,8 +138,8 @@ TEST_CASE("llm/workload-trace sets the trace beside the laws fitted to it, and o
   CHECK(out(laws_run, "ttft_p99_ms") == out(c, "laws_ttft_p99_ms"));
   // Fitted by moments: the laws' sample mean of prompt and answer tokens is the trace's within 4 standard errors
   // of a lognormal sample of 1,000 (SE = CV x mean / sqrt(n)).
-  CHECK(std::abs(laws[4] - trace[4]) <= 4 * trace[5] * trace[4] / std::sqrt(1000.0));
-  CHECK(std::abs(laws[8] - trace[8]) <= 4 * trace[9] * trace[8] / std::sqrt(1000.0));
+  for (const auto& [mean, cv] : {std::pair{S::PromptMean, S::PromptCv}, std::pair{S::OutputMean, S::OutputCv}})
+    CHECK(std::abs(row(mean, "laws") - row(mean, "trace")) <= 4 * row(cv, "trace") * row(mean, "trace") / std::sqrt(1000.0));
 }
 
 TEST_CASE("Workload statistics: Poisson counts disperse by 1, ranks correlate, quantiles interpolate", "[llm][trace]") {

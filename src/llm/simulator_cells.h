@@ -15,5 +15,7 @@ CellSpec fleet_cell();
 CellSpec workload_trace_cell();
 /// llm/validation: the simulator against published measurements, default and calibrated (validation_points.h).
 CellSpec validation_cell();
+/// llm/calibration: the step-time knobs fitted to the reader's measurements (calibration_measurements.h).
+CellSpec calibration_cell();
 
 }  // namespace sl::llm

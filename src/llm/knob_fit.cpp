@@ -24,11 +24,12 @@ std::vector<bool> unseen_knobs(const KnobResiduals& residuals, const std::vector
 
 }  // namespace
 
-double robust_log_error(double predicted, double measured) {
-  const double r = std::log(predicted / measured);
+double robust(double r) {
   const double a = std::log(std::fabs(r) + std::sqrt(r * r + 1.0));
   return r < 0 ? -a : a;
 }
+
+double robust_log_error(double predicted, double measured) { return robust(std::log(predicted / measured)); }
 
 std::vector<double> knob_vector(const StepKnobs& k) {
   return {k.compute_efficiency, k.bandwidth_efficiency, k.layer_tax_s, k.dispatch_tax_s};

@@ -29,6 +29,8 @@ struct Target {
 /// that a prediction 100 times off (a point tipped into saturation, its queue growing) weighs like one 10 times
 /// off, not like fifty points 2 times off. Written with log and sqrt (the same last bit natively and in wasm).
 double robust_log_error(double predicted, double measured);
+/// The same weighting of a log-error r = log(predicted / measured) already taken.
+double robust(double log_error);
 
 /// The knobs as a parameter vector (the order of the fit and of its tables' knob codes), and back.
 enum class Knob { ComputeEfficiency = 0, BandwidthEfficiency = 1, LayerTax = 2, DispatchTax = 3 };

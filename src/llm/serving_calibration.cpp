@@ -50,12 +50,13 @@ double scaled_distance(const StepKnobs& a, const StepKnobs& b) {
 using Jacobian = std::vector<std::vector<std::array<double, kNumKnobs>>>;
 
 /// A figure's robust log-error at scaled knobs `to`, its log linearised around `from` (where it was `predicted`)
-/// with gradient `row`: the prediction's log moves linearly, the robust weighting stays exact.
+/// with gradient `row`: the prediction's log moves linearly, the robust weighting stays exact (and no exp, whose
+/// last bit differs between glibc and Emscripten's musl).
 double linearised(double predicted, double measured, const std::array<double, kNumKnobs>& row,
                   const std::vector<double>& from, const std::vector<double>& to) {
-  double log_ratio = 0;
-  for (std::size_t j = 0; j < from.size(); ++j) log_ratio += row[j] * (to[j] - from[j]);
-  return robust_log_error(predicted * std::exp(log_ratio), measured);
+  double log_error = std::log(predicted / measured);
+  for (std::size_t j = 0; j < from.size(); ++j) log_error += row[j] * (to[j] - from[j]);
+  return robust(log_error);
 }
 
 /// A time-free point's figures at `k`, from its schedule re-timed (exact).

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/portable_log.h"
 
 namespace sl::llm {
 namespace {
@@ -25,11 +26,11 @@ std::vector<bool> unseen_knobs(const KnobResiduals& residuals, const std::vector
 }  // namespace
 
 double robust(double r) {
-  const double a = std::log(std::fabs(r) + std::sqrt(r * r + 1.0));
+  const double a = portable_log(std::fabs(r) + std::sqrt(r * r + 1.0));
   return r < 0 ? -a : a;
 }
 
-double robust_log_error(double predicted, double measured) { return robust(std::log(predicted / measured)); }
+double robust_log_error(double predicted, double measured) { return robust(portable_log(predicted / measured)); }
 
 std::vector<double> knob_vector(const StepKnobs& k) {
   return {k.compute_efficiency, k.bandwidth_efficiency, k.layer_tax_s, k.dispatch_tax_s};

@@ -5,6 +5,7 @@
 
 #include "core/distributions.h"
 #include "core/error.h"
+#include "core/portable_log.h"
 
 namespace sl::llm {
 namespace {
@@ -50,11 +51,11 @@ double scaled_distance(const StepKnobs& a, const StepKnobs& b) {
 using Jacobian = std::vector<std::vector<std::array<double, kNumKnobs>>>;
 
 /// A figure's robust log-error at scaled knobs `to`, its log linearised around `from` (where it was `predicted`)
-/// with gradient `row`: the prediction's log moves linearly, the robust weighting stays exact (and no exp, whose
-/// last bit differs between glibc and Emscripten's musl).
+/// with gradient `row`: the prediction's log moves linearly, the robust weighting stays exact (no exp: its last
+/// bit differs between glibc and Emscripten's musl; and the logs are core/portable_log.h's for the same reason).
 double linearised(double predicted, double measured, const std::array<double, kNumKnobs>& row,
                   const std::vector<double>& from, const std::vector<double>& to) {
-  double log_error = std::log(predicted / measured);
+  double log_error = portable_log(predicted / measured);
   for (std::size_t j = 0; j < from.size(); ++j) log_error += row[j] * (to[j] - from[j]);
   return robust(log_error);
 }
@@ -117,7 +118,7 @@ class Fit {
       for (std::size_t i = 0; i < points_.size(); ++i) {
         if (is_time_free(points_[i].workload)) continue;
         jacobian_[i].resize(p[i].size());
-        for (std::size_t t = 0; t < p[i].size(); ++t) jacobian_[i][t][j] = std::log(p[i][t] / center_[i][t]) / h;
+        for (std::size_t t = 0; t < p[i].size(); ++t) jacobian_[i][t][j] = portable_log(p[i][t] / center_[i][t]) / h;
       }
     }
     is_fresh_ = true;
@@ -133,7 +134,7 @@ class Fit {
       for (std::size_t j = 0; j < static_cast<std::size_t>(kNumKnobs); ++j) {
         const double h = difference_step(knobs_, j);
         const Predictions p = retimed(points_[i], schedules_[i], moved(knobs_, j, h), end_s, scratch);
-        for (std::size_t t = 0; t < p.size(); ++t) jacobian_[i][t][j] = std::log(p[t] / at[t]) / h;
+        for (std::size_t t = 0; t < p.size(); ++t) jacobian_[i][t][j] = portable_log(p[t] / at[t]) / h;
       }
     }
   }
@@ -181,7 +182,7 @@ class Fit {
     for (std::size_t j = 0; j < s.size(); ++j) s[j] = to[j] - from[j], ss += s[j] * s[j];
     for (std::size_t i = 0; i < points_.size() && ss > 0; ++i)
       for (std::size_t t = 0; t < jacobian_[i].size(); ++t) {
-        double missed = std::log(at[i][t] / center_[i][t]);
+        double missed = portable_log(at[i][t] / center_[i][t]);
         for (std::size_t j = 0; j < s.size(); ++j) missed -= jacobian_[i][t][j] * s[j];
         for (std::size_t j = 0; j < s.size(); ++j) jacobian_[i][t][j] += missed * s[j] / ss;
       }

@@ -70,16 +70,17 @@ TEST_CASE("Bursts and closed loops simulated at known knobs give the knobs back 
   CHECK(c.num_simulations == 4);  // each simulated once
 }
 
-TEST_CASE("With Poisson points among them, the efficiencies come back within 2 % and the taxes within 5 %",
+TEST_CASE("With Poisson points among them, the efficiencies come back within 2 % and the taxes within 10 %",
           "[llm][knob-fit]") {
-  // A Poisson point's figures jump a little as the knobs move (a request joins one step or the next): with 1,000
-  // requests the fit ends within a few % of the truth along the direction the points see least, the layer tax
-  // against the bandwidth efficiency (measured across seeds 11-14: taxes 0.1-7 % off, efficiencies <= 3 %).
+  // A Poisson point's figures jump a little as the knobs move (a request joins one step or the next), and that
+  // hides the direction these points see least: the layer tax traded for bandwidth efficiency at a fixed batch-1
+  // decode time. Along it (1,000 requests a point) the cost is 6e-6 at +1 % layer tax, 2e-6 at +3 %, 2e-5 at
+  // +6 %: the fit ends anywhere in there (seeds 11-14: taxes 0.1-7 % off, efficiencies within 3 %).
   const Calibration c = calibrated(synthetic_points(kTruth, false));
   CHECK_THAT(c.fitted.compute_efficiency, Catch::Matchers::WithinRel(kTruth.compute_efficiency, 0.02));
   CHECK_THAT(c.fitted.bandwidth_efficiency, Catch::Matchers::WithinRel(kTruth.bandwidth_efficiency, 0.02));
-  CHECK_THAT(c.fitted.layer_tax_s, Catch::Matchers::WithinRel(kTruth.layer_tax_s, 0.05));
-  CHECK_THAT(c.fitted.dispatch_tax_s, Catch::Matchers::WithinRel(kTruth.dispatch_tax_s, 0.05));
+  CHECK_THAT(c.fitted.layer_tax_s, Catch::Matchers::WithinRel(kTruth.layer_tax_s, 0.1));
+  CHECK_THAT(c.fitted.dispatch_tax_s, Catch::Matchers::WithinRel(kTruth.dispatch_tax_s, 0.1));
   CHECK(c.fitted_cost < 1e-4 * c.start_cost);
 }
 

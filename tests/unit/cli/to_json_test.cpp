@@ -14,7 +14,7 @@ TEST_CASE("A run's JSON has the result's keys in order, and its numbers read bac
   const auto j = sl::cli::to_json(r.value());
   std::vector<std::string> keys;
   for (const auto& [key, value] : j.items()) keys.push_back(key);
-  CHECK(keys == std::vector<std::string>{"cell", "seed", "inputs", "outputs", "book", "tables", "notices"});
+  CHECK(keys == std::vector<std::string>{"cell", "seed", "inputs", "outputs", "book", "tables", "notices", "fills"});
   CHECK(j["cell"] == "queues/littles-law");
   CHECK(j["seed"] == 3);
   CHECK(j["inputs"]["lambda"] == 150.0);

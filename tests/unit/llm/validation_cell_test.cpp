@@ -74,8 +74,8 @@ TEST_CASE("llm/validation refuses a request cap over the run budget, naming it",
 }
 
 TEST_CASE("llm/validation's median errors do not grow past their recorded values", "[llm][validation]") {
-  // Recorded 2026-12-06 on 56f5477 with the fit's logs made portable (core/portable_log.h: the commit that adds
-  // this line), defaults, seed 1: 49 points, 95 figures. Each is the median |predicted / measured - 1| of one
+  // Recorded 2026-12-06 at 9ef537f (the fit's logs made portable, core/portable_log.h), defaults, seed 1: 49
+  // points, 95 figures. Each is the median |predicted / measured - 1| of one
   // family, in %, rounded up in its 4th digit. A change that makes a median grow fails here; one that shrinks it
   // should record the new value. (The fit ends where a noisy objective lets it: a change of the last bit in its
   // logs moved these medians by up to 10 points, e.g. E2E 47.9 -> 38.3 -> 43.1 %.)

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// node scripts/labs/generate.mjs --cpp OUT.cpp: checks the lab files (scripts/labs/load.mjs) and writes
-// the C++ table the core compiles in: the cells' page order (lab order, then each lab.json's "cells") and
-// the book references, so that "within tolerance" is decided in C++ for the CLI and the wasm module alike.
+// node scripts/labs/generate.mjs --cpp OUT.cpp [--measured-cpp OUT2.cpp]: checks the lab files
+// (scripts/labs/load.mjs) and writes the C++ table the core compiles in: the cells' page order (lab order, then
+// each lab.json's "cells") and the book references, so that "within tolerance" is decided in C++ for the CLI and
+// the wasm module alike; with --measured-cpp, also the published serving measurements (scripts/labs/measured.mjs).
 // Run by the CMake build whenever a lab file or this script changes.
 import { writeFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { load_labs } from './load.mjs';
+import { load_measured, measured_points_cpp } from './measured.mjs';
 
 /** A C++ string literal for any text (raw literal; the delimiter is not in our texts). */
 function cpp_string(text) {
@@ -62,10 +64,15 @@ async function write(path, text) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { cpp: { type: 'string' } } });
+  const { values } = parseArgs({ options: { cpp: { type: 'string' }, 'measured-cpp': { type: 'string' } } });
   const labs = await load_labs();
+  const measured = await load_measured();
   if (values.cpp) await write(values.cpp, book_refs_cpp(labs));
-  else console.log(`${labs.length} labs, ${labs.reduce((n, lab) => n + lab.cells.length, 0)} cells: the lab files are valid`);
+  if (values['measured-cpp']) await write(values['measured-cpp'], measured_points_cpp(measured));
+  if (!values.cpp && !values['measured-cpp']) {
+    const points = measured.reduce((n, f) => n + f.points.length, 0);
+    console.log(`${labs.length} labs, ${labs.reduce((n, lab) => n + lab.cells.length, 0)} cells, ${points} measured points: the lab files are valid`);
+  }
 }
 
 main().catch((error) => { console.error(`error: ${error.message}`); process.exit(1); });

@@ -20,7 +20,7 @@ async function schemas() {
 }
 
 /** Line (1-based) of the JSON value at an ajv instancePath ("/book/3/tol_kind") in text. */
-function line_of(text, instance_path) {
+export function line_of(text, instance_path) {
   const tree = parseTree(text);
   const path = instance_path.split('/').slice(1).map((part) => {
     const key = part.replace(/~1/g, '/').replace(/~0/g, '~');

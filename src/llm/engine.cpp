@@ -71,7 +71,7 @@ void ArrivalQueue::on_finished(const Request& request, double now_s) {
   std::push_heap(followups_.begin(), followups_.end(), &ArrivalQueue::later);
 }
 
-EngineReplica::EngineReplica(const EngineConfig& config, RequestTrace* trace, StepObserver observer,
+EngineReplica::EngineReplica(const EngineConfig& config, StepListener* trace, StepObserver observer,
                              const Workload* workload)
     : config_(config),
       step_time_(config_.model, config_.gpu, config_.tp),
@@ -164,7 +164,7 @@ EngineRun EngineReplica::finish(double end_s) {
 }
 
 EngineRun run_continuous(const EngineConfig& config, Workload& workload, RunControl& ctl, const StepObserver& observer,
-                         RequestTrace* trace) {
+                         StepListener* trace) {
   EngineReplica engine(config, trace, observer, &workload);
   ArrivalQueue arrivals(workload);
   const auto num_requests = static_cast<double>(workload.requests.size());

@@ -17,6 +17,7 @@
 #include "llm/kv_cache_manager.h"
 #include "llm/request.h"
 #include "llm/request_trace.h"
+#include "llm/step_listener.h"
 #include "llm/scheduler.h"
 #include "llm/step_time.h"
 #include "llm/workload.h"
@@ -80,7 +81,7 @@ using StepObserver = std::function<void(const Scheduler&, const KvCacheManager&,
 class EngineReplica {
  public:
   /// `trace` and `observer` as for run_continuous; both must outlive the replica.
-  explicit EngineReplica(const EngineConfig& config, RequestTrace* trace = nullptr, StepObserver observer = {},
+  explicit EngineReplica(const EngineConfig& config, StepListener* trace = nullptr, StepObserver observer = {},
                          const Workload* workload = nullptr);
   EngineReplica(const EngineReplica&) = delete;
   EngineReplica& operator=(const EngineReplica&) = delete;
@@ -118,7 +119,7 @@ class EngineReplica {
   StepTimeModel step_time_;
   KvCacheManager kv_;
   Scheduler scheduler_;
-  RequestTrace* trace_;
+  StepListener* trace_;
   StepObserver observer_;
   const Workload* workload_;
   EngineRun run_;
@@ -131,10 +132,10 @@ class EngineReplica {
 };
 
 /// Runs the continuous (iteration-level) engine over the workload. `workload` is consumed (its requests carry
-/// the run's state); the records are the result. A `trace`, if given, sees every step (request_trace.h); it
-/// changes nothing in the run.
+/// the run's state); the records are the result. A `trace`, if given, sees every step (step_listener.h: a
+/// request trace, a recorded schedule); it changes nothing in the run.
 EngineRun run_continuous(const EngineConfig& config, Workload& workload, RunControl& ctl,
-                         const StepObserver& observer = {}, RequestTrace* trace = nullptr);
+                         const StepObserver& observer = {}, StepListener* trace = nullptr);
 
 /// Releases arrivals in time order: the up-front ones, and follow-up turns scheduled during the run.
 class ArrivalQueue {

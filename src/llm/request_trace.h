@@ -9,6 +9,7 @@
 
 #include "core/cell.h"
 #include "llm/scheduler.h"
+#include "llm/step_listener.h"
 
 namespace sl::llm {
 
@@ -28,12 +29,12 @@ struct TraceToken {
   double at_s = 0;
 };
 
-class RequestTrace {
+class RequestTrace : public StepListener {
  public:
   /// Traces requests 0 .. num_requests - 1, keeping at most max_tokens token times in all.
   RequestTrace(std::int32_t num_requests, std::int64_t max_tokens);
   /// A step from start_s to end_s, as scheduled (before update_from_output applies it).
-  void on_step(const SchedulerOutput& out, double start_s, double end_s);
+  void on_step(const SchedulerOutput& out, double start_s, double end_s) override;
 
   const std::vector<TraceSpan>& spans() const { return spans_; }
   const std::vector<TraceToken>& tokens() const { return tokens_; }

@@ -1,6 +1,6 @@
 #pragma once
 // Cells built on the serving simulator (engine.h): llm/continuous-batching, llm/workload-trace, llm/prefix-caching,
-// llm/fleet.
+// llm/fleet, llm/validation, llm/calibration.
 #include "core/cell.h"
 
 namespace sl::llm {
@@ -13,5 +13,9 @@ CellSpec prefix_caching_cell();
 CellSpec fleet_cell();
 /// llm/workload-trace: a trace replayed beside the length laws fitted to it (trace_vs_laws.h).
 CellSpec workload_trace_cell();
+/// llm/validation: the simulator against published measurements, default and calibrated (validation_points.h).
+CellSpec validation_cell();
+/// llm/calibration: the step-time knobs fitted to the reader's measurements (calibration_measurements.h).
+CellSpec calibration_cell();
 
 }  // namespace sl::llm

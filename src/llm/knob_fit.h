@@ -1,0 +1,76 @@
+#pragma once
+// Fitting the step-time model's free terms (StepKnobs: compute and bandwidth efficiency, layer and dispatch
+// taxes) to measurements by bounded least squares (core/least_squares.h) on log(predicted / measured), so that a
+// 10 % miss weighs the same on a 20 ms TTFT as on a 5,000 tokens/s throughput, softened by asinh for points far
+// off. What predicts a measurement is the caller's: serving_calibration.h re-times and simulates serving runs;
+// fit_step_times here predicts measured decode steps with the step-time model directly.
+// The box (issue 32): efficiencies in [0.05, 1], layer tax in [0, 1] ms, dispatch tax in [0, 50] ms.
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/least_squares.h"
+#include "llm/step_schedule.h"
+#include "llm/step_time.h"
+
+namespace sl::llm {
+
+/// One measured figure of a serving point: seconds (TTFT, ITL, TPOT, E2E) or output tokens/s.
+struct Target {
+  Metric metric = Metric::Ttft;
+  Stat stat = Stat::Mean;
+  double measured = 0;
+  /// Throughput of an open loop simulated with fewer requests than measured: measured / simulated requests
+  /// (RecordedSchedule::value's extrapolation); 1 otherwise.
+  double count_scale = 1;
+};
+
+/// A log-error as the fit weighs it: asinh(r), which is r while |r| is small and grows as log(2|r|) beyond, so
+/// that a prediction 100 times off (a point tipped into saturation, its queue growing) weighs like one 10 times
+/// off, not like fifty points 2 times off. Written with log and sqrt (the same last bit natively and in wasm).
+double robust_log_error(double predicted, double measured);
+/// The same weighting of a log-error r = log(predicted / measured) already taken.
+double robust(double log_error);
+
+/// The knobs as a parameter vector (the order of the fit and of its tables' knob codes), and back.
+enum class Knob { ComputeEfficiency = 0, BandwidthEfficiency = 1, LayerTax = 2, DispatchTax = 3 };
+inline constexpr int kNumKnobs = 4;
+std::vector<double> knob_vector(const StepKnobs& knobs);
+StepKnobs knobs_from(const std::vector<double>& theta);
+/// The box, per knob in Knob order (seconds for the taxes).
+const std::vector<double>& knob_lower();
+const std::vector<double>& knob_upper();
+/// `knobs` moved into the box (a start outside it, e.g. efficiency 0.01 from a page input).
+StepKnobs clamped_to_box(const StepKnobs& knobs);
+
+struct KnobFit {
+  StepKnobs knobs;
+  LsqResult lsq;
+  /// Knobs the measurements do not move at all (no step decodes, none prefills, none is compute-bound...): the
+  /// fit leaves them at their start.
+  std::vector<bool> is_unseen;
+};
+
+/// The typical size of each knob (Knob order): the fit's unit of each, for finite differences and trust regions.
+const std::vector<double>& knob_scale();
+
+/// Bounded least squares of `residuals` (num_residuals of them) over the knobs, from `start`, inside [lower,
+/// upper] (within the box), in at most max_iterations trial steps; knobs the residuals do not move are flagged.
+using KnobResiduals = std::function<bool(const std::vector<double>& theta, std::vector<double>& residuals)>;
+Result<KnobFit> fit_knobs(const KnobResiduals& residuals, std::int64_t num_residuals, const StepKnobs& start,
+                          const std::vector<double>& lower, const std::vector<double>& upper, int max_iterations);
+
+/// A measured decode step: `batch` sequences of `context_tokens` tokens each (so batch x context KV read).
+struct StepSample {
+  std::int64_t batch = 1;
+  std::int64_t context_tokens = 0;
+  double step_s = 0;
+};
+/// The step's work as the step-time model takes it.
+StepWork decode_work(const StepSample& sample);
+
+/// Fits the knobs to measured decode steps of `model` on `gpu` over `tp` (the GPU's own knobs are ignored).
+Result<KnobFit> fit_step_times(const ModelSpec& model, const GpuSpec& gpu, const TensorParallel& tp,
+                               const std::vector<StepSample>& samples, const StepKnobs& start, int max_iterations);
+
+}  // namespace sl::llm

@@ -1,0 +1,208 @@
+#include "llm/validation_points.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/units.h"
+
+namespace sl::llm {
+namespace {
+
+constexpr double kH100Fp8PeakFlopPerS = 1979e12;  // H100 SXM datasheet: FP8 tensor core 3,958 TFLOPS with sparsity
+constexpr double kA100LinkBytesPerS = 300e9;      // A100 SXM datasheet: NVLink 600 GB/s, both directions
+constexpr double kSaturatedFrac = 0.95;           // completed / offered rate below this: the queue grew
+constexpr double kQueuedTtftRatio = 1.5;          // mean TTFT over its median above this: long waits
+// A time-free point (a burst, a closed loop) is simulated once and re-timed exactly (serving_calibration.h), a
+// Poisson point about 15 times in a calibration: the former may hold this many times as many requests.
+constexpr std::int64_t kTimeFreeCapFactor = 4;
+// Engine defaults for what a source leaves unstated (the header says where each comes from).
+constexpr double kVllmMemoryFrac = 0.9;
+constexpr double kTrtFreeMemoryFrac = 0.9;
+constexpr std::int64_t kTrtMaxBatchSize = 2048, kTrtMaxNumTokens = 8192, kTrtBlockSize = 64;
+constexpr std::int64_t kVllmBlockSize = 16;
+
+enum class Gpu { H100, A100, Other };
+
+Gpu gpu_of(const std::string& sku) {
+  if (sku.rfind("H100", 0) == 0) return Gpu::H100;
+  if (sku.rfind("A100", 0) == 0) return Gpu::A100;
+  return Gpu::Other;
+}
+
+/// Bytes of one element at a precision the step model takes (16- and 8-bit), or 0.
+double bytes_of(const std::string& precision) {
+  if (precision == "fp16" || precision == "bf16") return 2.0;
+  if (precision == "fp8" || precision == "int8") return 1.0;
+  return 0.0;
+}
+
+/// Why the point cannot be simulated, or None.
+Exclusion exclusion_of(const MeasuredPoint& m) {
+  if (gpu_of(m.gpu_sku) == Gpu::Other) return Exclusion::Gpu;
+  if (bytes_of(m.weights) == 0 || (!m.kv.empty() && bytes_of(m.kv) == 0)) return Exclusion::Precision;
+  if (m.pp != 1) return Exclusion::Pipeline;
+  if (m.input_mean < 1 || m.output_mean < 1) return Exclusion::Lengths;
+  if (m.has_shared_prefix == 1 && m.reuse_distinct_prompts == 0) return Exclusion::PrefixUnquantified;
+  return Exclusion::None;
+}
+
+ModelSpec model_of(const MeasuredPoint& m) {
+  ModelSpec model;
+  model.name = m.model_name;
+  model.params = std::llround(m.params_b * 1e9);
+  model.num_layers = m.layers;
+  model.num_heads = m.heads;
+  model.num_kv_heads = m.kv_heads;
+  model.head_dim = m.head_dim;
+  model.bytes_per_weight = bytes_of(m.weights);
+  model.bytes_per_kv = m.kv.empty() ? 2.0 : bytes_of(m.kv);
+  return model;
+}
+
+GpuSpec gpu_spec_of(const MeasuredPoint& m) {
+  const Gpu gpu = gpu_of(m.gpu_sku);
+  GpuSpec g = gpu == Gpu::H100 ? h100() : a100();
+  if (gpu == Gpu::H100 && m.weights == "fp8") g.peak_flop_per_s = kH100Fp8PeakFlopPerS;
+  return g;
+}
+
+/// The engine as the source ran it, its unstated knobs at their engine's defaults; 0 blocks if it cannot hold one
+/// request.
+EngineConfig config_of(const MeasuredPoint& m, std::int64_t prompt_tokens, std::int64_t output_tokens) {
+  EngineConfig c;
+  c.model = model_of(m);
+  c.gpu = gpu_spec_of(m);
+  c.tp.size = m.tp;
+  if (gpu_of(m.gpu_sku) == Gpu::A100) c.tp.link_bytes_per_s = kA100LinkBytesPerS;
+  const bool is_trt = m.engine == "tensorrt-llm", is_static = m.arrival == "static_batch";
+  SchedulerConfig& s = c.scheduler;
+  const std::int64_t longest = prompt_tokens + output_tokens;
+  if (is_static) {  // one batch, prefilled together, then decoded together
+    s.max_num_seqs = m.batch_size;
+    s.max_num_batched_tokens = m.batch_size * prompt_tokens;
+    s.enable_chunked_prefill = false;
+  } else {
+    s.max_num_seqs = m.max_num_seqs > 0 ? m.max_num_seqs : is_trt ? kTrtMaxBatchSize : 256;
+    s.max_num_batched_tokens = m.max_num_batched_tokens > 0 ? m.max_num_batched_tokens : is_trt ? kTrtMaxNumTokens : 8192;
+    s.enable_chunked_prefill = m.chunked_prefill >= 0 ? m.chunked_prefill == 1 : !is_trt;
+    if (!s.enable_chunked_prefill) s.max_num_batched_tokens = std::max(s.max_num_batched_tokens, longest);
+  }
+  c.kv_cache.enable_caching = m.prefix_caching >= 0 ? m.prefix_caching == 1 : !is_trt;
+  c.kv_cache.block_size = m.block_size > 0 ? m.block_size : is_trt ? kTrtBlockSize : kVllmBlockSize;
+  const double memory = static_cast<double>(c.gpu.memory_bytes);
+  const double weights = c.tp.weight_bytes_per_gpu(c.model);
+  double pool_bytes = 0;
+  if (is_static) pool_bytes = memory - weights;  // the session allocates what its batch needs
+  else if (is_trt) pool_bytes = kTrtFreeMemoryFrac * (memory - weights);
+  else pool_bytes = (m.gpu_memory_utilization > 0 ? m.gpu_memory_utilization : kVllmMemoryFrac) * memory - weights;
+  const auto tokens = static_cast<std::int64_t>(std::floor(std::max(0.0, pool_bytes) / c.tp.kv_bytes_per_token_per_gpu(c.model)));
+  c.kv_cache.num_blocks = tokens / c.kv_cache.block_size;
+  if (c.kv_cache.num_blocks * c.kv_cache.block_size < longest) c.kv_cache.num_blocks = 0;
+  return c;
+}
+
+/// The targets a point's measurements give, each with its key.
+void add_targets(const MeasuredPoint& m, bool with_latency, ValidationPoint& v) {
+  const auto add = [&](Metric metric, std::initializer_list<std::pair<const char*, Stat>> keys, double to_base) {
+    for (const auto& [key, stat] : keys) {
+      const double x = m.value(key);
+      if (x <= 0) continue;
+      v.serving.targets.push_back({metric, stat, x * to_base});
+      v.keys.emplace_back(key);
+      return true;
+    }
+    return false;
+  };
+  const double per_ms = 1.0 / units::kMsPerS;
+  if (with_latency) {
+    add(Metric::Ttft, {{"ttft_p50_ms", Stat::P50}, {"ttft_mean_ms", Stat::Mean}}, per_ms);
+    if (!add(Metric::Tpot, {{"tpot_p50_ms", Stat::P50}, {"tpot_mean_ms", Stat::Mean}}, per_ms))
+      add(Metric::Itl, {{"itl_mean_ms", Stat::Mean}}, per_ms);
+    add(Metric::E2e, {{"e2e_p50_s", Stat::P50}, {"e2e_mean_s", Stat::Mean}}, 1.0);
+  }
+  add(Metric::Throughput, {{"output_tok_per_s", Stat::Mean}}, 1.0);
+}
+
+ValidationPoint map_point(std::int64_t index, const MeasuredPoint& m, std::int64_t max_requests) {
+  ValidationPoint v;
+  v.index = index;
+  v.exclusion = exclusion_of(m);
+  if (v.exclusion != Exclusion::None) return v;
+  WorkloadRecipe& w = v.serving.workload;
+  w.prompt_tokens = std::llround(m.input_mean);
+  w.output_tokens = std::llround(m.output_mean);
+  if (m.reuse_distinct_prompts > 0) {
+    w.reuse = {m.reuse_distinct_prompts, m.reuse_groups, m.reuse_system_prompt_tokens};
+    w.num_warmup = m.reuse_distinct_prompts;  // the benchmark's first pass over its prompts: a small share of it
+  }
+  const bool is_static = m.arrival == "static_batch";
+  const bool is_timed = m.arrival == "poisson" || m.arrival == "rate_process_unstated";
+  w.num_requests = is_static ? m.batch_size : std::min(m.num_prompts, is_timed ? max_requests : kTimeFreeCapFactor * max_requests);
+  if (is_timed) {
+    w.arrival = Arrival::Poisson;
+    w.rate_per_s = m.rate_per_s;
+    v.arrival = m.arrival == "poisson" ? ArrivalCode::Poisson : ArrivalCode::RateAssumedPoisson;
+  } else if (m.arrival == "closed") {
+    w.arrival = Arrival::ClosedLoop;
+    w.concurrency = m.max_concurrency;
+    v.arrival = ArrivalCode::ClosedLoop;
+  } else {
+    w.arrival = Arrival::Burst;
+    v.arrival = is_static ? ArrivalCode::StaticBatch : ArrivalCode::Burst;
+  }
+  v.serving.config = config_of(m, w.prompt_tokens, w.output_tokens);
+  if (v.serving.config.kv_cache.num_blocks == 0) {
+    v.exclusion = Exclusion::Precision;  // the weights leave no room for one request at this precision
+    return v;
+  }
+  // The source's queue grew: requests completed slower than they came, or rare long waits pulled the mean TTFT
+  // far above its median.
+  const double completed_per_s = m.value("req_per_s"), ttft_mean = m.value("ttft_mean_ms"), ttft_p50 = m.value("ttft_p50_ms");
+  const bool saturated = w.arrival == Arrival::Poisson &&
+                         ((completed_per_s > 0 && completed_per_s < kSaturatedFrac * m.rate_per_s) ||
+                          (ttft_mean > 0 && ttft_p50 > 0 && ttft_mean > kQueuedTtftRatio * ttft_p50));
+  v.dropped_latency = saturated && w.num_requests < m.num_prompts;
+  add_targets(m, !v.dropped_latency, v);
+  if (w.arrival == Arrival::Poisson && w.num_requests < m.num_prompts)
+    for (Target& t : v.serving.targets)
+      if (t.metric == Metric::Throughput) t.count_scale = static_cast<double>(m.num_prompts) / static_cast<double>(w.num_requests);
+  return v;
+}
+
+bool takes(EngineFilter filter, const MeasuredPoint& m) {
+  if (filter == EngineFilter::Vllm) return m.engine == "vllm";
+  if (filter == EngineFilter::TensorRtLlm) return m.engine == "tensorrt-llm";
+  return true;
+}
+
+}  // namespace
+
+std::vector<ValidationPoint> validation_points(std::int64_t max_requests, EngineFilter filter) {
+  std::vector<ValidationPoint> points;
+  const std::vector<MeasuredPoint>& all = measured_points();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (!takes(filter, all[i])) {
+      ValidationPoint v;
+      v.index = static_cast<std::int64_t>(i);
+      v.exclusion = Exclusion::Engine;
+      points.push_back(std::move(v));
+      continue;
+    }
+    points.push_back(map_point(static_cast<std::int64_t>(i), all[i], max_requests));
+  }
+  return points;
+}
+
+StepKnobs page_default_knobs() { return knobs_of(GpuSpec{}); }
+
+std::int64_t source_code(const MeasuredPoint& point) {
+  std::int64_t code = -1;
+  std::string last;
+  for (const MeasuredPoint& p : measured_points()) {
+    if (p.source != last) ++code, last = p.source;
+    if (p.source == point.source) return code;
+  }
+  return -1;
+}
+
+}  // namespace sl::llm

@@ -1,0 +1,111 @@
+// A run's recorded schedule, re-timed (step_schedule.h): at the knobs it was recorded at it is the run to the bit;
+// for a time-free workload (a burst, a closed loop) it is the simulation at any knobs; for Poisson arrivals it is
+// not, which is why calibration simulates those (serving_calibration.h).
+#include "llm/step_schedule.h"
+
+#include <catch2/catch.hpp>
+
+#include "llm/serving_calibration.h"
+#include "llm/serving_metrics.h"
+
+using namespace sl::llm;
+
+namespace {
+
+EngineConfig test_engine() {
+  EngineConfig c;
+  c.model = llama3_8b();
+  c.model.bytes_per_weight = 2.0;
+  c.gpu = h100();
+  c.scheduler.max_num_seqs = 64;
+  c.scheduler.max_num_batched_tokens = 2048;
+  c.kv_cache.num_blocks = 4000;  // 64,000 tokens: the 64 sequences of up to 900 tokens never run short
+  c.keep_series = false;
+  return c;
+}
+
+WorkloadRecipe recipe(Arrival arrival) {
+  WorkloadRecipe w;
+  w.arrival = arrival;
+  w.rate_per_s = 20;
+  w.concurrency = 16;
+  w.num_requests = 200;
+  w.prompt_tokens = 600;
+  w.output_tokens = 120;
+  return w;
+}
+
+RecordedSchedule recorded(const WorkloadRecipe& w, const StepKnobs& k, EngineRun* run = nullptr) {
+  EngineConfig c = test_engine();
+  c.gpu = with_knobs(c.gpu, k);
+  Workload workload = make_recipe_workload(w, 5);
+  sl::RunControl ctl;
+  ScheduleRecorder recorder(c);
+  EngineRun r = run_continuous(c, workload, ctl, {}, &recorder);
+  RecordedSchedule s = std::move(recorder).finish(r, workload, w.num_warmup);
+  if (run != nullptr) *run = std::move(r);
+  return s;
+}
+
+const StepKnobs kSlower{0.3, 0.7, 5e-5, 2e-3};
+
+}  // namespace
+
+TEST_CASE("Re-timed at the knobs it was recorded at, a schedule is the run itself, bit for bit", "[llm][schedule]") {
+  const Arrival arrival = GENERATE(Arrival::Poisson, Arrival::Burst, Arrival::ClosedLoop);
+  EngineRun run;
+  const RecordedSchedule s = recorded(recipe(arrival), StepKnobs{}, &run);
+  std::vector<double> end_s, scratch;
+  s.retime(StepKnobs{}, end_s);
+  CHECK(end_s == s.recorded_end_s());
+  CHECK(s.num_steps() == run.num_steps);
+  // Its figures are the run summary's (the same records, the same arithmetic).
+  const ServingSummary sum = summarize(run);
+  CHECK(s.value(Metric::Ttft, Stat::Mean, end_s, scratch) == Approx(sum.ttft_mean_s).epsilon(1e-12));
+  CHECK(s.value(Metric::Ttft, Stat::P50, end_s, scratch) == sum.ttft_p50_s);
+  CHECK(s.value(Metric::E2e, Stat::P50, end_s, scratch) == sum.e2e_p50_s);
+  CHECK(s.value(Metric::Tpot, Stat::P50, end_s, scratch) == sum.tpot_p50_s);
+  CHECK(s.value(Metric::Throughput, Stat::Mean, end_s, scratch) == Approx(sum.output_tok_per_s).epsilon(1e-12));
+}
+
+TEST_CASE("A burst or a closed loop re-timed at other knobs is the simulation at those knobs", "[llm][schedule]") {
+  const Arrival arrival = GENERATE(Arrival::Burst, Arrival::ClosedLoop);
+  const RecordedSchedule at_default = recorded(recipe(arrival), StepKnobs{});
+  const RecordedSchedule at_slower = recorded(recipe(arrival), kSlower);
+  std::vector<double> end_s;
+  at_default.retime(kSlower, end_s);
+  CHECK(end_s == at_slower.recorded_end_s());  // the scheduler saw the same states: every step the same
+}
+
+TEST_CASE("A Poisson schedule re-timed 40 % slower is not the slower run: its batches cannot grow",
+          "[llm][schedule]") {
+  const RecordedSchedule at_default = recorded(recipe(Arrival::Poisson), StepKnobs{});
+  const RecordedSchedule at_slower = recorded(recipe(Arrival::Poisson), kSlower);
+  std::vector<double> end_s;
+  at_default.retime(kSlower, end_s);
+  CHECK(at_default.num_steps() > at_slower.num_steps());  // the slower engine batched more a step
+  std::vector<double> scratch;
+  const double frozen = at_default.value(Metric::Ttft, Stat::Mean, end_s, scratch);
+  const double real = at_slower.value(Metric::Ttft, Stat::Mean, at_slower.recorded_end_s(), scratch);
+  CHECK(frozen > 1.5 * real);  // the frozen schedule falls behind its arrivals and queues
+}
+
+TEST_CASE("Warm-up requests count in no figure, and throughput extrapolates an open loop's request count",
+          "[llm][schedule]") {
+  WorkloadRecipe w = recipe(Arrival::Poisson);
+  w.num_warmup = 50;
+  EngineRun run;
+  const RecordedSchedule s = recorded(w, StepKnobs{}, &run);
+  CHECK(s.num_requests() == 250);
+  std::vector<double> scratch, ttft;
+  for (const RequestRecord& r : run.records)
+    if (r.request_id >= 50) ttft.push_back(r.ttft_s());
+  double sum = 0;
+  for (const double x : ttft) sum += x;
+  CHECK(s.value(Metric::Ttft, Stat::Mean, s.recorded_end_s(), scratch) == Approx(sum / 200).epsilon(1e-12));
+  // Ten times the requests over ten times the arrival span, the same drain: closer to the offered 20 x 120 tokens/s.
+  const double once = s.value(Metric::Throughput, Stat::Mean, s.recorded_end_s(), scratch);
+  const double ten = s.value(Metric::Throughput, Stat::Mean, s.recorded_end_s(), scratch, 10);
+  CHECK(once < ten);
+  CHECK(std::fabs(ten / 2400 - 1) < std::fabs(once / 2400 - 1));
+}

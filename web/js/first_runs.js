@@ -7,14 +7,21 @@
 // trace). A cell joins as soon as the page has built it, so the first simulations compute while the page
 // builds the rest. A run holds its core until its worker answers (run_now's on_computed), not until the page
 // has shown the result: the next run starts while the page draws the last one. The runs share as many workers
-// as run at once (worker_pool.js starts one when a run finds none idle).
+// as run at once (worker_pool.js starts one when a run finds none idle). A simulation whose cost model at the
+// defaults (default_cost_s) exceeds LATE_COST_S — llm/validation's 49 published runs, ~4 s of the browser — runs
+// after the others are shown, before the measurements: it would otherwise hold a core for longer than the whole
+// page's other simulations take.
 
 import * as chart_gate from './chart_gate.js';
+
+/** Browser seconds above which a cell's first run waits for the page's other simulations. */
+export const LATE_COST_S = 2;
 
 export class FirstRuns {
   #slots = Math.max(1, navigator.hardwareConcurrency || 2);
   #waiting = [];      // simulations not started yet, in page order
   #measuring = [];    // cells that time this machine, in page order
+  #late = [];         // simulations costlier than LATE_COST_S, in page order
   #computing = 0;     // simulations whose worker has not answered yet
   #in_page_order = false;   // whether the core that goes down the page computes one now
   #shown = [];        // each started run's run_now() promise
@@ -23,13 +30,15 @@ export class FirstRuns {
   /** A cell the page has built (views without run_now, such as an error note, have no run). */
   add(view) {
     if (!view.run_now) return;
-    (view.measures_machine ? this.#measuring : this.#waiting).push(view);
+    if (view.measures_machine) this.#measuring.push(view);
+    else if (view.default_cost_s > LATE_COST_S) this.#late.push(view);
+    else this.#waiting.push(view);
     this.#pump();
   }
 
   /**
-   * Resolves once every simulation is shown and every chart drawn, then runs the cells that time this machine,
-   * one by one.
+   * Resolves once every simulation is shown and every chart drawn, then runs the late simulations (together) and
+   * the cells that time this machine, one by one.
    */
   async finish() {
     if (this.#waiting.length || this.#computing) await new Promise((resolve) => { this.#drained = resolve; });
@@ -37,6 +46,7 @@ export class FirstRuns {
     await Promise.all(this.#shown);
     chart_gate.open();   // then the rest
     await chart_gate.drawn();
+    await Promise.all(this.#late.map((view) => view.run_now()));
     for (const view of this.#measuring) await view.run_now();
   }
 

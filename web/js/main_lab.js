@@ -4,7 +4,7 @@ import { t, pick, set_lang, current_lang, normalize_lang } from './i18n.js';
 import { read_page_state, short_id, lab_url } from './url_state.js';
 import { fetch_lab } from './labs.js';
 import { CellWorker, compiled_module, prestart, pool_ready, timer_resolution_s } from './worker_pool.js';
-import { FirstRuns, costliest } from './first_runs.js';
+import { FirstRuns, costliest, LATE_COST_S } from './first_runs.js';
 import { CellView } from './cell_view.js';
 import { site_header, site_footer, refresh_footer_timer } from './site_chrome.js';
 import { set_timer_resolution_ms } from './timer_resolution.js';
@@ -67,7 +67,9 @@ async function start_cells(docs) {
     page.views = docs.filter((d) => built.has(d)).map((d) => built.get(d));   // in page order
     return view;
   };
-  const is_simulation = (doc) => specs[doc.id] && specs[doc.id].deterministic !== false;
+  // The simulations of the first runs (a late one, first_runs.js' LATE_COST_S, waits for them all).
+  const is_simulation = (doc) => specs[doc.id] && specs[doc.id].deterministic !== false &&
+    !(specs[doc.id].default_cost_s > LATE_COST_S);
   const first = docs.findIndex(is_simulation);
   const rest = docs.slice(first + 1);
   const simulations = rest.filter(is_simulation);

@@ -4,6 +4,14 @@
 
 namespace sl::csv {
 
+std::string header_name(const std::string& text) {
+  const std::size_t first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
+  if (first == std::string::npos) return "";
+  std::string word = text.substr(first, last - first + 1);
+  for (char& c : word) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return word;
+}
+
 Reader::Reader(std::string_view text, std::string param, Limits limits)
     : text_(text), param_(std::move(param)), limits_(limits) {
   if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // UTF-8 byte-order mark

@@ -22,6 +22,10 @@ struct Limits {
   std::int64_t max_field_bytes = 4096;  ///< bytes of one field, after unquoting
 };
 
+/// A header field as a reader matches it against the names it knows: spaces and tabs around it trimmed, ASCII
+/// letters in lower case ("  ContextTokens " -> "contexttokens").
+std::string header_name(const std::string& text);
+
 /// Reads records one at a time from `text` (which must outlive the reader). Errors carry code "csv_syntax", the
 /// parameter the file came in, a message "<param> line N: ..." and args {line, problem}: problem is one of
 /// "nul", "quote_in_field", "after_quote", "unclosed_quote", "too_many_fields", "field_too_long".

@@ -19,14 +19,6 @@ constexpr double kMaxRatePerS = 1e6, kMaxLatencyMs = 1e9, kMaxTokPerS = 1e12, kM
 
 using Args = std::vector<std::pair<std::string, std::string>>;
 
-std::string lower_trimmed(const std::string& text) {
-  const std::size_t first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
-  if (first == std::string::npos) return "";
-  std::string word = text.substr(first, last - first + 1);
-  for (char& c : word) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return word;
-}
-
 Error error_at(const std::string& code, const std::string& param, std::int64_t line, const std::string& what, Args args) {
   args.insert(args.begin(), {"line", std::to_string(line)});
   return Error{code, param, param + " line " + std::to_string(line) + ": " + what, std::move(args)};
@@ -51,7 +43,7 @@ Result<Header> read_header(const std::vector<std::string>& fields, const std::st
   Header h;
   h.names = fields;
   std::vector<std::string> names;
-  for (const std::string& f : fields) names.push_back(lower_trimmed(f));
+  for (const std::string& f : fields) names.push_back(csv::header_name(f));
   const auto has = [&](const char* n) { return std::find(names.begin(), names.end(), n) != names.end(); };
   if (has("batch") || has("step_ms")) h.layout = MeasurementLayout::StepCsv;
   else if (has("rate")) h.layout = MeasurementLayout::ServingCsv;
@@ -91,7 +83,7 @@ class RowReader {
   RowReader(const std::string& param, const Header& h, const std::vector<std::string>& fields, std::int64_t line)
       : param_(param), h_(h), fields_(fields), line_(line) {}
 
-  bool is_empty(std::size_t k) const { return lower_trimmed(text(k)).empty(); }
+  bool is_empty(std::size_t k) const { return csv::header_name(text(k)).empty(); }
 
   /// A decimal number in (0, hi] (positive) or [1, hi] and whole (whole).
   Result<double> number(std::size_t k, double hi, bool whole) const {

@@ -18,14 +18,6 @@ constexpr double kMaxArrivalS = 1e9;         // about 31 years of trace
 constexpr double kMaxTokens = 1e9;           // a count beyond this is not a request
 constexpr std::int64_t kMaxHeaderFields = 64;
 
-std::string lower_trimmed(const std::string& text) {
-  const std::size_t first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
-  if (first == std::string::npos) return "";
-  std::string word = text.substr(first, last - first + 1);
-  for (char& c : word) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return word;
-}
-
 /// The columns a layout reads: index in the record, or -1 when absent.
 struct Columns {
   TraceLayout layout = TraceLayout::Plain;
@@ -41,7 +33,7 @@ Result<Columns> read_header(const std::vector<std::string>& header, const std::s
   Columns c;
   c.names = header;
   std::vector<std::string> names;
-  for (const std::string& h : header) names.push_back(lower_trimmed(h));
+  for (const std::string& h : header) names.push_back(csv::header_name(h));
   const auto find = [&](const std::string& name) -> Result<int> {
     int at = -1;
     for (std::size_t i = 0; i < names.size(); ++i) {
@@ -286,7 +278,7 @@ Result<WorkloadTrace> parse_workload_trace(const std::string& text, const std::s
       row.request_class = static_cast<std::int32_t>(cls.value());
     }
     if (c.prefix_group >= 0) {
-      const bool none = lower_trimmed(fields[static_cast<std::size_t>(c.prefix_group)]).empty();
+      const bool none = csv::header_name(fields[static_cast<std::size_t>(c.prefix_group)]).empty();
       if (!none) {
         auto group = rows.number(fields, c.prefix_group, line, 0, kMaxTokens, true);
         if (!group.ok()) return group.error();

@@ -18,6 +18,21 @@ struct ModelSpec {
   std::int64_t head_dim = 0;
   double bytes_per_weight = 2.0;  ///< 2 FP16, 1 INT8/FP8, 0.5 INT4
   double bytes_per_kv = 2.0;      ///< KV cache element size
+  // Set from an architecture (model_architecture.h); 0 where a model is given by its total count alone.
+  std::int64_t flop_params = 0;      ///< weights a token multiplies (2 FLOP each); 0: all of params
+  std::int64_t expert_params = 0;    ///< every routed expert's weights, all layers (0: dense)
+  std::int64_t num_experts = 0;      ///< routed experts per MoE layer (0: dense)
+  std::int64_t experts_per_token = 0;
+  std::int64_t num_moe_layers = 0;
+  std::int64_t hidden_size = 0;      ///< residual width (all-reduce and all-to-all bytes); 0: heads x head_dim
+  std::int64_t kv_elements_per_token = 0;  ///< over all layers; 0: 2 x layers x KV heads x head_dim
+  bool is_mla = false;               ///< the KV cache holds one latent per layer, shared by every head (not split by TP)
+
+  bool is_moe() const { return num_experts > 0; }
+  /// FLOPs per token of the matrix products: 2 x flop_params (2 x params when not set).
+  double matmul_flop_per_token() const { return 2.0 * static_cast<double>(flop_params > 0 ? flop_params : params); }
+  /// Residual width: hidden_size, or heads x head_dim when not set.
+  std::int64_t residual_width() const { return hidden_size > 0 ? hidden_size : num_heads * head_dim; }
 
   /// Weight bytes read per step: params x bytes_per_weight (Llama-3-8B INT4: 4.015e9 B, §6).
   std::int64_t weight_bytes() const;
@@ -37,6 +52,11 @@ struct GpuSpec {
   double dispatch_tax_s = 1e-5;      ///< tax per prefill chunk (0.01 ms, §0)
   double bandwidth_efficiency = 1.0; ///< achieved fraction of the HBM bandwidth (the book assumes all of it)
   double tdp_w = 0;
+  // From the datasheet (gpu presets): 0 where the GPU lacks the precision.
+  double peak_fp8_flop_per_s = 0;    ///< dense FP8 tensor peak
+  double peak_fp4_flop_per_s = 0;    ///< dense FP4 tensor peak
+  double link_bytes_per_s = 0;       ///< GPU-to-GPU link, one direction (NVLink, Infinity Fabric, PCIe); 0: unknown
+  double price_usd_per_h = 0;        ///< a dated on-demand price of one GPU; 0: unknown
 };
 
 /// Tensor parallelism (Megatron-LM, as vLLM runs it): every layer's weights, query and KV heads and FLOPs are

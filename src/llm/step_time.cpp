@@ -57,10 +57,25 @@ double TensorParallel::kv_bytes_per_token_per_gpu(const ModelSpec& model) const 
 double TensorParallel::all_reduce_s(const ModelSpec& model, std::int64_t num_tokens) const {
   if (size <= 1 || num_tokens == 0) return 0.0;
   const double p = static_cast<double>(size);
-  const double bytes = static_cast<double>(num_tokens) * static_cast<double>(model.num_heads * model.head_dim) *
+  const double bytes = static_cast<double>(num_tokens) * static_cast<double>(model.residual_width()) *
                        kActivationBytes;
   const double one_s = 2.0 * (p - 1.0) / p * bytes / link_bytes_per_s + 2.0 * (p - 1.0) * link_latency_s;
   return static_cast<double>(model.num_layers) * kAllReducesPerLayer * one_s;
+}
+
+double TensorParallel::collective_s(const ModelSpec& model, std::int64_t num_tokens) const {
+  if (!expert_parallel || !model.is_moe()) return all_reduce_s(model, num_tokens);
+  if (size <= 1 || num_tokens == 0) return 0.0;
+  const double p = static_cast<double>(size);
+  const double width_bytes = static_cast<double>(model.residual_width()) * kActivationBytes;
+  const double all_reduce = 2.0 * (p - 1.0) / p * static_cast<double>(num_tokens) * width_bytes / link_bytes_per_s +
+                            2.0 * (p - 1.0) * link_latency_s;
+  const double all_to_all = (p - 1.0) / p * static_cast<double>(num_tokens * model.experts_per_token) * width_bytes /
+                                link_bytes_per_s +
+                            (p - 1.0) * link_latency_s;
+  const double dense_layers = static_cast<double>(model.num_layers - model.num_moe_layers);
+  return static_cast<double>(model.num_layers) * all_reduce + dense_layers * all_reduce +
+         static_cast<double>(model.num_moe_layers) * 2.0 * all_to_all;
 }
 
 StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& work) {
@@ -76,12 +91,24 @@ StepTimeModel::StepTimeModel(const ModelSpec& model, const GpuSpec& gpu, const T
       tp_(tp),
       kv_bytes_per_token_per_gpu_(tp.kv_bytes_per_token_per_gpu(model)),
       weight_bytes_per_gpu_(tp.weight_bytes_per_gpu(model)),
-      two_params_(2.0 * static_cast<double>(model.params)),
+      two_params_(model.matmul_flop_per_token()),
       attention_flop_per_pair_(4.0 * static_cast<double>(model.num_layers * model.num_heads * model.head_dim)),
       bytes_per_s_(gpu.hbm_bytes_per_s * gpu.bandwidth_efficiency),
       flop_per_s_(gpu.peak_flop_per_s * gpu.compute_efficiency),
       layer_tax_s_(static_cast<double>(model.num_layers) * gpu.layer_tax_s),
-      dispatch_tax_s_(gpu.dispatch_tax_s) {}
+      dispatch_tax_s_(gpu.dispatch_tax_s) {
+  if (!model.is_moe()) return;
+  const double experts = static_cast<double>(model.num_experts);
+  const double expert_weight_bytes = static_cast<double>(model.expert_params) * model.bytes_per_weight;
+  const double p = static_cast<double>(tp.size);
+  routing_.emplace(model.num_experts, model.experts_per_token, model.routing_skew, tp.expert_parallel ? tp.size : 1);
+  // The other weights are read whole every step and sliced over the GPUs; the experts only as touched.
+  weight_bytes_per_gpu_ = (static_cast<double>(model.weight_bytes()) - expert_weight_bytes) / p;
+  expert_bytes_per_gpu_ = expert_weight_bytes / experts / (tp.expert_parallel ? 1.0 : p);
+  two_expert_flop_params_ = 2.0 * static_cast<double>(model.experts_per_token) * static_cast<double>(model.expert_params) / experts;
+  two_params_ -= two_expert_flop_params_;
+  expert_token_share_ = tp.expert_parallel ? routing_->busiest_gpu_token_share() : 1.0 / p;
+}
 
 StepTime StepTimeModel::operator()(const StepWork& work) const {
   // Each product and quotient as step_time always formed it, the hoisted factors included (2 x params x
@@ -98,11 +125,17 @@ StepTime StepTimeModel::operator()(const StepWork& work) const {
                 (static_cast<double>(work.decode_context_tokens) + static_cast<double>(work.prefill_attention_pairs) +
                  static_cast<double>(work.spec_context_tokens))) /
            static_cast<double>(tp_.size);
+  if (routing_) {
+    const double touched = tp_.expert_parallel ? routing_->busiest_gpu_distinct_experts(num_tokens)
+                                               : routing_->distinct_experts(num_tokens);
+    t.bytes += expert_bytes_per_gpu_ * touched;
+    t.flop += two_expert_flop_params_ * static_cast<double>(num_tokens) * expert_token_share_;
+  }
   t.memory_s = t.bytes / bytes_per_s_;
   t.compute_s = t.flop / flop_per_s_;
   // The book charges decode a per-layer framework tax and prefill a per-chunk dispatch tax (§0, §6).
   t.overhead_s = (work.num_decode_seqs > 0 ? layer_tax_s_ : 0.0) + static_cast<double>(work.num_prefill_chunks) * dispatch_tax_s_;
-  t.all_reduce_s = tp_.all_reduce_s(*model_, num_tokens);
+  t.all_reduce_s = tp_.collective_s(*model_, num_tokens);
   t.total_s = std::max(t.memory_s, t.compute_s) + t.overhead_s + t.all_reduce_s;
   return t;
 }

@@ -4,7 +4,10 @@
 // longer of the memory time and the compute time, plus a framework tax. Used by the case-study, batched-
 // decode and energy cells and by the continuous-batching simulator. Constants: reference-values §0, §6.
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "llm/expert_routing.h"
 
 namespace sl::llm {
 
@@ -27,6 +30,9 @@ struct ModelSpec {
   std::int64_t hidden_size = 0;      ///< residual width (all-reduce and all-to-all bytes); 0: heads x head_dim
   std::int64_t kv_elements_per_token = 0;  ///< over all layers; 0: 2 x layers x KV heads x head_dim
   bool is_mla = false;               ///< the KV cache holds one latent per layer, shared by every head (not split by TP)
+  /// How unevenly the router spreads tokens over the experts, in [0, 1): 0 uniform; s: each expert is picked
+  /// (1 - s) times as often as the one before it (expert_routing.h). A property of the model on its workload.
+  double routing_skew = 0;
 
   bool is_moe() const { return num_experts > 0; }
   /// FLOPs per token of the matrix products: 2 x flop_params (2 x params when not set).
@@ -68,6 +74,11 @@ struct TensorParallel {
   std::int64_t size = 1;
   double link_bytes_per_s = 450e9;  ///< one direction of NVLink 4 on an H100 SXM (900 GB/s both ways)
   double link_latency_s = 5e-6;     ///< per hop of the ring
+  /// Expert parallelism (vLLM's --enable-expert-parallel): an MoE layer's experts are placed whole on the GPUs
+  /// (expert i on GPU i mod size) instead of sliced over them, and the layer sends each token to its k experts'
+  /// GPUs and back (two all-to-alls of tokens x k x hidden x 2 B, (p - 1)/p of it leaving each GPU) in place of
+  /// the MLP's all-reduce; attention stays tensor-parallel.
+  bool expert_parallel = false;
   static constexpr int kAllReducesPerLayer = 2;
   static constexpr double kActivationBytes = 2.0;  ///< FP16 activations
   /// Weight bytes one GPU holds and reads each step: weight_bytes / size.
@@ -77,6 +88,9 @@ struct TensorParallel {
   /// Time of the all-reduces of one step of `num_tokens` tokens: layers x 2 x ring all-reduce of
   /// num_tokens x heads x head_dim x 2 B; 0 on one GPU.
   double all_reduce_s(const ModelSpec& model, std::int64_t num_tokens) const;
+  /// The step's collectives: all_reduce_s, or with expert parallelism over an MoE, an all-reduce a layer after
+  /// attention, one after each dense MLP, and two all-to-alls a MoE layer; 0 on one GPU.
+  double collective_s(const ModelSpec& model, std::int64_t num_tokens) const;
 };
 
 /// Llama-3-8B (§0): 8.03e9 params, 32 layers, 32 heads, 8 KV heads, head_dim 128; INT4 weights, FP16 KV.
@@ -133,7 +147,8 @@ StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& w
 
 /// step_time for one engine's model, GPU and tensor parallelism: what depends on them alone (bytes per token,
 /// weight bytes, rates) computed once, the same arithmetic per step, for the engine's call at every step.
-/// `model` must outlive it.
+/// A mixture of experts reads, besides its other weights, the experts its step's tokens touch (expert_routing.h)
+/// and multiplies each token by its k experts' weights. `model` must outlive it.
 class StepTimeModel {
  public:
   StepTimeModel(const ModelSpec& model, const GpuSpec& gpu, const TensorParallel& tp);
@@ -142,6 +157,10 @@ class StepTimeModel {
  private:
   const ModelSpec* model_;  // for the all-reduces
   TensorParallel tp_;
+  std::optional<ExpertRouting> routing_;  ///< an MoE's
+  double expert_bytes_per_gpu_ = 0;       ///< one expert of every MoE layer, on one GPU (all of it under EP)
+  double two_expert_flop_params_ = 0;     ///< 2 x the k experts' weights a token multiplies (all MoE layers)
+  double expert_token_share_ = 1;         ///< share of the expert FLOPs the busiest GPU does
   double kv_bytes_per_token_per_gpu_;
   double weight_bytes_per_gpu_;
   double two_params_;               ///< 2 x parameters: FLOPs per token

@@ -12,6 +12,8 @@ std::int64_t ModelSpec::weight_bytes() const {
 }
 
 std::int64_t ModelSpec::kv_bytes_per_token() const {
+  // From an architecture (MLA's latent, or 2 K d a layer): its element count; else the book's formula, unchanged.
+  if (kv_elements_per_token > 0) return std::llround(static_cast<double>(kv_elements_per_token) * bytes_per_kv);
   return std::llround(2.0 * static_cast<double>(num_layers * num_kv_heads * head_dim) * bytes_per_kv);
 }
 
@@ -49,7 +51,9 @@ double TensorParallel::weight_bytes_per_gpu(const ModelSpec& model) const {
 }
 
 double TensorParallel::kv_bytes_per_token_per_gpu(const ModelSpec& model) const {
-  if (size == 1) return static_cast<double>(model.kv_bytes_per_token());
+  // MLA (DeepSeek-V2/V3): a layer caches one latent that every query head reads, so tensor parallelism cannot
+  // split it; each GPU keeps the whole latent (as vLLM and SGLang do without data-parallel attention).
+  if (size == 1 || model.is_mla) return static_cast<double>(model.kv_bytes_per_token());
   const double heads = std::max(1.0, static_cast<double>(model.num_kv_heads) / static_cast<double>(size));
   return 2.0 * static_cast<double>(model.num_layers) * heads * static_cast<double>(model.head_dim) * model.bytes_per_kv;
 }

@@ -99,8 +99,8 @@ std::optional<Error> read_document(std::string_view json, rapidjson::Document& d
 
 /// A string member of `object`, or nullptr when absent or not a string.
 const rapidjson::Value* string_member(const rapidjson::Value& object, const char* key) {
-  const auto it = object.FindMember(key);
-  return it != object.MemberEnd() && it->value.IsString() ? &it->value : nullptr;
+  const rapidjson::Value* v = member(object, key);
+  return v != nullptr && v->IsString() ? v : nullptr;
 }
 
 std::string text_of(const rapidjson::Value& v, std::size_t max_bytes = 64) {
@@ -109,14 +109,14 @@ std::string text_of(const rapidjson::Value& v, std::size_t max_bytes = 64) {
 
 /// The model_type naming the language model: model_type, else architectures[0] mapped back to it.
 Result<std::string> model_type_of(const rapidjson::Value& object, const std::string& prefix) {
-  const auto type = object.FindMember("model_type");
-  if (type != object.MemberEnd() && !type->value.IsNull()) {
-    if (!type->value.IsString()) return bad_value(prefix + "model_type", shown(type->value), "a string");
-    return std::string(type->value.GetString(), type->value.GetStringLength());
+  const rapidjson::Value* type = member(object, "model_type");
+  if (type != nullptr && !type->IsNull()) {
+    if (!type->IsString()) return bad_value(prefix + "model_type", shown(*type), "a string");
+    return std::string(type->GetString(), type->GetStringLength());
   }
-  const auto archs = object.FindMember("architectures");
-  if (archs != object.MemberEnd() && archs->value.IsArray() && !archs->value.Empty() && archs->value[0].IsString()) {
-    const std::string arch = archs->value[0].GetString();
+  const rapidjson::Value* archs = member(object, "architectures");
+  if (archs != nullptr && archs->IsArray() && !archs->Empty() && (*archs)[0].IsString()) {
+    const std::string arch((*archs)[0].GetString(), (*archs)[0].GetStringLength());
     if (const Family* f = family_of_architecture(arch)) return std::string(f->model_type);
     return unsupported(prefix + "architectures[0]", arch);
   }
@@ -132,14 +132,14 @@ Result<ModelArchitecture> parse_model_config(std::string_view json) {
   std::string prefix;
   auto type = model_type_of(doc, "");
   if (!type.ok()) return type.error();
-  const auto text = doc.FindMember("text_config");
-  const bool wrapped = text != doc.MemberEnd() && !text->value.IsNull() && !family_of(type.value());
+  const rapidjson::Value* text = member(doc, "text_config");
+  const bool wrapped = text != nullptr && !text->IsNull() && !family_of(type.value());
   if (wrapped) {  // a multimodal wrapper (mistral3, gemma3, llama4...): the language model is text_config
-    if (!text->value.IsObject()) return bad_value("text_config", shown(text->value), "an object");
-    lm = &text->value;
+    if (!text->IsObject()) return bad_value("text_config", shown(*text), "an object");
+    lm = text;
     prefix = "text_config.";
     const std::string outer = type.value();
-    const bool has_type = lm->HasMember("model_type") || lm->HasMember("architectures");
+    const bool has_type = member(*lm, "model_type") != nullptr || member(*lm, "architectures") != nullptr;
     type = has_type ? model_type_of(*lm, prefix) : Result<std::string>(std::string(wrapped_model_type(outer)));
     if (!type.ok()) return type.error();
     if (type.value().empty()) return unsupported("model_type", outer);

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -85,10 +86,7 @@ class Keys {
     if (!error) error = std::move(e);
   }
   const std::string& prefix() const { return prefix_; }
-  const rapidjson::Value* find(const char* key) const {
-    const auto it = lm_.FindMember(key);
-    return it == lm_.MemberEnd() ? nullptr : &it->value;
-  }
+  const rapidjson::Value* find(const char* key) const { return member(lm_, key); }
 
  private:
   std::int64_t whole(const rapidjson::Value& v, const char* key, std::int64_t min, std::int64_t max) {
@@ -203,6 +201,13 @@ const std::vector<std::string>& supported_model_types() {
     return out;
   }();
   return types;
+}
+
+const rapidjson::Value* member(const rapidjson::Value& object, const char* key) {
+  const rapidjson::Value* found = nullptr;
+  for (const auto& m : object.GetObject())
+    if (std::strcmp(m.name.GetString(), key) == 0 && m.name.GetStringLength() == std::strlen(key)) found = &m.value;
+  return found;
 }
 
 std::string shown(const rapidjson::Value& v) {

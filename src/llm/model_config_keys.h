@@ -43,6 +43,9 @@ const Family* family_of_architecture(const std::string& architecture);
 /// The model_type of the language model inside a multimodal wrapper that omits it ("mistral3" -> "mistral"), or "".
 const char* wrapped_model_type(const std::string& outer_model_type);
 
+/// The value of `key` in `object`, or nullptr: the last one when the key appears twice, as Python's json.load
+/// (and so transformers) reads it.
+const rapidjson::Value* member(const rapidjson::Value& object, const char* key);
 /// A value as a message shows it: 4096.5, "4096" (quoted, cut), true, null, a list, an object.
 std::string shown(const rapidjson::Value& v);
 /// config_missing_key: "model_config: config.json has no <key> (<what>)".

@@ -212,6 +212,10 @@ TEST_CASE("Absent keys take transformers' defaults, family by family", "[llm][mo
     CHECK(parsed(with_arch).attention_bias);  // read as qwen2
   }
   SECTION("4096.0 is a whole number") { CHECK(parsed(llama_with("hidden_size", "4096.0")).hidden_size == 4096); }
+  SECTION("a key given twice counts as its last value, as Python's json.load reads it") {
+    CHECK(parsed(llama_with().insert(1, "\"vocab_size\": 7,")).vocab_size == 128256);
+    refused(llama_with().insert(llama_with().size() - 3, ", \"vocab_size\": \"x\""), "bad_config_value", "vocab_size");
+  }
 }
 
 TEST_CASE("A multimodal wrapper is read from its text_config", "[llm][model-config]") {

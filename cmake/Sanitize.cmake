@@ -31,6 +31,7 @@ endfunction()
 
 sanitized_executable(serving-lab src/cli/main.cpp)
 sanitized_executable(sl_fuzz tests/fuzz/fuzz.cpp)
+target_compile_definitions(sl_fuzz PRIVATE SERVING_LAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 # The core, CLI, JPEG, trace, benchmark-result, config.json and measurement-file tests, with the fuzz corpus replay.
 file(GLOB sanitizer_test_sources CONFIGURE_DEPENDS tests/unit/core/*_test.cpp tests/unit/cli/*_test.cpp
      tests/unit/request/resnet/jpeg_*_test.cpp tests/unit/llm/workload_trace_test.cpp tests/unit/llm/bench_result_test.cpp

@@ -6,6 +6,8 @@
 //   sl_fuzz cells  N [seed]   full runs: 1-3 parameters of a cell at junk, their min, their max or 0
 //   sl_fuzz jpeg   N [seed]   mutated small JPEGs through the photo path (segment check, then stb_image)
 //   sl_fuzz jpeg-file PATH     one JPEG through the same path (SL_FUZZ_DUMP=PATH keeps each fuzzed input there)
+//   sl_fuzz model_config N [seed]  mutated config.json files (tests/fuzz/corpus/model_config.txt's, real and
+//                             broken) through llm::parse_model_config: an accepted file has every size in range
 // Every answer must hold: an accepted input is finite and in range; a rejection has a code, names the
 // parameter it is about and is one line of valid UTF-8. A broken property prints the input and exits 1;
 // a crash or sanitizer report ends the process. The last line counts executions, accepted and rejected.
@@ -25,6 +27,7 @@
 #include "core/rng.h"
 #include "core/result_check.h"
 #include "core/text.h"
+#include "llm/model_config.h"
 #include "request/resnet/jpeg_decode.h"
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -261,6 +264,130 @@ Counts fuzz_jpeg(std::uint64_t n, sl::Rng& rng) {
   return c;
 }
 
+/// tests/fuzz/corpus/model_config.txt's files (C escapes undone, as tests/unit/core/fuzz_corpus_test.cpp does),
+/// and one small config.json of our own when the source tree is not at hand.
+std::vector<std::string> model_config_seeds() {
+  std::vector<std::string> seeds = {R"({"model_type": "qwen3_moe", "hidden_size": 2048, "intermediate_size": 6144,
+    "num_hidden_layers": 48, "num_attention_heads": 32, "num_key_value_heads": 4, "head_dim": 128,
+    "vocab_size": 151936, "num_experts": 128, "num_experts_per_tok": 8, "moe_intermediate_size": 768})"};
+#ifdef SERVING_LAB_SOURCE_DIR
+  std::FILE* f = std::fopen(SERVING_LAB_SOURCE_DIR "/tests/fuzz/corpus/model_config.txt", "rb");
+  if (f == nullptr) return seeds;
+  std::string text;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) text.append(buffer, n);
+  std::fclose(f);
+  const std::string tag = " | @model_config | model_config=";
+  for (std::size_t at = 0; (at = text.find(tag, at)) != std::string::npos;) {
+    const std::size_t begin = at + tag.size(), end = text.find('\n', begin);
+    const std::string value = text.substr(begin, end - begin);
+    std::string seed;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      if (value[i] != '\\' || i + 1 == value.size()) {
+        seed += value[i];
+        continue;
+      }
+      const char c = value[++i];
+      if (c == 'n') seed += '\n';
+      else if (c == 't') seed += '\t';
+      else if (c == '0') seed += '\0';
+      else if (c == 'x' && i + 2 < value.size()) seed += static_cast<char>(std::stoi(value.substr(i + 1, 2), nullptr, 16)), i += 2;
+      else seed += c;
+    }
+    seeds.push_back(seed);
+    at = begin;
+  }
+#endif
+  return seeds;
+}
+
+const std::vector<std::string> kConfigJunk = {
+    "0", "-1", "4096.5", "4096.0", "1e309", "NaN", "-Infinity", "true", "null", "\"4096\"", "[]", "{}", "[0]",
+    "18446744073709551616", "9007199254740993", "1048577", "10001", "100001", "10000001", "\"\\u0000\"", "[[[[[[[[",
+    "}", "\"", ",", ":", "\xff", std::string("\0", 1), "\"text_config\": {", "\"head_dim\": 7, ", "\"q_lora_rank\": null, "};
+const std::vector<std::string> kModelTypes = {"llama", "mixtral", "qwen2_moe", "qwen3_moe", "gpt_oss", "deepseek_v2",
+                                              "deepseek_v3", "gemma3_text", "phi3", "mistral3", "gemma3", "bert", ""};
+
+/// One mutation of a config.json: a number replaced by junk, a key deleted or doubled, a model_type swapped (the
+/// other family's keys then go missing), a byte flipped, junk inserted, a cut, a text_config wrapper.
+void mutate_config(sl::Rng& rng, std::string& json) {
+  const std::size_t at = rng.below(json.size() + 1);
+  switch (rng.below(8)) {
+    case 0: {
+      const std::size_t b = json.find_first_of("-0123456789", at);
+      if (b == std::string::npos) break;
+      const std::size_t e = json.find_first_not_of("-+0123456789.eE", b);
+      json.replace(b, e == std::string::npos ? std::string::npos : e - b, pick(rng, kConfigJunk));
+      break;
+    }
+    case 1: case 2: {  // delete or double the key that starts after `at`
+      const std::size_t b = json.find(", \"", at);
+      if (b == std::string::npos) break;
+      const std::size_t e = json.find(", \"", b + 3);
+      const std::string key = json.substr(b, e == std::string::npos ? std::string::npos : e - b);
+      if (rng.below(2) == 0) json.erase(b, key.size());
+      else json.insert(b, key);
+      break;
+    }
+    case 3: {
+      const std::size_t b = json.find("\"model_type\": \"");
+      if (b == std::string::npos) break;
+      const std::size_t e = json.find('"', b + 15);
+      if (e != std::string::npos) json.replace(b + 15, e - b - 15, pick(rng, kModelTypes));
+      break;
+    }
+    case 4:
+      if (!json.empty()) json[rng.below(json.size())] = static_cast<char>(rng.below(256));
+      break;
+    case 5: json.insert(at, pick(rng, kConfigJunk)); break;
+    case 6: json.resize(at); break;
+    default: json = "{\"model_type\": \"" + pick(rng, kModelTypes) + "\", \"text_config\": " + json + "}"; break;
+  }
+}
+
+/// An accepted file: every size in its range, the name one line. A refusal: one of the reader's codes, naming
+/// model_config, one line of UTF-8.
+void check_model_config(const sl::Result<sl::llm::ModelArchitecture>& r, const std::string& json) {
+  const auto broken_on = [&](const std::string& what) { broken(what, "model_config", {{"model_config", json}}); };
+  if (!r.ok()) {
+    const sl::Error& e = r.error();
+    const bool known = e.code == "too_large" || e.code == "config_empty" || e.code == "bad_config_json" ||
+                       e.code == "config_missing_key" || e.code == "bad_config_value" ||
+                       e.code == "config_unsupported_model";
+    if (!known || e.param != sl::llm::kModelConfigParam || e.message.rfind("model_config", 0) != 0)
+      broken_on("a config.json rejection with code " + sl::echo(e.code) + ": " + sl::echo(e.message, 200));
+    if (!one_line(e.message)) broken_on("a config.json rejection that is not one line of UTF-8");
+    for (const auto& [k, v] : e.args)
+      if (!one_line(k) || !one_line(v)) broken_on("a config.json error argument that is not one line of UTF-8");
+    return;
+  }
+  const sl::llm::ModelArchitecture& a = r.value();
+  const auto in = [](std::int64_t x, std::int64_t lo, std::int64_t hi) { return x >= lo && x <= hi; };
+  const bool sane = in(a.hidden_size, 1, 1 << 20) && in(a.intermediate_size, 1, 1 << 22) &&
+                    in(a.num_layers, 1, 10'000) && in(a.num_heads, 1, 65'536) && in(a.num_kv_heads, 1, 65'536) &&
+                    in(a.head_dim, 1, 131'072) && in(a.vocab_size, 1, 10'000'000) &&
+                    in(a.num_experts, 0, 100'000) && in(a.experts_per_token, 0, 100'000) &&
+                    in(a.moe_intermediate_size, 0, 1 << 22) && in(a.num_shared_experts, 0, 100'000) &&
+                    in(a.first_dense_layers, 0, 10'000) && in(a.kv_lora_rank, 0, 1 << 20) &&
+                    in(a.q_lora_rank, 0, 1 << 20) && (a.num_experts > 0) == (a.experts_per_token > 0);
+  if (!sane) broken_on("an accepted config.json with a size out of range");
+  if (a.name.empty() || !one_line(a.name) || a.name.size() > 260) broken_on("an accepted config.json's name");
+}
+
+Counts fuzz_model_config(std::uint64_t n, sl::Rng& rng) {
+  Counts c;
+  const std::vector<std::string> seeds = model_config_seeds();
+  for (; c.runs < n; ++c.runs) {
+    std::string json = pick(rng, seeds);
+    const std::size_t mutations = rng.below(4);  // 0: the seed as it is
+    for (std::size_t i = 0; i < mutations; ++i) mutate_config(rng, json);
+    const auto r = sl::llm::parse_model_config(json);
+    check_model_config(r, json);
+    ++(r.ok() ? c.accepted : c.rejected);
+  }
+  return c;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -276,8 +403,9 @@ int main(int argc, char** argv) {
     std::printf("%s\n", image.ok() ? "decoded" : image.error().message.c_str());
     return 0;
   }
-  if (argc < 3 || (target != "inputs" && target != "validate" && target != "cells" && target != "jpeg")) {
-    std::fprintf(stderr, "usage: sl_fuzz inputs|validate|cells|jpeg N [seed]\n");
+  if (argc < 3 || (target != "inputs" && target != "validate" && target != "cells" && target != "jpeg" &&
+                    target != "model_config")) {
+    std::fprintf(stderr, "usage: sl_fuzz inputs|validate|cells|jpeg|model_config N [seed]\n");
     return 2;
   }
   const auto n = std::strtoull(argv[2], nullptr, 10);
@@ -286,7 +414,8 @@ int main(int argc, char** argv) {
   const Counts c = target == "inputs"     ? fuzz_inputs(n, rng)
                    : target == "validate" ? fuzz_validate(n, rng)
                    : target == "cells"    ? fuzz_cells(n, rng)
-                                          : fuzz_jpeg(n, rng);
+                   : target == "jpeg"     ? fuzz_jpeg(n, rng)
+                                          : fuzz_model_config(n, rng);
   std::printf("sl_fuzz %s seed %llu: %llu executions, %llu accepted, %llu rejected, 0 properties broken\n",
               target.c_str(), static_cast<unsigned long long>(seed), static_cast<unsigned long long>(c.runs),
               static_cast<unsigned long long>(c.accepted), static_cast<unsigned long long>(c.rejected));

@@ -3,18 +3,33 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cell_runner.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "llm/model_config.h"
 
 // Replays tests/fuzz/corpus/*.txt: the inputs that once aborted, hung on junk or were accepted wrongly. One
 // case a line, fields separated by " | ":  <expect> | <cell> | <name>=<value> | ...
 //   expect: ok, or error:<param>[:<code>] (the rejection must name <param>; "-" for none)
+//   cell:   a cell id, or @<reader> for a file reader alone (@model_config: llm::parse_model_config of the
+//           value of model_config), before any cell takes that file
 // Values use C escapes (\xHH, \n, \t, \0, \\, \|), so every file is plain text.
 namespace {
+
+/// The refusal of one case, or none: a cell's run, or a reader's.
+std::optional<sl::Error> replay(const std::string& cell, std::map<std::string, std::string> raw,
+                                const std::string& seed) {
+  if (cell == "@model_config") {
+    auto r = sl::llm::parse_model_config(raw["model_config"]);
+    return r.ok() ? std::nullopt : std::optional<sl::Error>(r.error());
+  }
+  auto r = cell_test::try_run(cell, std::move(raw), seed);
+  return r.ok() ? std::nullopt : std::optional<sl::Error>(r.error());
+}
 
 std::string unescape(const std::string& text) {
   std::string out;
@@ -74,15 +89,15 @@ TEST_CASE("The fuzz corpus replays: no abort, every rejection names its paramete
         seed = it->second;
         raw.erase(it);
       }
-      const auto result = cell_test::try_run(unescape(f[1]), raw, seed);
+      const auto refusal = replay(unescape(f[1]), raw, seed);
       ++cases;
       if (f[0] == "ok") {
-        if (!result.ok()) FAIL(result.error().message);
+        if (refusal) FAIL(refusal->message);
         continue;
       }
       REQUIRE(f[0].rfind("error:", 0) == 0);
-      REQUIRE_FALSE(result.ok());
-      const auto& e = result.error();
+      REQUIRE(refusal);
+      const auto& e = *refusal;
       INFO(e.message);
       const std::string want = f[0].substr(6);
       const std::string param = unescape(want.substr(0, want.find(':')));

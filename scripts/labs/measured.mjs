@@ -63,6 +63,10 @@ function point_cpp(source, p) {
     p.source = ${text(source.id)}; p.id = ${text(p.id)}; p.engine = ${text(p.engine)};
     p.model_name = ${text(m.name)}; p.params_b = ${num(m.params_b)};
     p.layers = ${int(m.layers)}; p.heads = ${int(m.heads)}; p.kv_heads = ${int(m.kv_heads)}; p.head_dim = ${int(m.head_dim)};
+    p.preset = ${text(m.preset)}; p.hidden_size = ${int(m.hidden_size)}; p.intermediate_size = ${int(m.intermediate_size)};
+    p.vocab_size = ${int(m.vocab_size)}; p.tie_embeddings = ${tri(m.tie_embeddings)};
+    p.num_experts = ${int(m.num_experts)}; p.experts_per_token = ${int(m.experts_per_token)};
+    p.moe_intermediate_size = ${int(m.moe_intermediate_size)}; p.num_shared_experts = ${int(m.num_shared_experts)};
     p.weights = ${text(p.weights)}; p.kv = ${text(p.kv)}; p.gpu_sku = ${text(g.sku)}; p.tp = ${int(g.tp)}; p.pp = ${int(g.pp)};
     p.max_num_seqs = ${int(s.max_num_seqs)}; p.max_num_batched_tokens = ${int(s.max_num_batched_tokens)};
     p.block_size = ${int(s.block_size)}; p.max_model_len = ${int(s.max_model_len)}; p.num_scheduler_steps = ${int(s.num_scheduler_steps)};

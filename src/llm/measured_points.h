@@ -18,6 +18,12 @@ struct MeasuredPoint {
   std::string model_name;
   double params_b = 0;
   std::int64_t layers = 0, heads = 0, kv_heads = 0, head_dim = 0;
+  std::string preset;  ///< the model preset with this architecture (model_architecture.h's ids), or ""
+  // The rest of config.json's facts, named as ModelArchitecture names them (-1: unknown).
+  std::int64_t hidden_size = -1, intermediate_size = -1, vocab_size = -1;
+  int tie_embeddings = -1;
+  /// Mixture of experts: routed experts a layer (0: dense), routed experts a token, one expert's width, shared experts.
+  std::int64_t num_experts = -1, experts_per_token = -1, moe_intermediate_size = -1, num_shared_experts = -1;
   std::string weights, kv;  ///< "fp16", "bf16", "fp8", "int8", "int4", "fp4", "fp32" or ""
   // Hardware.
   std::string gpu_sku;
@@ -38,6 +44,9 @@ struct MeasuredPoint {
   std::int64_t reuse_distinct_prompts = 0, reuse_groups = 0, reuse_system_prompt_tokens = 0;
   /// What was measured, by the schema's key ("ttft_mean_ms", "output_tok_per_s"...), in file order.
   std::vector<std::pair<std::string, double>> measured;
+
+  /// Routed experts: a mixture-of-experts model (num_experts unknown counts as dense).
+  bool is_moe() const { return num_experts > 0; }
 
   /// A measured value by key, or -1 when the source gives none.
   double value(const std::string& key) const {

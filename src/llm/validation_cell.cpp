@@ -177,7 +177,7 @@ void notices(const ValidationParams& p, RunResult& result) {
   }
   if (excluded > 0)
     result.notice("points_excluded", std::to_string(excluded) + " of the " + std::to_string(total) +
-                                         " published points are not simulated (an unmodelled GPU, lengths not stated...): "
+                                         " published points are not simulated (a mixture of experts, an unmodelled GPU, lengths not stated...): "
                                          "the excluded table says why, point by point.");
   if (dropped > 0)
     result.notice("latency_dropped", std::to_string(dropped) + " saturated point(s), simulated with fewer requests than "

@@ -38,6 +38,7 @@ double bytes_of(const std::string& precision) {
 
 /// Why the point cannot be simulated, or None.
 Exclusion exclusion_of(const MeasuredPoint& m) {
+  if (m.is_moe()) return Exclusion::Moe;
   if (gpu_of(m.gpu_sku) == Gpu::Other) return Exclusion::Gpu;
   if (bytes_of(m.weights) == 0 || (!m.kv.empty() && bytes_of(m.kv) == 0)) return Exclusion::Precision;
   if (m.pp != 1) return Exclusion::Pipeline;

@@ -44,6 +44,16 @@ TEST_CASE("The compiled measured points are the files' points, in order, with ev
     CHECK(points[i].layers == e["model"]["layers"].get<std::int64_t>());
     CHECK(points[i].tp == e["gpu"]["tp"].get<std::int64_t>());
     CHECK(points[i].arrival == e["workload"]["arrival"].get<std::string>());
+    const nlohmann::json& m = e["model"];
+    const auto count = [&](const char* key) { return m.value(key, nlohmann::json()).is_null() ? -1 : m[key].get<std::int64_t>(); };
+    CHECK(points[i].num_experts == count("num_experts"));
+    CHECK(points[i].experts_per_token == count("experts_per_token"));
+    CHECK(points[i].moe_intermediate_size == count("moe_intermediate_size"));
+    CHECK(points[i].hidden_size == count("hidden_size"));
+    CHECK(points[i].vocab_size == count("vocab_size"));
+    const nlohmann::json preset = m.value("preset", nlohmann::json());
+    CHECK(points[i].preset == (preset.is_null() ? std::string() : preset.get<std::string>()));
+    if (points[i].is_moe()) CHECK(points[i].experts_per_token >= 1);
     CHECK(points[i].measured.size() == e["measured"].size());
     for (const auto& [key, value] : e["measured"].items()) CHECK(points[i].value(key) == value.get<double>());
     const nlohmann::json& rate = e["workload"]["rate_per_s"];

@@ -394,6 +394,7 @@ Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, 
   RunResult result;
   result.output("kv_pool_tokens", static_cast<double>(p.hw.pool_tokens));
   result.output("kv_pool_blocks", static_cast<double>(p.hw.num_blocks));
+  result.output("max_concurrency", max_concurrency(p.hw.pool_tokens, mean_request_tokens(p.make_workload(seed))));
   EngineRun runs[kNumPolicies];
   PolicyResult results[kNumPolicies];
   ServingSummary summaries[kNumPolicies];
@@ -485,7 +486,8 @@ CellSpec continuous_batching_cell() {
       count("trace_requests", "requests", 20, 0, 100)};
   params.insert(params.end(), examples.begin(), examples.end());
   CellSpec cell{"llm/continuous-batching", std::move(params), &run_continuous_batching};
-  cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("preemptions", ""),
+  cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("max_concurrency", "requests"),
+                  out("preemptions", ""),
                   out("preempted_frac", ""), out("naive_preemptions", ""), out("speedup_vs_static", ""),
                   out("speedup_vs_naive", ""), out("tok_per_s", "tokens/s"), out("ttft_p99_ms", "ms"),
                   out("static_ttft_p99_ms", "ms"), out("mean_batch", "sequences"), out("naive_mean_batch", "sequences"),

@@ -1,6 +1,7 @@
 #include "llm/engine_setup.h"
 
 #include <cmath>
+#include <optional>
 
 #include "core/units.h"
 #include "llm/power_model.h"
@@ -13,8 +14,11 @@ std::vector<ParamSpec> engine_hardware_params() {
   std::vector<ParamSpec> params = model_and_gpu_params(llama3_8b(), h100());
   const std::vector<ParamSpec> rest = {
       real("bw_efficiency_frac", "", 1, 0.01, 1), real("mem_util_frac", "", 1, 0.01, 1),
-      choice("kv_pool", {"reserve", "fill"}, "reserve"),
+      choice("kv_pool", {"reserve", "fill", "blocks", "tokens"}, "reserve"),
       used_when(real("kv_gib", "GiB", 72, 0.001, 1024), "kv_pool", {"reserve"}),
+      used_when(real("activation_gib", "GiB", 0, 0, 1024), "kv_pool", {"fill"}),
+      used_when(count("num_gpu_blocks", "blocks", 36'864, 1, 1 << 24), "kv_pool", {"blocks"}),
+      used_when(count("kv_tokens", "tokens", 589'824, 1, 1e10), "kv_pool", {"tokens"}),
       count("block_size", "tokens", 16, 1, 1024),
       count("tensor_parallel_size", "GPUs", 1, 1, 64),
       real("link_gb_per_s", "GB/s", 450, 0.001, 1e5), real("link_latency_us", "µs", 5, 0, 1e5)};
@@ -28,6 +32,82 @@ Error split_error(const std::string& what, std::int64_t heads, std::int64_t tp) 
   return Error{"invalid", "tensor_parallel_size",
                "tensor_parallel_size = " + std::to_string(tp) + " must " + what + " (" + std::to_string(heads) + ")",
                {{"got", std::to_string(tp)}}};
+}
+
+/// The KV pool of one GPU as the inputs size it, and the parameter that sized it (named by the pool's errors).
+struct KvPoolSize {
+  double kv_gib = 0;             ///< KV bytes per GPU / 2^30
+  std::int64_t pool_tokens = 0;  ///< tokens it holds
+  std::string param;             ///< kv_gib (reserve), mem_util_frac (fill), num_gpu_blocks or kv_tokens
+  double got = 0;                ///< that parameter's value, in `unit`, for the limit errors
+  std::string unit;
+};
+
+/// An error when a pool of `kv_gib` does not fit the `room_gib` beside the weights: "too_large", naming the param
+/// that sized it, in its own unit (its largest value that fits is `max`).
+Error pool_too_large(const KvPoolSize& size, double max, const std::string& context) {
+  return too_large(size.param, size.got, max, size.unit, "the KV cache of each GPU " + context);
+}
+
+/// The pool the `kv_pool` choice asks for (engine_setup.h): a stated reserve, vLLM's fill of the memory left
+/// after the weights and an activation reserve, or vLLM's overrides of its profile, --num-gpu-blocks-override and
+/// a KV cache size in tokens. Errors: a pool beyond the room beside the weights ("too_large", naming kv_gib,
+/// num_gpu_blocks or kv_tokens), an activation reserve that leaves none ("too_large", activation_gib).
+Result<KvPoolSize> validate_kv_pool(const Inputs& in, const EngineHardware& hw, double room_gib, double weights_gb,
+                                double usable_gib) {
+  const std::string& mode = in.choice("kv_pool");
+  const double per_token = hw.kv_bytes_per_token_per_gpu;
+  const std::string context = "beside its " + format_number(weights_gb) + " GB share of the " + hw.model.name +
+                              " weights (" + format_number(usable_gib) + " GiB usable on the " + hw.gpu.name + ")";
+  KvPoolSize size;
+  if (mode == "fill") {
+    const double activation_gib = in.real("activation_gib");
+    if (activation_gib >= room_gib)
+      return too_large("activation_gib", activation_gib, std::floor(room_gib * 100) / 100, "GiB",
+                       "the activation reserve, which must leave room for the KV cache " + context);
+    size = {room_gib - activation_gib, 0, "mem_util_frac", 0, "GiB"};
+    size.got = size.kv_gib;
+  } else if (mode == "reserve") {
+    size = {in.real("kv_gib"), 0, "kv_gib", 0, "GiB"};
+    size.got = size.kv_gib;
+    if (size.kv_gib > room_gib) return pool_too_large(size, std::floor(room_gib * 100) / 100, context);
+  } else {
+    const bool is_blocks = mode == "blocks";
+    const std::int64_t tokens =
+        is_blocks ? in.count("num_gpu_blocks") * hw.block_size : in.count("kv_tokens");
+    const double unit_tokens = is_blocks ? static_cast<double>(hw.block_size) : 1.0;
+    size = {static_cast<double>(tokens) * per_token / kGiB, tokens, is_blocks ? "num_gpu_blocks" : "kv_tokens",
+            static_cast<double>(tokens) / unit_tokens, is_blocks ? "blocks" : "tokens"};
+    if (size.kv_gib > room_gib)
+      return pool_too_large(size, std::floor(room_gib * kGiB / per_token / unit_tokens), context);
+    return size;
+  }
+  size.pool_tokens = static_cast<std::int64_t>(std::floor(size.kv_gib * kGiB / per_token));
+  return size;
+}
+
+/// The simulator's limits on a pool, whatever sized it: at most 2^24 blocks ("too_large") and room for the longest
+/// request in whole blocks ("invalid", naming `shorten` too), both naming the param that sized the pool.
+std::optional<Error> check_pool_limits(const EngineHardware& hw, const KvPoolSize& size, std::int64_t min_tokens,
+                                       const std::string& shorten) {
+  // The block pool keeps ~20 B per block (block_pool.h); 2^24 blocks is 320 MiB, and BlockId is 32-bit.
+  constexpr std::int64_t kMaxBlocks = std::int64_t{1} << 24;
+  const double max_tokens = static_cast<double>(kMaxBlocks * hw.block_size);
+  const double max_in_unit = size.unit == "GiB"      ? max_tokens * hw.kv_bytes_per_token_per_gpu / kGiB
+                             : size.unit == "blocks" ? static_cast<double>(kMaxBlocks)
+                                                     : max_tokens;
+  if (hw.num_blocks > kMaxBlocks)
+    return too_large(size.param, size.got, max_in_unit, size.unit,
+                     "the KV pool (" + std::to_string(hw.num_blocks) + " blocks of " + std::to_string(hw.block_size) +
+                         " tokens; at most " + std::to_string(kMaxBlocks) + " blocks are simulated)");
+  if (hw.num_blocks * hw.block_size < min_tokens)
+    return Error{"invalid", size.param,
+                 "a KV pool of " + format_number(size.kv_gib) + " GiB per GPU holds " +
+                     std::to_string(hw.num_blocks * hw.block_size) + " tokens in whole blocks, fewer than the " +
+                     std::to_string(min_tokens) + " tokens the longest request needs; raise " + size.param +
+                     " or shorten " + shorten,
+                 {{"min", std::to_string(min_tokens)}, {"unit", "tokens"}, {"got", format_number(size.got)}}};
+  return std::nullopt;
 }
 
 }  // namespace
@@ -53,36 +133,26 @@ Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t m
     return too_large("weights", weights / units::kGB, usable / units::kGB, "GB",
                      "the weights each GPU holds (" + hw.model.name + " over " + std::to_string(tp) +
                          " GPU(s), within mem_util_frac x GPU memory; use more GPUs, a lower precision or a larger GPU)");
-  const double room_gib = (usable - weights) / kGiB;
-  double kv_gib = room_gib;
-  const bool is_reserve = in.choice("kv_pool") == "reserve";
-  const std::string pool_param = is_reserve ? "kv_gib" : "mem_util_frac";  // what sizes the pool
-  if (is_reserve) {
-    kv_gib = in.real("kv_gib");
-    if (kv_gib > room_gib)
-      return too_large("kv_gib", kv_gib, std::floor(room_gib * 100) / 100, "GiB",
-                       "the KV cache of each GPU beside its " + format_number(weights / units::kGB) + " GB share of the " +
-                           hw.model.name + " weights (" + format_number(usable / kGiB) + " GiB usable on the " +
-                           hw.gpu.name + ")");
-  }
   hw.kv_bytes_per_token_per_gpu = hw.tp.kv_bytes_per_token_per_gpu(hw.model);
-  hw.kv_pool_bytes_per_gpu = kv_gib * kGiB;
-  hw.pool_tokens = static_cast<std::int64_t>(std::floor(hw.kv_pool_bytes_per_gpu / hw.kv_bytes_per_token_per_gpu));
+  auto pool = validate_kv_pool(in, hw, (usable - weights) / kGiB, weights / units::kGB, usable / kGiB);
+  if (!pool.ok()) return pool.error();
+  const KvPoolSize& size = pool.value();
+  hw.kv_pool_bytes_per_gpu = size.kv_gib * kGiB;
+  hw.pool_tokens = size.pool_tokens;
   hw.num_blocks = hw.pool_tokens / hw.block_size;
-  // The block pool keeps ~20 B per block (block_pool.h); 2^24 blocks is 320 MiB, and BlockId is 32-bit.
-  constexpr std::int64_t kMaxBlocks = std::int64_t{1} << 24;
-  if (hw.num_blocks > kMaxBlocks)
-    return too_large(pool_param, kv_gib,
-                     static_cast<double>(kMaxBlocks * hw.block_size) * hw.kv_bytes_per_token_per_gpu / kGiB, "GiB",
-                     "the KV pool (" + std::to_string(hw.num_blocks) + " blocks of " + std::to_string(hw.block_size) +
-                         " tokens; at most " + std::to_string(kMaxBlocks) + " blocks are simulated)");
-  if (hw.num_blocks * hw.block_size < min_tokens)
-    return Error{"invalid", pool_param,
-                 "a KV pool of " + format_number(kv_gib) + " GiB per GPU holds " +
-                     std::to_string(hw.num_blocks * hw.block_size) + " tokens in whole blocks, fewer than the " +
-                     std::to_string(min_tokens) + " tokens the longest request needs; raise kv_gib or shorten " + shorten,
-                 {{"min", std::to_string(min_tokens)}, {"unit", "tokens"}, {"got", format_number(kv_gib)}}};
+  if (auto e = check_pool_limits(hw, size, min_tokens, shorten)) return *e;
   return hw;
+}
+
+double mean_request_tokens(const Workload& workload) {
+  if (workload.requests.empty()) return 0;
+  double sum = 0;
+  for (const Request& r : workload.requests) sum += static_cast<double>(r.num_prompt_tokens + r.max_tokens);
+  return sum / static_cast<double>(workload.requests.size());
+}
+
+double max_concurrency(std::int64_t pool_tokens, double tokens_per_request) {
+  return tokens_per_request > 0 ? static_cast<double>(pool_tokens) / tokens_per_request : 0.0;
 }
 
 }  // namespace sl::llm

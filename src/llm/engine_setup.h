@@ -2,9 +2,12 @@
 // The hardware the serving engine runs on, as the analytic llm cells describe it (model_inputs.h: a model preset
 // or a custom one, weight and KV precision, a GPU preset or a custom one, compute efficiency and taxes), plus
 // what only a server has: the achieved share of HBM bandwidth, the share of GPU memory the server may use, and
-// tensor parallelism over TP GPUs (step_time.h). The KV pool of each GPU is either a stated reserve (the book's
-// 72 GiB of an H100's 80 GiB, §21) or, as vLLM sizes it, all that is left of mem_util_frac x memory after the
-// GPU's share of the weights; it holds floor(pool / KV bytes per token per GPU) tokens, cut into blocks.
+// tensor parallelism over TP GPUs (step_time.h). The KV pool of each GPU (kv_pool) is a stated reserve (reserve:
+// the book's 72 GiB of an H100's 80 GiB, §21), or, as vLLM sizes it, all that is left of mem_util_frac x memory
+// after the GPU's share of the weights and an activation reserve (fill); it holds floor(pool / KV bytes per token
+// per GPU) tokens, cut into blocks. Or the pool is stated as vLLM's start-up log reports it: in blocks (blocks,
+// num_gpu_blocks: --num-gpu-blocks-override, the log's "# GPU blocks") or in tokens (tokens, kv_tokens: "GPU KV
+// cache size: N tokens"), N tokens making floor(N / block_size) blocks.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,14 +31,30 @@ struct EngineHardware : ModelAndGpu {
 };
 
 /// Parameters: model_params(llama3-8b), gpu_params(h100), bw_efficiency_frac, mem_util_frac, kv_pool
-/// (reserve | fill), kv_gib, block_size, tensor_parallel_size, link_gb_per_s, link_latency_us.
+/// (reserve | fill | blocks | tokens), kv_gib, activation_gib, num_gpu_blocks, kv_tokens, block_size,
+/// tensor_parallel_size, link_gb_per_s, link_latency_us. activation_gib (fill, default 0) is what vLLM's profiler
+/// measures before it sizes the cache (determine_available_memory): the peak activation memory of a dummy forward
+/// pass of max_num_batched_tokens tokens, plus memory outside PyTorch's allocator (NCCL and cuBLAS buffers),
+/// subtracted with the weights from gpu_memory_utilization x memory. num_gpu_blocks and kv_tokens default to the reserve's 36,864 blocks and
+/// 589,824 tokens (Llama-3-8B, FP16 KV, 72 GiB).
 std::vector<ParamSpec> engine_hardware_params();
 
 /// Checked hardware. Errors: heads or KV heads that do not split over the GPUs ("invalid",
-/// tensor_parallel_size); weights that leave no room ("too_large", weights); a reserve beyond mem_util_frac x
-/// memory minus the weights ("too_large", kv_gib); a pool of more than 2^24 blocks ("too_large") or shorter than
-/// `min_tokens` ("invalid", naming `shorten`), both naming kv_gib, or mem_util_frac when kv_pool = fill.
+/// tensor_parallel_size); weights that leave no room ("too_large", weights); an activation reserve that leaves no
+/// KV room ("too_large", activation_gib); a reserve, blocks or tokens beyond mem_util_frac x memory minus the
+/// weights ("too_large", kv_gib, num_gpu_blocks or kv_tokens); a pool of more than 2^24 blocks ("too_large") or
+/// shorter than `min_tokens` ("invalid", naming `shorten`), both naming the param that sized the pool: kv_gib,
+/// mem_util_frac (fill), num_gpu_blocks or kv_tokens.
 Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten);
+
+/// Mean tokens a request of `workload` holds when it finishes: prompt + max_tokens, averaged over its requests
+/// (0 for none).
+double mean_request_tokens(const Workload& workload);
+
+/// Requests the KV pool holds at once, as vLLM's start-up log reports its "Maximum concurrency": pool tokens /
+/// tokens per request. vLLM divides by max_model_len (the worst case); the cells divide by their workload's
+/// mean_request_tokens (the book's 589,824 tokens / 1,256 = 469.6 requests of 1,000 + 256 tokens each).
+double max_concurrency(std::int64_t pool_tokens, double tokens_per_request);
 
 /// The scheduler's knobs, as vLLM names them, and the server's queue cap.
 struct SchedulerInputs {

@@ -170,6 +170,7 @@ struct PointResult {
   bool meets_slo = false;   ///< every class with arrivals attains slo_target_frac
   FleetRun fleet;
   EngineRun merged;
+  double mean_request_tokens = 0;  ///< prompt + max_tokens of the point's requests (engine_setup.h)
 };
 
 PointResult run_point(const FleetParams& p, const FleetPoint& pt, std::uint64_t seed, RunControl& ctl) {
@@ -183,6 +184,7 @@ PointResult run_point(const FleetParams& p, const FleetPoint& pt, std::uint64_t 
   config.kv_link_latency_s = p.kv_link_latency_s;
   config.kv_bytes_per_token_per_gpu = p.hw.kv_bytes_per_token_per_gpu;
   PointResult r;
+  r.mean_request_tokens = mean_request_tokens(workload);
   r.fleet = run_fleet(config, workload, ctl);
   r.merged = merge_runs(r.fleet);
   r.summary = summarize(r.merged);
@@ -285,8 +287,10 @@ Result<RunResult> run_fleet_cell(const Inputs& in, std::uint64_t seed, RunContro
   const auto num_runs = static_cast<double>(1 + p.sweep_values.size());
   RunResult result;
   result.output("kv_pool_tokens", static_cast<double>(p.hw.pool_tokens));
+  result.output("kv_pool_blocks", static_cast<double>(p.hw.num_blocks));
   RunControl base_part([&ctl, num_runs](double f) { ctl.report(f, num_runs); });
   const PointResult base = run_point(p, p.point, seed, base_part);
+  result.output("max_concurrency", max_concurrency(p.hw.pool_tokens, base.mean_request_tokens));
   point_outputs(result, p, base);
   tables(result, base, p.point.num_prefill_replicas);
   if (!p.sweep_values.empty()) {
@@ -374,7 +378,8 @@ CellSpec fleet_cell() {
   const auto sweep = std::find_if(params.begin(), params.end(), [](const ParamSpec& q) { return q.name == "sweep"; });
   params.insert(sweep, economics.begin(), economics.end());
   CellSpec cell{"llm/fleet", std::move(params), &run_fleet_cell};
-  cell.outputs = {out("kv_pool_tokens", "tokens"), out("goodput_req_per_s", "1/s"), out("slo_attainment_frac", ""),
+  cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("max_concurrency", "requests"),
+                  out("goodput_req_per_s", "1/s"), out("slo_attainment_frac", ""),
                   out("chat_attainment_frac", ""), out("doc_attainment_frac", ""), out("meets_slo", ""),
                   out("ttft_p50_ms", "ms"), out("ttft_p99_ms", "ms"), out("tpot_p99_ms", "ms"), out("itl_p50_ms", "ms"),
                   out("itl_p99_ms", "ms"), out("queue_p99_ms", "ms"), out("e2e_p99_s", "s"), out("tok_per_s", "tokens/s"),

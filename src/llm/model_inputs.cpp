@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/units.h"
+#include "llm/model_architecture.h"
 
 namespace sl::llm {
 namespace {
@@ -21,7 +22,7 @@ using units::kSPerMs;
 double bytes_of(const std::string& precision) {
   if (precision == "fp16") return 2.0;
   if (precision == "int8" || precision == "fp8") return 1.0;
-  return 0.5;  // int4
+  return 0.5;  // int4, fp4
 }
 
 std::string precision_of(double bytes, bool is_kv) {
@@ -32,7 +33,42 @@ std::string precision_of(double bytes, bool is_kv) {
 
 ModelSpec model_preset(const std::string& name) { return name == "llama3.1-70b" ? llama31_70b() : llama3_8b(); }
 
-GpuSpec gpu_preset(const std::string& name) { return name == "a100" ? a100() : h100(); }
+GpuSpec gpu_preset(const std::string& name) {
+  const GpuPreset* preset = find_gpu_preset(name);
+  return preset ? preset->spec : h100();
+}
+
+/// The `gpu` choice's values: every preset's id, then custom.
+std::vector<std::string> gpu_choices() {
+  std::vector<std::string> ids;
+  for (const GpuPreset& p : gpu_presets()) ids.push_back(p.id);
+  ids.push_back("custom");
+  return ids;
+}
+
+/// The tensor-core peak a step runs at for these weights: FP16 for fp16 and for weight-only int8 and int4 (the
+/// weights are widened to FP16 before the product, as the book treats INT4); FP8 for fp8 (W8A8); FP4 for fp4.
+/// 0 when the GPU has no such tensor cores.
+double peak_for_weights(const GpuSpec& gpu, const std::string& weights) {
+  if (weights == "fp8") return gpu.peak_fp8_flop_per_s;
+  if (weights == "fp4") return gpu.peak_fp4_flop_per_s;
+  return gpu.peak_flop_per_s;
+}
+
+/// weights = fp8 or fp4 on a GPU without that precision's tensor cores ("invalid", param weights).
+Error precision_error(const GpuSpec& gpu, const std::string& weights) {
+  const std::string other = gpu.peak_fp8_flop_per_s > 0 ? "fp16, fp8, int8 or int4" : "fp16, int8 or int4";
+  const bool fp8 = weights == "fp8";
+  const std::string upper = fp8 ? "FP8" : "FP4";
+  const std::string example = fp8 ? "h100" : "b200";
+  const std::string what = gpu.name == "custom" ? std::string("the custom GPU states no ") + upper + " peak" +
+                                                      (fp8 ? " (peak_fp8_tflop_per_s = 0)" : "")
+                                                : "the " + gpu.name + " has no " + upper + " tensor cores";
+  return Error{"invalid", "weights",
+               "weights = " + weights + ": " + what + "; choose " + other + ", or a GPU with " + upper + " such as " +
+                   example,
+               {{"got", weights}}};
+}
 
 /// True when a field differs from its default by more than text round-tripping can explain.
 bool differs(double x, double default_value) { return std::fabs(x - default_value) > 1e-9 * std::fabs(default_value); }
@@ -47,15 +83,16 @@ std::vector<ParamSpec> model_params(const ModelSpec& preset) {
           custom(count("heads", "", static_cast<double>(preset.num_heads), 1, 1024)),
           custom(count("kv_heads", "", static_cast<double>(preset.num_kv_heads), 1, 1024)),
           custom(count("head_dim", "", static_cast<double>(preset.head_dim), 1, 4096)),
-          choice("weights", {"fp16", "int8", "int4"}, precision_of(preset.bytes_per_weight, false)),
+          choice("weights", {"fp16", "fp8", "int8", "int4", "fp4"}, precision_of(preset.bytes_per_weight, false)),
           choice("kv", {"fp16", "fp8"}, precision_of(preset.bytes_per_kv, true))};
 }
 
 std::vector<ParamSpec> gpu_params(const GpuSpec& preset) {
   const auto custom = [](ParamSpec p) { return used_when(std::move(p), "gpu", {"custom"}); };
-  return {choice("gpu", {"h100", "a100", "custom"}, preset.name),
+  return {choice("gpu", gpu_choices(), preset.name),
           aliased(custom(real("peak_tflop_per_s", "TFLOP/s", preset.peak_flop_per_s * kPerTera, 0.001, 1e6)),
                   {"peak_tflops"}),
+          custom(real("peak_fp8_tflop_per_s", "TFLOP/s", preset.peak_fp8_flop_per_s * kPerTera, 0, 1e6)),
           aliased(custom(real("bw_tb_per_s", "TB/s", preset.hbm_bytes_per_s * kPerTera, 0.001, 1000)), {"bw_tb_s"}),
           custom(real("mem_gib", "GiB", static_cast<double>(preset.memory_bytes) / kGiB, 0.001, 1e5)),
           aliased(real("efficiency_frac", "", preset.compute_efficiency, 0.01, 1), {"efficiency"}),
@@ -104,15 +141,17 @@ Result<GpuChoice> validate_gpu(const Inputs& in, const GpuSpec& defaults) {
   const std::string& preset = in.choice("gpu");
   c.is_custom = preset == "custom";
   const double peak_tflop_per_s = in.real("peak_tflop_per_s"), bw_tb_per_s = in.real("bw_tb_per_s"),
-               mem_gib = in.real("mem_gib");
+               mem_gib = in.real("mem_gib"), peak_fp8_tflop_per_s = in.real("peak_fp8_tflop_per_s");
   GpuSpec& g = c.gpu;
   if (c.is_custom) {
     g.peak_flop_per_s = peak_tflop_per_s * units::kTera;
+    g.peak_fp8_flop_per_s = peak_fp8_tflop_per_s * units::kTera;  // 0: no FP8 tensor cores
     g.hbm_bytes_per_s = bw_tb_per_s * units::kTera;
     g.memory_bytes = std::llround(mem_gib * kGiB);
   } else {
     g = gpu_preset(preset);
     c.ignored_custom = differs(peak_tflop_per_s, defaults.peak_flop_per_s * kPerTera) ||
+                       differs(peak_fp8_tflop_per_s, defaults.peak_fp8_flop_per_s * kPerTera) ||
                        differs(bw_tb_per_s, defaults.hbm_bytes_per_s * kPerTera) ||
                        differs(mem_gib, static_cast<double>(defaults.memory_bytes) / kGiB);
   }
@@ -129,6 +168,11 @@ Result<ModelAndGpu> validate_model_and_gpu(const Inputs& in, const ModelSpec& mo
   auto gpu = validate_gpu(in, gpu_defaults);
   if (!gpu.ok()) return gpu.error();
   ModelAndGpu c{model.value(), gpu.value(), model.value().model, gpu.value().gpu};
+  // The weights' precision picks the tensor-core peak the steps run at; a GPU without it refuses the precision.
+  const std::string& weights = in.choice("weights");
+  const double peak_flop_per_s = peak_for_weights(c.gpu, weights);
+  if (peak_flop_per_s <= 0) return precision_error(c.gpu, weights);
+  c.gpu.peak_flop_per_s = peak_flop_per_s;
   return c;
 }
 

@@ -10,11 +10,12 @@
 namespace sl::llm {
 
 /// `model` (llama3-8b | llama3.1-70b | custom, default `preset`), the custom model's params_b, layers, heads,
-/// kv_heads, head_dim (defaults: the preset's values), and `weights` (fp16|int8|int4) and `kv` (fp16|fp8).
+/// kv_heads, head_dim (defaults: the preset's values), and `weights` (fp16|fp8|int8|int4|fp4) and `kv` (fp16|fp8).
 std::vector<ParamSpec> model_params(const ModelSpec& preset);
 
-/// `gpu` (h100 | a100 | custom, default `preset`), the custom GPU's peak_tflop_per_s, bw_tb_per_s, mem_gib, and
-/// the runtime's efficiency_frac, layer_tax_ms and dispatch_tax_ms (§0: 0.4, 0.01 ms, 0.01 ms).
+/// `gpu` (every GPU preset's id, gpu_presets(), then custom; default `preset`), the custom GPU's peak_tflop_per_s,
+/// peak_fp8_tflop_per_s (0: no FP8 tensor cores), bw_tb_per_s, mem_gib, and the runtime's efficiency_frac,
+/// layer_tax_ms and dispatch_tax_ms (§0: 0.4, 0.01 ms, 0.01 ms).
 std::vector<ParamSpec> gpu_params(const GpuSpec& preset);
 
 /// model_params(model_preset), then gpu_params(gpu_preset): what validate_model_and_gpu reads.
@@ -51,7 +52,10 @@ struct ModelAndGpu {
   GpuSpec gpu;      ///< gpu_choice.gpu
 };
 
-/// validate_model(in, model_defaults), then validate_gpu(in, gpu_defaults): the first error, or both.
+/// validate_model(in, model_defaults), then validate_gpu(in, gpu_defaults): the first error, or both, the GPU's
+/// peak_flop_per_s set to the tensor-core peak the weights run at: FP16 for fp16 and for weight-only int8 and int4
+/// (widened to FP16 before each product, as the book treats INT4), FP8 for fp8 (W8A8), FP4 for fp4 (H100: 989e12,
+/// 1,979e12 at fp8). A GPU without the precision refuses it ("invalid", param weights: the A100 has no FP8).
 Result<ModelAndGpu> validate_model_and_gpu(const Inputs& in, const ModelSpec& model_defaults,
                                            const GpuSpec& gpu_defaults);
 

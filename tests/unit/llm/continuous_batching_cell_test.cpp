@@ -255,3 +255,20 @@ TEST_CASE("The trace tables hold one queue span per traced request, in ms, and r
   CHECK(find_column(none, "trace_spans", "request") == nullptr);
   CHECK(none.find_output("trace_ttft_ms") == nullptr);
 }
+
+TEST_CASE("vLLM's start-up log: the pool in tokens and blocks, and the requests it holds at the workload's mean length",
+          "[llm][scheduler][kv_pool]") {
+  // Every request exactly 1,000 + 256 tokens (CV 0): 589,824 / 1,256 = 469.6 requests at once.
+  const std::map<std::string, std::string> fixed = {{"n", "20"}, {"prompt_cv", "0"}, {"output_cv", "0"}};
+  const auto r = cell.run(fixed);
+  CHECK(out(r, "kv_pool_tokens") == 589'824);
+  CHECK(out(r, "kv_pool_blocks") == 36'864);
+  CHECK_THAT(out(r, "max_concurrency"), WithinRel(589'824.0 / 1'256, 1e-12));
+  // Stated in blocks: 1,000 blocks of 16 tokens hold 16,000 tokens, 12.7 such requests.
+  auto blocks = fixed;
+  blocks.insert({{"kv_pool", "blocks"}, {"num_gpu_blocks", "1000"}, {"static_batch", "4"}});
+  const auto b = cell.run(blocks);
+  CHECK(out(b, "kv_pool_tokens") == 16'000);
+  CHECK(out(b, "kv_pool_blocks") == 1'000);
+  CHECK_THAT(out(b, "max_concurrency"), WithinRel(16'000.0 / 1'256, 1e-12));
+}

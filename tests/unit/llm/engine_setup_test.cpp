@@ -86,3 +86,77 @@ TEST_CASE("A KV pool of more blocks than the simulator keeps is refused, naming 
   CHECK(tiny.error().code == "too_large");
   CHECK(tiny.error().param == "kv_gib");
 }
+
+TEST_CASE("A pool stated in blocks holds blocks x block_size tokens, as vLLM's --num-gpu-blocks-override",
+          "[llm][engine_setup][kv_pool]") {
+  const auto hw = validate_engine_hardware(inputs({{"kv_pool", "blocks"}, {"num_gpu_blocks", "1000"}}), 2048, "x");
+  REQUIRE(hw.ok());
+  CHECK(hw.value().num_blocks == 1000);
+  CHECK(hw.value().pool_tokens == 16'000);
+  CHECK(hw.value().kv_pool_bytes_per_gpu == 16'000.0 * 131'072);
+  // At their defaults blocks and tokens state the reserve's pool: 36,864 blocks, 589,824 tokens.
+  for (const char* mode : {"blocks", "tokens"}) {
+    const auto same = validate_engine_hardware(inputs({{"kv_pool", mode}}), 2048, "x");
+    REQUIRE(same.ok());
+    CHECK(same.value().pool_tokens == 589'824);
+    CHECK(same.value().num_blocks == 36'864);
+  }
+}
+
+TEST_CASE("A pool stated in tokens makes floor(tokens / block_size) blocks, as vLLM's 'GPU KV cache size'",
+          "[llm][engine_setup][kv_pool]") {
+  const auto hw = validate_engine_hardware(inputs({{"kv_pool", "tokens"}, {"kv_tokens", "100000"}, {"block_size", "32"}}),
+                                           2048, "x");
+  REQUIRE(hw.ok());
+  CHECK(hw.value().pool_tokens == 100'000);
+  CHECK(hw.value().num_blocks == 3'125);
+  const auto odd = validate_engine_hardware(inputs({{"kv_pool", "tokens"}, {"kv_tokens", "100001"}}), 2048, "x");
+  REQUIRE(odd.ok());
+  CHECK(odd.value().num_blocks == 6'250);  // floor(100,001 / 16)
+}
+
+TEST_CASE("Filling the memory subtracts vLLM's activation reserve; a reserve that leaves no room is refused",
+          "[llm][engine_setup][kv_pool]") {
+  const std::map<std::string, std::string> fill = {{"kv_pool", "fill"}, {"mem_util_frac", "0.9"}};
+  auto with_activation = fill;
+  with_activation["activation_gib"] = "4";
+  const auto hw = validate_engine_hardware(inputs(with_activation), 2048, "x");
+  REQUIRE(hw.ok());
+  // 0.9 x 80 GiB - 4.015e9 B - 4 GiB, over 131,072 B per token.
+  const double pool = 0.9 * 80 * sl::units::kGiB - 4.015e9 - 4 * sl::units::kGiB;
+  CHECK(hw.value().pool_tokens == static_cast<std::int64_t>(pool / 131'072));
+  const auto none = validate_engine_hardware(inputs(fill), 2048, "x");
+  REQUIRE(none.ok());
+  CHECK(none.value().pool_tokens - hw.value().pool_tokens == 32'768);  // 4 GiB / 131,072 B
+  auto too_much = fill;
+  too_much["activation_gib"] = "70";  // 0.9 x 80 GiB leaves 68.26 GiB beside the weights
+  const auto refused = validate_engine_hardware(inputs(too_much), 2048, "x");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == "too_large");
+  CHECK(refused.error().param == "activation_gib");
+}
+
+TEST_CASE("Every way of sizing the pool meets the same limits, each error naming the param that sized it",
+          "[llm][engine_setup][kv_pool]") {
+  const auto param_of = [](const std::map<std::string, std::string>& raw, std::int64_t min_tokens) {
+    const auto hw = validate_engine_hardware(inputs(raw), min_tokens, "max_model_len");
+    REQUIRE_FALSE(hw.ok());
+    return hw.error().param;
+  };
+  // Beyond the memory beside the weights: 80 GiB - 4.015e9 B holds 624,727 tokens of 131,072 B.
+  CHECK(param_of({{"kv_pool", "blocks"}, {"num_gpu_blocks", "50000"}}, 2048) == "num_gpu_blocks");
+  CHECK(param_of({{"kv_pool", "tokens"}, {"kv_tokens", "700000"}}, 2048) == "kv_tokens");
+  // Shorter than the longest request (2,048 tokens).
+  CHECK(param_of({{"kv_pool", "blocks"}, {"num_gpu_blocks", "100"}}, 2048) == "num_gpu_blocks");
+  CHECK(param_of({{"kv_pool", "tokens"}, {"kv_tokens", "2047"}}, 2048) == "kv_tokens");
+  CHECK(param_of({{"kv_pool", "reserve"}, {"kv_gib", "0.1"}}, 2048) == "kv_gib");
+  CHECK(param_of({{"kv_pool", "fill"}, {"mem_util_frac", "0.048"}}, 2048) == "mem_util_frac");
+  // More blocks than the simulator keeps: 4 B per token of a one-head model, 2^24 blocks of 16 tokens.
+  const std::map<std::string, std::string> tiny = {
+      {"model", "custom"}, {"layers", "1"}, {"heads", "1"}, {"kv_heads", "1"}, {"head_dim", "1"}, {"kv_pool", "tokens"},
+      {"kv_tokens", "300000000"}};
+  const auto big = validate_engine_hardware(inputs(tiny), 2048, "x");
+  REQUIRE_FALSE(big.ok());
+  CHECK(big.error().code == "too_large");
+  CHECK(big.error().param == "kv_tokens");
+}

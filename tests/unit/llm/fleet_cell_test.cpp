@@ -42,6 +42,11 @@ TEST_CASE("One replica, no speculation, TP 1: llm/fleet gives llm/continuous-bat
   CHECK(out(f, "e2e_p99_s") == column(c, "policies", "e2e_p99_s")[0]);
   CHECK(out(f, "prefix_hit_frac") == column(c, "policies", "prefix_hit_frac")[0]);
   CHECK(out(f, "preemptions_per_request") == column(c, "policies", "preemptions_per_request")[0]);
+  // vLLM's start-up figures: the same pool, and the same requests to divide it by.
+  for (const char* name : {"kv_pool_tokens", "kv_pool_blocks", "max_concurrency"}) {
+    INFO(name);
+    CHECK(out(f, name) == out(c, name));
+  }
 }
 
 TEST_CASE("The replica sweep: more replicas cut the tail, and the cheapest point meeting every SLO is named",

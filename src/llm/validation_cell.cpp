@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 #include "core/checked_run.h"
 #include "core/stats.h"
 #include "core/table_columns.h"
 #include "core/units.h"
+#include "llm/model_architecture.h"
 #include "llm/simulator_cells.h"
 #include "llm/validation_points.h"
 
@@ -67,7 +69,17 @@ int family_of(Metric m) {
 /// Latencies in ms, throughput in tokens/s: the table's one unit per metric.
 double shown(Metric m, double value) { return m == Metric::Throughput ? value : value * units::kMsPerS; }
 
-int gpu_code(const std::string& sku) { return sku.rfind("H100", 0) == 0 ? 0 : sku.rfind("A100", 0) == 0 ? 1 : 2; }
+/// The table's `gpu` codes: 0 H100 SXM, 1 A100 80 GB, 2 no preset, then the other presets (codes fixed here, not
+/// by the presets' order, so the lab file's labels stay put).
+int gpu_code(const std::string& sku) {
+  static const char* const kIds[] = {"h100", "a100", "", "h200", "b200", "l40s", "a100-40gb", "h100-pcie", "mi300x", "mi325x"};
+  const GpuPreset* preset = gpu_preset_of(sku);
+  if (preset == nullptr) return 2;
+  for (int code = 0; code < static_cast<int>(std::size(kIds)); ++code)
+    if (preset->id == kIds[code]) return code;
+  SL_ASSERT(false);  // a preset without a code: add it here and in labs/llm/validation.json
+  return 2;
+}
 int engine_code(const std::string& engine) { return engine == "vllm" ? 0 : engine == "sglang" ? 1 : 2; }
 
 /// A knob as shown: efficiencies as fractions, taxes in ms.
@@ -177,7 +189,7 @@ void notices(const ValidationParams& p, RunResult& result) {
   }
   if (excluded > 0)
     result.notice("points_excluded", std::to_string(excluded) + " of the " + std::to_string(total) +
-                                         " published points are not simulated (a mixture of experts, an unmodelled GPU, lengths not stated...): "
+                                         " published points are not simulated (a GPU without a preset, lengths not stated...): "
                                          "the excluded table says why, point by point.");
   if (dropped > 0)
     result.notice("latency_dropped", std::to_string(dropped) + " saturated point(s), simulated with fewer requests than "

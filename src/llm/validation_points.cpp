@@ -2,14 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/units.h"
+#include "llm/model_architecture.h"
 
 namespace sl::llm {
 namespace {
 
-constexpr double kH100Fp8PeakFlopPerS = 1979e12;  // H100 SXM datasheet: FP8 tensor core 3,958 TFLOPS with sparsity
-constexpr double kA100LinkBytesPerS = 300e9;      // A100 SXM datasheet: NVLink 600 GB/s, both directions
 constexpr double kSaturatedFrac = 0.95;           // completed / offered rate below this: the queue grew
 constexpr double kQueuedTtftRatio = 1.5;          // mean TTFT over its median above this: long waits
 // A time-free point (a burst, a closed loop) is simulated once and re-timed exactly (serving_calibration.h), a
@@ -21,33 +21,74 @@ constexpr double kTrtFreeMemoryFrac = 0.9;
 constexpr std::int64_t kTrtMaxBatchSize = 2048, kTrtMaxNumTokens = 8192, kTrtBlockSize = 64;
 constexpr std::int64_t kVllmBlockSize = 16;
 
-enum class Gpu { H100, A100, Other };
-
-Gpu gpu_of(const std::string& sku) {
-  if (sku.rfind("H100", 0) == 0) return Gpu::H100;
-  if (sku.rfind("A100", 0) == 0) return Gpu::A100;
-  return Gpu::Other;
-}
-
-/// Bytes of one element at a precision the step model takes (16- and 8-bit), or 0.
+/// Bytes of one element at a precision the step model takes (16-, 8- and 4-bit), or 0.
 double bytes_of(const std::string& precision) {
   if (precision == "fp16" || precision == "bf16") return 2.0;
   if (precision == "fp8" || precision == "int8") return 1.0;
+  if (precision == "fp4") return 0.5;
   return 0.0;
+}
+
+/// The architecture the point's model block gives, when every field the counts need is stated and consistent.
+std::optional<ModelArchitecture> architecture_of(const MeasuredPoint& m) {
+  for (const std::int64_t x : {m.hidden_size, m.intermediate_size, m.vocab_size, m.num_experts, m.experts_per_token,
+                               m.moe_intermediate_size, m.num_shared_experts})
+    if (x < 0) return std::nullopt;
+  if (m.tie_embeddings < 0) return std::nullopt;
+  ModelArchitecture a;
+  a.name = m.model_name;
+  a.hidden_size = m.hidden_size;
+  a.intermediate_size = m.intermediate_size;
+  a.num_layers = m.layers;
+  a.num_heads = m.heads;
+  a.num_kv_heads = m.kv_heads;
+  a.head_dim = m.head_dim;
+  a.vocab_size = m.vocab_size;
+  a.tie_embeddings = m.tie_embeddings == 1;
+  a.num_experts = m.num_experts;
+  a.experts_per_token = m.experts_per_token;
+  a.moe_intermediate_size = m.moe_intermediate_size;
+  a.num_shared_experts = m.num_shared_experts;
+  if (check_architecture(a)) return std::nullopt;
+  return a;
+}
+
+/// A mixture of experts' architecture: its preset's, else its model block's, else none.
+std::optional<ModelArchitecture> moe_architecture_of(const MeasuredPoint& m) {
+  if (const ModelPreset* preset = find_model_preset(m.preset)) return preset->arch;
+  return architecture_of(m);
+}
+
+/// The peak the point's weights compute at: FP8 and FP4 on the GPU's tensor cores of that precision; FP8 on a GPU
+/// without them, and INT8, as 16-bit (weight-only quantisation); 0 for FP4 on a GPU without FP4 tensor cores.
+double peak_flop_per_s_of(const GpuSpec& gpu, const std::string& weights) {
+  if (weights == "fp8" && gpu.peak_fp8_flop_per_s > 0) return gpu.peak_fp8_flop_per_s;
+  if (weights == "fp4") return gpu.peak_fp4_flop_per_s;
+  return gpu.peak_flop_per_s;
 }
 
 /// Why the point cannot be simulated, or None.
 Exclusion exclusion_of(const MeasuredPoint& m) {
-  if (m.is_moe()) return Exclusion::Moe;
-  if (gpu_of(m.gpu_sku) == Gpu::Other) return Exclusion::Gpu;
+  if (m.is_moe() && !moe_architecture_of(m)) return Exclusion::Moe;
+  const GpuPreset* gpu = gpu_preset_of(m.gpu_sku);
+  if (gpu == nullptr) return Exclusion::Gpu;
   if (bytes_of(m.weights) == 0 || (!m.kv.empty() && bytes_of(m.kv) == 0)) return Exclusion::Precision;
+  if (peak_flop_per_s_of(gpu->spec, m.weights) == 0) return Exclusion::Precision;
   if (m.pp != 1) return Exclusion::Pipeline;
   if (m.input_mean < 1 || m.output_mean < 1) return Exclusion::Lengths;
   if (m.has_shared_prefix == 1 && m.reuse_distinct_prompts == 0) return Exclusion::PrefixUnquantified;
   return Exclusion::None;
 }
 
+/// A dense model from its total count (as the points were first mapped); a mixture of experts from its
+/// architecture, whose counts split the experts from the rest.
 ModelSpec model_of(const MeasuredPoint& m) {
+  const double bytes_per_weight = bytes_of(m.weights), bytes_per_kv = m.kv.empty() ? 2.0 : bytes_of(m.kv);
+  if (m.is_moe()) {
+    ModelSpec model = model_spec_of(*moe_architecture_of(m), bytes_per_weight, bytes_per_kv);
+    model.name = m.model_name;
+    return model;
+  }
   ModelSpec model;
   model.name = m.model_name;
   model.params = std::llround(m.params_b * 1e9);
@@ -55,15 +96,14 @@ ModelSpec model_of(const MeasuredPoint& m) {
   model.num_heads = m.heads;
   model.num_kv_heads = m.kv_heads;
   model.head_dim = m.head_dim;
-  model.bytes_per_weight = bytes_of(m.weights);
-  model.bytes_per_kv = m.kv.empty() ? 2.0 : bytes_of(m.kv);
+  model.bytes_per_weight = bytes_per_weight;
+  model.bytes_per_kv = bytes_per_kv;
   return model;
 }
 
 GpuSpec gpu_spec_of(const MeasuredPoint& m) {
-  const Gpu gpu = gpu_of(m.gpu_sku);
-  GpuSpec g = gpu == Gpu::H100 ? h100() : a100();
-  if (gpu == Gpu::H100 && m.weights == "fp8") g.peak_flop_per_s = kH100Fp8PeakFlopPerS;
+  GpuSpec g = gpu_preset_of(m.gpu_sku)->spec;
+  g.peak_flop_per_s = peak_flop_per_s_of(g, m.weights);
   return g;
 }
 
@@ -74,7 +114,7 @@ EngineConfig config_of(const MeasuredPoint& m, std::int64_t prompt_tokens, std::
   c.model = model_of(m);
   c.gpu = gpu_spec_of(m);
   c.tp.size = m.tp;
-  if (gpu_of(m.gpu_sku) == Gpu::A100) c.tp.link_bytes_per_s = kA100LinkBytesPerS;
+  if (c.gpu.link_bytes_per_s > 0) c.tp.link_bytes_per_s = c.gpu.link_bytes_per_s;
   const bool is_trt = m.engine == "tensorrt-llm", is_static = m.arrival == "static_batch";
   SchedulerConfig& s = c.scheduler;
   const std::int64_t longest = prompt_tokens + output_tokens;
@@ -192,6 +232,19 @@ std::vector<ValidationPoint> validation_points(std::int64_t max_requests, Engine
     points.push_back(map_point(static_cast<std::int64_t>(i), all[i], max_requests));
   }
   return points;
+}
+
+const GpuPreset* gpu_preset_of(const std::string& sku) {
+  // (family, a word that picks a variant or "", preset), the first match wins.
+  static const char* const kRules[][3] = {{"H100", "PCIe", "h100-pcie"}, {"H100", "", "h100"}, {"A100", "40GB", "a100-40gb"},
+                                          {"A100", "", "a100"},           {"H200", "", "h200"},  {"B200", "", "b200"},
+                                          {"L40S", "", "l40s"},           {"MI300X", "", "mi300x"}, {"MI325X", "", "mi325x"}};
+  const std::string head = " " + sku.substr(0, sku.find(" (")) + " ";
+  for (const auto& [family, variant, id] : kRules)
+    if (head.find(" " + std::string(family) + " ") != std::string::npos &&
+        (*variant == '\0' || head.find(variant) != std::string::npos))
+      return find_gpu_preset(id);
+  return nullptr;
 }
 
 StepKnobs page_default_knobs() { return knobs_of(GpuSpec{}); }

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "llm/model_architecture.h"
+
 #include <map>
 
 using namespace sl::llm;
@@ -21,16 +23,17 @@ std::vector<std::string> keys(const ValidationPoint& v) { return v.keys; }
 
 }  // namespace
 
-TEST_CASE("49 of the 79 published points are modelled: MoE 10, no GPU preset for 8, no stated lengths for 12",
+TEST_CASE("62 of the 79 published points are modelled: no GPU preset for 3, unstated weights 2, no lengths 12",
           "[llm][validation]") {
   const auto points = validation_points(500, EngineFilter::All);
   REQUIRE(points.size() == measured_points().size());
   std::map<Exclusion, int> count;
   for (const ValidationPoint& v : points) ++count[v.exclusion];
-  CHECK(count[Exclusion::None] == 49);
-  CHECK(count[Exclusion::Moe] == 10);      // Mixtral 8x7B, gpt-oss, Qwen3-30B-A3B: experts not mapped yet
-  CHECK(count[Exclusion::Gpu] == 8);       // RTX PRO 6000, RTX 4090; dense TensorRT-LLM runs on H200, B200, L40S
-  CHECK(count[Exclusion::Lengths] == 12);  // SGLang's ShareGPT runs state no mean lengths
+  CHECK(count[Exclusion::None] == 62);
+  CHECK(count[Exclusion::Moe] == 0);        // Mixtral 8x7B, gpt-oss, Qwen3-30B-A3B: each has a preset
+  CHECK(count[Exclusion::Gpu] == 3);        // RTX PRO 6000 (2), RTX 4090
+  CHECK(count[Exclusion::Precision] == 2);  // gpt-oss-20b on an H100, gpt-oss-120b on an H200: weights unstated
+  CHECK(count[Exclusion::Lengths] == 12);   // SGLang's ShareGPT runs state no mean lengths
   for (const ValidationPoint& v : points)
     if (v.exclusion == Exclusion::None) CHECK_FALSE(v.serving.targets.empty());
 }
@@ -81,6 +84,56 @@ TEST_CASE("TensorRT-LLM points take trtllm-build's defaults; a static batch runs
   CHECK(fp8.serving.workload.num_requests == 2000);  // a burst: 4 x the cap (30,000 in the source)
 }
 
+TEST_CASE("A measured SKU names its GPU preset by its first words; one without a preset names none",
+          "[llm][validation]") {
+  const auto id = [](const std::string& sku) {
+    const GpuPreset* p = gpu_preset_of(sku);
+    return p == nullptr ? std::string("none") : p->id;
+  };
+  CHECK(id("H100 SXM 80GB (NVIDIA-H100-80GB-HBM3)") == "h100");
+  CHECK(id("H100 80GB (README: '4 x H100 80G'; SXM or PCIe not stated)") == "h100");  // the quote is not read
+  CHECK(id("H100 PCIe 80GB") == "h100-pcie");
+  CHECK(id("A100 80GB (form factor and memory size not stated)") == "a100");
+  CHECK(id("A100 SXM 40GB") == "a100-40gb");
+  CHECK(id("H200 SXM 141GB (table column 'H200 141GB HBM3'; form factor not stated, HBM3e per NVIDIA's datasheet)") == "h200");
+  CHECK(id("B200 180GB (page's hardware list: 'B200 180GB (DGX B200)')") == "b200");
+  CHECK(id("L40S 48GB (table column 'L40S'; PCIe card)") == "l40s");
+  CHECK(id("AMD Instinct MI300X 192GB") == "mi300x");
+  CHECK(id("GeForce RTX 4090 24GB") == "none");
+  CHECK(id("RTX PRO 6000 Blackwell Server Edition 96GB") == "none");
+}
+
+TEST_CASE("A mixture of experts runs as its preset's architecture; a GPU as its preset, at its FP8 or FP4 peak",
+          "[llm][validation]") {
+  const auto points = validation_points(500, EngineFilter::All);
+  // Mixtral 8x7B, FP8 on one H100: 8 experts, 2 a token, in 32 MoE layers; FLOPs of 12.9 B active weights less the
+  // input embedding; the H100's FP8 peak.
+  const ValidationPoint& mixtral = by_id(points, "trtllm017-mixtral-8x7b-h100-tp1-fp8-1000-1000-max-throughput");
+  REQUIRE(mixtral.exclusion == Exclusion::None);
+  const ModelSpec& model = mixtral.serving.config.model;
+  CHECK(model.num_experts == 8);
+  CHECK(model.experts_per_token == 2);
+  CHECK(model.num_moe_layers == 32);
+  CHECK(model.params == count_architecture(find_model_preset("mixtral-8x7b")->arch).total_params);
+  CHECK(model.bytes_per_weight == 1.0);
+  CHECK_FALSE(mixtral.serving.config.tp.expert_parallel);  // TensorRT-LLM's default: experts split like the rest
+  CHECK(mixtral.serving.config.gpu.peak_flop_per_s == 1979e12);
+  // An L40S computes FP8 at its 733 TFLOP/s and all-reduces over PCIe, 32 GB/s each way.
+  const ValidationPoint& l40s = by_id(points, "trtllm017-mixtral-8x7b-l40s-tp4-fp8-1000-1000-max-throughput");
+  CHECK(l40s.serving.config.gpu.peak_flop_per_s == 733e12);
+  CHECK(l40s.serving.config.tp.link_bytes_per_s == 32e9);
+  // FP4 on a B200: half a byte a weight, at its FP4 peak of 9,000 TFLOP/s.
+  const ValidationPoint& qwen = by_id(points, "trtllm-pt-qwen3-30b-a3b-b200-tp1-fp4-1024-1024-max-throughput");
+  CHECK(qwen.serving.config.model.bytes_per_weight == 0.5);
+  CHECK(qwen.serving.config.gpu.peak_flop_per_s == 9000e12);
+  CHECK(qwen.serving.config.gpu.memory_bytes == find_gpu_preset("b200")->spec.memory_bytes);
+  // A dense point keeps its total count as the file gives it (the earlier points' figures stay).
+  const ValidationPoint& dense = by_id(points, "trtllm017-llama31-8b-h200-tp1-fp8-1000-1000-max-throughput");
+  CHECK(dense.serving.config.model.params == std::llround(measured_points()[static_cast<std::size_t>(dense.index)].params_b * 1e9));
+  CHECK(dense.serving.config.model.num_experts == 0);
+  CHECK(by_id(points, "trtllm-pt-gpt-oss-20b-h100-tp1-1024-1024-max-throughput").exclusion == Exclusion::Precision);
+}
+
 TEST_CASE("An engine filter takes only that engine's points; the rest are marked as another engine's",
           "[llm][validation]") {
   for (const auto& [filter, engine] : {std::pair{EngineFilter::Vllm, "vllm"}, std::pair{EngineFilter::TensorRtLlm, "tensorrt-llm"}})
@@ -92,9 +145,11 @@ TEST_CASE("An engine filter takes only that engine's points; the rest are marked
 
 TEST_CASE("A point's figures hardly move when its request cap goes from 500 to 2,000", "[llm][validation][.slow]") {
   // The cap of a Poisson point (and 4x it for a burst) is what keeps llm/validation within its budget: raising it
-  // to 2,000 moves 44 of the 47 figures it changes by 3 % or less and none by 5 % at the page's default knobs
-  // (measured: 4.4 % at most, a 7B TTFT median). At the knobs fitted on all points, a point near saturation moves
-  // more (CodeLlama-34B at 20 requests/s: TTFT +13 %; the saturated 34B run's throughput +7.5 %), no other over 5 %.
+  // to 2,000 moves 55 of the 60 figures it changes by 3 % or less and none by 5 % at the page's default knobs
+  // (measured: 4.8 % at most, Llama-3.1-70B's FP8 burst on H200s). At the knobs fitted on the 49 points before
+  // issue 36, a point near saturation moves more (CodeLlama-34B at 20 requests/s: TTFT +13 %; the saturated 34B
+  // run's throughput +7.5 %), and so do the two dense FP8 bursts of 1,000/1,000 tokens on H200s (-5.2 % and -6.2 %:
+  // 2,000 of their 3,000 requests, the burst cap, leave a relatively longer tail); no other over 5 %.
   const auto a = validation_points(500, EngineFilter::All), b = validation_points(2000, EngineFilter::All);
   for (const StepKnobs& k : {page_default_knobs(), StepKnobs{0.5702, 0.8443, 0.1305e-3, 0.3319e-3}}) {
     int moved = 0;
@@ -105,6 +160,6 @@ TEST_CASE("A point's figures hardly move when its request cap goes from 500 to 2
       const Predictions pa = simulate_point(a[i].serving, k, 1 + i), pb = simulate_point(b[i].serving, k, 1 + i);
       for (std::size_t t = 0; t < pa.size(); ++t) moved += std::fabs(pa[t] / pb[t] - 1) > 0.05;
     }
-    CHECK(moved <= (k.compute_efficiency == page_default_knobs().compute_efficiency ? 0 : 2));
+    CHECK(moved <= (k.compute_efficiency == page_default_knobs().compute_efficiency ? 0 : 4));
   }
 }

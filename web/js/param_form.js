@@ -33,12 +33,22 @@ export function build_param_fields({ spec, doc, id_prefix, values, seed_text, ke
   const bytes_inputs = new Map();   // name → bytes_input() of a file parameter
   const update_relevance = () => {
     for (const param of spec.params) {
-      if (!param.used_when) continue;
+      if (!param.used_when || sets_its_choice(param)) continue;
       const chosen = controls.get(param.used_when.param)?.value;
       field_of.get(param.name).hidden = !param.used_when.values.includes(chosen);
     }
   };
   const edited = (event) => { update_relevance(); on_edit(event); };
+  // A file (or pasted text) given for a parameter used at one choice only (trace: workload = trace; model_config:
+  // model = config) sets that choice, unless it is already one the parameter is used at, so the run uses what the
+  // reader just gave; the form shows the new choice. Such a field stays in view at every choice for this reason.
+  const given = (param, event) => {
+    const select = param.used_when && controls.get(param.used_when.param);
+    if (bytes_inputs.get(param.name).given() && sets_its_choice(param) && select && !param.used_when.values.includes(select.value)) {
+      select.value = param.used_when.values[0];
+    }
+    edited(event);
+  };
   const is_key = (param) => key_params.includes(param.name) && (param.kind === 'real' || param.kind === 'count');
   const fields = spec.params.map((param) => {
     const text = pick(doc.params?.[param.name]?.label, param.name);
@@ -56,10 +66,10 @@ export function build_param_fields({ spec, doc, id_prefix, values, seed_text, ke
       return consent;
     }
     if (param.kind === 'bytes') {
-      const input = bytes_input({ param, id, pasted, on_give: edited, on_refused });
+      const input = bytes_input({ param, id, pasted, on_give: (event) => given(param, event), on_refused });
       bytes_inputs.set(param.name, input);
       controls.set(param.name, input.control);
-      const box = field(input.control, text, param, limits_hint(param), null, false, input.paste);
+      const box = field(input.control, text, param, file_hint(param, doc), null, false, input.paste);
       field_of.set(param.name, box);
       return box;
     }
@@ -154,6 +164,20 @@ function consent_field(param, id, label_text, choice_labels, consent_text, on_co
     el('label', { for: id, class: 'sl-label', title: `--${param.name}` }, label_text),
     el('div', { class: 'sl-consent-control' }, select, button),
     el('p', { id: `${id}-error`, class: 'sl-field-error', hidden: true }));
+}
+
+/** True for a file parameter used at exactly one value of a choice: giving it bytes sets that value. */
+function sets_its_choice(param) {
+  return param.kind === 'bytes' && param.used_when?.values.length === 1;
+}
+
+/** The hint of a file field: its size limit, and the choice a file sets ("… sets Workload to a real trace, replayed."). */
+function file_hint(param, doc) {
+  const hint = limits_hint(param);
+  if (!sets_its_choice(param)) return hint;
+  const choice = doc.params?.[param.used_when.param];
+  const value = param.used_when.values[0];
+  return `${hint} ${t('cell.file_sets_choice', { param: pick(choice?.label, param.used_when.param), choice: pick(choice?.choices?.[value], value) })}`;
 }
 
 /** A choice's menu or a number's text field (a file parameter's input is bytes_input()'s). */

@@ -7,6 +7,7 @@ import './isolation.spec.mjs';
 import './cells.spec.mjs';
 import './probes.spec.mjs';
 import './photo.spec.mjs';
+import './paste.spec.mjs';
 import './aliases.spec.mjs';
 import './lab_fetch.spec.mjs';
 import './explorable.spec.mjs';

@@ -26,6 +26,7 @@ export class CellView {
   #lab_id; #doc; #spec; #worker; #embed;
   #values; #seed_text;            // what the user typed (strings), restored from the URL
   #files = {};                    // file parameters: name → Uint8Array (never in the URL)
+  #pasted = {};                   // file parameters given as pasted text: name → the text, kept across rebuilds
   #form = null; #status; #error_box; #notices; #fills; #results; #stale_note; #charts;
   #last_result = null; #last_error = null; #datasets = null; #debounce = 0;
   #open_full = null;
@@ -101,7 +102,8 @@ export class CellView {
     const title = this.title;
     this.#form = build_param_fields({
       spec: this.#spec, doc, id_prefix: this.#id_prefix, values: this.#values, seed_text: this.#seed_text,
-      key_params: doc.key_params || [], on_edit: () => this.#edited(),
+      key_params: doc.key_params || [], pasted: this.#pasted, on_edit: () => this.#edited(),
+      on_refused: (error) => this.#refused(error),
       on_consent: (name, choice) => this.run_now({ [name]: choice }),   // this run only: later edits download nothing
     });
     this.#status.relabel();
@@ -214,11 +216,23 @@ export class CellView {
       if (needs_consent(param)) continue;
       if (param.kind !== 'bytes') this.#values[param.name] = values[param.name];
       else if (values[param.name]) this.#files[param.name] = new Uint8Array(await values[param.name].arrayBuffer());
-      else delete this.#files[param.name];
+      else if (values[param.name] === null) delete this.#files[param.name];   // undefined: untouched since a rebuild
     }
     this.#write_url();
     clearTimeout(this.#debounce);
     this.#debounce = setTimeout(() => this.run_now(), DEBOUNCE_MS);
+  }
+
+  /**
+   * A file (or pasted text) over its parameter's max, refused unread with the error C++ would give it: the
+   * parameter drops its bytes and the cell does not run until the reader gives it others.
+   */
+  #refused(error) {
+    clearTimeout(this.#debounce);
+    delete this.#files[error.param];
+    this.element.dataset.state = 'error';
+    this.#show_error(error);
+    this.#set_stale(true);
   }
 
   /**
@@ -411,6 +425,7 @@ export class CellView {
       if (param.kind !== 'bytes' && values[param.name] !== undefined) this.#values[param.name] = String(values[param.name]);
       if (param.kind === 'bytes' && param.used_when && !param.used_when.values.includes(this.#values[param.used_when.param])) {
         delete this.#files[param.name];
+        delete this.#pasted[param.name];
       }
     }
     this.build();

@@ -3,11 +3,13 @@
 // one validator, in C++, which reports it. The lab file's key parameters get a slider beside the text field
 // (its range from the C++ declaration, spec.slider); the others sit under a closed "More parameters". A
 // choice that downloads (C++ declares network_bytes per choice) is never a plain menu: the reader picks a
-// size and presses a button stating the bytes; the parameter otherwise stays at its default (none).
+// size and presses a button stating the bytes; the parameter otherwise stays at its default (none). A file
+// parameter takes a file, or pasted text for a text format (bytes_input.js).
 import { el } from './dom.js';
 import { t, pick, current_lang, unit_text } from './i18n.js';
 import { format_limit, format_number } from './format.js';
 import { to_c_number, from_c_number } from './number_text.js';
+import { bytes_input } from './bytes_input.js';
 
 const SLIDER_STEPS = 1000;   // positions of a slider over its range
 const LOG_DECADES = 2;       // a range spanning more decades than this is drawn on a log scale
@@ -17,23 +19,36 @@ export function needs_consent(param) { return param.kind === 'choice' && (param.
 
 /**
  * Builds the parameter fields. values: {name: C text}; seed_text: text or null when the cell has no seed;
- * key_params: names with a slider. on_edit() is called on every edit; on_consent(name, choice) when the
- * reader presses a download's button.
+ * key_params: names with a slider; pasted: {name: text} pasted into file parameters, kept by the caller
+ * across rebuilds. on_edit() is called on every edit; on_consent(name, choice) when the reader presses a
+ * download's button; on_refused(error) when the reader gives a file parameter more bytes than its max.
  * Returns {element, read(), mark_invalid(name, message)}.
  */
-export function build_param_fields({ spec, doc, id_prefix, values, seed_text, key_params = [], on_edit, on_consent = () => {} }) {
+export function build_param_fields({ spec, doc, id_prefix, values, seed_text, key_params = [], pasted = {}, on_edit,
+  on_consent = () => {}, on_refused = () => {} }) {
   const controls = new Map();   // name → input or select
   const field_of = new Map();   // name → its field, for params used only at some choices
   const notes = new Map();      // name → the "read as 1000" line of a number field
   const sliders = new Map();    // name → {slider, scale}
+  const bytes_inputs = new Map();   // name → bytes_input() of a file parameter
   const update_relevance = () => {
     for (const param of spec.params) {
-      if (!param.used_when) continue;
+      if (!param.used_when || sets_its_choice(param)) continue;
       const chosen = controls.get(param.used_when.param)?.value;
       field_of.get(param.name).hidden = !param.used_when.values.includes(chosen);
     }
   };
   const edited = (event) => { update_relevance(); on_edit(event); };
+  // A file (or pasted text) given for a parameter used at one choice only (trace: workload = trace; model_config:
+  // model = config) sets that choice, unless it is already one the parameter is used at, so the run uses what the
+  // reader just gave; the form shows the new choice. Such a field stays in view at every choice for this reason.
+  const given = (param, event) => {
+    const select = param.used_when && controls.get(param.used_when.param);
+    if (bytes_inputs.get(param.name).given() && sets_its_choice(param) && select && !param.used_when.values.includes(select.value)) {
+      select.value = param.used_when.values[0];
+    }
+    edited(event);
+  };
   const is_key = (param) => key_params.includes(param.name) && (param.kind === 'real' || param.kind === 'count');
   const fields = spec.params.map((param) => {
     const text = pick(doc.params?.[param.name]?.label, param.name);
@@ -49,6 +64,14 @@ export function build_param_fields({ spec, doc, id_prefix, values, seed_text, ke
       const consent = consent_field(param, id, text, choice_labels, doc.params?.[param.name]?.consent, on_consent);
       field_of.set(param.name, consent);
       return consent;
+    }
+    if (param.kind === 'bytes') {
+      const input = bytes_input({ param, id, pasted, on_give: (event) => given(param, event), on_refused });
+      bytes_inputs.set(param.name, input);
+      controls.set(param.name, input.control);
+      const box = field(input.control, text, param, file_hint(param, doc), null, false, input.paste);
+      field_of.set(param.name, box);
+      return box;
     }
     const control = make_control(param, id, values[param.name], choice_labels, param.kind === 'real' || param.kind === 'count' ? number_edited : edited);
     controls.set(param.name, control);
@@ -89,9 +112,12 @@ export function build_param_fields({ spec, doc, id_prefix, values, seed_text, ke
   return {
     element: el('div', { class: 'sl-param-groups' },
       el('div', { class: 'sl-params sl-params-key' }, fold ? key_fields : fields), more),
-    /** {name: C text}, except file parameters: {name: File or null}. Numbers in the reader's notation become C's. */
+    /**
+     * {name: C text}, except file parameters: {name: Blob (a File or pasted text), null once cleared, undefined
+     * while untouched since this form was built}. Numbers in the reader's notation become C's.
+     */
     read: () => Object.fromEntries([...controls].map(([name, control]) => {
-      if (control.type === 'file') return [name, control.files[0] || null];
+      if (bytes_inputs.has(name)) return [name, bytes_inputs.get(name).given()];
       if (control.tagName === 'SELECT' || name === 'seed') return [name, control.value];
       return [name, to_c_number(control.value, current_lang()).text];
     })),
@@ -140,12 +166,22 @@ function consent_field(param, id, label_text, choice_labels, consent_text, on_co
     el('p', { id: `${id}-error`, class: 'sl-field-error', hidden: true }));
 }
 
+/** True for a file parameter used at exactly one value of a choice: giving it bytes sets that value. */
+function sets_its_choice(param) {
+  return param.kind === 'bytes' && param.used_when?.values.length === 1;
+}
+
+/** The hint of a file field: its size limit, and the choice a file sets ("… sets Workload to a real trace, replayed."). */
+function file_hint(param, doc) {
+  const hint = limits_hint(param);
+  if (!sets_its_choice(param)) return hint;
+  const choice = doc.params?.[param.used_when.param];
+  const value = param.used_when.values[0];
+  return `${hint} ${t('cell.file_sets_choice', { param: pick(choice?.label, param.used_when.param), choice: pick(choice?.choices?.[value], value) })}`;
+}
+
+/** A choice's menu or a number's text field (a file parameter's input is bytes_input()'s). */
 function make_control(param, id, value, choice_labels, on_edit) {
-  if (param.kind === 'bytes') {
-    // A file the user picks (or drops on the field); never in the URL. Empty: the cell's built-in default.
-    return el('input', { id, name: param.name, type: 'file', class: 'sl-input sl-file', accept: param.accept,
-      on: { change: on_edit } });
-  }
   if (param.kind === 'choice') {
     // A value from the URL that is not a choice is kept as an option, so C++ reports it (bad_choice).
     const choices = param.choices.includes(value) ? param.choices : [...param.choices, value];
@@ -215,7 +251,7 @@ function show_note(note, c_text) {
   note.textContent = c_text === null ? '' : t('cell.read_as', { value: from_c_number(c_text, current_lang()) });
 }
 
-function field(control, label_text, param, hint_text, slider, is_key) {
+function field(control, label_text, param, hint_text, slider, is_key, extra = null) {
   const hint_id = `${control.id}-hint`;
   control.setAttribute('aria-describedby', hint_id);
   const unit = unit_text(param.unit);
@@ -226,7 +262,8 @@ function field(control, label_text, param, hint_text, slider, is_key) {
     el('p', { class: 'sl-read-as', role: 'status', hidden: true }),
     el('p', { id: `${control.id}-error`, class: 'sl-field-error', hidden: true }),
     // A key parameter's slider shows its range; the full range the field accepts stays its description.
-    el('div', { id: hint_id, class: is_key ? 'sl-hint sl-visually-hidden' : 'sl-hint' }, hint_text));
+    el('div', { id: hint_id, class: is_key ? 'sl-hint sl-visually-hidden' : 'sl-hint' }, hint_text),
+    extra);
 }
 
 function limits_hint(param) {

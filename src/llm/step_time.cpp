@@ -60,11 +60,14 @@ double TensorParallel::kv_bytes_per_token_per_gpu(const ModelSpec& model) const 
 
 double TensorParallel::all_reduce_s(const ModelSpec& model, std::int64_t num_tokens) const {
   if (size <= 1 || num_tokens == 0) return 0.0;
-  const double p = static_cast<double>(size);
   const double bytes = static_cast<double>(num_tokens) * static_cast<double>(model.residual_width()) *
                        kActivationBytes;
-  const double one_s = 2.0 * (p - 1.0) / p * bytes / link_bytes_per_s + 2.0 * (p - 1.0) * link_latency_s;
-  return static_cast<double>(model.num_layers) * kAllReducesPerLayer * one_s;
+  return static_cast<double>(model.num_layers) * kAllReducesPerLayer * ring_all_reduce_s(bytes);
+}
+
+double TensorParallel::ring_all_reduce_s(double bytes) const {
+  const double p = static_cast<double>(size);
+  return 2.0 * (p - 1.0) / p * bytes / link_bytes_per_s + 2.0 * (p - 1.0) * link_latency_s;
 }
 
 double TensorParallel::collective_s(const ModelSpec& model, std::int64_t num_tokens) const {
@@ -72,8 +75,7 @@ double TensorParallel::collective_s(const ModelSpec& model, std::int64_t num_tok
   if (size <= 1 || num_tokens == 0) return 0.0;
   const double p = static_cast<double>(size);
   const double width_bytes = static_cast<double>(model.residual_width()) * kActivationBytes;
-  const double all_reduce = 2.0 * (p - 1.0) / p * static_cast<double>(num_tokens) * width_bytes / link_bytes_per_s +
-                            2.0 * (p - 1.0) * link_latency_s;
+  const double all_reduce = ring_all_reduce_s(static_cast<double>(num_tokens) * width_bytes);
   const double all_to_all = (p - 1.0) / p * static_cast<double>(num_tokens * model.experts_per_token) * width_bytes /
                                 link_bytes_per_s +
                             (p - 1.0) * link_latency_s;

@@ -91,6 +91,8 @@ struct TensorParallel {
   /// The step's collectives: all_reduce_s, or with expert parallelism over an MoE, an all-reduce a layer after
   /// attention, one after each dense MLP, and two all-to-alls a MoE layer; 0 on one GPU.
   double collective_s(const ModelSpec& model, std::int64_t num_tokens) const;
+  /// One ring all-reduce of `bytes` over the `size` GPUs: 2 (p - 1)/p of them over the link, 2 (p - 1) hops.
+  double ring_all_reduce_s(double bytes) const;
 };
 
 /// Llama-3-8B (§0): 8.03e9 params, 32 layers, 32 heads, 8 KV heads, head_dim 128; INT4 weights, FP16 KV.

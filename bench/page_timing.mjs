@@ -80,7 +80,7 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.lengt
 async function open_site({ dir, script }) {
   const { labs } = JSON.parse(readFileSync(join(dir, 'labs', 'index.json'), 'utf8'));
   const cell_counts = Object.fromEntries(labs.filter((lab) => lab.status === 'ready').map((lab) =>
-    [lab.id, JSON.parse(readFileSync(join(dir, 'labs', `${lab.id}.en.json`), 'utf8')).cells.length]));
+    [lab.id, JSON.parse(readFileSync(join(dir, 'labs', `${lab.id}.json`), 'utf8')).cells.length]));
   const server = await start_server({ dir, script });
   const counter = await start_counter(server.url);
   return { dir, labs, cell_counts, counter, stop: async () => { await counter.stop(); await server.stop(); } };

@@ -2,7 +2,7 @@
 // Builds the static site: node scripts/build.mjs [--out dist] [--wasm-dir build/wasm] [--labs-dir labs]
 // Bundles web/js with esbuild (minified, es2020, code-split so Vega loads after the form) and the worker
 // (Emscripten's glue + web/probes + web/worker.js, one file), copies the HTML, CSS, i18n and the wasm module,
-// writes each lab in each language (labs/<lab>.<lang>.json: the lab's cells with only that language's text,
+// writes each lab (labs/<lab>.json: the lab's cells with both languages' text, localized by the page,
 // and their specs as the module's list_cells() gives them, called here once) and the manifest labs/index.json, copies the data assets the wasm build wrote beside the module
 // (data/mnist-digits.bin: the digits two request cells fetch), and generates the model file that
 // request/cold-start fetches when asked (assets/model-*.bin, deterministic noise, not in git).
@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { load_labs, localize, LANGS } from './labs/load.mjs';
+import { load_labs } from './labs/load.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Defaults are inside the repository; paths given on the command line are relative to the current directory.
@@ -153,8 +153,11 @@ async function bundle() {
 }
 
 /**
- * Writes labs/<lab>.<lang>.json for every lab and language (a page fetches its lab in the reader's language
- * only) and the manifest labs/index.json (id, order, status, title, summary, in both languages).
+ * Writes labs/<lab>.json for every lab, in both languages ({en, vi} at every translated value; the page
+ * localizes it, so switching language fetches nothing), and the manifest labs/index.json (id, order, status,
+ * title, summary, in both languages). One file per lab rather than one per language: a first visit's service
+ * worker precaches every lab, and the two languages share their structure (charts, book rows, declarations),
+ * so the four labs move 176 kB brotli in place of 228 kB.
  */
 async function copy_labs() {
   const labs = await load_labs(labs_dir);
@@ -167,10 +170,7 @@ async function copy_labs() {
     const at = ready.indexOf(lab);
     const neighbours = at < 0 ? {} : { previous: neighbour(ready[at - 1]), next: neighbour(ready[at + 1]) };
     const cell_specs_of_lab = Object.fromEntries((lab.cells || []).filter((cell) => specs.has(cell.id)).map((cell) => [cell.id, specs.get(cell.id)]));
-    for (const lang of LANGS) {
-      const localized = { ...localize({ ...lab, neighbours }, lang), cell_specs: cell_specs_of_lab };
-      await writeFile(join(out, 'labs', `${lab.id}.${lang}.json`), JSON.stringify(localized));
-    }
+    await writeFile(join(out, 'labs', `${lab.id}.json`), JSON.stringify({ ...lab, neighbours, cell_specs: cell_specs_of_lab }));
   }
   const index = labs.map(({ id, order, status, title, summary }) => ({ id, order, status, title, summary }));
   await writeFile(join(out, 'labs', 'index.json'), `${JSON.stringify({ labs: index }, null, 2)}\n`);

@@ -9,7 +9,9 @@ import Ajv from 'ajv';
 import { parseTree, findNodeAtLocation } from 'jsonc-parser';
 import { BOOK_DIR_NAME, LABS_DIR, ROOT, SCHEMA_DIR_NAME, book_file_path, json_names, lab_ids } from './paths.mjs';
 
-export const LANGS = ['en', 'vi'];
+import { LANGS, localize } from '../../web/js/localize.js';
+
+export { LANGS, localize };
 
 async function schemas() {
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -97,13 +99,4 @@ export async function load_labs(labs_dir = LABS_DIR) {
   if (new Set(orders).size !== orders.length) errors.push(`labs/*/lab.json: two labs share an "order" (${orders.join(', ')})`);
   if (errors.length) throw new Error(`the lab files have ${errors.length} problem(s):\n  ${errors.join('\n  ')}`);
   return labs.sort((a, b) => a.order - b.order);
-}
-
-/** A copy of value with every {en, vi} text object replaced by its `lang` member (the page's bundle). */
-export function localize(value, lang) {
-  if (Array.isArray(value)) return value.map((item) => localize(item, lang));
-  if (value === null || typeof value !== 'object') return value;
-  const keys = Object.keys(value);
-  if (keys.length === LANGS.length && LANGS.every((l) => keys.includes(l))) return value[lang];
-  return Object.fromEntries(keys.map((key) => [key, key === 'spec' ? value[key] : localize(value[key], lang)]));
 }

@@ -153,7 +153,7 @@ describe('the queueing lab page', () => {
     assert.ok(charts.at_ready >= 5, `the batching page's charts (at least 5) are drawn once the simulations are done: ${seen}`);
     assert.ok(charts.measure_started_ms !== null && charts.last_drawn_ms <= charts.measure_started_ms, `no chart is drawn while a cell times the machine: ${seen}`);
     // C++'s cost model puts pareto (fifth on the page) above every other simulation of the page: a second core takes it first.
-    const specs = (await (await fetch(`${site.server.url}labs/batching.en.json`)).json()).cell_specs;
+    const specs = (await (await fetch(`${site.server.url}labs/batching.json`)).json()).cell_specs;
     const costliest = Object.values(specs).filter((spec) => spec.deterministic).sort((a, b) => b.default_cost_s - a.default_cost_s)[0].id;
     assert.equal(costliest, 'batching/pareto', seen);
     if (await page.evaluate(() => navigator.hardwareConcurrency) >= 2) assert.equal(charts.started[1], 'pareto', `the costliest simulation starts second: ${seen}`);

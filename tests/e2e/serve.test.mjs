@@ -22,7 +22,7 @@ function get(url, headers) {
 test('text and wasm are served as .br or .gz by Accept-Encoding, identical once decompressed, and revalidated with a 304', async () => {
   const server = await start_server();
   try {
-    for (const path of ['lab.html', 'serving_lab.wasm', 'worker.js', 'labs/queues.en.json']) {
+    for (const path of ['lab.html', 'serving_lab.wasm', 'worker.js', 'labs/queues.json']) {
       const original = await readFile(join(DIST, path));
       const br = await get(`${server.url}${path}`, { 'Accept-Encoding': 'gzip, deflate, br' });
       assert.equal(br.headers['content-encoding'], 'br', path);

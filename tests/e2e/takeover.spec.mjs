@@ -36,9 +36,9 @@ async function deployment(parent, mark) {
   digests['lab.html'] = await rewrite(dir, 'lab.html', (text) => text.replace('<head>', `<head>\n<meta name="sl-test-deployment" content="${mark}">`));
   digests['js/main_lab.js'] = await rewrite(dir, 'js/main_lab.js', (text) => `${text}\nglobalThis.__sl_test_deployment = '${mark}';\n`);
   digests['worker.js'] = await rewrite(dir, 'worker.js', (text) => `${text}\npostMessage({ type: 'sl-test-deployment', mark: '${mark}' });\n`);
-  digests['labs/queues.en.json'] = await rewrite(dir, 'labs/queues.en.json', (text) => {
+  digests['labs/queues.json'] = await rewrite(dir, 'labs/queues.json', (text) => {
     const lab = JSON.parse(text);
-    lab.title = `${lab.title} ${mark}`;
+    lab.title = { en: `${lab.title.en} ${mark}`, vi: `${lab.title.vi} ${mark}` };
     return JSON.stringify(lab);
   });
   // The service worker of the marked copy: its version, and the digests of the files that changed.

@@ -1,5 +1,7 @@
 // Reading the lab manifest (labs/index.json, written by scripts/build.mjs) and one lab in one language.
 
+import { localize } from './localize.js';
+
 const LAB_ID = /^[a-z0-9][a-z0-9-]*$/;
 
 export async function fetch_json(url) {
@@ -14,12 +16,23 @@ export async function fetch_lab_index() {
   return [...index.labs].sort((a, b) => a.order - b.order);
 }
 
-/** The lab in one language (labs/<id>.<lang>.json: its cells, text in that language only), or null. */
+const lab_files = new Map();   // id → promise of the lab file (both languages), fetched once per page
+
+/**
+ * The lab in one language, or null: labs/<id>.json holds both ({en, vi} at every translated value), fetched
+ * once per page, so a language switch reads nothing more from the network.
+ */
 export async function fetch_lab(id, lang) {
   if (!LAB_ID.test(id)) return null;
-  const url = `labs/${id}.${lang}.json`;
-  const response = await fetch(url);
-  if (response.status === 404) return null;
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return response.json();
+  if (!lab_files.has(id)) {
+    const url = `labs/${id}.json`;
+    lab_files.set(id, fetch(url).then((response) => {
+      if (response.status === 404) return null;
+      if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+      return response.json();
+    }));
+    lab_files.get(id).catch(() => lab_files.delete(id));   // a failed fetch is tried again next time
+  }
+  const lab = await lab_files.get(id);
+  return lab && localize(lab, lang);
 }

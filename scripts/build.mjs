@@ -170,7 +170,9 @@ async function copy_labs() {
     const at = ready.indexOf(lab);
     const neighbours = at < 0 ? {} : { previous: neighbour(ready[at - 1]), next: neighbour(ready[at + 1]) };
     const cell_specs_of_lab = Object.fromEntries((lab.cells || []).filter((cell) => specs.has(cell.id)).map((cell) => [cell.id, specs.get(cell.id)]));
-    await writeFile(join(out, 'labs', `${lab.id}.json`), JSON.stringify({ ...lab, neighbours, cell_specs: cell_specs_of_lab }));
+    // The lab's shared labels (params, outputs) are already in each cell (load.mjs): not written twice.
+    const { params: _params, outputs: _outputs, ...rest } = lab;
+    await writeFile(join(out, 'labs', `${lab.id}.json`), JSON.stringify({ ...rest, neighbours, cell_specs: cell_specs_of_lab }));
   }
   const index = labs.map(({ id, order, status, title, summary }) => ({ id, order, status, title, summary }));
   await writeFile(join(out, 'labs', 'index.json'), `${JSON.stringify({ labs: index }, null, 2)}\n`);

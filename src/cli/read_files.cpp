@@ -34,6 +34,12 @@ Result<std::map<std::string, std::string>> read_files(const std::string& cell_id
     if (data.empty()) return Error{"no_file", p.name, echo(path) + " is empty", {{"path", echo(path)}}};
     it->second = std::move(data);
   }
+  // A file given for a parameter used at one value of a choice (--model_config @config.json: model = config) sets
+  // that choice when the command line does not, as the page does when a file is chosen or pasted.
+  for (const auto& p : cell->params) {
+    if (p.kind != ParamSpec::Kind::Bytes || p.used_when_values.size() != 1 || !params.count(p.name)) continue;
+    params.emplace(p.used_when_param, p.used_when_values.front());  // kept when given
+  }
   return params;
 }
 

@@ -142,6 +142,7 @@ void add_batch_table(const BatchedDecodeParams& p, std::int64_t max_fit, RunResu
 Result<RunResult> run_batched_decode(const BatchedDecodeParams& p, std::uint64_t /*seed*/, RunControl& ctl) {
   RunResult result;
   note_ignored_custom_fields(p, result);
+  add_model_outputs(p.model, result);
 
   const StepTime one = decode_step(p, 1);
   // Per-sequence slopes of the two roofs; the larger one bounds throughput as B grows.
@@ -207,6 +208,7 @@ CellSpec batched_decode_cell() {
   cell.outputs = outputs({"tpot_b1_ms", out("tok_per_s_b1", "tokens/s"), "ceiling_tok_per_s", "knee_batch",
                   sometimes("compute_bound_batch"), "max_batch_memory", "max_batch_slo", sometimes("tpot_at_max_ms"),
                   sometimes(out("tok_per_s_at_max", "tokens/s")), sometimes("min_batch_target"), "ttft_ms"});
+  for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("sweep"), table("limits"), table("batches")};
   cell.validate = &validation_of<&validate_batched_decode>;
   return cell;

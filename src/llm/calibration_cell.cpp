@@ -212,6 +212,7 @@ Result<RunResult> run_calibration(const CalibrationParams& p, std::uint64_t seed
                                     {"dispatch_tax_ms", rounded(f.knobs.dispatch_tax_s * units::kMsPerS)}}});
   notices(p, f, result);
   note_ignored_custom_fields(p.hw, result);
+  add_model_outputs(p.hw.model, result);
   return result;
 }
 
@@ -231,6 +232,7 @@ CellSpec calibration_cell() {
                   out("worst_err_pct", "%"), out("fitted_efficiency_frac", ""), out("fitted_bw_efficiency_frac", ""),
                   out("fitted_layer_tax_ms", "ms"), out("fitted_dispatch_tax_ms", "ms"),
                   sometimes(out("simulations", "runs"))};
+  for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("fit"), table("knobs")};
   cell.fills = {"fitted_knobs"};
   cell.budget = {describe_engine_budget() + ", over every Poisson point's simulations (17 at 6 steps) and every other point's one"};

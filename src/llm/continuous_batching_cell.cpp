@@ -376,6 +376,7 @@ void engine_outputs(RunResult& result, const ContinuousBatchingParams& p, const 
   result.output("all_reduce_frac", run.busy_s > 0 ? run.all_reduce_s / run.busy_s : 0.0);
   note_ignored_custom_fields(p.hw.model_choice, result);
   note_ignored_custom_fields(p.hw.gpu_choice, result);
+  add_model_outputs(p.hw.model, result);
   if (s.num_rejected > 0)
     result.notice("rejected", std::to_string(s.num_rejected) + " requests arrived while max_waiting = " +
                                   std::to_string(p.scheduler.max_waiting) + " waited and were turned away; they count as "
@@ -500,6 +501,7 @@ CellSpec continuous_batching_cell() {
                   out("queue_mean_steps_se", "steps"), out("slo_attainment_frac", ""), out("goodput_req_per_s", "1/s"),
                   out("usd_per_m_tokens", "$"), out("j_per_token", "J"), out("kv_read_frac", ""),
                   out("all_reduce_frac", ""), sometimes(out("trace_queue_ms", "ms")), sometimes(out("trace_ttft_ms", "ms"))};
+  for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   for (OutputSpec& spec : replay_output_specs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("policies"), table("slo_classes"), table("timeline"), table("slot_util"), table("block_waste"),
                  table("trace_spans", Presence::SomeInputs), table("trace_tokens", Presence::SomeInputs)};

@@ -21,6 +21,7 @@ std::vector<ParamSpec> engine_hardware_params() {
       used_when(count("kv_tokens", "tokens", 589'824, 1, 1e10), "kv_pool", {"tokens"}),
       count("block_size", "tokens", 16, 1, 1024),
       count("tensor_parallel_size", "GPUs", 1, 1, 64),
+      choice("expert_parallel", {"off", "on"}, "off"),
       real("link_gb_per_s", "GB/s", 450, 0.001, 1e5), real("link_latency_us", "µs", 5, 0, 1e5)};
   params.insert(params.end(), rest.begin(), rest.end());
   return params;
@@ -120,6 +121,7 @@ Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t m
   hw.tp.size = in.count("tensor_parallel_size");
   hw.tp.link_bytes_per_s = in.real("link_gb_per_s") * units::kGB;
   hw.tp.link_latency_s = in.real("link_latency_us") / units::kUsPerS;
+  hw.tp.expert_parallel = in.choice("expert_parallel") == "on";  // a dense model has no experts to place
   hw.block_size = in.count("block_size");
   const std::int64_t tp = hw.tp.size;
   // vLLM's rules: the query heads split evenly; KV heads split evenly or are replicated evenly.

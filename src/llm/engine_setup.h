@@ -32,7 +32,8 @@ struct EngineHardware : ModelAndGpu {
 
 /// Parameters: model_params(llama3-8b), gpu_params(h100), bw_efficiency_frac, mem_util_frac, kv_pool
 /// (reserve | fill | blocks | tokens), kv_gib, activation_gib, num_gpu_blocks, kv_tokens, block_size,
-/// tensor_parallel_size, link_gb_per_s, link_latency_us. activation_gib (fill, default 0) is what vLLM's profiler
+/// tensor_parallel_size, expert_parallel (off | on: an MoE's experts placed whole over the GPUs, vLLM's
+/// --enable-expert-parallel; step_time.h), link_gb_per_s, link_latency_us. activation_gib (fill, default 0) is what vLLM's profiler
 /// measures before it sizes the cache (determine_available_memory): the peak activation memory of a dummy forward
 /// pass of max_num_batched_tokens tokens, plus memory outside PyTorch's allocator (NCCL and cuBLAS buffers),
 /// subtracted with the weights from gpu_memory_utilization x memory. num_gpu_blocks and kv_tokens default to the reserve's 36,864 blocks and

@@ -328,6 +328,7 @@ Result<RunResult> run_fleet_cell(const Inputs& in, std::uint64_t seed, RunContro
   }
   note_ignored_custom_fields(p.hw.model_choice, result);
   note_ignored_custom_fields(p.hw.gpu_choice, result);
+  add_model_outputs(p.hw.model, result);
   if (p.trace) {
     replay_outputs(*p.trace, result);
     replay_notices(*p.trace, p.workload.num_requests, p.workload.max_model_len, result);
@@ -390,6 +391,7 @@ CellSpec fleet_cell() {
                   sometimes(out("spec_expected_tokens", "tokens")), sometimes(out("spec_draft_frac", "")),
                   sometimes(out("kv_transfer_ms", "ms")), sometimes(out("kv_transfer_wait_ms", "ms")),
                   sometimes(out("best_value", "")), sometimes(out("best_usd_per_m_tokens", "$"))};
+  for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   for (OutputSpec& spec : replay_output_specs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("replicas"), table("classes"), table("sweep", Presence::SomeInputs)};
   cell.budget = {describe_engine_budget() + ", over the base run and every point of the sweep"};

@@ -104,6 +104,7 @@ void add_curve_table(const KvGrowthParams& p, RunResult& result) {
 Result<RunResult> run_kv_growth(const KvGrowthParams& p, std::uint64_t /*seed*/, RunControl& ctl) {
   RunResult result;
   note_ignored_custom_fields(p.model_choice, result);
+  add_model_outputs(p.model_choice.model, result);
 
   const double kv = static_cast<double>(p.model.kv_bytes_per_token());
   result.output("kv_per_token_bytes", kv);
@@ -144,6 +145,7 @@ CellSpec kv_growth_cell() {
   cell.outputs = outputs({"kv_per_token_bytes", "kv_per_token_mb", "kv_per_token_mib", "model_weight_gb", "budget_gb",
                   "budget_gib", out("cross_b1_tok", "tokens"), out("cross_b2_tok", "tokens"),
                   out("cross_b3_tok", "tokens"), out("cross_b4_tok", "tokens"), "kv_32x8k_gb", "kv_32x8k_gib"});
+  for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("kv"), table("budget"), table("crossings"), table("curves")};
   cell.validate = &validation_of<&validate_kv_growth>;
   return cell;

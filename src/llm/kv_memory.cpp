@@ -12,7 +12,8 @@ Result<double> validate_kv_reserve(const ModelSpec& model, const GpuSpec& gpu, d
   const double left = static_cast<double>(gpu.memory_bytes - model.weight_bytes());
   const double reserve = reserve_gib * units::kGiB;
   if (reserve > left)
-    return too_large("kv_reserve_gib", reserve_gib, left / units::kGiB, "GiB",
+    // The largest reserve that fits, to the hundredth of a GiB below it: a value the reader can type back.
+    return too_large("kv_reserve_gib", reserve_gib, std::floor(left / units::kGiB * 100) / 100, "GiB",
                      "kv_reserve_gib (the memory left after the weights)");
   return reserve;
 }

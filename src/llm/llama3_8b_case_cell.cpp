@@ -118,6 +118,7 @@ Result<RunResult> run_llama3_8b_case(const Inputs& in, std::uint64_t /*seed*/, R
   const GpuSpec& g = p.gpu;
   RunResult result;
   note_ignored_custom_fields(p, result);
+  add_model_outputs(p.model, result);
 
   // Eq. 18: the batch-1 decode floor is one full read of the weights.
   const double weights = static_cast<double>(m.weight_bytes());
@@ -197,6 +198,7 @@ CellSpec llama3_8b_case_cell() {
                   "remaining_vram_gib", "remaining_vram_gb", "kv_tokens", "kv_tokens_million", "concurrent_requests",
                   "prefill_req_per_s", "decode_req_per_s", "serving_req_per_s", "tokens_per_h_million",
                   out("usd_per_m_tokens", "$")});
+  for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("gb_gib"), table("request_time")};
   cell.validate = &validation_of<&validate_llama3_8b_case>;
   return cell;

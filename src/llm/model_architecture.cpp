@@ -185,6 +185,7 @@ ModelSpec model_spec_of(const ModelArchitecture& arch, double bytes_per_weight, 
   m.bytes_per_weight = bytes_per_weight;
   m.bytes_per_kv = bytes_per_kv;
   m.flop_params = c.flop_params;
+  m.active_params = c.active_params;
   m.expert_params = c.expert_params;
   m.num_experts = arch.num_experts;
   m.experts_per_token = arch.experts_per_token;

@@ -5,7 +5,9 @@
 #include <utility>
 
 #include "core/units.h"
+#include "core/outputs.h"
 #include "llm/model_architecture.h"
+#include "llm/model_config.h"
 
 namespace sl::llm {
 namespace {
@@ -31,7 +33,42 @@ std::string precision_of(double bytes, bool is_kv) {
   return "int4";
 }
 
-ModelSpec model_preset(const std::string& name) { return name == "llama3.1-70b" ? llama31_70b() : llama3_8b(); }
+/// The `model` choice's values: every preset's id, then config (a config.json) and custom (the fields).
+std::vector<std::string> model_choices() {
+  std::vector<std::string> ids;
+  for (const ModelPreset& p : model_presets()) ids.push_back(p.id);
+  ids.push_back("config");
+  ids.push_back("custom");
+  return ids;
+}
+
+/// The choices that describe a mixture of experts, whose router routing_skew shapes: the MoE presets and config.
+std::vector<std::string> routed_model_choices() {
+  std::vector<std::string> ids;
+  for (const ModelPreset& p : model_presets())
+    if (p.arch.is_moe()) ids.push_back(p.id);
+  ids.push_back("config");
+  return ids;
+}
+
+/// The model a config.json describes: parse_model_config, then check_architecture, each error naming the key
+/// and carried by the model_config parameter (the page shows it at the file), then model_spec_of.
+Result<ModelSpec> model_from_config(const std::string& file, double bytes_per_weight, double bytes_per_kv) {
+  if (file.empty())
+    return Error{"invalid", kModelConfigParam,
+                 "model = config needs a file: give a Hugging Face config.json (model_config), or choose a preset",
+                 {}};
+  auto arch = parse_model_config(file);
+  if (!arch.ok()) return arch.error();
+  if (auto e = check_architecture(arch.value())) {
+    Error error = *e;
+    error.args.push_back({"key", error.param});
+    error.message = std::string(kModelConfigParam) + ": " + error.message;
+    error.param = kModelConfigParam;
+    return error;
+  }
+  return model_spec_of(arch.value(), bytes_per_weight, bytes_per_kv);
+}
 
 GpuSpec gpu_preset(const std::string& name) {
   const GpuPreset* preset = find_gpu_preset(name);
@@ -75,14 +112,41 @@ bool differs(double x, double default_value) { return std::fabs(x - default_valu
 
 }  // namespace
 
+ModelSpec preset_model_spec(const ModelPreset& preset, double bytes_per_weight, double bytes_per_kv) {
+  ModelSpec m = preset.id == "llama3-8b"      ? llama3_8b()
+                : preset.id == "llama3.1-70b" ? llama31_70b()
+                                              : model_spec_of(preset.arch, bytes_per_weight, bytes_per_kv);
+  m.name = preset.id;
+  m.bytes_per_weight = bytes_per_weight;
+  m.bytes_per_kv = bytes_per_kv;
+  return m;
+}
+
+std::vector<OutputSpec> model_outputs() {
+  return {out("model_params_b", "billion"), out("model_active_params_b", "billion"), named("model_weights_gb"),
+          named("model_kv_per_token_bytes")};
+}
+
+void add_model_outputs(const ModelSpec& m, RunResult& result) {
+  const double total = static_cast<double>(m.params);
+  result.output("model_params_b", total * kBillionPerParam);
+  result.output("model_active_params_b", static_cast<double>(m.active_params > 0 ? m.active_params : m.params) *
+                                             kBillionPerParam);
+  result.output("model_weights_gb", static_cast<double>(m.weight_bytes()) / units::kGB);
+  result.output("model_kv_per_token_bytes", static_cast<double>(m.kv_bytes_per_token()));
+}
+
 std::vector<ParamSpec> model_params(const ModelSpec& preset) {
   const auto custom = [](ParamSpec p) { return used_when(std::move(p), "model", {"custom"}); };
-  return {choice("model", {"llama3-8b", "llama3.1-70b", "custom"}, preset.name),
+  return {choice("model", model_choices(), preset.name),
+          used_when(bytes(kModelConfigParam, "application/json,.json", static_cast<double>(kMaxModelConfigBytes)),
+                    "model", {"config"}),
           custom(real("params_b", "billion", static_cast<double>(preset.params) * kBillionPerParam, 0.001, 10'000)),
           custom(count("layers", "", static_cast<double>(preset.num_layers), 1, 1000)),
           custom(count("heads", "", static_cast<double>(preset.num_heads), 1, 1024)),
           custom(count("kv_heads", "", static_cast<double>(preset.num_kv_heads), 1, 1024)),
           custom(count("head_dim", "", static_cast<double>(preset.head_dim), 1, 4096)),
+          used_when(real("routing_skew", "", 0, 0, 0.99), "model", routed_model_choices()),
           choice("weights", {"fp16", "fp8", "int8", "int4", "fp4"}, precision_of(preset.bytes_per_weight, false)),
           choice("kv", {"fp16", "fp8"}, precision_of(preset.bytes_per_kv, true))};
 }
@@ -114,7 +178,12 @@ Result<ModelChoice> validate_model(const Inputs& in, const ModelSpec& defaults) 
   const std::int64_t layers = in.count("layers"), heads = in.count("heads"), kv_heads = in.count("kv_heads"),
                      head_dim = in.count("head_dim");
   ModelSpec& m = c.model;
-  if (c.is_custom) {
+  const double bytes_per_weight = bytes_of(in.choice("weights")), bytes_per_kv = bytes_of(in.choice("kv"));
+  if (preset == "config") {
+    auto from_file = model_from_config(in.bytes(kModelConfigParam), bytes_per_weight, bytes_per_kv);
+    if (!from_file.ok()) return from_file.error();
+    m = from_file.value();
+  } else if (c.is_custom) {
     m.params = std::llround(params_b * kParamsPerBillion);
     m.num_layers = layers;
     m.num_heads = heads;
@@ -126,13 +195,16 @@ Result<ModelChoice> validate_model(const Inputs& in, const ModelSpec& defaults) 
                        std::to_string(m.num_kv_heads),
                    {{"max", std::to_string(m.num_heads)}, {"got", std::to_string(m.num_kv_heads)}}};
   } else {
-    m = model_preset(preset);
+    const ModelPreset* named_preset = find_model_preset(preset);
+    m = named_preset ? preset_model_spec(*named_preset, bytes_per_weight, bytes_per_kv) : llama3_8b();
     c.ignored_custom = differs(params_b, static_cast<double>(defaults.params) * kBillionPerParam) ||
                        layers != defaults.num_layers || heads != defaults.num_heads ||
                        kv_heads != defaults.num_kv_heads || head_dim != defaults.head_dim;
   }
-  m.bytes_per_weight = bytes_of(in.choice("weights"));
-  m.bytes_per_kv = bytes_of(in.choice("kv"));
+  m.bytes_per_weight = bytes_per_weight;
+  m.bytes_per_kv = bytes_per_kv;
+  const double skew = in.real("routing_skew");
+  if (m.is_moe()) m.routing_skew = skew;  // a dense model has no router: the skew means nothing to it
   return c;
 }
 

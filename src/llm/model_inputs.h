@@ -5,13 +5,27 @@
 #include <vector>
 
 #include "core/cell.h"
+#include "llm/model_architecture.h"
 #include "llm/step_time.h"
 
 namespace sl::llm {
 
-/// `model` (llama3-8b | llama3.1-70b | custom, default `preset`), the custom model's params_b, layers, heads,
-/// kv_heads, head_dim (defaults: the preset's values), and `weights` (fp16|fp8|int8|int4|fp4) and `kv` (fp16|fp8).
+/// `model` (every model preset's id, model_presets(), then config and custom; default `preset`), the file
+/// `model_config` (a Hugging Face config.json, used when model = config), the custom model's params_b, layers,
+/// heads, kv_heads, head_dim (defaults: the preset's values), `routing_skew` (how unevenly a mixture of experts'
+/// router spreads tokens, expert_routing.h; used by the MoE presets and config), and `weights`
+/// (fp16|fp8|int8|int4|fp4) and `kv` (fp16|fp8).
 std::vector<ParamSpec> model_params(const ModelSpec& preset);
+
+/// The spec of a model preset at these precisions: the book's two (llama3-8b, llama3.1-70b) keep the book's counts
+/// (llama3_8b(), llama31_70b(): the §0 figures every book row uses); every other preset is counted from its
+/// architecture (model_spec_of), its name the preset's id.
+ModelSpec preset_model_spec(const ModelPreset& preset, double bytes_per_weight, double bytes_per_kv);
+
+/// What a cell that takes a model reports about it: total and active parameters (billions), the weight bytes at
+/// the chosen precision (GB) and the KV bytes one token keeps (all layers, one sequence).
+std::vector<OutputSpec> model_outputs();
+void add_model_outputs(const ModelSpec& model, RunResult& result);
 
 /// `gpu` (every GPU preset's id, gpu_presets(), then custom; default `preset`), the custom GPU's peak_tflop_per_s,
 /// peak_fp8_tflop_per_s (0: no FP8 tensor cores), bw_tb_per_s, mem_gib, and the runtime's efficiency_frac,
@@ -23,7 +37,7 @@ std::vector<ParamSpec> model_and_gpu_params(const ModelSpec& model_preset, const
 
 /// The checked model inputs: the model they describe, and whether custom fields were set but ignored.
 struct ModelChoice {
-  ModelSpec model;              ///< preset or custom, with the chosen precisions
+  ModelSpec model;              ///< preset, config or custom, with the chosen precisions
   bool is_custom = false;       ///< model = custom
   bool ignored_custom = false;  ///< a preset is chosen but a custom field differs from its default
 };
@@ -37,7 +51,9 @@ struct GpuChoice {
 };
 
 /// The model the inputs describe (`defaults` is the preset whose values the custom fields default to), or an
-/// error when the custom shape is impossible (more KV heads than query heads: "invalid", param kv_heads).
+/// error: the custom shape is impossible (more KV heads than query heads: "invalid", param kv_heads); model =
+/// config without a file ("invalid", model_config), or a file parse_model_config or check_architecture refuses
+/// (one error naming the key, param model_config).
 Result<ModelChoice> validate_model(const Inputs& in, const ModelSpec& defaults);
 
 /// The GPU the inputs describe (`defaults` as for validate_model).

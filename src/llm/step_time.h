@@ -23,6 +23,7 @@ struct ModelSpec {
   double bytes_per_kv = 2.0;      ///< KV cache element size
   // Set from an architecture (model_architecture.h); 0 where a model is given by its total count alone.
   std::int64_t flop_params = 0;      ///< weights a token multiplies (2 FLOP each); 0: all of params
+  std::int64_t active_params = 0;    ///< one token's share as model cards count it (MoE: k of E experts); 0: params
   std::int64_t expert_params = 0;    ///< every routed expert's weights, all layers (0: dense)
   std::int64_t num_experts = 0;      ///< routed experts per MoE layer (0: dense)
   std::int64_t experts_per_token = 0;

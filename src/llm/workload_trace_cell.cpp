@@ -67,6 +67,7 @@ Result<RunResult> run_workload_trace(const Inputs& in, std::uint64_t seed, RunCo
   compare_with_fitted_laws(p.trace.workload(p.max_model_len), s, base, config, seed, second, result);
   replay_notices(p.trace, p.num_requests, p.max_model_len, result);
   note_ignored_custom_fields(p.hw, result);
+  add_model_outputs(p.hw.model, result);
   return result;
 }
 
@@ -81,6 +82,7 @@ CellSpec workload_trace_cell() {
   params.push_back(choice("prefix_caching", {"on", "off"}, "on"));
   CellSpec cell{"llm/workload-trace", std::move(params), &run_workload_trace};
   cell.outputs = replay_output_specs();
+  for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   for (OutputSpec& spec : cell.outputs) spec.presence = Presence::Always;
   for (const char* name : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p99_ms"}) cell.outputs.push_back(out(name, "ms"));
   cell.outputs.push_back(out("tok_per_s", "tokens/s"));

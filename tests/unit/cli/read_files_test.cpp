@@ -39,3 +39,16 @@ TEST_CASE("An unknown cell passes its parameters through for run_cell to report"
   REQUIRE(r.ok());
   CHECK(r.value().at("photo") == "@x");
 }
+
+TEST_CASE("A file for a parameter used at one choice sets that choice unless the command line does",
+          "[cli][files]") {
+  const std::string path = std::string(SERVING_LAB_SOURCE_DIR) + "/tests/unit/llm/fixtures/hf-config/Qwen3-8B.json";
+  auto implied = sl::cli::read_files("llm/llama3-8b-case", {{"model_config", "@" + path}});
+  REQUIRE(implied.ok());
+  CHECK(implied.value().at("model") == "config");
+  CHECK(implied.value().at("model_config").find("\"qwen3\"") != std::string::npos);
+  // Given, the choice is kept: the run then ignores the file, as the page does.
+  auto kept = sl::cli::read_files("llm/llama3-8b-case", {{"model_config", "@" + path}, {"model", "qwen3-8b"}});
+  REQUIRE(kept.ok());
+  CHECK(kept.value().at("model") == "qwen3-8b");
+}

@@ -39,11 +39,18 @@ struct CellFile {
   nlohmann::json doc;
   nlohmann::json book;  ///< its book rows (labs/<lab>/book/<cell>.json), an empty array without that file
   nlohmann::json lab_params;  ///< the lab's shared parameter labels (lab.json "params"), an empty object without them
+  nlohmann::json lab_outputs;  ///< the lab's shared output labels (lab.json "outputs"), likewise
 
   /// The label entry of a parameter: the cell's own, else the lab's shared one; null when neither has it.
   const nlohmann::json* param(const std::string& name) const {
     if (doc["params"].contains(name)) return &doc["params"][name];
     if (lab_params.contains(name)) return &lab_params[name];
+    return nullptr;
+  }
+  /// The label entry of an output, looked up as param() looks up a parameter's.
+  const nlohmann::json* output(const std::string& name) const {
+    if (doc["outputs"].contains(name)) return &doc["outputs"][name];
+    if (lab_outputs.contains(name)) return &lab_outputs[name];
     return nullptr;
   }
 };
@@ -62,7 +69,8 @@ std::vector<CellFile> cell_files() {
     for (const auto& name : lab["cells"]) {
       const std::string cell = name.get<std::string>();
       cells.push_back({lab_id + "/" + cell, lab_id, read_json(folder / (cell + ".json")), book_rows(folder, cell),
-                       lab.contains("params") ? lab["params"] : nlohmann::json::object()});
+                       lab.contains("params") ? lab["params"] : nlohmann::json::object(),
+                       lab.contains("outputs") ? lab["outputs"] : nlohmann::json::object()});
     }
   }
   return cells;
@@ -133,6 +141,29 @@ TEST_CASE("A lab's shared parameter labels name parameters its cells declare, an
   }
 }
 
+TEST_CASE("A lab's shared output labels name outputs its cells declare, and no cell repeats one word for word",
+          "[labs]") {
+  for (const auto& folder : lab_folders()) {
+    const auto lab = read_json(folder / "lab.json");
+    if (!lab.contains("outputs")) continue;
+    const std::string lab_id = folder.filename().string();
+    for (const auto& [name, entry] : lab["outputs"].items()) {
+      INFO(lab_id << " shared output " << name);
+      check_text(entry["label"], lab_id + " " + name);
+      bool declared = false;
+      for (const auto& file : cell_files()) {
+        if (file.lab != lab_id) continue;
+        const sl::CellSpec* spec = sl::find_cell(file.id);
+        REQUIRE(spec != nullptr);
+        declared = declared || spec->find_output(name) != nullptr;
+        INFO(file.id);
+        CHECK_FALSE((file.doc["outputs"].contains(name) && file.doc["outputs"][name] == entry));
+      }
+      CHECK(declared);
+    }
+  }
+}
+
 TEST_CASE("Lab files name only cells, parameters, outputs and tables the registry has", "[labs]") {
   std::set<std::string> described;
   for (const auto& file : cell_files()) {
@@ -161,9 +192,10 @@ TEST_CASE("Lab files name only cells, parameters, outputs and tables the registr
       // declared output, nothing else, and charts only declared tables (tests/unit/core/cell_test.cpp
       // checks the runs against the declarations).
       for (const auto& o : spec->outputs) {
-        INFO("declared output " << o.name << " has a label");
-        REQUIRE(c["outputs"].contains(o.name));
-        check_text(c["outputs"][o.name]["label"], id + " " + o.name);
+        INFO("declared output " << o.name << " has a label (the cell's own or the lab's shared one)");
+        const nlohmann::json* entry = file.output(o.name);
+        REQUIRE(entry != nullptr);
+        check_text((*entry)["label"], id + " " + o.name);
       }
       for (const auto& [name, entry] : c["outputs"].items()) {
         INFO("labelled output " << name << " is declared in C++");

@@ -2,6 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 
@@ -14,6 +17,18 @@ namespace {
 /// Checked inputs of a cell with just the model and GPU parameters (Llama-3-8B and H100 as defaults).
 sl::Inputs inputs(const std::map<std::string, std::string>& raw) {
   return cell_test::parsed_inputs(model_and_gpu_params(llama3_8b(), h100()), raw);
+}
+
+/// A real config.json (tests/unit/llm/fixtures/hf-config/).
+std::string config_file(const std::string& name) {
+  std::ifstream in(std::filesystem::path(SERVING_LAB_SOURCE_DIR) / "tests/unit/llm/fixtures/hf-config" / name,
+                   std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+sl::Inputs inputs_with_file(std::map<std::string, std::string> raw, const std::string& file) {
+  raw["model_config"] = file;
+  return inputs(raw);
 }
 
 }  // namespace
@@ -73,4 +88,87 @@ TEST_CASE("A custom GPU reads TFLOP/s, TB/s and GiB; the old ids peak_tflops and
   CHECK(g.value().gpu.peak_flop_per_s == 100e12);
   CHECK(g.value().gpu.hbm_bytes_per_s == 2e12);
   CHECK(g.value().gpu.memory_bytes == 24 * (std::int64_t{1} << 30));
+}
+
+TEST_CASE("Every model preset is a choice of model, with config and custom after them", "[llm][model_inputs]") {
+  const auto params = model_params(llama3_8b());
+  const auto& choices = params.front().choices;
+  REQUIRE(choices.size() == model_presets().size() + 2);
+  for (std::size_t i = 0; i < model_presets().size(); ++i) CHECK(choices[i] == model_presets()[i].id);
+  CHECK(choices[choices.size() - 2] == "config");
+  CHECK(choices.back() == "custom");
+  REQUIRE(choices.size() >= 12);  // issue 36: at least ten common models besides config and custom
+}
+
+TEST_CASE("The book's two presets keep the book's counts; the others are counted from their architecture",
+          "[llm][model_inputs]") {
+  const auto book = validate_model(inputs({{"model", "llama3.1-70b"}}), llama3_8b());
+  REQUIRE(book.ok());
+  CHECK(book.value().model.params == llama31_70b().params);
+  CHECK(book.value().model.flop_params == 0);  // FLOPs from the book's 70.6e9, as every book row computes
+  const auto qwen = validate_model(inputs({{"model", "qwen3-8b"}, {"weights", "fp8"}}), llama3_8b());
+  REQUIRE(qwen.ok());
+  const ModelSpec counted = model_spec_of(find_model_preset("qwen3-8b")->arch, 1.0, 2.0);
+  CHECK(qwen.value().model.name == "qwen3-8b");
+  CHECK(qwen.value().model.params == counted.params);
+  CHECK(qwen.value().model.weight_bytes() == counted.params);  // FP8: one byte a weight
+  CHECK(qwen.value().model.kv_bytes_per_token() == 2 * 36 * 8 * 128 * 2);  // 36 layers, 8 KV heads, d 128, FP16
+}
+
+TEST_CASE("model = config reads the file: Qwen3-8B's config.json gives the qwen3-8b preset's counts",
+          "[llm][model_inputs]") {
+  const auto from_file = validate_model(inputs_with_file({{"model", "config"}}, config_file("Qwen3-8B.json")), llama3_8b());
+  const auto preset = validate_model(inputs({{"model", "qwen3-8b"}}), llama3_8b());
+  REQUIRE(from_file.ok());
+  REQUIRE(preset.ok());
+  CHECK(from_file.value().model.params == preset.value().model.params);
+  CHECK(from_file.value().model.flop_params == preset.value().model.flop_params);
+  CHECK(from_file.value().model.kv_bytes_per_token() == preset.value().model.kv_bytes_per_token());
+  // An MoE's file: active parameters well below the total, its experts and routing kept.
+  const auto moe = validate_model(
+      inputs_with_file({{"model", "config"}, {"routing_skew", "0.3"}}, config_file("Qwen3-30B-A3B.json")), llama3_8b());
+  REQUIRE(moe.ok());
+  const ModelSpec& m = moe.value().model;
+  CHECK(m.num_experts == 128);
+  CHECK(m.experts_per_token == 8);
+  CHECK(m.routing_skew == 0.3);
+  CHECK(m.active_params < m.params / 8);
+}
+
+TEST_CASE("model = config without a file, or with one the reader refuses, is one error at model_config",
+          "[llm][model_inputs]") {
+  const auto none = validate_model(inputs({{"model", "config"}}), llama3_8b());
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.error().param == "model_config");
+  const auto junk = validate_model(inputs_with_file({{"model", "config"}}, "{\"model_type\": \"llama\"}"), llama3_8b());
+  REQUIRE_FALSE(junk.ok());
+  CHECK(junk.error().param == "model_config");
+  CHECK(junk.error().code == "config_missing_key");
+  // A shape check_architecture refuses (KV heads that do not divide the heads) names the key, at the file.
+  std::string file = config_file("Qwen3-8B.json");
+  const std::string kv_heads = "\"num_key_value_heads\": 8";
+  const auto at = file.find(kv_heads);
+  REQUIRE(at != std::string::npos);
+  file.replace(at, kv_heads.size(), "\"num_key_value_heads\": 5");
+  const auto shape = validate_model(inputs_with_file({{"model", "config"}}, file), llama3_8b());
+  REQUIRE_FALSE(shape.ok());
+  CHECK(shape.error().param == "model_config");
+  CHECK(shape.error().message.find("num_key_value_heads") != std::string::npos);
+}
+
+TEST_CASE("A dense preset ignores routing_skew; the model outputs report total and active counts",
+          "[llm][model_inputs]") {
+  const auto dense = validate_model(inputs({{"model", "qwen3-8b"}, {"routing_skew", "0.5"}}), llama3_8b());
+  REQUIRE(dense.ok());
+  CHECK(dense.value().model.routing_skew == 0);
+  const auto moe = validate_model(inputs({{"model", "mixtral-8x7b"}, {"weights", "fp16"}}), llama3_8b());
+  REQUIRE(moe.ok());
+  sl::RunResult result;
+  add_model_outputs(moe.value().model, result);
+  const double total_b = *result.find_output("model_params_b");
+  const double active_b = *result.find_output("model_active_params_b");
+  CHECK(total_b == Approx(46.7).epsilon(0.01));   // Mixtral's published 46.7B and 12.9B
+  CHECK(active_b == Approx(12.9).epsilon(0.01));
+  CHECK(*result.find_output("model_weights_gb") == Approx(2 * total_b));  // FP16
+  CHECK(*result.find_output("model_kv_per_token_bytes") == 2 * 32 * 8 * 128 * 2);
 }

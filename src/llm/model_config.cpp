@@ -17,26 +17,53 @@ namespace sl::llm {
 
 namespace {
 
-// Two readings of at most 1 MiB. The first, RapidJSON's iterative SAX parser (no recursion: "[[[[..." cannot
-// overflow the stack), checks the syntax and the nesting depth and reports where the text stops being JSON. The
-// second builds the document, now known to be shallow and valid, for the key lookups (the DOM's pool allocator
-// frees it in one go, without walking it recursively). Integers reach us exactly; a fraction is refused where a
-// count belongs, so RapidJSON's normal-precision doubles (an ulp off at worst) cannot change a result.
+// One reading of at most 1 MiB: RapidJSON's iterative SAX parser (no recursion: "[[[[..." cannot overflow the
+// stack) feeds the document through a builder that counts the open objects and lists and stops past
+// kMaxModelConfigDepth, and reports where the text stops being JSON. The document is then shallow and valid, for
+// the key lookups (the DOM's pool allocator frees it in one go, even half built, without walking it). One parser
+// instantiation, not a checking one and a building one: the wasm module is downloaded before a first result.
+// Integers reach us exactly; a fraction is refused where a count belongs, so RapidJSON's normal-precision doubles
+// (an ulp off at worst) cannot change a result.
 constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNanAndInfFlag |
                                  rapidjson::kParseValidateEncodingFlag;
 
-/// The first reading: counts open objects and lists, refuses past kMaxModelConfigDepth.
-struct DepthHandler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, DepthHandler> {
+/// The parser's events into the document, counting open objects and lists: refuses past kMaxModelConfigDepth.
+struct DepthLimitedBuilder {
+  using Ch = char;
+  using SizeType = rapidjson::SizeType;
+  rapidjson::Document& doc;
   int depth = 0;
   bool too_deep = false;
   bool open() {
     too_deep = ++depth > kMaxModelConfigDepth;
     return !too_deep;
   }
-  bool StartObject() { return open(); }
-  bool StartArray() { return open(); }
-  bool EndObject(rapidjson::SizeType) { return --depth, true; }
-  bool EndArray(rapidjson::SizeType) { return --depth, true; }
+  bool Null() { return doc.Null(); }
+  bool Bool(bool b) { return doc.Bool(b); }
+  bool Int(int i) { return doc.Int(i); }
+  bool Uint(unsigned i) { return doc.Uint(i); }
+  bool Int64(std::int64_t i) { return doc.Int64(i); }
+  bool Uint64(std::uint64_t i) { return doc.Uint64(i); }
+  bool Double(double d) { return doc.Double(d); }
+  bool RawNumber(const Ch* s, SizeType length, bool copy) { return doc.RawNumber(s, length, copy); }
+  bool String(const Ch* s, SizeType length, bool copy) { return doc.String(s, length, copy); }
+  bool Key(const Ch* s, SizeType length, bool copy) { return doc.Key(s, length, copy); }
+  bool StartObject() { return open() && doc.StartObject(); }
+  bool EndObject(SizeType members) { return --depth, doc.EndObject(members); }
+  bool StartArray() { return open() && doc.StartArray(); }
+  bool EndArray(SizeType elements) { return --depth, doc.EndArray(elements); }
+};
+
+/// Document::Populate's generator: one parse of the text through the builder, its result kept.
+struct OneReading {
+  rapidjson::MemoryStream& stream;
+  DepthLimitedBuilder& builder;
+  rapidjson::ParseResult result;
+  bool operator()(rapidjson::Document&) {
+    rapidjson::Reader reader;
+    result = reader.Parse<kParseFlags>(stream, builder);
+    return !result.IsError();
+  }
 };
 
 std::string where(std::string_view json, std::size_t offset, std::vector<std::pair<std::string, std::string>>& args) {
@@ -75,9 +102,10 @@ std::optional<Error> read_document(std::string_view json, rapidjson::Document& d
                                                   "JSON object",
                  {{"key", ""}, {"got", ""}}};
   rapidjson::MemoryStream stream(json.data(), json.size());
-  DepthHandler depth;
-  rapidjson::Reader reader;
-  const rapidjson::ParseResult parsed = reader.Parse<kParseFlags>(stream, depth);
+  DepthLimitedBuilder depth{doc};
+  OneReading reading{stream, depth, {}};
+  doc.Populate(reading);
+  const rapidjson::ParseResult& parsed = reading.result;
   if (depth.too_deep)
     return json_error(json, parsed.Offset(), "nests lists and objects deeper than " +
                                                  std::to_string(kMaxModelConfigDepth) + " levels");
@@ -88,8 +116,6 @@ std::optional<Error> read_document(std::string_view json, rapidjson::Document& d
     if (at >= json.size()) why += " The file ends here: is it cut short?";
     return json_error(json, at, "not JSON: " + why);
   }
-  doc.Parse<kParseFlags>(json.data(), json.size());
-  if (doc.HasParseError()) return json_error(json, doc.GetErrorOffset(), "not JSON");  // cannot happen: read above
   if (!doc.IsObject())
     return json_error(json, json.find_first_not_of(" \t\r\n"),
                       std::string("the file holds ") + (doc.IsArray() ? "a JSON list" : "a single JSON value") +

@@ -8,6 +8,7 @@ import './cells.spec.mjs';
 import './probes.spec.mjs';
 import './photo.spec.mjs';
 import './paste.spec.mjs';
+import './models.spec.mjs';
 import './aliases.spec.mjs';
 import './lab_fetch.spec.mjs';
 import './explorable.spec.mjs';

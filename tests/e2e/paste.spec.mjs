@@ -111,17 +111,17 @@ describe('a file parameter given by the reader: chosen or pasted', () => {
     assert.equal(await next_run(page, runs, cell), 'done');
     assert.equal(await page.inputValue(`${cell} select[name="workload"]`), 'trace');
     assert.equal((await output_text(page, 'trace_rows', cell)).trim(), '3', 'the pasted rows were replayed');
-    assert.match(await page.textContent(`${cell} .sl-paste-status`), new RegExp(`: ${Buffer.byteLength(THREE_ROWS)} bytes`));
+    assert.match(await page.textContent(`${cell} [data-param="trace"] .sl-paste-status`), new RegExp(`: ${Buffer.byteLength(THREE_ROWS)} bytes`));
     assert.ok(!decodeURIComponent(page.url()).includes('700,80'), 'the text is not in the URL');
     await screenshot(page, 'paste-trace-wide-en', { of: cell });
 
     // The pasted text survives a change of language (the form is rebuilt), and Clear drops it: the sample is replayed.
     await page.click('.sl-lang-button[data-lang="vi"]');
-    await page.waitForSelector(`${cell} .sl-paste[open]`, { state: 'attached' });
+    await page.waitForSelector(`${cell} [data-param="trace"] .sl-paste[open]`, { state: 'attached' });
     assert.equal(await page.inputValue(`${cell} textarea[data-paste-for="trace"]`), THREE_ROWS);
     runs = await runs_of(page, cell);
-    await reveal(page, `${cell} .sl-paste-clear`);
-    await page.click(`${cell} .sl-paste-clear`);
+    await reveal(page, `${cell} [data-param="trace"] .sl-paste-clear`);
+    await page.click(`${cell} [data-param="trace"] .sl-paste-clear`);
     assert.equal(await next_run(page, runs, cell), 'done');
     assert.equal((await output_text(page, 'trace_rows', cell)).trim(), '1.000', 'the bundled sample again');
     assert.deepEqual(sent, [], 'no request carried the pasted text');
@@ -168,7 +168,7 @@ describe('a file parameter given by the reader: chosen or pasted', () => {
 
     // One byte over, pasted: 'é' is two bytes in UTF-8, so max / 2 of them and one more character. The page's
     // paste handler sees the clipboard's text before the text area takes it (a synthetic event inserts nothing).
-    await page.$eval(`${cell} .sl-paste`, (details) => { details.open = true; });
+    await page.$eval(`${cell} [data-param="trace"] .sl-paste`, (details) => { details.open = true; });
     await page.$eval(`${cell} .sl-field-error`, (error) => { error.textContent = ''; });
     const started = Date.now();
     const kept = await page.$eval(`${cell} textarea[data-paste-for="trace"]`, (area, n) => {
@@ -184,7 +184,7 @@ describe('a file parameter given by the reader: chosen or pasted', () => {
     assert.equal(await runs_of(page, cell), runs, 'nothing ran');
 
     await page.fill(`${cell} textarea[data-paste-for="trace"]`, THREE_ROWS);
-    await page.click(`${cell} .sl-paste-use`);
+    await page.click(`${cell} [data-param="trace"] .sl-paste-use`);
     assert.equal(await next_run(page, runs, cell), 'done');
     assert.equal((await output_text(page, 'trace_rows', cell)).trim(), '3');
     assert.deepEqual(page.problems, []);

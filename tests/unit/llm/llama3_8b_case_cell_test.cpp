@@ -112,3 +112,18 @@ TEST_CASE("Case study: the request-time parts add up to TTFT + decode", "[llm][m
   CHECK_THAT(ms[3], WithinRel(81.92, 1e-12));
   CHECK_THAT(ms[1], WithinRel(256 * out(r, "floor_ms"), 1e-9));
 }
+
+TEST_CASE("An MoE's batch-1 floor reads the routed experts, and no part of its request time is negative",
+          "[llm][llama3-8b-case][moe]") {
+  const auto dense = cell.run({{"model", "qwen3-32b"}, {"kv_reserve_gib", "20"}});
+  const auto moe = cell.run({{"model", "qwen3-30b-a3b"}, {"kv_reserve_gib", "20"}});
+  // A dense model's floor is one full read of its weights (Eq. 18).
+  CHECK(out(dense, "floor_ms") == Approx(out(dense, "weight_gb") * 1e9 / 3.35e12 * 1e3));
+  // Qwen3-30B-A3B: 8 of 128 experts a token; the floor reads the active share (3.3B of 30.5B), not the whole.
+  const double full_read_ms = out(moe, "weight_gb") * 1e9 / 3.35e12 * 1e3;
+  const double active_share = out(moe, "model_active_params_b") / out(moe, "model_params_b");
+  CHECK(out(moe, "floor_ms") < 0.2 * full_read_ms);
+  CHECK(out(moe, "floor_ms") == Approx(active_share * full_read_ms).epsilon(0.05));
+  for (const auto* r : {&dense, &moe})
+    for (double ms : column(*r, "request_time", "ms")) CHECK(ms >= 0);
+}

@@ -1,0 +1,116 @@
+// Models and GPUs as engineers name them, in Chromium: the model and GPU choices list every preset C++ declares,
+// each with a label in both languages; a preset set in the URL is the run's model and gives the CLI's numbers; a
+// config.json with a shape the reader refuses gets one error naming the key, and an MoE's config runs with its
+// total and active parameters shown; axe-core finds nothing, wide and at 390 px, in English and Vietnamese.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { ROOT, new_page, open, screenshot, runs_of, next_run, reveal, output_text, with_site } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+const CLI = join(ROOT, 'build/native/serving-lab');
+const specs = JSON.parse(execFileSync(CLI, ['list', '--json'], { encoding: 'utf8' }));
+const CONFIGS = join(ROOT, 'tests/unit/llm/fixtures/hf-config');
+const CELL_ID = 'llm/llama3-8b-case';
+const CELL = '#llama3-8b-case';
+const spec = specs.find((s) => s.id === CELL_ID);
+const url = (site, extra = '') => `${site.server.url}lab.html?lab=llm&cell=llama3-8b-case&embed=1&predict=0${extra}`;
+const cli_run = (args) => JSON.parse(execFileSync(CLI, ['run', CELL_ID, ...args, '--json'], { encoding: 'utf8' }));
+
+async function saved_run(page) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${CELL} .sl-download-json`)]);
+  return JSON.parse(await readFile(await download.path(), 'utf8'));
+}
+
+/** Pastes text into the model_config field by keyboard (its "Paste text instead" box), then "Use pasted text". */
+async function paste_config(page, text) {
+  await reveal(page, `${CELL} [name="model_config"]`);
+  await page.focus(`${CELL} [data-param="model_config"] .sl-paste > summary`);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await page.keyboard.insertText(text);
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+}
+
+async function axe_violations(page) {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+describe('models and GPUs as engineers name them', () => {
+  const site = with_site();
+
+  test('the model and GPU choices are every preset C++ declares, each labelled, in both languages', async () => {
+    const declared = Object.fromEntries(['model', 'gpu'].map((name) => [name, spec.params.find((p) => p.name === name).choices]));
+    assert.ok(declared.model.length >= 12 && declared.model.includes('config'), `model choices: ${declared.model}`);
+    assert.ok(declared.gpu.length >= 7, `gpu choices: ${declared.gpu}`);
+    const page = await new_page(site.browser);
+    for (const lang of ['en', 'vi']) {
+      await open(page, url(site, `&lang=${lang}`));
+      await page.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 60_000 });
+      for (const name of ['model', 'gpu']) {
+        const options = await page.$$eval(`${CELL} select[name="${name}"] option`, (os) => os.map((o) => [o.value, o.textContent.trim()]));
+        assert.deepEqual(options.map(([value]) => value), declared[name], `${lang}: the ${name} select lists C++'s choices in order`);
+        // A label from the lab file, not the id the page falls back to (GPU "custom" is labelled "custom" in English).
+        for (const [value, label] of options) assert.ok(label && (label !== value || value === 'custom'), `${lang}: ${name} = ${value} has a label (${label})`);
+      }
+    }
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  test('a preset in the URL is the run\'s model: Qwen3-30B-A3B in FP8 on an H200 gives the CLI\'s numbers', async () => {
+    const args = ['--model', 'qwen3-30b-a3b', '--weights', 'fp8', '--gpu', 'h200', '--kv_reserve_gib', '40'];
+    const native = cli_run(args);
+    const page = await new_page(site.browser);
+    await open(page, url(site, '&model=qwen3-30b-a3b&weights=fp8&gpu=h200&kv_reserve_gib=40'));
+    await page.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 60_000 });
+    assert.equal(await page.inputValue(`${CELL} select[name="model"]`), 'qwen3-30b-a3b');
+    const run = await saved_run(page);
+    assert.deepEqual(run.outputs, native.outputs, 'the page computes what the CLI does');
+    // An MoE: a token uses about a tenth of the weights (3.3B of 30.5B published).
+    assert.ok(run.outputs.model_active_params_b < run.outputs.model_params_b / 8, JSON.stringify(run.outputs));
+    assert.match(await output_text(page, 'model_active_params_b', CELL), /3[.,]3/);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  test('a config.json the reader refuses is one error naming the key; a real one runs, wide and at 390 px, EN and VI, axe clean', async () => {
+    const good = await readFile(join(CONFIGS, 'Mixtral-8x7B-v0.1.json'), 'utf8');
+    const bad = good.replace(/"num_key_value_heads": 8/, '"num_key_value_heads": 5');
+    assert.notEqual(bad, good);
+    for (const [lang, width] of [['en', 1280], ['vi', 390]]) {
+      const page = await new_page(site.browser, { width, height: 900 });
+      await open(page, url(site, `&lang=${lang}&model=config&kv_reserve_gib=20`));
+      await page.waitForSelector(`${CELL}[data-state="error"]`, { timeout: 60_000 });   // config without a file
+      let runs = await runs_of(page, CELL);
+      await paste_config(page, bad);
+      await page.waitForFunction(([cell, count]) => Number(document.querySelector(cell)?.dataset.runs || 0) > count ||
+        document.querySelector(cell)?.dataset.state === 'error' && document.querySelector(`${cell} .sl-field-error:not([hidden])`)?.textContent.includes('num_key_value_heads'),
+      [CELL, runs], { timeout: 30_000 });
+      const error = await page.textContent(`${CELL} .sl-field-error:not([hidden]), ${CELL} .sl-error:not([hidden])`);
+      assert.match(error, /num_key_value_heads/, `${lang}: the error names the key: ${error}`);
+      assert.equal(await page.getAttribute(CELL, 'data-state'), 'error');
+
+      // The real file (the paste box keeps its text: replaced and used again).
+      runs = await runs_of(page, CELL);
+      await page.fill(`${CELL} textarea[data-paste-for="model_config"]`, good);
+      await page.click(`${CELL} .sl-paste-use`);
+      assert.equal(await next_run(page, runs, CELL), 'done');
+      const run = await saved_run(page);
+      assert.ok(Math.abs(run.outputs.model_params_b - 46.7) < 0.5, `Mixtral's total: ${run.outputs.model_params_b}`);
+      assert.ok(Math.abs(run.outputs.model_active_params_b - 12.9) < 0.2, `Mixtral's active: ${run.outputs.model_active_params_b}`);
+      assert.ok(!page.url().includes('num_key_value_heads'), 'the file is not in the URL');
+      await screenshot(page, `models-config-${lang}-${width}`, { of: CELL });
+      assert.deepEqual(await axe_violations(page), [], `${lang} at ${width} px`);
+      assert.deepEqual(page.problems, []);
+      await page.context().close();
+    }
+  });
+});

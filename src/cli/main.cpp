@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "cli/presets.h"
 #include "cli/read_files.h"
 #include "cli/to_json.h"
 #include "core/clock.h"
@@ -30,6 +31,7 @@ int fail(const sl::Error& e) {
 
 void print_usage() {
   std::cout << "usage: serving-lab list [--json]\n"
+               "       serving-lab presets [--json]   (the model and GPU presets, with their sources)\n"
                "       serving-lab run <lab>/<cell> [--<param> <value>]... [--seed N] [--json] [--progress]\n"
                "       serving-lab check [--json]\n";
 }
@@ -232,6 +234,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (a.command == "list") return list(a.json);
+  if (a.command == "presets") {
+    std::cout << (a.json ? sl::cli::presets_json() : sl::cli::presets_text());
+    return 0;
+  }
   if (a.command == "run") return run(a);
   if (a.command == "check") return check(a.json);
   print_usage();

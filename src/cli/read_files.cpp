@@ -22,6 +22,10 @@ Result<std::map<std::string, std::string>> read_files(const std::string& cell_id
     // A directory opens as a stream that reads nothing, which would mean "use the built-in file".
     if (!std::filesystem::is_regular_file(path, ec))
       return Error{"no_file", p.name, "cannot read " + echo(path) + " (not a file)", {{"path", echo(path)}}};
+    // A file over the limit is refused unread, with its size: the message parse_inputs (and the page, from the
+    // file's size) gives for those bytes.
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (!ec && static_cast<double>(size) > p.max) return too_large(p.name, static_cast<double>(size), p.max, "B");
     std::ifstream in(path, std::ios::binary);
     if (!in) return Error{"no_file", p.name, "cannot read " + echo(path), {{"path", echo(path)}}};
     std::string data;

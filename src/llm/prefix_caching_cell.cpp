@@ -206,6 +206,8 @@ Result<RunResult> run_prefix_caching(const Inputs& in, std::uint64_t seed, RunCo
   if (!params.ok()) return params.error();
   const PrefixCachingParams& p = params.value();
   RunResult result;
+  note_ignored_custom_fields(p.hw, result);
+  add_model_outputs(p.hw.model, result);
   RunControl quiet;  // the sub-runs are short; progress is reported per part below
   shared_prefix_outputs(result, p, seed, quiet);
   ctl.report(1, 3);
@@ -236,6 +238,7 @@ CellSpec prefix_caching_cell() {
                   "chat_saved_prefill_tokens", "chat_saved_prefill_frac", "chat_ttft_mean_ms",
                   "chat_ttft_mean_nocache_ms", out("kv_bytes_per_token", "bytes"), "reload_request_ms",
                   "reload_prefix_ms", "reload_long_ms", "reload_request_gb", "recompute_prefix_ms"});
+  for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("cache_size"), table("reload")};
   cell.budget = {describe_engine_budget() + ", over 2 shared-prefix runs and " + std::to_string(2 + kCacheSizes) +
                  " conversation runs"};

@@ -9,14 +9,17 @@ namespace sl::llm {
 using units::kGiB;
 
 std::vector<ParamSpec> serving_hardware_params() {
-  return {choice("model", {"llama3-8b", "llama3.1-70b"}, "llama3-8b"), choice("gpu", {"h100", "a100"}, "h100"),
-          real("kv_gib", "GiB", 72, 0.001, 1024), count("block_size", "tokens", 16, 1, 1024)};
+  std::vector<ParamSpec> params = model_and_gpu_params(llama3_8b(), h100());
+  params.push_back(real("kv_gib", "GiB", 72, 0.001, 1024));
+  params.push_back(count("block_size", "tokens", 16, 1, 1024));
+  return params;
 }
 
 Result<ServingHardware> validate_serving_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten) {
-  ServingHardware hw;
-  hw.model = in.choice("model") == "llama3.1-70b" ? llama31_70b() : llama3_8b();
-  hw.gpu = in.choice("gpu") == "a100" ? a100() : h100();
+  auto choices = validate_model_and_gpu(in, llama3_8b(), h100());
+  if (!choices.ok()) return choices.error();
+  ServingHardware hw{choices.value()};
+  if (auto e = check_weights_fit(hw.model, hw.gpu)) return *e;
   hw.kv_bytes_per_token = hw.model.kv_bytes_per_token();
   hw.block_size = in.count("block_size");
   const double kv_gib = in.real("kv_gib");

@@ -4,8 +4,9 @@
 // total and active parameters shown; axe-core finds nothing, wide and at 390 px, in English and Vietnamese.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ROOT, new_page, open, screenshot, runs_of, next_run, reveal, output_text, with_site } from './helpers.mjs';
@@ -41,6 +42,15 @@ async function axe_violations(page) {
   await page.evaluate(AXE);
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+/** The message the CLI prints for a config.json (its exit status must be 2: a refused input). */
+function cli_error(path) {
+  const r = spawnSync(CLI, ['run', CELL_ID, '--model_config', `@${path}`], { encoding: 'utf8' });
+  assert.equal(r.status, 2, `${path}: exit ${r.status}, ${r.stderr}`);
+  const line = r.stderr.trim().split('\n').find((l) => l.startsWith('error: '));
+  assert.ok(line, r.stderr);
+  return line.slice('error: '.length);
 }
 
 describe('models and GPUs as engineers name them', () => {
@@ -113,4 +123,56 @@ describe('models and GPUs as engineers name them', () => {
       await page.context().close();
     }
   });
+
+  test('bad config.json files get one message each, the same in the CLI and on the page; 50 MB is refused unread', async () => {
+    const llama = JSON.parse(await readFile(join(CONFIGS, 'Llama-3.1-8B.json'), 'utf8'));
+    const without = (key) => { const c = { ...llama }; delete c[key]; return JSON.stringify(c); };
+    const cases = [
+      ['not JSON', JSON.stringify(llama).slice(0, 60), /not JSON/],
+      ['a missing key', without('num_hidden_layers'), /num_hidden_layers/],
+      ['a negative size', JSON.stringify({ ...llama, hidden_size: -4096 }), /hidden_size/],
+      ['an absurd size', JSON.stringify({ ...llama, num_hidden_layers: 1e6 }), /num_hidden_layers/],
+      ['an unknown architecture', JSON.stringify({ ...llama, model_type: 'bert' }), /bert/],
+    ];
+    const dir = await mkdtemp(join(tmpdir(), 'sl-models-'));
+    const page = await new_page(site.browser);
+    try {
+      await open(page, url(site, '&model=config'));
+      await page.waitForSelector(`${CELL}[data-state="error"]`, { timeout: 60_000 });
+      for (const [what, text, names] of cases) {
+        const path = join(dir, 'config.json');
+        await writeFile(path, text);
+        const message = cli_error(path);
+        assert.match(message, names, `${what}: the CLI's message names it: ${message}`);
+        assert.match(message, /^model_config/, `${what}: the message starts at the parameter: ${message}`);
+        await reveal(page, `${CELL} [data-param="model_config"] .sl-paste`);   // the paste box, open
+        await page.fill(`${CELL} textarea[data-paste-for="model_config"]`, text);
+        await page.click(`${CELL} [data-param="model_config"] .sl-paste-use`);
+        await page.waitForFunction(([cell, expected]) => document.querySelector(cell)?.dataset.state === 'error' &&
+          [...document.querySelectorAll(`${cell} .sl-field-error:not([hidden]), ${cell} .sl-error:not([hidden])`)].some((e) => e.textContent.includes(expected)),
+        [CELL, message], { timeout: 30_000 }).catch(() => {});
+        const shown = await page.$$eval(`${CELL} .sl-field-error:not([hidden]), ${CELL} .sl-error:not([hidden])`, (es) => es.map((e) => e.textContent).join(' | '));
+        assert.ok(shown.includes(message), `${what}: the page shows the CLI's message "${message}", got "${shown}"`);
+        await page.click(`${CELL} [data-param="model_config"] .sl-paste-clear`);
+      }
+      // 50 MB, chosen as a file: refused before it is read, with the size.
+      const large = join(dir, 'huge-config.json');
+      await writeFile(large, '');
+      await truncate(large, 50 * 1024 * 1024);
+      const message = cli_error(large);
+      assert.equal(message, 'model_config must be at most 1048576 B, got 5.24288e+07 B');   // the file's size, not what was read
+      await reveal(page, `${CELL} input[name="model_config"]`);
+      await page.setInputFiles(`${CELL} input[name="model_config"]`, large);
+      // The page words a too_large error with its own template (i18n), naming the field and the file's size.
+      await page.waitForFunction((cell) => /5[.,]24288e\+07/.test(document.querySelector(`${cell} .sl-field-error:not([hidden])`)?.textContent ?? ''),
+        CELL, { timeout: 30_000 }).catch(() => {});
+      const refused = await page.$$eval(`${CELL} .sl-field-error:not([hidden]), ${CELL} .sl-error:not([hidden])`, (es) => es.map((e) => e.textContent).join(' | '));
+      assert.match(refused, /config\.json.*5[.,]24288e\+07/, `the page refuses the file with its size: "${refused}"`);
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.context().close();
+      await rm(dir, { recursive: true });
+    }
+  });
 });
+

@@ -52,3 +52,18 @@ TEST_CASE("A file for a parameter used at one choice sets that choice unless the
   REQUIRE(kept.ok());
   CHECK(kept.value().at("model") == "qwen3-8b");
 }
+
+TEST_CASE("A file over its parameter's limit is refused unread, with its own size", "[cli][files]") {
+  const std::string path = "read_files_large.tmp";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.seekp(50 * 1024 * 1024 - 1);
+    out.put('\0');
+  }
+  auto r = sl::cli::read_files("llm/llama3-8b-case", {{"model_config", "@" + path}});
+  std::remove(path.c_str());
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == "too_large");
+  CHECK(r.error().param == "model_config");
+  CHECK(r.error().message == "model_config must be at most 1048576 B, got 5.24288e+07 B");  // 50 MiB, not the bytes read
+}

@@ -7,13 +7,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { load_labs } from '../../scripts/labs/load.mjs';
-import { ROOT, new_page, open, screenshot, runs_of, next_run, with_site, agree_to_assets } from './helpers.mjs';
+import { ROOT, new_page, open, screenshot, runs_of, next_run, with_site, agree_to_assets, axe_violations } from './helpers.mjs';
 
-const require = createRequire(import.meta.url);
-const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 const labs = (await load_labs()).filter((lab) => lab.status === 'ready');
 // A third of each page's height before this issue (24,800, 35,700, 27,300 and 38,700 px at 1280×900), plus one
 // screen (900 px) for each cell added since: llm/fleet (issue 16; 7 llm cells then), and llm/workload-trace,
@@ -33,12 +30,6 @@ async function open_lab(page, url, lab) {
     lab.cells.length, { timeout: 60_000 });
 }
 
-/** axe-core inside the page (evaluated, so the page's CSP need not allow an injected script). */
-async function axe_violations(page) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
 
 describe('explorable lab pages', () => {
   const site = with_site();

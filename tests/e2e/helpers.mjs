@@ -2,7 +2,8 @@
 // chromium through playwright-core, and save a screenshot per test under test-artifacts/.
 import { before, after } from 'node:test';
 import { spawn } from 'node:child_process';
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -10,6 +11,7 @@ import { chromium } from 'playwright-core';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = join(ROOT, 'dist');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -157,4 +159,11 @@ export async function screenshot(page, name, { of = null } = {}) {
   await mkdir(ARTIFACTS, { recursive: true });
   if (of) await page.locator(of).screenshot({ path: join(ARTIFACTS, `${name}.png`) });
   else await page.screenshot({ path: join(ARTIFACTS, `${name}.jpeg`), fullPage: true, type: 'jpeg', quality: 80 });
+}
+
+/** axe-core's violations on the page, one line each (evaluated, so the page's CSP need not allow an injected script). */
+export async function axe_violations(page) {
+  await page.evaluate(await readFile(AXE_SOURCE, 'utf8'));
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
 }

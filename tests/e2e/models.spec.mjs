@@ -7,12 +7,9 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ROOT, new_page, open, screenshot, runs_of, next_run, reveal, output_text, with_site } from './helpers.mjs';
+import { ROOT, new_page, open, screenshot, runs_of, next_run, reveal, output_text, with_site, axe_violations } from './helpers.mjs';
 
-const require = createRequire(import.meta.url);
-const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 const CLI = join(ROOT, 'build/native/serving-lab');
 const specs = JSON.parse(execFileSync(CLI, ['list', '--json'], { encoding: 'utf8' }));
 const CONFIGS = join(ROOT, 'tests/unit/llm/fixtures/hf-config');
@@ -38,11 +35,6 @@ async function paste_config(page, text) {
   await page.keyboard.press('Enter');
 }
 
-async function axe_violations(page) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
 
 /** The message the CLI prints for a config.json (its exit status must be 2: a refused input). */
 function cli_error(path) {

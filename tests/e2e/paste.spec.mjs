@@ -8,13 +8,10 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, new_page, open, screenshot, runs_of, next_run, reveal, output_text, with_site } from './helpers.mjs';
+import { ROOT, new_page, open, screenshot, runs_of, next_run, reveal, output_text, with_site, axe_violations } from './helpers.mjs';
 
-const require = createRequire(import.meta.url);
-const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 const CLI = join(ROOT, 'build/native/serving-lab');
 const specs = JSON.parse(execFileSync(CLI, ['list', '--json'], { encoding: 'utf8' }));
 const TEXT_TYPES = ['application/json', '.json', '.jsonl', 'text/csv', '.csv', 'text/plain', '.txt'];
@@ -26,11 +23,17 @@ const JSON_FIXTURES = { model_config: join(FIXTURES, 'hf-config/Llama-3.1-8B.jso
   measurements: join(FIXTURES, 'vllm-4.0qps-Llama-3.1-8B-Instruct-20250612-141503.json') };
 const THREE_ROWS = 'arrival_s,prompt_tokens,output_tokens\n0,500,50\n0.5,700,80\n1.25,300,20\n';
 
-// llm cells whose trace is used at workload = trace only, and llm cells with a file parameter that takes JSON.
+// llm cells whose trace is used at workload = trace only, and each file parameter that takes JSON on the first llm
+// cell that has it: the page reads a parameter's file the same way in every cell (model_config is in eight; its
+// run in each is compared with the CLI natively, by the corpus, and in the browser by models.spec).
 const traced = specs.filter((spec) => spec.id.startsWith('llm/') && spec.params.some((p) =>
   p.name === 'trace' && p.used_when?.param === 'workload' && p.used_when.values.length === 1));
-const with_json = specs.filter((spec) => spec.id.startsWith('llm/')).flatMap((spec) =>
-  spec.params.filter(takes_json).map((param) => ({ spec, param })));
+const with_json = [];
+for (const spec of specs.filter((s) => s.id.startsWith('llm/'))) {
+  for (const param of spec.params.filter(takes_json)) {
+    if (!with_json.some((seen) => seen.param.name === param.name)) with_json.push({ spec, param });
+  }
+}
 
 const cell_of = (spec) => `#${spec.id.split('/')[1]}`;
 const url_of = (site, spec, extra = '') => `${site.server.url}lab.html?lab=llm&cell=${spec.id.split('/')[1]}&embed=1&predict=0${extra}`;
@@ -56,12 +59,6 @@ async function paste_by_keyboard(page, cell, name, text) {
   await page.keyboard.press('Enter');
 }
 
-/** axe-core inside the page (evaluated, so the page's CSP need not allow an injected script). */
-async function axe_violations(page) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
 
 describe('a file parameter given by the reader: chosen or pasted', () => {
   const site = with_site();

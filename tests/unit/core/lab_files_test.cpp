@@ -118,50 +118,43 @@ TEST_CASE("The registry's cells are exactly the lab files' cells, in the lab fil
   CHECK(sl::cell_order() == listed);
 }
 
-TEST_CASE("A lab's shared parameter labels name parameters its cells declare, and no cell repeats one word for word",
-          "[labs]") {
+/// A lab's shared labels of one kind (lab.json "params" or "outputs"): each is labelled in both languages, names
+/// something a cell of the lab declares (`declares`), and no cell repeats it word for word.
+template <class Declares>
+void check_shared_labels(const std::string& kind, Declares declares) {
   for (const auto& folder : lab_folders()) {
     const auto lab = read_json(folder / "lab.json");
-    if (!lab.contains("params")) continue;
+    if (!lab.contains(kind)) continue;
     const std::string lab_id = folder.filename().string();
-    for (const auto& [name, entry] : lab["params"].items()) {
-      INFO(lab_id << " shared param " << name);
+    for (const auto& [name, entry] : lab[kind].items()) {
+      INFO(lab_id << " shared " << kind << " " << name);
       check_text(entry["label"], lab_id + " " + name);
       bool declared = false;
       for (const auto& file : cell_files()) {
         if (file.lab != lab_id) continue;
         const sl::CellSpec* spec = sl::find_cell(file.id);
         REQUIRE(spec != nullptr);
-        for (const auto& p : spec->params) declared = declared || p.name == name;
+        declared = declared || declares(*spec, name);
         INFO(file.id);
-        CHECK_FALSE((file.doc["params"].contains(name) && file.doc["params"][name] == entry));
+        CHECK_FALSE((file.doc[kind].contains(name) && file.doc[kind][name] == entry));
       }
       CHECK(declared);
     }
   }
 }
 
+TEST_CASE("A lab's shared parameter labels name parameters its cells declare, and no cell repeats one word for word",
+          "[labs]") {
+  check_shared_labels("params", [](const sl::CellSpec& spec, const std::string& name) {
+    return std::any_of(spec.params.begin(), spec.params.end(), [&](const sl::ParamSpec& p) { return p.name == name; });
+  });
+}
+
 TEST_CASE("A lab's shared output labels name outputs its cells declare, and no cell repeats one word for word",
           "[labs]") {
-  for (const auto& folder : lab_folders()) {
-    const auto lab = read_json(folder / "lab.json");
-    if (!lab.contains("outputs")) continue;
-    const std::string lab_id = folder.filename().string();
-    for (const auto& [name, entry] : lab["outputs"].items()) {
-      INFO(lab_id << " shared output " << name);
-      check_text(entry["label"], lab_id + " " + name);
-      bool declared = false;
-      for (const auto& file : cell_files()) {
-        if (file.lab != lab_id) continue;
-        const sl::CellSpec* spec = sl::find_cell(file.id);
-        REQUIRE(spec != nullptr);
-        declared = declared || spec->find_output(name) != nullptr;
-        INFO(file.id);
-        CHECK_FALSE((file.doc["outputs"].contains(name) && file.doc["outputs"][name] == entry));
-      }
-      CHECK(declared);
-    }
-  }
+  check_shared_labels("outputs", [](const sl::CellSpec& spec, const std::string& name) {
+    return spec.find_output(name) != nullptr;
+  });
 }
 
 TEST_CASE("Lab files name only cells, parameters, outputs and tables the registry has", "[labs]") {

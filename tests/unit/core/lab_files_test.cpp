@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -202,7 +203,7 @@ TEST_CASE("Lab files name only cells, parameters, outputs and tables the registr
       }
       for (const auto& b : file.book) {
         INFO("book " << b["ref"] << " " << b["output"]);
-        CHECK(c["outputs"].contains(b["output"].get<std::string>()));
+        CHECK(file.output(b["output"].get<std::string>()) != nullptr);
         check_text(b["label"], id + " book label");
       }
     }
@@ -234,4 +235,70 @@ TEST_CASE("Every book reference of every cell passes in its scenario, and resolv
     }
   }
   CHECK(num_refs == sl::book_refs().size());
+}
+
+namespace {
+
+/// The {name} placeholders of a chart summary sentence.
+std::vector<std::string> placeholders(const std::string& text) {
+  std::vector<std::string> names;
+  for (std::size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open + 1)) {
+    const std::size_t close = text.find('}', open);
+    if (close == std::string::npos) break;
+    const std::string name = text.substr(open + 1, close - open - 1);
+    if (!name.empty() && std::all_of(name.begin(), name.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }))
+      names.push_back(name);
+  }
+  return names;
+}
+
+}  // namespace
+
+// The explorable fields (tests/labs/explorable.test.mjs checks their shape): what they name is declared in C++, so a
+// typo fails here, in the native stage, before any wasm is built (tests/wasm/lab_declarations checks the same against
+// the module's list).
+TEST_CASE("Key parameters, headline and predicted outputs, chart summaries and result tables name declared ones",
+          "[labs]") {
+  for (const auto& file : cell_files()) {
+    const auto& c = file.doc;
+    INFO(file.id);
+    const sl::CellSpec* spec = sl::find_cell(file.id);
+    REQUIRE(spec != nullptr);
+    for (const auto& key : c.value("key_params", nlohmann::json::array())) {
+      const std::string name = key.get<std::string>();
+      INFO("key parameter " << name << " is a numeric parameter with a slider range");
+      const auto p = std::find_if(spec->params.begin(), spec->params.end(), [&](const sl::ParamSpec& q) { return q.name == name; });
+      REQUIRE(p != spec->params.end());
+      CHECK((p->kind == sl::ParamSpec::Kind::Real || p->kind == sl::ParamSpec::Kind::Count));
+      const double lo = p->slider_min == p->slider_max ? p->min : p->slider_min;
+      const double hi = p->slider_min == p->slider_max ? p->max : p->slider_max;
+      CHECK(lo < hi);
+    }
+    for (const auto& name : c.value("headline", nlohmann::json::array())) {
+      INFO("headline " << name << " is a declared output");
+      CHECK(spec->find_output(name.get<std::string>()) != nullptr);
+    }
+    if (c.contains("predict")) {
+      INFO("predicted " << c["predict"]["output"] << " is a declared output");
+      CHECK(spec->find_output(c["predict"]["output"].get<std::string>()) != nullptr);
+    }
+    for (const auto& chart : c["charts"]) {
+      if (!chart.contains("summary")) continue;
+      for (const char* lang : {"en", "vi"}) {
+        for (const auto& name : placeholders(chart["summary"].value(lang, std::string()))) {
+          INFO("chart " << chart["id"] << " summary (" << lang << ") names {" << name << "}, a declared output");
+          CHECK(spec->find_output(name) != nullptr);
+        }
+      }
+    }
+    if (c.contains("result_table")) {
+      INFO("result table " << c["result_table"]["table"] << " is declared");
+      CHECK(spec->find_table(c["result_table"]["table"].get<std::string>()) != nullptr);
+    }
+    const nlohmann::json tables = c.value("tables", nlohmann::json::object());
+    for (const auto& [name, _] : tables.items()) {
+      INFO("tables." << name << " is a declared table");
+      CHECK(spec->find_table(name) != nullptr);
+    }
+  }
 }

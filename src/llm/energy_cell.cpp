@@ -18,6 +18,7 @@
 #include "llm/engine.h"
 #include "llm/engine_budget.h"
 #include "llm/kv_memory.h"
+#include "llm/model_inputs.h"
 #include "llm/power_model.h"
 #include "llm/step_time.h"
 #include "llm/workload.h"
@@ -27,10 +28,12 @@ namespace {
 
 constexpr int kUtilPoints = 96;
 constexpr double kMinUtilFrac = 0.05;
-constexpr double kKvReserveBytes = kBookKvReserveGib * units::kGiB;  // the case study's KV reserve (§21)
 constexpr std::int64_t kBlockSize = 16;                   // vLLM's default block
 
-struct EnergyParams {
+/// The inputs, with the model and GPU the step model and the simulator use (model_inputs.h; Llama-3-8B INT4 on an
+/// H100 by default, the book's case study) and their KV reserve (72 GiB, §21).
+struct EnergyParams : ModelAndGpu {
+  double kv_reserve_bytes = 0;
   std::int64_t concurrent = 0;
   double req_tok_per_s = 0;
   double gpu_w = 0;
@@ -41,15 +44,21 @@ struct EnergyParams {
   double phone_j = 0;
   double cup_j = 0;
   std::int64_t context_tokens = 0;
-  std::int64_t max_fit = 0;  ///< sequences of context_tokens the H100 holds beside Llama-3-8B's weights
+  std::int64_t max_fit = 0;  ///< sequences of context_tokens the KV reserve holds
   ConversationParams chats;
-  std::int64_t num_blocks = 0;  ///< the KV pool of the simulated H100, in blocks
+  std::int64_t num_blocks = 0;  ///< the KV pool of the simulated GPU, in blocks
   double tok_per_s() const { return static_cast<double>(concurrent) * req_tok_per_s; }
   double busy_w() const { return gpu_w + host_w; }
 };
 
 Result<EnergyParams> validate_energy(const Inputs& in) {
-  EnergyParams p;
+  auto choices = validate_model_and_gpu(in, llama3_8b(), h100());
+  if (!choices.ok()) return choices.error();
+  EnergyParams p{choices.value()};
+  if (auto e = check_weights_fit(p.model, p.gpu)) return *e;
+  auto reserve = validate_kv_reserve(p.model, p.gpu, in.real("kv_reserve_gib"));
+  if (!reserve.ok()) return reserve.error();
+  p.kv_reserve_bytes = reserve.value();
   p.concurrent = in.count("concurrent");
   p.req_tok_per_s = in.real("req_tok_per_s");
   p.gpu_w = in.real("gpu_w");
@@ -63,12 +72,12 @@ Result<EnergyParams> validate_energy(const Inputs& in) {
   if (auto e = check_idle_power(p.gpu_w, p.idle_w)) return *e;
   if (p.busy_w() <= 0)
     return Error{"invalid", "gpu_w", "gpu_w + host_w must be positive, got 0 W", {}};
-  const ModelSpec m = llama3_8b();
-  p.max_fit = max_resident_sequences(m, kKvReserveBytes, p.context_tokens);
+  const ModelSpec& m = p.model;
+  p.max_fit = max_resident_sequences(m, p.kv_reserve_bytes, p.context_tokens);
   if (p.max_fit < 1)
     return too_large("context", static_cast<double>(p.context_tokens),
-                     static_cast<double>(kv_token_capacity(m, kKvReserveBytes)), "tokens",
-                     "the context of one sequence in the H100's 72 GiB KV reserve beside Llama-3-8B's weights");
+                     static_cast<double>(kv_token_capacity(m, p.kv_reserve_bytes)), "tokens",
+                     "the context of one sequence in the KV reserve (kv_reserve_gib) beside the weights");
   ConversationParams& c = p.chats;
   c.num_conversations = in.count("chats");
   c.num_turns = in.count("turns");
@@ -77,13 +86,13 @@ Result<EnergyParams> validate_energy(const Inputs& in) {
   c.user_tokens = in.count("user_tokens");
   c.answer_tokens = in.count("answer_tokens");
   c.think_s = in.real("think_s");
-  p.num_blocks = static_cast<std::int64_t>(kKvReserveBytes / static_cast<double>(m.kv_bytes_per_token())) / kBlockSize;
+  p.num_blocks = static_cast<std::int64_t>(p.kv_reserve_bytes / static_cast<double>(m.kv_bytes_per_token())) / kBlockSize;
   const std::int64_t longest = conversation_max_tokens(c);
   if (longest > p.num_blocks * kBlockSize)
     return too_large("turns", static_cast<double>(longest), static_cast<double>(p.num_blocks * kBlockSize), "tokens",
-                     "the last turn of a conversation (within the 72 GiB KV pool; use fewer turns or shorter messages)");
+                     "the last turn of a conversation (within the KV pool, kv_reserve_gib; use fewer turns or shorter messages)");
   // The conversations run twice through the simulator (prefix cache on, off).
-  EnginePool pool{m, h100(), p.num_blocks, kBlockSize, SchedulerConfig{}, true};
+  EnginePool pool{m, p.gpu, p.num_blocks, kBlockSize, SchedulerConfig{}, true};
   const EngineWork cached = conversation_work(c, pool);
   pool.caching = false;
   EngineWork total = conversation_work(c, pool);
@@ -114,10 +123,10 @@ void add_utilisation_curves(const EnergyParams& p, RunResult& result) {
       .column("j_per_token", {p.busy_w() / p.tok_per_s(), (p.idle_w + p.host_w) / (p.tok_per_s() * p.low_util_frac)});
 }
 
-/// J/token against batch from the decode step model (Llama-3-8B INT4 on an H100, the GPU at full power).
+/// J/token against batch from the decode step model (the chosen model and GPU, the GPU at full power).
 void add_batch_curve(const EnergyParams& p, std::int64_t max_fit, int max_points, RunResult& result) {
-  const ModelSpec m = llama3_8b();
-  const GpuSpec g = h100();
+  const ModelSpec& m = p.model;
+  const GpuSpec& g = p.gpu;
   std::vector<double> batch, j_per_token;
   const double ratio = std::pow(static_cast<double>(max_fit), 1.0 / std::max(1, max_points - 1));
   double x = 1;
@@ -131,7 +140,7 @@ void add_batch_curve(const EnergyParams& p, std::int64_t max_fit, int max_points
   result.table("batch").column("batch", batch).column("j_per_token", j_per_token);
 }
 
-/// Energy of the same conversations with the prefix cache on or off (Llama-3-8B INT4 on an H100, 72 GiB pool).
+/// Energy of the same conversations with the prefix cache on or off (the chosen model and GPU, its KV reserve).
 struct TurnEnergy {
   double j_per_turn = 0;
   double prefill_tokens_per_turn = 0;  ///< prompt tokens actually computed (not served from the cache)
@@ -139,8 +148,8 @@ struct TurnEnergy {
 
 TurnEnergy simulate_turns(const EnergyParams& p, bool caching, std::uint64_t seed, RunControl& ctl) {
   EngineConfig c;
-  c.model = llama3_8b();
-  c.gpu = h100();
+  c.model = p.model;
+  c.gpu = p.gpu;
   c.kv_cache.num_blocks = p.num_blocks;
   c.kv_cache.block_size = kBlockSize;
   c.kv_cache.enable_caching = caching;
@@ -157,6 +166,8 @@ Result<RunResult> run_energy(const Inputs& in, std::uint64_t seed, RunControl& c
   if (!checked.ok()) return checked.error();
   const EnergyParams& p = checked.value();
   RunResult result;
+  note_ignored_custom_fields(p, result);
+  add_model_outputs(p.model, result);
 
   const double j_per_token = p.busy_w() / p.tok_per_s();
   const double response_j = j_per_token * static_cast<double>(p.response_tokens);
@@ -177,13 +188,12 @@ Result<RunResult> run_energy(const Inputs& in, std::uint64_t seed, RunControl& c
   result.output("low_util_ratio", low_j_per_token / j_per_token);
 
   // The step model's view of the same concurrency (capped at what fits beside the weights).
-  const ModelSpec m = llama3_8b();
-  const GpuSpec g = h100();
   const std::int64_t batch = std::min(p.concurrent, p.max_fit);
   if (batch < p.concurrent)
     result.notice("batch_capped", std::to_string(p.concurrent) + " sequences of " + std::to_string(p.context_tokens) +
-                                      " tokens do not fit on one H100; the step model uses " + std::to_string(batch) + ".");
-  const double step_s = decode_step_s(m, g, batch, batch * p.context_tokens);
+                                      " tokens do not fit in one " + p.gpu.name + "'s KV reserve; the step model uses " +
+                                      std::to_string(batch) + ".");
+  const double step_s = decode_step_s(p.model, p.gpu, batch, batch * p.context_tokens);
   const double model_tok_per_s = static_cast<double>(batch) / step_s;
   result.output("model_batch", static_cast<double>(batch));
   result.output("model_tok_per_req_s", 1.0 / step_s);
@@ -222,11 +232,15 @@ CellSpec energy_cell() {
                  count("user_tokens", "tokens", 100, 1, 100'000), count("answer_tokens", "tokens", 200, 1, 10'000),
                  real("think_s", "s", 5, 0, 3600)},
                 &run_energy};
+  // The model and GPU the step model and the simulator use, and their KV reserve (§21's 72 GiB by default).
+  for (ParamSpec& spec : model_and_gpu_params(llama3_8b(), h100())) cell.params.push_back(std::move(spec));
+  cell.params.push_back(kv_reserve_param());
   cell.outputs = outputs({out("tok_per_s", "tokens/s"), "power_w", out("j_per_token", "J"), "response_j", "responses_per_phone",
                   "responses_per_cup", "low_util_tok_per_s", "low_util_power_w", out("low_util_j_per_token", "J"),
                   "low_util_ratio", "model_batch", out("model_tok_per_req_s", "tokens/s"), "model_tok_per_s",
                   out("model_j_per_token", "J"), out("turn_j_cached", "J"), out("turn_j_nocache", "J"),
                   "turn_saving_frac", "turn_prefill_tok_cached", "turn_prefill_tok_nocache"});
+  for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("utilisation"), table("book_points"), table("batch")};
   cell.budget = {describe_engine_budget() + ", over 2 conversation runs"};
   cell.validate = &validation_of<&validate_energy>;

@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -11,6 +14,21 @@
 #include "core/registry.h"
 
 namespace cell_test {
+
+/// The bytes of a file of the source tree (a fixture: "tests/unit/llm/fixtures/..."); fails the test when it
+/// cannot be read.
+inline std::string source_file(const std::string& relative) {
+  std::ifstream in(std::filesystem::path(SERVING_LAB_SOURCE_DIR) / relative, std::ios::binary);
+  REQUIRE(in);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// An error's argument `key` ("line", "got"...), or "<none>" when it has none.
+inline std::string error_arg(const sl::Error& e, const std::string& key) {
+  for (const auto& [k, v] : e.args)
+    if (k == key) return v;
+  return "<none>";
+}
 
 // What every cell test uses, brought in by one `using namespace cell_test;`.
 using Catch::Matchers::WithinAbs;

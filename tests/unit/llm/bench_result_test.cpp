@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/text.h"
+#include "cell_runner.h"
 
 using sl::llm::BenchRun;
 using sl::llm::parse_vllm_bench;
@@ -24,11 +25,7 @@ namespace {
 // (Infinity for burstiness), every key of serve.py in its order. Written for these tests, not a measurement.
 const char* const kFixture = "tests/unit/llm/fixtures/vllm-4.0qps-Llama-3.1-8B-Instruct-20250612-141503.json";
 
-std::string fixture() {
-  std::ifstream in(std::filesystem::path(SERVING_LAB_SOURCE_DIR) / kFixture, std::ios::binary);
-  REQUIRE(in);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+std::string fixture() { return cell_test::source_file(kFixture); }
 
 std::vector<BenchRun> parsed(const std::string& bytes) {
   auto r = parse_vllm_bench(bytes, "bench");
@@ -36,12 +33,7 @@ std::vector<BenchRun> parsed(const std::string& bytes) {
   return r.value();
 }
 
-std::string arg(const sl::Error& e, const std::string& name) {
-  for (const auto& [k, v] : e.args)
-    if (k == name) return v;
-  FAIL("no argument " << name << " in: " << e.message);
-  return "";
-}
+std::string arg(const sl::Error& e, const std::string& name) { return cell_test::error_arg(e, name); }
 
 /// The one error of a refused file: its code, the param, the line in the message and the arguments, one line.
 sl::Error refused(const std::string& bytes, const std::string& code, int line, const std::string& key = "") {

@@ -6,16 +6,13 @@
 #include <catch2/catch.hpp>
 
 #include "core/text.h"
+#include "cell_runner.h"
 
 using namespace sl::llm;
 
 namespace {
 
-std::string arg(const sl::Error& e, const std::string& key) {
-  for (const auto& [k, v] : e.args)
-    if (k == key) return v;
-  return "<none>";
-}
+std::string arg(const sl::Error& e, const std::string& key) { return cell_test::error_arg(e, key); }
 
 Measurements parsed(const std::string& text) {
   auto m = parse_measurements(text, "measurements");

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/text.h"
+#include "cell_runner.h"
 
 using sl::llm::ModelArchitecture;
 using sl::llm::parse_model_config;
@@ -26,12 +27,7 @@ namespace {
 //   Mistral-7B-v0.1, Mixtral-8x7B-v0.1       mistralai/Mistral-7B-v0.1, mistralai/Mixtral-8x7B-v0.1; their
 //                                            dimensions match the config tests of two Rust model loaders
 // The expected values below are read off those files, not from our output.
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::filesystem::path(SERVING_LAB_SOURCE_DIR) / "tests/unit/llm/fixtures/hf-config" / name,
-                   std::ios::binary);
-  REQUIRE(in);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+std::string fixture(const std::string& name) { return cell_test::source_file("tests/unit/llm/fixtures/hf-config/" + name); }
 
 ModelArchitecture parsed(const std::string& json) {
   auto r = parse_model_config(json);
@@ -39,12 +35,8 @@ ModelArchitecture parsed(const std::string& json) {
   return r.value();
 }
 
-std::string arg(const sl::Error& e, const std::string& name) {
-  for (const auto& [k, v] : e.args)
-    if (k == name) return v;
-  FAIL("no argument " << name << " in: " << e.message);
-  return "";
-}
+using cell_test::error_arg;
+std::string arg(const sl::Error& e, const std::string& name) { return error_arg(e, name); }
 
 /// The one error of a refused file: its code, the parameter, the key named in args and message, one line.
 sl::Error refused(const std::string& json, const std::string& code, const std::string& key = "") {

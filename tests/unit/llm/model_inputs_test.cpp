@@ -21,9 +21,7 @@ sl::Inputs inputs(const std::map<std::string, std::string>& raw) {
 
 /// A real config.json (tests/unit/llm/fixtures/hf-config/).
 std::string config_file(const std::string& name) {
-  std::ifstream in(std::filesystem::path(SERVING_LAB_SOURCE_DIR) / "tests/unit/llm/fixtures/hf-config" / name,
-                   std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return cell_test::source_file("tests/unit/llm/fixtures/hf-config/" + name);
 }
 
 sl::Inputs inputs_with_file(std::map<std::string, std::string> raw, const std::string& file) {

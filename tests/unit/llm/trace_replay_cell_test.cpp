@@ -16,11 +16,7 @@ using namespace cell_test;
 
 namespace {
 
-std::string arg(const sl::Error& e, const std::string& key) {
-  for (const auto& [k, v] : e.args)
-    if (k == key) return v;
-  return "<none>";
-}
+std::string arg(const sl::Error& e, const std::string& key) { return cell_test::error_arg(e, key); }
 
 /// The workload llm/continuous-batching and llm/fleet draw at their defaults (their validate_* functions read
 /// these inputs into the same OpenLoopParams), written as a trace.

@@ -7,17 +7,14 @@
 
 #include "core/text.h"
 #include "llm/engine.h"
+#include "cell_runner.h"
 
 using namespace sl::llm;
 using Catch::Matchers::WithinAbs;
 
 namespace {
 
-std::string arg(const sl::Error& e, const std::string& key) {
-  for (const auto& [k, v] : e.args)
-    if (k == key) return v;
-  return "<none>";
-}
+std::string arg(const sl::Error& e, const std::string& key) { return cell_test::error_arg(e, key); }
 
 WorkloadTrace parsed(const std::string& text) {
   auto t = parse_workload_trace(text, "trace");

@@ -3,14 +3,16 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "core/error.h"
+#include "core/units.h"
 #include "llm/model_architecture.h"
 #include "llm/model_inputs.h"
 
 namespace sl::cli {
 namespace {
 
-constexpr double kBillion = 1e9, kTera = 1e12, kGiB = 1024.0 * 1024 * 1024;
+using units::kGiB;
+using units::kGiga;  // a billion parameters; GB/s of a link
+using units::kTera;
 
 /// A number with `digits` after the point ("8.03"), for the text tables.
 std::string fixed(double x, int digits) {
@@ -36,12 +38,11 @@ std::string presets_text() {
                     pad("heads/kv", 9) + pad("experts", 8) + "KV B/token  config\n";
   for (const auto& p : llm::model_presets()) {
     const llm::ModelSpec m = spec_of(p);
-    const double active = static_cast<double>(m.active_params > 0 ? m.active_params : m.params);
     const std::string experts = p.arch.is_moe() ? std::to_string(p.arch.experts_per_token) + "/" +
                                                       std::to_string(p.arch.num_experts)
                                                 : "-";
-    out += "  " + pad(p.id, 18) + pad(fixed(static_cast<double>(m.params) / kBillion, 2), 9) +
-           pad(fixed(active / kBillion, 2), 10) + pad(std::to_string(p.arch.num_layers), 7) +
+    out += "  " + pad(p.id, 18) + pad(fixed(static_cast<double>(m.params) / kGiga, 2), 9) +
+           pad(fixed(static_cast<double>(m.active_param_count()) / kGiga, 2), 10) + pad(std::to_string(p.arch.num_layers), 7) +
            pad(std::to_string(p.arch.hidden_size), 7) +
            pad(std::to_string(p.arch.num_heads) + "/" + std::to_string(p.arch.num_kv_heads), 9) + pad(experts, 8) +
            pad(std::to_string(m.kv_bytes_per_token()), 12) + p.config_source + "\n";
@@ -55,7 +56,7 @@ std::string presets_text() {
     out += "  " + pad(p.id, 11) + pad(tf(g.peak_flop_per_s), 8) + pad(tf(g.peak_fp8_flop_per_s), 8) +
            pad(tf(g.peak_fp4_flop_per_s), 8) + pad(fixed(g.hbm_bytes_per_s / kTera, 2), 9) +
            pad(fixed(static_cast<double>(g.memory_bytes) / kGiB, 0), 6) +
-           pad(g.link_bytes_per_s > 0 ? fixed(g.link_bytes_per_s / kBillion, 0) : "-", 10) +
+           pad(g.link_bytes_per_s > 0 ? fixed(g.link_bytes_per_s / kGiga, 0) : "-", 10) +
            pad(fixed(g.tdp_w, 0), 6) + pad(g.price_usd_per_h > 0 ? fixed(g.price_usd_per_h, 2) : "-", 6) + p.source +
            "\n";
   }
@@ -68,7 +69,7 @@ std::string presets_json() {
     const llm::ModelSpec m = spec_of(p);
     models.push_back({{"id", p.id},
                       {"params", m.params},
-                      {"active_params", m.active_params > 0 ? m.active_params : m.params},
+                      {"active_params", m.active_param_count()},
                       {"published_params_b", p.published_params_b},
                       {"published_active_b", p.published_active_b},
                       {"layers", p.arch.num_layers},

@@ -130,8 +130,7 @@ std::vector<OutputSpec> model_outputs() {
 void add_model_outputs(const ModelSpec& m, RunResult& result) {
   const double total = static_cast<double>(m.params);
   result.output("model_params_b", total * kBillionPerParam);
-  result.output("model_active_params_b", static_cast<double>(m.active_params > 0 ? m.active_params : m.params) *
-                                             kBillionPerParam);
+  result.output("model_active_params_b", static_cast<double>(m.active_param_count()) * kBillionPerParam);
   result.output("model_weights_gb", static_cast<double>(m.weight_bytes()) / units::kGB);
   result.output("model_kv_per_token_bytes", static_cast<double>(m.kv_bytes_per_token()));
 }

@@ -38,6 +38,8 @@ struct ModelSpec {
   bool is_moe() const { return num_experts > 0; }
   /// FLOPs per token of the matrix products: 2 x flop_params (2 x params when not set).
   double matmul_flop_per_token() const { return 2.0 * static_cast<double>(flop_params > 0 ? flop_params : params); }
+  /// Parameters one token uses: active_params, or params when not set (a dense model, or one given by its total).
+  std::int64_t active_param_count() const { return active_params > 0 ? active_params : params; }
   /// Residual width: hidden_size, or heads x head_dim when not set.
   std::int64_t residual_width() const { return hidden_size > 0 ? hidden_size : num_heads * head_dim; }
 

@@ -1,6 +1,7 @@
 // Shared setup for the e2e specs: serve dist/ with scripts/serve.mjs on a free port, launch Debian's
 // chromium through playwright-core, and save a screenshot per test under test-artifacts/.
 import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { access, mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -166,4 +167,24 @@ export async function axe_violations(page) {
   await page.evaluate(await readFile(AXE_SOURCE, 'utf8'));
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+/** The run as the page saves it ("Download JSON"), the object `serving-lab run --json` prints. */
+export async function saved_run(page, cell) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${cell} .sl-download-json`)]);
+  return JSON.parse(await readFile(await download.path(), 'utf8'));
+}
+
+/** Opens a file field's "Paste text instead" and pastes `text` by keyboard, then Tab to "Use pasted text" and Enter. */
+export async function paste_by_keyboard(page, cell, name, text) {
+  const summary = `${cell} [data-param="${name}"] .sl-paste > summary`;
+  await reveal(page, `${cell} [name="${name}"]`);   // opens "More parameters" around the field, not the paste box
+  await page.focus(summary);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.pasteFor), name, 'Tab reaches the text area');
+  await page.keyboard.insertText(text);
+  await page.keyboard.press('Tab');
+  assert.ok(await page.evaluate(() => document.activeElement.classList.contains('sl-paste-use')), 'then "Use pasted text"');
+  await page.keyboard.press('Enter');
 }

@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, new_page, open, screenshot, runs_of, next_run, reveal, output_text, with_site, axe_violations } from './helpers.mjs';
+import { ROOT, new_page, open, screenshot, runs_of, next_run, reveal, output_text, with_site, axe_violations, saved_run, paste_by_keyboard } from './helpers.mjs';
 
 const CLI = join(ROOT, 'build/native/serving-lab');
 const specs = JSON.parse(execFileSync(CLI, ['list', '--json'], { encoding: 'utf8' }));
@@ -18,23 +18,6 @@ const CELL = '#llama3-8b-case';
 const spec = specs.find((s) => s.id === CELL_ID);
 const url = (site, extra = '') => `${site.server.url}lab.html?lab=llm&cell=llama3-8b-case&embed=1&predict=0${extra}`;
 const cli_run = (args) => JSON.parse(execFileSync(CLI, ['run', CELL_ID, ...args, '--json'], { encoding: 'utf8' }));
-
-async function saved_run(page) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${CELL} .sl-download-json`)]);
-  return JSON.parse(await readFile(await download.path(), 'utf8'));
-}
-
-/** Pastes text into the model_config field by keyboard (its "Paste text instead" box), then "Use pasted text". */
-async function paste_config(page, text) {
-  await reveal(page, `${CELL} [name="model_config"]`);
-  await page.focus(`${CELL} [data-param="model_config"] .sl-paste > summary`);
-  await page.keyboard.press('Enter');
-  await page.keyboard.press('Tab');
-  await page.keyboard.insertText(text);
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Enter');
-}
-
 
 /** The message the CLI prints for a config.json (its exit status must be 2: a refused input). */
 function cli_error(path) {
@@ -74,7 +57,7 @@ describe('models and GPUs as engineers name them', () => {
     await open(page, url(site, '&model=qwen3-30b-a3b&weights=fp8&gpu=h200&kv_reserve_gib=40'));
     await page.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 60_000 });
     assert.equal(await page.inputValue(`${CELL} select[name="model"]`), 'qwen3-30b-a3b');
-    const run = await saved_run(page);
+    const run = await saved_run(page, CELL);
     assert.deepEqual(run.outputs, native.outputs, 'the page computes what the CLI does');
     // An MoE: a token uses about a tenth of the weights (3.3B of 30.5B published).
     assert.ok(run.outputs.model_active_params_b < run.outputs.model_params_b / 8, JSON.stringify(run.outputs));
@@ -92,7 +75,7 @@ describe('models and GPUs as engineers name them', () => {
       await open(page, url(site, `&lang=${lang}&model=config&kv_reserve_gib=20`));
       await page.waitForSelector(`${CELL}[data-state="error"]`, { timeout: 60_000 });   // config without a file
       let runs = await runs_of(page, CELL);
-      await paste_config(page, bad);
+      await paste_by_keyboard(page, CELL, 'model_config', bad);
       await page.waitForFunction(([cell, count]) => Number(document.querySelector(cell)?.dataset.runs || 0) > count ||
         document.querySelector(cell)?.dataset.state === 'error' && document.querySelector(`${cell} .sl-field-error:not([hidden])`)?.textContent.includes('num_key_value_heads'),
       [CELL, runs], { timeout: 30_000 });
@@ -105,7 +88,7 @@ describe('models and GPUs as engineers name them', () => {
       await page.fill(`${CELL} textarea[data-paste-for="model_config"]`, good);
       await page.click(`${CELL} .sl-paste-use`);
       assert.equal(await next_run(page, runs, CELL), 'done');
-      const run = await saved_run(page);
+      const run = await saved_run(page, CELL);
       assert.ok(Math.abs(run.outputs.model_params_b - 46.7) < 0.5, `Mixtral's total: ${run.outputs.model_params_b}`);
       assert.ok(Math.abs(run.outputs.model_active_params_b - 12.9) < 0.2, `Mixtral's active: ${run.outputs.model_active_params_b}`);
       assert.ok(!page.url().includes('num_key_value_heads'), 'the file is not in the URL');

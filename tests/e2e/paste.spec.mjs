@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, new_page, open, screenshot, runs_of, next_run, reveal, output_text, with_site, axe_violations } from './helpers.mjs';
+import { ROOT, new_page, open, screenshot, runs_of, next_run, reveal, output_text, with_site, axe_violations, saved_run, paste_by_keyboard } from './helpers.mjs';
 
 const CLI = join(ROOT, 'build/native/serving-lab');
 const specs = JSON.parse(execFileSync(CLI, ['list', '--json'], { encoding: 'utf8' }));
@@ -39,25 +39,6 @@ const cell_of = (spec) => `#${spec.id.split('/')[1]}`;
 const url_of = (site, spec, extra = '') => `${site.server.url}lab.html?lab=llm&cell=${spec.id.split('/')[1]}&embed=1&predict=0${extra}`;
 const field_error = (page, cell) => page.textContent(`${cell} .sl-field-error:not([hidden]), ${cell} .sl-error:not([hidden])`);
 
-/** The run as the page saves it ("Download JSON"), the object `serving-lab run --json` prints. */
-async function saved_run(page, cell) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${cell} .sl-download-json`)]);
-  return JSON.parse(await readFile(await download.path(), 'utf8'));
-}
-
-/** Opens a file field's "Paste text instead" and pastes `text` by keyboard, then Tab to "Use pasted text" and Enter. */
-async function paste_by_keyboard(page, cell, name, text) {
-  const summary = `${cell} [data-param="${name}"] .sl-paste > summary`;
-  await reveal(page, `${cell} [name="${name}"]`);   // opens "More parameters" around the field, not the paste box
-  await page.focus(summary);
-  await page.keyboard.press('Enter');
-  await page.keyboard.press('Tab');
-  assert.equal(await page.evaluate(() => document.activeElement.dataset.pasteFor), name, 'Tab reaches the text area');
-  await page.keyboard.insertText(text);
-  await page.keyboard.press('Tab');
-  assert.ok(await page.evaluate(() => document.activeElement.classList.contains('sl-paste-use')), 'then "Use pasted text"');
-  await page.keyboard.press('Enter');
-}
 
 
 describe('a file parameter given by the reader: chosen or pasted', () => {

@@ -12,6 +12,7 @@ namespace {
 
 constexpr double kSaturatedFrac = 0.95;           // completed / offered rate below this: the queue grew
 constexpr double kQueuedTtftRatio = 1.5;          // mean TTFT over its median above this: long waits
+constexpr double kMaxFailedFrac = 0.01;           // failed / sent above this: the figures count only the survivors
 // A time-free point (a burst, a closed loop) is simulated once and re-timed exactly (serving_calibration.h), a
 // Poisson point about 15 times in a calibration: the former may hold this many times as many requests.
 constexpr std::int64_t kTimeFreeCapFactor = 4;
@@ -77,6 +78,8 @@ Exclusion exclusion_of(const MeasuredPoint& m) {
   if (m.pp != 1) return Exclusion::Pipeline;
   if (m.input_mean < 1 || m.output_mean < 1) return Exclusion::Lengths;
   if (m.has_shared_prefix == 1 && m.reuse_distinct_prompts == 0) return Exclusion::PrefixUnquantified;
+  const double failed = m.value("failed_requests"), completed = m.value("completed_requests");
+  if (failed > 0 && completed >= 0 && failed > kMaxFailedFrac * (failed + completed)) return Exclusion::Failures;
   return Exclusion::None;
 }
 

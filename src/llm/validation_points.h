@@ -4,7 +4,9 @@
 // (model_architecture.h: H100 SXM or PCIe, A100 80 or 40 GB, H200, B200, L40S, MI300X, MI325X), its model is given
 // by its architecture (a dense one by its total count, layers and heads; a mixture of experts by its preset's
 // architecture, else its model block's), its weights are 16-, 8- or 4-bit, it runs on one pipeline stage, its
-// lengths are stated (fixed, or a mean: run as fixed at the mean), and any prompt sharing is stated in numbers.
+// lengths are stated (fixed, or a mean: run as fixed at the mean), any prompt sharing is stated in numbers, and at
+// most 1 % of the requests the source sent failed (the simulator has no client timeout, and a source's figures count
+// only the requests that finished; 1 % is inference-sim/training's own gate on its traces).
 // What each source leaves unstated takes its engine's default:
 //   vLLM (V1): chunked prefill and prefix caching on, block 16, KV pool 0.9 x memory - weights;
 //   TensorRT-LLM, in-flight batching: trtllm-build's max_batch_size 2048 and max_num_tokens 8192, chunked context
@@ -36,7 +38,10 @@ struct GpuPreset;
 /// Moe: a mixture-of-experts model with neither a preset nor a complete architecture, checked before the others.
 /// Precision: weights or KV at a precision the step model does not take (or unstated), FP4 weights on a GPU without
 /// FP4 tensor cores, or weights that leave no room for one request.
-enum class Exclusion { None = 0, Gpu = 1, Lengths = 2, PrefixUnquantified = 3, Precision = 4, Pipeline = 5, Engine = 6, Moe = 7 };
+/// Failures: over 1 % of the requests sent failed (inference-sim's overloaded reasoning runs, cut by a client timeout).
+enum class Exclusion {
+  None = 0, Gpu = 1, Lengths = 2, PrefixUnquantified = 3, Precision = 4, Pipeline = 5, Engine = 6, Moe = 7, Failures = 8
+};
 
 /// How a modelled point's requests arrive (the table's `arrival` codes).
 enum class ArrivalCode { Poisson = 0, Burst = 1, ClosedLoop = 2, StaticBatch = 3, RateAssumedPoisson = 4 };

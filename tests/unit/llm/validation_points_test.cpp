@@ -23,17 +23,20 @@ std::vector<std::string> keys(const ValidationPoint& v) { return v.keys; }
 
 }  // namespace
 
-TEST_CASE("62 of the 79 published points are modelled: no GPU preset for 3, unstated weights 2, no lengths 12",
-          "[llm][validation]") {
+TEST_CASE("70 of the 90 published points are modelled: no GPU preset for 3, unstated weights 2, no lengths 12, "
+          "timeouts 3", "[llm][validation]") {
   const auto points = validation_points(500, EngineFilter::All);
   REQUIRE(points.size() == measured_points().size());
   std::map<Exclusion, int> count;
   for (const ValidationPoint& v : points) ++count[v.exclusion];
-  CHECK(count[Exclusion::None] == 62);
+  CHECK(count[Exclusion::None] == 70);  // 62 before inference-sim/training's other 11 stages (8 modelled)
   CHECK(count[Exclusion::Moe] == 0);        // Mixtral 8x7B, gpt-oss, Qwen3-30B-A3B: each has a preset
   CHECK(count[Exclusion::Gpu] == 3);        // RTX PRO 6000 (2), RTX 4090
   CHECK(count[Exclusion::Precision] == 2);  // gpt-oss-20b on an H100, gpt-oss-120b on an H200: weights unstated
   CHECK(count[Exclusion::Lengths] == 12);   // SGLang's ShareGPT runs state no mean lengths
+  CHECK(count[Exclusion::Failures] == 3);   // inference-sim's reasoning runs of Llama-2-7B, Llama-2-70B, Mixtral-8x7B
+  CHECK(by_id(points, "isim-llama2-7b-h100-tp1-reasoning-r4").exclusion == Exclusion::Failures);  // 4,068 of 4,800
+  CHECK(by_id(points, "isim-codellama-34b-h100-tp2-reasoning-r4").exclusion == Exclusion::None);  // 4 of 4,800
   for (const ValidationPoint& v : points)
     if (v.exclusion == Exclusion::None) CHECK_FALSE(v.serving.targets.empty());
 }
@@ -149,7 +152,9 @@ TEST_CASE("A point's figures hardly move when its request cap goes from 500 to 2
   // (measured: 4.8 % at most, Llama-3.1-70B's FP8 burst on H200s). At the knobs fitted on the 49 points before
   // issue 36, a point near saturation moves more (CodeLlama-34B at 20 requests/s: TTFT +13 %; the saturated 34B
   // run's throughput +7.5 %), and so do the two dense FP8 bursts of 1,000/1,000 tokens on H200s (-5.2 % and -6.2 %:
-  // 2,000 of their 3,000 requests, the burst cap, leave a relatively longer tail); no other over 5 %.
+  // 2,000 of their 3,000 requests, the burst cap, leave a relatively longer tail); no other over 5 %. Since
+  // inference-sim's Mixtral-8x7B runs joined, at those knobs its 20 requests/s point, near saturation, moves too
+  // (TTFT -9.7 %): 5 figures; at the default knobs none of the new ones moves over 3.5 %.
   const auto a = validation_points(500, EngineFilter::All), b = validation_points(2000, EngineFilter::All);
   for (const StepKnobs& k : {page_default_knobs(), StepKnobs{0.5702, 0.8443, 0.1305e-3, 0.3319e-3}}) {
     int moved = 0;
@@ -160,6 +165,6 @@ TEST_CASE("A point's figures hardly move when its request cap goes from 500 to 2
       const Predictions pa = simulate_point(a[i].serving, k, 1 + i), pb = simulate_point(b[i].serving, k, 1 + i);
       for (std::size_t t = 0; t < pa.size(); ++t) moved += std::fabs(pa[t] / pb[t] - 1) > 0.05;
     }
-    CHECK(moved <= (k.compute_efficiency == page_default_knobs().compute_efficiency ? 0 : 4));
+    CHECK(moved <= (k.compute_efficiency == page_default_knobs().compute_efficiency ? 0 : 5));
   }
 }

@@ -94,10 +94,13 @@ export async function agree_to_assets(page) {
   }
 }
 
-/** Opens a page of the site and waits until it has rendered (body[data-ready]). */
+/**
+ * Opens a page of the site and waits until it has rendered (body[data-ready]), which is after every cell's first
+ * run: the whole llm page runs eleven cells, llm/validation's fit of 70 published runs among them (5 s in wasm).
+ */
 export async function open(page, url) {
   await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 45_000 });
 }
 
 /** The cell section of the queueing lab's first cell. */

@@ -53,48 +53,108 @@ function int(value) { return value === null || value === undefined ? '-1' : Stri
 function tri(value) { return value === null || value === undefined ? '-1' : value ? '1' : '0'; }
 function text(value) { return cpp_string(value ?? ''); }
 
-function point_cpp(source, p) {
+/** One point as a row of the generated table (its measured values go to the values table from `first`). */
+function point_row(source, p, first) {
   const { model: m, gpu: g, server: s, workload: w } = p;
   const reuse = w.prompt_reuse ?? { distinct_prompts: 0, groups: 0, system_prompt_tokens: 0 };
   const shared = w.shared_prefix === null ? -1 : w.shared_prefix === false ? 0 : 1;
-  const measured = Object.entries(p.measured).map(([k, v]) => `{${cpp_string(k)}, ${num(v)}}`).join(', ');
-  return `  {
-    MeasuredPoint p;
-    p.source = ${text(source.id)}; p.id = ${text(p.id)}; p.engine = ${text(p.engine)};
-    p.model_name = ${text(m.name)}; p.params_b = ${num(m.params_b)};
-    p.layers = ${int(m.layers)}; p.heads = ${int(m.heads)}; p.kv_heads = ${int(m.kv_heads)}; p.head_dim = ${int(m.head_dim)};
-    p.preset = ${text(m.preset)}; p.hidden_size = ${int(m.hidden_size)}; p.intermediate_size = ${int(m.intermediate_size)};
-    p.vocab_size = ${int(m.vocab_size)}; p.tie_embeddings = ${tri(m.tie_embeddings)};
-    p.num_experts = ${int(m.num_experts)}; p.experts_per_token = ${int(m.experts_per_token)};
-    p.moe_intermediate_size = ${int(m.moe_intermediate_size)}; p.num_shared_experts = ${int(m.num_shared_experts)};
-    p.weights = ${text(p.weights)}; p.kv = ${text(p.kv)}; p.gpu_sku = ${text(g.sku)}; p.tp = ${int(g.tp)}; p.pp = ${int(g.pp)};
-    p.max_num_seqs = ${int(s.max_num_seqs)}; p.max_num_batched_tokens = ${int(s.max_num_batched_tokens)};
-    p.block_size = ${int(s.block_size)}; p.max_model_len = ${int(s.max_model_len)}; p.num_scheduler_steps = ${int(s.num_scheduler_steps)};
-    p.chunked_prefill = ${tri(s.chunked_prefill)}; p.prefix_caching = ${tri(s.prefix_caching)};
-    p.gpu_memory_utilization = ${num(s.gpu_memory_utilization)};
-    p.arrival = ${text(w.arrival)}; p.rate_per_s = ${num(w.rate_per_s)}; p.max_concurrency = ${int(w.max_concurrency)};
-    p.batch_size = ${int(w.batch_size)}; p.num_prompts = ${int(w.num_prompts)};
-    p.input_mean = ${num(w.input_tokens.mean)}; p.input_fixed = ${w.input_tokens.fixed};
-    p.output_mean = ${num(w.output_tokens.mean)}; p.output_fixed = ${w.output_tokens.fixed};
-    p.has_shared_prefix = ${shared}; p.reuse_distinct_prompts = ${reuse.distinct_prompts};
-    p.reuse_groups = ${reuse.groups}; p.reuse_system_prompt_tokens = ${reuse.system_prompt_tokens};
-    p.measured = {${measured}};
-    points.push_back(std::move(p));
-  }`;
+  return `    {${text(source.id)}, ${text(p.id)}, ${text(p.engine)}, ${text(m.name)}, ${num(m.params_b)},
+     ${int(m.layers)}, ${int(m.heads)}, ${int(m.kv_heads)}, ${int(m.head_dim)}, ${text(m.preset)},
+     ${int(m.hidden_size)}, ${int(m.intermediate_size)}, ${int(m.vocab_size)}, ${tri(m.tie_embeddings)},
+     ${int(m.num_experts)}, ${int(m.experts_per_token)}, ${int(m.moe_intermediate_size)}, ${int(m.num_shared_experts)},
+     ${text(p.weights)}, ${text(p.kv)}, ${text(g.sku)}, ${int(g.tp)}, ${int(g.pp)},
+     ${int(s.max_num_seqs)}, ${int(s.max_num_batched_tokens)}, ${int(s.block_size)}, ${int(s.max_model_len)},
+     ${int(s.num_scheduler_steps)}, ${tri(s.chunked_prefill)}, ${tri(s.prefix_caching)}, ${num(s.gpu_memory_utilization)},
+     ${text(w.arrival)}, ${num(w.rate_per_s)}, ${int(w.max_concurrency)}, ${int(w.batch_size)}, ${int(w.num_prompts)},
+     ${num(w.input_tokens.mean)}, ${w.input_tokens.fixed}, ${num(w.output_tokens.mean)}, ${w.output_tokens.fixed},
+     ${int(w.max_tokens)}, ${tri(w.ignore_eos)}, ${shared}, ${reuse.distinct_prompts}, ${reuse.groups},
+     ${reuse.system_prompt_tokens}, ${first}, ${Object.keys(p.measured).length}},`;
 }
 
-/** The C++ source of measured_points(). */
+/**
+ * The C++ source of measured_points(): one table row per point and one table of every measured value, turned into
+ * MeasuredPoint objects by one loop (a row's fields in the struct's order). A table, not a block of assignments per
+ * point: the module is 35 kB smaller to compile (brotli packs either form to about the same bytes on the wire).
+ */
 export function measured_points_cpp(files) {
-  const blocks = files.flatMap((f) => f.points.map((p) => point_cpp(f.source, p)));
+  const rows = [];
+  const values = [];
+  for (const f of files)
+    for (const p of f.points) {
+      rows.push(point_row(f.source, p, values.length));
+      for (const [k, v] of Object.entries(p.measured)) values.push(`    {${cpp_string(k)}, ${num(v)}},`);
+    }
   return `// Generated from labs/llm/measured/ by scripts/labs/measured.mjs. Do not edit.
 #include "llm/measured_points.h"
 
+#include <cstdint>
+
 namespace sl::llm {
+namespace {
+
+struct Row {
+  const char *source, *id, *engine, *model_name;
+  double params_b;
+  std::int64_t layers, heads, kv_heads, head_dim;
+  const char* preset;
+  std::int64_t hidden_size, intermediate_size, vocab_size;
+  int tie_embeddings;
+  std::int64_t num_experts, experts_per_token, moe_intermediate_size, num_shared_experts;
+  const char *weights, *kv, *gpu_sku;
+  std::int64_t tp, pp, max_num_seqs, max_num_batched_tokens, block_size, max_model_len, num_scheduler_steps;
+  int chunked_prefill, prefix_caching;
+  double gpu_memory_utilization;
+  const char* arrival;
+  double rate_per_s;
+  std::int64_t max_concurrency, batch_size, num_prompts;
+  double input_mean;
+  bool input_fixed;
+  double output_mean;
+  bool output_fixed;
+  std::int64_t max_tokens;
+  int ignore_eos, has_shared_prefix;
+  std::int64_t reuse_distinct_prompts, reuse_groups, reuse_system_prompt_tokens;
+  int first_value, num_values;
+};
+
+struct Value {
+  const char* key;
+  double value;
+};
+
+const Value kValues[] = {
+${values.join('\n')}
+};
+
+const Row kRows[] = {
+${rows.join('\n')}
+};
+
+}  // namespace
 
 const std::vector<MeasuredPoint>& measured_points() {
   static const std::vector<MeasuredPoint> all = [] {
     std::vector<MeasuredPoint> points;
-${blocks.join('\n')}
+    for (const Row& r : kRows) {
+      MeasuredPoint p;
+      p.source = r.source; p.id = r.id; p.engine = r.engine; p.model_name = r.model_name; p.params_b = r.params_b;
+      p.layers = r.layers; p.heads = r.heads; p.kv_heads = r.kv_heads; p.head_dim = r.head_dim; p.preset = r.preset;
+      p.hidden_size = r.hidden_size; p.intermediate_size = r.intermediate_size; p.vocab_size = r.vocab_size;
+      p.tie_embeddings = r.tie_embeddings; p.num_experts = r.num_experts; p.experts_per_token = r.experts_per_token;
+      p.moe_intermediate_size = r.moe_intermediate_size; p.num_shared_experts = r.num_shared_experts;
+      p.weights = r.weights; p.kv = r.kv; p.gpu_sku = r.gpu_sku; p.tp = r.tp; p.pp = r.pp;
+      p.max_num_seqs = r.max_num_seqs; p.max_num_batched_tokens = r.max_num_batched_tokens; p.block_size = r.block_size;
+      p.max_model_len = r.max_model_len; p.num_scheduler_steps = r.num_scheduler_steps;
+      p.chunked_prefill = r.chunked_prefill; p.prefix_caching = r.prefix_caching;
+      p.gpu_memory_utilization = r.gpu_memory_utilization; p.arrival = r.arrival; p.rate_per_s = r.rate_per_s;
+      p.max_concurrency = r.max_concurrency; p.batch_size = r.batch_size; p.num_prompts = r.num_prompts;
+      p.input_mean = r.input_mean; p.input_fixed = r.input_fixed; p.output_mean = r.output_mean;
+      p.output_fixed = r.output_fixed; p.max_tokens = r.max_tokens; p.ignore_eos = r.ignore_eos;
+      p.has_shared_prefix = r.has_shared_prefix; p.reuse_distinct_prompts = r.reuse_distinct_prompts;
+      p.reuse_groups = r.reuse_groups; p.reuse_system_prompt_tokens = r.reuse_system_prompt_tokens;
+      for (int i = r.first_value; i < r.first_value + r.num_values; ++i) p.measured.emplace_back(kValues[i].key, kValues[i].value);
+      points.push_back(std::move(p));
+    }
     return points;
   }();
   return all;

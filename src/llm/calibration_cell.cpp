@@ -159,6 +159,7 @@ void knobs_table(const StepKnobs& start, const Fitted& f, RunResult& result) {
   TableColumns table;
   const std::vector<double> a = knob_vector(start), b = knob_vector(f.knobs);
   for (int j = 0; j < kNumKnobs; ++j) {
+    if (!kBookKnobs[static_cast<std::size_t>(j)]) continue;  // the reader's runs fit the book's four terms
     const double scale = j >= static_cast<int>(Knob::LayerTax) ? units::kMsPerS : 1.0;  // taxes in ms
     table.put({{"knob", static_cast<double>(j)}, {"start", a[static_cast<std::size_t>(j)] * scale},
                {"fitted", b[static_cast<std::size_t>(j)] * scale}, {"unseen", f.is_unseen[static_cast<std::size_t>(j)] ? 1.0 : 0.0}});
@@ -183,7 +184,9 @@ void notices(const CalibrationParams& p, const Fitted& f, RunResult& result) {
   if (p.num_cut > 0)
     result.notice("calib_cut", std::to_string(p.num_cut) + " burst or closed-loop run(s) sent more requests than 4 x n: "
                                "simulated with fewer, they are compared on throughput only.");
-  if (std::find(f.is_unseen.begin(), f.is_unseen.end(), true) != f.is_unseen.end())
+  bool any_unseen = false;
+  for (std::size_t j = 0; j < f.is_unseen.size(); ++j) any_unseen = any_unseen || (kBookKnobs[j] && f.is_unseen[j]);
+  if (any_unseen)
     result.notice("calib_unseen", "Some knobs move none of these measurements (decode steps never see the chunk tax, "
                                   "for one): they keep their starting values; the knobs table marks them.");
 }

@@ -147,7 +147,7 @@ const std::vector<Request*>& EngineReplica::end_step() {
   stepping_ = false;
   scheduler_.update_from_output(pending_, step_end_s_, &run_.token_gaps, finished_);
   if (!hands_off_)
-    for (const Request* r : finished_) run_.records.push_back(make_record(*r));
+    for (const Request* r : finished_) run_.records.push_back(record_of(*r));
   if (observer_) observer_(scheduler_, kv_, *workload_);
   return finished_;
 }

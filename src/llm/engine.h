@@ -105,7 +105,7 @@ class EngineReplica {
   /// A prefill replica of a disaggregated fleet (fleet.h): finished requests leave without a record, for a
   /// decode replica to finish; add_record keeps one for a request that ends here.
   void set_hands_off(bool hands_off) { hands_off_ = hands_off; }
-  void add_record(const Request& request) { run_.records.push_back(make_record(request)); }
+  void add_record(const Request& request) { run_.records.push_back(record_of(request)); }
   /// Tokens still to compute for the requests it holds: prompts (again, after a preemption) and answers
   /// (the simulator knows each answer's length; a real router would estimate it).
   std::int64_t outstanding_tokens() const { return scheduler_.num_outstanding_tokens(); }
@@ -115,6 +115,13 @@ class EngineReplica {
   EngineRun finish(double end_s);
 
  private:
+  /// The request's record, its time outside the engine the GPU spec's (a client's timing).
+  RequestRecord record_of(const Request& request) const {
+    RequestRecord r = make_record(request);
+    r.outside_s = config_.gpu.request_overhead_s;
+    return r;
+  }
+
   EngineConfig config_;
   StepTimeModel step_time_;
   KvCacheManager kv_;

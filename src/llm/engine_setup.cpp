@@ -22,9 +22,33 @@ std::vector<ParamSpec> engine_hardware_params() {
       count("block_size", "tokens", 16, 1, 1024),
       count("tensor_parallel_size", "GPUs", 1, 1, 64),
       choice("expert_parallel", {"off", "on"}, "off"),
-      real("link_gb_per_s", "GB/s", 450, 0.001, 1e5), real("link_latency_us", "µs", 5, 0, 1e5)};
+      real("link_gb_per_s", "GB/s", 450, 0.001, 1e5), real("link_latency_us", "µs", 5, 0, 1e5),
+      choice("all_reduce", {"ring", "direct"}, "ring")};
   params.insert(params.end(), rest.begin(), rest.end());
+  for (ParamSpec& spec : mechanism_params()) params.push_back(std::move(spec));
   return params;
+}
+
+std::vector<ParamSpec> mechanism_params() {
+  return {choice("layer_tax_every_step", {"off", "on"}, "off"),
+          real("host_step_ms", "ms", 0, 0, 1000),
+          choice("host_overlap", {"off", "on"}, "off"),
+          real("half_efficiency_tokens", "tokens", 0, 0, 1e6),
+          choice("cuda_graph_padding", {"off", "on"}, "off"),
+          real("request_overhead_ms", "ms", 0, 0, 1e6),
+          real("low_precision_efficiency_frac", "", 1, 0.01, 1),
+          choice("lm_head_and_embedding", {"off", "on"}, "off")};
+}
+
+void validate_mechanisms(const Inputs& in, GpuSpec& gpu) {
+  gpu.layer_tax_every_step = in.choice("layer_tax_every_step") == "on";
+  gpu.step_host_s = in.real("host_step_ms") / units::kMsPerS;
+  gpu.host_overlapped = in.choice("host_overlap") == "on";
+  gpu.half_efficiency_tokens = in.real("half_efficiency_tokens");
+  gpu.cuda_graph_padding = in.choice("cuda_graph_padding") == "on";
+  gpu.request_overhead_s = in.real("request_overhead_ms") / units::kMsPerS;
+  gpu.low_precision_efficiency = in.real("low_precision_efficiency_frac");
+  gpu.lm_head_and_embedding = in.choice("lm_head_and_embedding") == "on";
 }
 
 namespace {
@@ -118,10 +142,12 @@ Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t m
   if (!choices.ok()) return choices.error();
   EngineHardware hw{choices.value()};
   hw.gpu.bandwidth_efficiency = in.real("bw_efficiency_frac");
+  validate_mechanisms(in, hw.gpu);
   hw.tp.size = in.count("tensor_parallel_size");
   hw.tp.link_bytes_per_s = in.real("link_gb_per_s") * units::kGB;
   hw.tp.link_latency_s = in.real("link_latency_us") / units::kUsPerS;
-  hw.tp.expert_parallel = in.choice("expert_parallel") == "on";  // a dense model has no experts to place
+  hw.tp.expert_parallel = in.choice("expert_parallel") == "on";
+  hw.tp.direct_all_reduce = in.choice("all_reduce") == "direct";  // a dense model has no experts to place
   hw.block_size = in.count("block_size");
   const std::int64_t tp = hw.tp.size;
   // vLLM's rules: the query heads split evenly; KV heads split evenly or are replicated evenly.

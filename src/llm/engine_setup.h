@@ -40,6 +40,15 @@ struct EngineHardware : ModelAndGpu {
 /// 589,824 tokens (Llama-3-8B, FP16 KV, 72 GiB).
 std::vector<ParamSpec> engine_hardware_params();
 
+/// A real server's mechanisms (step_time.h's GpuSpec fields, issue 37), all off by default (the book's model):
+/// layer_tax_every_step (off | on), host_step_ms, host_overlap (off | on), half_efficiency_tokens,
+/// cuda_graph_padding (off | on), request_overhead_ms (added to each request's TTFT and E2E),
+/// low_precision_efficiency_frac (the share of compute efficiency an FP8 or FP4 step reaches),
+/// lm_head_and_embedding (off | on: the LM head at 16 bits on sampled rows, the embedding read by rows).
+std::vector<ParamSpec> mechanism_params();
+/// Sets `gpu`'s mechanisms from mechanism_params' inputs (each already checked against its range).
+void validate_mechanisms(const Inputs& in, GpuSpec& gpu);
+
 /// Checked hardware. Errors: heads or KV heads that do not split over the GPUs ("invalid",
 /// tensor_parallel_size); weights that leave no room ("too_large", weights); an activation reserve that leaves no
 /// KV room ("too_large", activation_gib); a reserve, blocks or tokens beyond mem_util_frac x memory minus the

@@ -4,7 +4,10 @@
 // 10 % miss weighs the same on a 20 ms TTFT as on a 5,000 tokens/s throughput, softened by asinh for points far
 // off. What predicts a measurement is the caller's: serving_calibration.h re-times and simulates serving runs;
 // fit_step_times here predicts measured decode steps with the step-time model directly.
-// The box (issue 32): efficiencies in [0.05, 1], layer tax in [0, 1] ms, dispatch tax in [0, 50] ms.
+// The box (issue 32): efficiencies in [0.05, 1], layer tax in [0, 1] ms, dispatch tax in [0, 50] ms; and for the
+// mechanisms' terms (issue 37): host time per step in [0, 20] ms, time outside the engine per request in [0, 500] ms,
+// half-efficiency tokens in [0, 2048], the low-precision share of the efficiency in [0.2, 1]. A fit moves only the knobs its mask frees; the others keep their start.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -23,6 +26,9 @@ struct Target {
   /// Throughput of an open loop simulated with fewer requests than measured: measured / simulated requests
   /// (RecordedSchedule::value's extrapolation); 1 otherwise.
   double count_scale = 1;
+  /// Output tokens as the client counts them per token the server generated (throughput): a client that
+  /// re-tokenizes the streamed text counts fewer or more than were generated (inference-perf); 1 otherwise.
+  double client_tokens_per_token = 1;
 };
 
 /// A log-error as the fit weighs it: asinh(r), which is r while |r| is small and grows as log(2|r|) beyond, so
@@ -33,8 +39,21 @@ double robust_log_error(double predicted, double measured);
 double robust(double log_error);
 
 /// The knobs as a parameter vector (the order of the fit and of its tables' knob codes), and back.
-enum class Knob { ComputeEfficiency = 0, BandwidthEfficiency = 1, LayerTax = 2, DispatchTax = 3 };
-inline constexpr int kNumKnobs = 4;
+enum class Knob {
+  ComputeEfficiency = 0, BandwidthEfficiency = 1, LayerTax = 2, DispatchTax = 3,
+  StepHost = 4, RequestOverhead = 5, HalfEfficiencyTokens = 6, LowPrecisionEfficiency = 7
+};
+inline constexpr int kNumKnobs = 8;
+/// Which knobs a fit moves (Knob order).
+using KnobMask = std::array<bool, kNumKnobs>;
+/// The book's four terms (llm/calibration fits these), and every knob.
+inline constexpr KnobMask kBookKnobs = {true, true, true, true, false, false, false, false};
+inline constexpr KnobMask kAllKnobs = {true, true, true, true, true, true, true, true};
+inline int num_free(const KnobMask& mask) {
+  int n = 0;
+  for (const bool f : mask) n += f ? 1 : 0;
+  return n;
+}
 std::vector<double> knob_vector(const StepKnobs& knobs);
 StepKnobs knobs_from(const std::vector<double>& theta);
 /// The box, per knob in Knob order (seconds for the taxes).
@@ -54,11 +73,13 @@ struct KnobFit {
 /// The typical size of each knob (Knob order): the fit's unit of each, for finite differences and trust regions.
 const std::vector<double>& knob_scale();
 
-/// Bounded least squares of `residuals` (num_residuals of them) over the knobs, from `start`, inside [lower,
-/// upper] (within the box), in at most max_iterations trial steps; knobs the residuals do not move are flagged.
+/// Bounded least squares of `residuals` (num_residuals of them) over the knobs `free` frees (the others stay at
+/// `start`), from `start`, inside [lower, upper] (within the box), in at most max_iterations trial steps; free knobs
+/// the residuals do not move are flagged, and the fixed ones too (no measurement moved them).
 using KnobResiduals = std::function<bool(const std::vector<double>& theta, std::vector<double>& residuals)>;
 Result<KnobFit> fit_knobs(const KnobResiduals& residuals, std::int64_t num_residuals, const StepKnobs& start,
-                          const std::vector<double>& lower, const std::vector<double>& upper, int max_iterations);
+                          const std::vector<double>& lower, const std::vector<double>& upper, int max_iterations,
+                          const KnobMask& free = kBookKnobs);
 
 /// A measured decode step: `batch` sequences of `context_tokens` tokens each (so batch x context KV read).
 struct StepSample {

@@ -39,6 +39,10 @@ struct MeasuredPoint {
   std::int64_t max_concurrency = -1, batch_size = -1, num_prompts = -1;
   double input_mean = -1, output_mean = -1;  ///< tokens
   bool input_fixed = false, output_fixed = false;
+  /// The max_tokens every request asked for (-1: not stated as one value), and whether the server ignored EOS
+  /// (then it generated exactly max_tokens; the client's output count re-tokenizes the text and may differ).
+  std::int64_t max_tokens = -1;
+  int ignore_eos = -1;
   int has_shared_prefix = -1;  ///< the file's shared_prefix: null -1, false 0, a description 1
   /// Its prompt_reuse, when the file states it: distinct prompts re-sent in turn, in groups sharing a system prompt.
   std::int64_t reuse_distinct_prompts = 0, reuse_groups = 0, reuse_system_prompt_tokens = 0;

@@ -193,6 +193,8 @@ ModelSpec model_spec_of(const ModelArchitecture& arch, double bytes_per_weight, 
   m.hidden_size = arch.hidden_size;
   m.kv_elements_per_token = c.kv_elements_per_token;
   m.is_mla = arch.is_mla();
+  m.embedding_params = c.embedding_params;
+  m.tied_embeddings = arch.tie_embeddings;
   return m;
 }
 

@@ -119,6 +119,9 @@ ModelSpec preset_model_spec(const ModelPreset& preset, double bytes_per_weight, 
   m.name = preset.id;
   m.bytes_per_weight = bytes_per_weight;
   m.bytes_per_kv = bytes_per_kv;
+  // The book's two keep the book's counts; their tables come from their architecture (the LM head mechanism).
+  m.embedding_params = preset.arch.vocab_size * preset.arch.hidden_size;
+  m.tied_embeddings = preset.arch.tie_embeddings;
   return m;
 }
 
@@ -243,6 +246,7 @@ Result<ModelAndGpu> validate_model_and_gpu(const Inputs& in, const ModelSpec& mo
   const std::string& weights = in.choice("weights");
   const double peak_flop_per_s = peak_for_weights(c.gpu, weights);
   if (peak_flop_per_s <= 0) return precision_error(c.gpu, weights);
+  c.gpu.low_precision_peak = weights == "fp8" || weights == "fp4";
   c.gpu.peak_flop_per_s = peak_flop_per_s;
   return c;
 }

@@ -63,11 +63,14 @@ struct RequestRecord {
   std::int64_t num_output_tokens = 0;
   std::int64_t num_cached_tokens = 0;
   std::int64_t num_preemptions = 0;
+  /// Time outside the engine's steps (GpuSpec::request_overhead_s: HTTP, tokenisation, the client), in the TTFT and
+  /// E2E a client measures; 0: the engine's own timing.
+  double outside_s = 0;
 
-  double ttft_s() const { return first_token_at_s - arrival_at_s; }
+  double ttft_s() const { return first_token_at_s - arrival_at_s + outside_s; }
   /// Time in `waiting` before the first admission (vLLM's queued time).
   double queue_s() const { return first_scheduled_at_s - arrival_at_s; }
-  double e2e_s() const { return finished_at_s - arrival_at_s; }
+  double e2e_s() const { return finished_at_s - arrival_at_s + outside_s; }
   /// Mean time per output token after the first; defined for two or more output tokens.
   double tpot_s() const {
     return num_output_tokens > 1 ? (finished_at_s - first_token_at_s) / static_cast<double>(num_output_tokens - 1)

@@ -43,12 +43,21 @@ double linearised(double predicted, double measured, const std::array<double, kN
   return robust(log_error);
 }
 
+/// A target's figure of a run, as its client counts it: TTFT and E2E with the request's time outside the engine
+/// (client-timed points), throughput in the client's tokens.
+double client_value(const ServingPoint& point, const Target& t, const RecordedSchedule& s, const std::vector<double>& end_s,
+                    std::vector<double>& scratch, double request_overhead_s) {
+  const double overhead_s = point.client_timed ? request_overhead_s : 0.0;
+  const double v = s.value(t.metric, t.stat, end_s, scratch, t.count_scale, overhead_s);
+  return t.metric == Metric::Throughput ? v * t.client_tokens_per_token : v;
+}
+
 /// A time-free point's figures at `k`, from its schedule re-timed (exact).
 Predictions retimed(const ServingPoint& point, const RecordedSchedule& s, const StepKnobs& k, std::vector<double>& end_s,
                     std::vector<double>& scratch) {
   s.retime(k, end_s);
   Predictions p;
-  for (const Target& t : point.targets) p.push_back(s.value(t.metric, t.stat, end_s, scratch, t.count_scale));
+  for (const Target& t : point.targets) p.push_back(client_value(point, t, s, end_s, scratch, k.request_overhead_s));
   return p;
 }
 
@@ -78,8 +87,9 @@ void region(const StepKnobs& k, double radius, std::vector<double>& lower, std::
 /// Jacobian at the current knobs.
 class Fit {
  public:
-  Fit(const std::vector<ServingPoint>& points, std::uint64_t seed, RunControl& ctl, double planned)
-      : points_(points), seed_(seed), ctl_(ctl), planned_(planned), schedules_(points.size()), jacobian_(points.size()) {}
+  Fit(const std::vector<ServingPoint>& points, const KnobMask& free, std::uint64_t seed, RunControl& ctl, double planned)
+      : points_(points), free_(free), seed_(seed), ctl_(ctl), planned_(planned), schedules_(points.size()),
+        jacobian_(points.size()) {}
 
   /// Records the time-free points once (exact at any knobs) and simulates the timed ones at `k`.
   std::vector<Predictions> start(const StepKnobs& k) {
@@ -96,6 +106,7 @@ class Fit {
   /// Forward differences of the timed points' log-figures at the current knobs (simulated).
   void difference_jacobian() {
     for (std::size_t j = 0; j < static_cast<std::size_t>(kNumKnobs); ++j) {
+      if (!free_[j]) continue;  // its column stays 0: the model never moves it
       const double h = difference_step(knobs_, j);
       const std::vector<Predictions> p = simulate_timed(moved(knobs_, j, h));
       for (std::size_t i = 0; i < points_.size(); ++i) {
@@ -115,6 +126,7 @@ class Fit {
       const Predictions at = retimed(points_[i], schedules_[i], knobs_, end_s, scratch);
       jacobian_[i].resize(at.size());
       for (std::size_t j = 0; j < static_cast<std::size_t>(kNumKnobs); ++j) {
+        if (!free_[j]) continue;
         const double h = difference_step(knobs_, j);
         const Predictions p = retimed(points_[i], schedules_[i], moved(knobs_, j, h), end_s, scratch);
         for (std::size_t t = 0; t < p.size(); ++t) jacobian_[i][t][j] = portable_log(p[t] / at[t]) / h;
@@ -134,7 +146,7 @@ class Fit {
                                                            std::vector<double>& r) mutable {
       return model_residuals(knobs_from(theta), r, end_s, scratch);
     };
-    return fit_knobs(residuals, m, knobs_, lower, upper, max_iterations);
+    return fit_knobs(residuals, m, knobs_, lower, upper, max_iterations, free_);
   }
 
   /// Simulates the timed points at `k`; returns the true cost there and keeps their figures in `at`.
@@ -225,6 +237,7 @@ class Fit {
   }
 
   const std::vector<ServingPoint>& points_;
+  KnobMask free_;
   std::uint64_t seed_;
   RunControl& ctl_;
   double planned_;
@@ -249,12 +262,12 @@ Predictions simulate_point(const ServingPoint& point, const StepKnobs& knobs, st
   Predictions p;
   std::vector<double> scratch;
   for (const Target& t : point.targets)
-    p.push_back(s.value(t.metric, t.stat, s.recorded_end_s(), scratch, t.count_scale));
+    p.push_back(client_value(point, t, s, s.recorded_end_s(), scratch, knobs.request_overhead_s));
   if (schedule != nullptr) *schedule = std::move(s);
   return p;
 }
 
-EngineWork calibration_work(const std::vector<ServingPoint>& points, int max_iterations) {
+EngineWork calibration_work(const std::vector<ServingPoint>& points, int max_iterations, int num_free_knobs) {
   EngineWork total;
   for (const ServingPoint& p : points) {
     const WorkloadRecipe& w = p.workload;
@@ -267,7 +280,7 @@ EngineWork calibration_work(const std::vector<ServingPoint>& points, int max_ite
     o.max_model_len = w.prompt_tokens + w.output_tokens + 1;
     const EnginePool pool{p.config.model, p.config.gpu, p.config.kv_cache.num_blocks, p.config.kv_cache.block_size,
                           p.config.scheduler, p.config.kv_cache.enable_caching};
-    const double runs = is_time_free(w) ? 1.0 : static_cast<double>(planned_timed_simulations(max_iterations));
+    const double runs = is_time_free(w) ? 1.0 : static_cast<double>(planned_timed_simulations(max_iterations, num_free_knobs));
     total += open_loop_work(o, pool).times(runs);
   }
   return total;
@@ -278,9 +291,11 @@ Result<Calibration> calibrate_serving(const std::vector<ServingPoint>& points, c
   SL_ASSERT(!points.empty() && options.max_iterations >= 0);
   std::size_t num_timed = 0;
   for (const ServingPoint& p : points) num_timed += is_time_free(p.workload) ? 0 : 1;
-  const double planned = static_cast<double>(points.size() + num_timed * planned_timed_simulations(options.max_iterations));
-  Fit fit(points, seed, ctl, planned);
+  const double planned = static_cast<double>(
+      points.size() + num_timed * planned_timed_simulations(options.max_iterations, num_free(options.free)));
+  Fit fit(points, options.free, seed, ctl, planned);
   Calibration c;
+  c.free = options.free;
   c.start = clamped_to_box(start);
   c.at_start = fit.start(c.start);
   double cost = fit.cost_of(c.at_start);
@@ -343,7 +358,7 @@ Result<LeaveOneOut> leave_one_out(const std::vector<ServingPoint>& points, const
       }
       return true;
     };
-    auto best = fit_knobs(residuals, m, c.fitted, lower, upper, kInnerIterations);
+    auto best = fit_knobs(residuals, m, c.fitted, lower, upper, kInnerIterations, c.free);
     if (!best.ok()) return best.error();
     const StepKnobs k = best.value().knobs;
     loo.knobs.push_back(k);

@@ -32,6 +32,9 @@ struct ServingPoint {
   EngineConfig config;
   WorkloadRecipe workload;
   std::vector<Target> targets;
+  /// Timed by a client over the server's API (its TTFT and E2E include the request's time outside the engine,
+  /// GpuSpec::request_overhead_s); false for an in-process benchmark (TensorRT-LLM's gptSessionBenchmark).
+  bool client_timed = true;
 };
 
 /// A point's predicted figures (its targets' order) at some knobs.
@@ -46,7 +49,8 @@ struct Calibration {
   StepKnobs start, fitted;
   std::vector<Predictions> at_start, at_fitted;  ///< simulated (or exactly re-timed) at those knobs
   double start_cost = 0, fitted_cost = 0;        ///< 0.5 x sum of squared log-errors
-  std::vector<bool> is_unseen;                   ///< knobs no measurement moves (kept at their start)
+  std::vector<bool> is_unseen;                   ///< knobs no measurement moves, or not freed (kept at their start)
+  KnobMask free = kBookKnobs;                    ///< the knobs fitted
   int iterations = 0;                            ///< trust-region steps tried
   std::int64_t num_simulations = 0;              ///< point simulations run
   // The model at `fitted`: time-free points' schedules, timed points' log-residuals and their Jacobian
@@ -57,6 +61,7 @@ struct Calibration {
 
 struct CalibrationOptions {
   int max_iterations = 6;  ///< trust-region steps
+  KnobMask free = kBookKnobs;  ///< the knobs fitted; the others keep the start's values
   bool need_jacobian_at_fitted = false;  ///< the time-free points' Jacobian at the fitted knobs too (leave-one-out)
 };
 
@@ -75,12 +80,14 @@ Result<LeaveOneOut> leave_one_out(const std::vector<ServingPoint>& points, const
                                   std::uint64_t seed, RunControl& ctl);
 
 /// Simulations of each timed point a calibration plans (its progress total): the start, a Jacobian (one per
-/// knob), each step, one refresh, and leave-one-out's.
-inline int planned_timed_simulations(int max_iterations) { return 3 + 2 * kNumKnobs + max_iterations; }
+/// free knob), each step, one refresh, and leave-one-out's.
+inline int planned_timed_simulations(int max_iterations, int num_free_knobs = 4) {
+  return 3 + 2 * num_free_knobs + max_iterations;
+}
 
 /// The simulator's work of a calibration with leave-one-out (engine_budget.h): each time-free point simulated
 /// once, each timed point planned_timed_simulations times.
-EngineWork calibration_work(const std::vector<ServingPoint>& points, int max_iterations);
+EngineWork calibration_work(const std::vector<ServingPoint>& points, int max_iterations, int num_free_knobs = 4);
 
 /// The relative error of a prediction: predicted / measured - 1.
 inline double relative_error(double predicted, double measured) { return predicted / measured - 1.0; }

@@ -19,7 +19,8 @@ std::int32_t step_at(const std::vector<double>& times, double t) {
 }  // namespace
 
 StepKnobs knobs_of(const GpuSpec& gpu) {
-  return {gpu.compute_efficiency, gpu.bandwidth_efficiency, gpu.layer_tax_s, gpu.dispatch_tax_s};
+  return {gpu.compute_efficiency, gpu.bandwidth_efficiency, gpu.layer_tax_s, gpu.dispatch_tax_s,
+          gpu.step_host_s, gpu.request_overhead_s, gpu.half_efficiency_tokens, gpu.low_precision_efficiency};
 }
 
 GpuSpec with_knobs(GpuSpec gpu, const StepKnobs& knobs) {
@@ -27,6 +28,10 @@ GpuSpec with_knobs(GpuSpec gpu, const StepKnobs& knobs) {
   gpu.bandwidth_efficiency = knobs.bandwidth_efficiency;
   gpu.layer_tax_s = knobs.layer_tax_s;
   gpu.dispatch_tax_s = knobs.dispatch_tax_s;
+  gpu.step_host_s = knobs.step_host_s;
+  gpu.request_overhead_s = knobs.request_overhead_s;
+  gpu.half_efficiency_tokens = knobs.half_efficiency_tokens;
+  gpu.low_precision_efficiency = knobs.low_precision_efficiency;
   return gpu;
 }
 
@@ -34,7 +39,9 @@ ScheduleRecorder::ScheduleRecorder(const EngineConfig& config)
     : step_time_(config.model, config.gpu, config.tp),
       hbm_bytes_per_s_(config.gpu.hbm_bytes_per_s),
       peak_flop_per_s_(config.gpu.peak_flop_per_s),
-      num_layers_(static_cast<double>(config.model.num_layers)) {
+      num_layers_(static_cast<double>(config.model.num_layers)),
+      host_overlapped_(config.gpu.host_overlapped),
+      low_precision_peak_(config.gpu.low_precision_peak) {
   SL_ASSERT(config.scheduler.speculative.num_speculative_tokens == 0);  // no draft model's time to re-time
 }
 
@@ -44,7 +51,9 @@ void ScheduleRecorder::on_step(const SchedulerOutput& out, double start_s, doubl
   flop_.push_back(t.flop);
   all_reduce_s_.push_back(t.all_reduce_s);
   num_chunks_.push_back(static_cast<std::int32_t>(out.work.num_prefill_chunks));
-  decodes_.push_back(out.work.num_decode_seqs > 0 ? 1 : 0);
+  const std::int64_t tokens = out.work.num_decode_seqs + out.work.num_prefill_tokens + out.work.num_spec_tokens;
+  rows_.push_back(static_cast<std::int32_t>(step_time_.rows(tokens)));
+  layer_taxed_.push_back(step_time_.pays_layer_tax(out.work) ? 1 : 0);
   start_s_.push_back(start_s);
   end_s_.push_back(end_s);
 }
@@ -55,7 +64,10 @@ RecordedSchedule ScheduleRecorder::finish(const EngineRun& run, const Workload& 
   s.flop_ = std::move(flop_);
   s.all_reduce_s_ = std::move(all_reduce_s_);
   s.num_chunks_ = std::move(num_chunks_);
-  s.decodes_ = std::move(decodes_);
+  s.rows_ = std::move(rows_);
+  s.layer_taxed_ = std::move(layer_taxed_);
+  s.host_overlapped_ = host_overlapped_;
+  s.low_precision_peak_ = low_precision_peak_;
   s.hbm_bytes_per_s_ = hbm_bytes_per_s_;
   s.peak_flop_per_s_ = peak_flop_per_s_;
   s.num_layers_ = num_layers_;
@@ -95,21 +107,27 @@ RecordedSchedule ScheduleRecorder::finish(const EngineRun& run, const Workload& 
 void RecordedSchedule::retime(const StepKnobs& k, std::vector<double>& end_s) const {
   // The factors as StepTimeModel forms them, so that at the recorded knobs every product is the same double.
   const double bytes_per_s = hbm_bytes_per_s_ * k.bandwidth_efficiency;
-  const double flop_per_s = peak_flop_per_s_ * k.compute_efficiency;
+  const double flop_per_s =
+      StepTimeModel::flop_rate(peak_flop_per_s_, k.compute_efficiency, low_precision_peak_, k.low_precision_efficiency);
   const double layer_tax_s = num_layers_ * k.layer_tax_s;
   const std::size_t n = bytes_.size();
   end_s.resize(n);
   double end = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const double start = std::max(end, wake_s_[i]);
-    const double overhead_s = (decodes_[i] != 0 ? layer_tax_s : 0.0) + static_cast<double>(num_chunks_[i]) * k.dispatch_tax_s;
-    end = start + (std::max(bytes_[i] / bytes_per_s, flop_[i] / flop_per_s) + overhead_s + all_reduce_s_[i]);
+    const double overhead_s = (layer_taxed_[i] != 0 ? layer_tax_s : 0.0) + static_cast<double>(num_chunks_[i]) * k.dispatch_tax_s;
+    double compute_s = flop_[i] / flop_per_s;
+    if (k.half_efficiency_tokens > 0) {
+      const double rows = static_cast<double>(rows_[i]);
+      compute_s *= (rows + k.half_efficiency_tokens) / rows;
+    }
+    end = start + step_total_s(bytes_[i] / bytes_per_s, compute_s, overhead_s, all_reduce_s_[i], k.step_host_s, host_overlapped_);
     end_s[i] = end;
   }
 }
 
 double RecordedSchedule::value(Metric metric, Stat stat, const std::vector<double>& end_s, std::vector<double>& scratch,
-                               double count_scale) const {
+                               double count_scale, double request_overhead_s) const {
   SL_ASSERT(end_s.size() == end_s_.size());
   const auto at = [&](std::int32_t step) { return end_s[static_cast<std::size_t>(step)]; };
   if (metric == Metric::Throughput || metric == Metric::Itl) {
@@ -136,8 +154,8 @@ double RecordedSchedule::value(Metric metric, Stat stat, const std::vector<doubl
   for (const RequestSteps& r : requests_) {
     if (r.is_warmup) continue;
     switch (metric) {
-      case Metric::Ttft: scratch.push_back(at(r.first_token_step) - arrival_s(r, end_s)); break;
-      case Metric::E2e: scratch.push_back(at(r.finish_step) - arrival_s(r, end_s)); break;
+      case Metric::Ttft: scratch.push_back(at(r.first_token_step) - arrival_s(r, end_s) + request_overhead_s); break;
+      case Metric::E2e: scratch.push_back(at(r.finish_step) - arrival_s(r, end_s) + request_overhead_s); break;
       default:  // Tpot
         if (r.num_output_tokens > 1)
           scratch.push_back((at(r.finish_step) - at(r.first_token_step)) / static_cast<double>(r.num_output_tokens - 1));
@@ -146,6 +164,7 @@ double RecordedSchedule::value(Metric metric, Stat stat, const std::vector<doubl
   }
   if (scratch.empty()) return 0.0;
   if (stat == Stat::P50) return quantile_in_place(scratch, 0.5);
+  if (stat == Stat::P99) return quantile_in_place(scratch, 0.99);
   double sum = 0;
   for (const double x : scratch) sum += x;
   return sum / static_cast<double>(scratch.size());

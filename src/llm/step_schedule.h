@@ -4,8 +4,9 @@
 // decoded, its prefill chunks), and at which step each request was admitted, got its first token and finished.
 // Re-timing keeps the decisions and changes only the steps' durations:
 //   step k starts at max(end of step k - 1, the latest up-front arrival among the requests it admits), and lasts
-//   max(bytes / (HBM x bw_eff), FLOP / (peak x compute_eff)) + layers x layer tax (if it decodes)
-//   + chunks x dispatch tax + all-reduce        (step_time.h's formula, term for term)
+//   max(bytes / (HBM x bw_eff), FLOP / (peak x compute_eff) x (rows + half_eff_tokens) / rows)
+//   + layers x layer tax (if it decodes, or always) + chunks x dispatch tax + all-reduce,
+//   then + host time (or max with it, overlapped)     (step_time.h's formula, term for term)
 // At the knobs it was recorded at, the times are the run's to the bit; elsewhere it approximates the run, since a
 // faster or slower engine would have batched differently. A follow-up turn (a closed loop's next request) arrives
 // when its predecessor finishes, so its arrival moves with that step's end.
@@ -25,6 +26,11 @@ struct StepKnobs {
   double bandwidth_efficiency = 1.0;
   double layer_tax_s = 1e-5;
   double dispatch_tax_s = 1e-5;
+  // The mechanisms' terms (GpuSpec): 0 is the book's model.
+  double step_host_s = 0;
+  double request_overhead_s = 0;
+  double half_efficiency_tokens = 0;
+  double low_precision_efficiency = 1.0;
 };
 StepKnobs knobs_of(const GpuSpec& gpu);
 /// `gpu` with these knobs.
@@ -34,10 +40,13 @@ GpuSpec with_knobs(GpuSpec gpu, const StepKnobs& knobs);
 /// TPOT: (finish - first token) / (output - 1), over requests of 2+ tokens; E2E: arrival to finish); ITL is the
 /// mean gap between successive tokens pooled over every request (sum of (finish - first token) / sum of
 /// (output - 1)), which is what a benchmark's mean ITL is when every streamed chunk carries one token; throughput
-/// is output tokens / (last finish - first arrival). Warm-up requests count in none of them.
+/// is output tokens / (last finish - first arrival). Warm-up requests count in none of them. A client measures TTFT
+/// and E2E from sending the request to receiving the token: the engine's plus the request's time outside it
+/// (GpuSpec::request_overhead_s), as `vllm bench serve`, SGLang's bench_serving and inference-perf time them.
 enum class Metric { Ttft = 0, Itl = 1, Tpot = 2, E2e = 3, Throughput = 4 };
-/// How the per-request values are summarised (ITL and throughput: mean only).
-enum class Stat { Mean = 0, P50 = 1 };
+/// How the per-request values are summarised (ITL and throughput: mean only). P99 as the clients take it
+/// (numpy's percentile: linear between order statistics, core/stats.h's quantile).
+enum class Stat { Mean = 0, P50 = 1, P99 = 2 };
 
 class RecordedSchedule;
 
@@ -54,9 +63,10 @@ class ScheduleRecorder : public StepListener {
   friend class RecordedSchedule;
   StepTimeModel step_time_;
   std::vector<double> bytes_, flop_, all_reduce_s_, start_s_, end_s_;
-  std::vector<std::int32_t> num_chunks_;
-  std::vector<std::uint8_t> decodes_;
+  std::vector<std::int32_t> num_chunks_, rows_;
+  std::vector<std::uint8_t> layer_taxed_;
   double hbm_bytes_per_s_, peak_flop_per_s_, num_layers_;
+  bool host_overlapped_, low_precision_peak_;
 };
 
 /// A recorded run, and its re-timing at other knobs.
@@ -68,8 +78,9 @@ class RecordedSchedule {
   /// count_scale > 1 extrapolates an open loop's throughput to count_scale times its requests: their arrivals
   /// span count_scale times as long, the drain after the last arrival is the run's (a benchmark of N requests
   /// divides by first arrival to last finish, so a shorter run's drain would weigh more).
+  /// request_overhead_s is added to each request's TTFT and E2E (a client's timing; 0: the engine's).
   double value(Metric metric, Stat stat, const std::vector<double>& end_s, std::vector<double>& scratch,
-               double count_scale = 1) const;
+               double count_scale = 1, double request_overhead_s = 0) const;
   const std::vector<double>& recorded_end_s() const { return end_s_; }
   std::int64_t num_steps() const { return static_cast<std::int64_t>(end_s_.size()); }
   std::int64_t num_requests() const { return static_cast<std::int64_t>(requests_.size()); }
@@ -88,9 +99,11 @@ class RecordedSchedule {
   }
   std::vector<double> bytes_, flop_, all_reduce_s_, wake_s_, end_s_;
   std::vector<std::int32_t> num_chunks_;
-  std::vector<std::uint8_t> decodes_;
+  std::vector<std::int32_t> rows_;          ///< the rows its matrix products ran over (tokens, padded)
+  std::vector<std::uint8_t> layer_taxed_;   ///< it paid the layer tax (it decoded, or every step does)
   std::vector<RequestSteps> requests_;
   double hbm_bytes_per_s_ = 0, peak_flop_per_s_ = 0, num_layers_ = 0;
+  bool host_overlapped_ = false, low_precision_peak_ = false;
 };
 
 /// Runs `workload` on `config` (run_continuous) and keeps its schedule, its first num_warmup requests as warm-up.

@@ -41,6 +41,14 @@ GpuSpec a100() {
   return g;
 }
 
+std::int64_t cuda_graph_tokens(std::int64_t n) {
+  if (n <= 0 || n > kMaxCudaGraphTokens) return n;
+  if (n <= 2) return n;
+  if (n <= 4) return 4;
+  if (n <= 256) return (n + 7) / 8 * 8;
+  return (n + 15) / 16 * 16;
+}
+
 std::int64_t prefill_attention_pairs(std::int64_t start, std::int64_t n) {
   const std::int64_t end = start + n;
   return end * end - start * start;
@@ -67,7 +75,8 @@ double TensorParallel::all_reduce_s(const ModelSpec& model, std::int64_t num_tok
 
 double TensorParallel::ring_all_reduce_s(double bytes) const {
   const double p = static_cast<double>(size);
-  return 2.0 * (p - 1.0) / p * bytes / link_bytes_per_s + 2.0 * (p - 1.0) * link_latency_s;
+  const double hops = direct_all_reduce ? 2.0 : 2.0 * (p - 1.0);
+  return 2.0 * (p - 1.0) / p * bytes / link_bytes_per_s + hops * link_latency_s;
 }
 
 double TensorParallel::collective_s(const ModelSpec& model, std::int64_t num_tokens) const {
@@ -100,9 +109,26 @@ StepTimeModel::StepTimeModel(const ModelSpec& model, const GpuSpec& gpu, const T
       two_params_(model.matmul_flop_per_token()),
       attention_flop_per_pair_(4.0 * static_cast<double>(model.num_layers * model.num_heads * model.head_dim)),
       bytes_per_s_(gpu.hbm_bytes_per_s * gpu.bandwidth_efficiency),
-      flop_per_s_(gpu.peak_flop_per_s * gpu.compute_efficiency),
+      flop_per_s_(flop_rate(gpu.peak_flop_per_s, gpu.compute_efficiency, gpu.low_precision_peak, gpu.low_precision_efficiency)),
       layer_tax_s_(static_cast<double>(model.num_layers) * gpu.layer_tax_s),
-      dispatch_tax_s_(gpu.dispatch_tax_s) {
+      dispatch_tax_s_(gpu.dispatch_tax_s),
+      host_s_(gpu.step_host_s),
+      half_efficiency_tokens_(gpu.half_efficiency_tokens),
+      host_overlapped_(gpu.host_overlapped),
+      layer_tax_every_step_(gpu.layer_tax_every_step),
+      cuda_graph_padding_(gpu.cuda_graph_padding) {
+  // The LM head and embedding: the table(s) at the weights' precision out of the bytes, the LM head back in at 16
+  // bits, split over the GPUs (vocab-parallel); the embedding rows a step reads are a few kB and left out. FLOPs: the
+  // LM head per sampled row only.
+  double table_bytes_correction = 0;
+  if (gpu.lm_head_and_embedding && model.embedding_params > 0) {
+    const double table = static_cast<double>(model.embedding_params);
+    const double tables = model.tied_embeddings ? table : 2.0 * table;
+    table_bytes_correction = table * 2.0 - tables * model.bytes_per_weight;
+    two_params_ = 2.0 * static_cast<double>(model.matmul_params_before_lm_head());
+    two_lm_head_params_ = 2.0 * table;
+  }
+  if (table_bytes_correction != 0) weight_bytes_per_gpu_ += table_bytes_correction / static_cast<double>(tp.size);
   if (!model.is_moe()) return;
   const double experts = static_cast<double>(model.num_experts);
   const double expert_weight_bytes = static_cast<double>(model.expert_params) * model.bytes_per_weight;
@@ -110,6 +136,7 @@ StepTimeModel::StepTimeModel(const ModelSpec& model, const GpuSpec& gpu, const T
   routing_.emplace(model.num_experts, model.experts_per_token, model.routing_skew, tp.expert_parallel ? tp.size : 1);
   // The other weights are read whole every step and sliced over the GPUs; the experts only as touched.
   weight_bytes_per_gpu_ = (static_cast<double>(model.weight_bytes()) - expert_weight_bytes) / p;
+  if (table_bytes_correction != 0) weight_bytes_per_gpu_ += table_bytes_correction / p;
   expert_bytes_per_gpu_ = expert_weight_bytes / experts / (tp.expert_parallel ? 1.0 : p);
   two_expert_flop_params_ = 2.0 * static_cast<double>(model.experts_per_token) * static_cast<double>(model.expert_params) / experts;
   two_params_ -= two_expert_flop_params_;
@@ -126,23 +153,31 @@ StepTime StepTimeModel::operator()(const StepWork& work) const {
                                                work.num_prefill_tokens + work.num_spec_tokens);
   t.kv_bytes = kv_bytes_per_token_per_gpu_ * kv_tokens;
   t.bytes = weight_bytes_per_gpu_ + t.kv_bytes;
-  t.flop = (two_params_ * static_cast<double>(num_tokens) +
+  // The matrix products run over as many rows as the CUDA graph replayed (attention and KV: the real tokens).
+  const double rows = static_cast<double>(this->rows(num_tokens));
+  t.flop = (two_params_ * rows +
             attention_flop_per_pair_ *
                 (static_cast<double>(work.decode_context_tokens) + static_cast<double>(work.prefill_attention_pairs) +
                  static_cast<double>(work.spec_context_tokens))) /
            static_cast<double>(tp_.size);
+  if (two_lm_head_params_ > 0) {
+    const double sampled = static_cast<double>(work.num_decode_seqs + work.num_spec_tokens + work.num_prefill_chunks);
+    t.flop += two_lm_head_params_ * sampled / static_cast<double>(tp_.size);
+  }
   if (routing_) {
     const double touched = tp_.expert_parallel ? routing_->busiest_gpu_distinct_experts(num_tokens)
                                                : routing_->distinct_experts(num_tokens);
     t.bytes += expert_bytes_per_gpu_ * touched;
-    t.flop += two_expert_flop_params_ * static_cast<double>(num_tokens) * expert_token_share_;
+    t.flop += two_expert_flop_params_ * rows * expert_token_share_;
   }
   t.memory_s = t.bytes / bytes_per_s_;
   t.compute_s = t.flop / flop_per_s_;
+  if (half_efficiency_tokens_ > 0) t.compute_s *= (rows + half_efficiency_tokens_) / rows;
   // The book charges decode a per-layer framework tax and prefill a per-chunk dispatch tax (§0, §6).
-  t.overhead_s = (work.num_decode_seqs > 0 ? layer_tax_s_ : 0.0) + static_cast<double>(work.num_prefill_chunks) * dispatch_tax_s_;
+  t.overhead_s = (pays_layer_tax(work) ? layer_tax_s_ : 0.0) + static_cast<double>(work.num_prefill_chunks) * dispatch_tax_s_;
   t.all_reduce_s = tp_.collective_s(*model_, num_tokens);
-  t.total_s = std::max(t.memory_s, t.compute_s) + t.overhead_s + t.all_reduce_s;
+  t.host_s = host_s_;
+  t.total_s = step_total_s(t.memory_s, t.compute_s, t.overhead_s, t.all_reduce_s, t.host_s, host_overlapped_);
   return t;
 }
 

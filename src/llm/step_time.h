@@ -31,6 +31,10 @@ struct ModelSpec {
   std::int64_t hidden_size = 0;      ///< residual width (all-reduce and all-to-all bytes); 0: heads x head_dim
   std::int64_t kv_elements_per_token = 0;  ///< over all layers; 0: 2 x layers x KV heads x head_dim
   bool is_mla = false;               ///< the KV cache holds one latent per layer, shared by every head (not split by TP)
+  /// The token embedding table, vocab x hidden (0: unknown), and whether it is also the LM head (tied); for the
+  /// LM head and embedding mechanism (GpuSpec::lm_head_and_embedding).
+  std::int64_t embedding_params = 0;
+  bool tied_embeddings = false;
   /// How unevenly the router spreads tokens over the experts, in [0, 1): 0 uniform; s: each expert is picked
   /// (1 - s) times as often as the one before it (expert_routing.h). A property of the model on its workload.
   double routing_skew = 0;
@@ -42,6 +46,12 @@ struct ModelSpec {
   std::int64_t active_param_count() const { return active_params > 0 ? active_params : params; }
   /// Residual width: hidden_size, or heads x head_dim when not set.
   std::int64_t residual_width() const { return hidden_size > 0 ? hidden_size : num_heads * head_dim; }
+  /// Weights every token multiplies but the LM head (the embedding is a lookup): flop_params less the LM head, or for
+  /// a model given by its total count, params less the embedding table and the LM head (once when tied).
+  std::int64_t matmul_params_before_lm_head() const {
+    const std::int64_t tables = tied_embeddings ? embedding_params : 2 * embedding_params;
+    return flop_params > 0 ? flop_params - embedding_params : params - tables;
+  }
 
   /// Weight bytes read per step: params x bytes_per_weight (Llama-3-8B INT4: 4.015e9 B, §6).
   std::int64_t weight_bytes() const;
@@ -66,7 +76,46 @@ struct GpuSpec {
   double peak_fp4_flop_per_s = 0;    ///< dense FP4 tensor peak
   double link_bytes_per_s = 0;       ///< GPU-to-GPU link, one direction (NVLink, Infinity Fabric, PCIe); 0: unknown
   double price_usd_per_h = 0;        ///< a dated on-demand price of one GPU; 0: unknown
+  // A real server's mechanisms beyond the book's roofline (issue 37; docs/fidelity.md says where each form comes
+  // from). Their defaults are the book's model, which every book value is computed with; llm/validation fits them
+  // to published runs and switches each off in turn (its ablation table).
+  /// Host time of every step: scheduling, preparing the inputs, sampling, detokenising (vLLM's EngineCore loop).
+  double step_host_s = 0;
+  /// The host prepares the next step while the GPU runs this one (vLLM V1's --async-scheduling, TensorRT-LLM's
+  /// overlap scheduler): a step lasts max(GPU time, host time); otherwise GPU time + host time.
+  bool host_overlapped = false;
+  /// Tokens at which a step's matrix products reach half the compute efficiency: a step of n tokens computes at
+  /// compute_efficiency x n / (n + this), so a short prefill uses the tensor cores less well than a long one
+  /// (a GEMM with few rows fills few tiles and waves). 0: every step at compute_efficiency.
+  double half_efficiency_tokens = 0;
+  /// A step that only prefills pays the per-layer tax too: its kernels launch layer by layer as a decode's do
+  /// (the book charges the layer tax to decoding steps only, and a prefill chunk one dispatch tax).
+  bool layer_tax_every_step = false;
+  /// A step of at most kMaxCudaGraphTokens tokens multiplies as many rows as the next CUDA-graph capture size
+  /// (cuda_graph_tokens): vLLM replays graphs captured for fixed batch sizes and pads the batch up to one.
+  bool cuda_graph_padding = false;
+  /// Per request, outside the engine's steps (HTTP, tokenisation, detokenisation, the client's own timing):
+  /// added to the TTFT and E2E a benchmark client measures (RecordedSchedule::value), not to the steps.
+  double request_overhead_s = 0;
+  /// The step computes at the GPU's FP8 or FP4 tensor peak (8- or 4-bit weights and activations), which it reaches
+  /// a smaller share of than the 16-bit peak: scaling and casting, and work that does not speed up with the
+  /// precision. Its efficiency is compute_efficiency x low_precision_efficiency.
+  bool low_precision_peak = false;
+  double low_precision_efficiency = 1.0;
+  /// The LM head stays at 16 bits whatever the weights' precision (vLLM's and TensorRT-LLM's FP8 and INT4 recipes
+  /// leave it unquantized) and multiplies only the rows a step samples from (each decode and draft token, the last
+  /// token of each prefill chunk: vLLM computes logits at logits_indices only); the input embedding is read at the
+  /// step's tokens' rows, not whole. Needs ModelSpec::embedding_params.
+  bool lm_head_and_embedding = false;
 };
+
+/// Largest step vLLM captures a CUDA graph for (its default cap; vLLM also caps it at 2 x max_num_seqs, which this
+/// model leaves out); a longer step runs eagerly, unpadded.
+inline constexpr std::int64_t kMaxCudaGraphTokens = 512;
+/// The CUDA-graph capture size a step of n tokens is padded to: vLLM's default sizes 1, 2, 4, then multiples of 8 up
+/// to 256 and of 16 beyond (vllm/config/compilation: cudagraph_capture_sizes); n itself beyond kMaxCudaGraphTokens,
+/// or for n = 0.
+std::int64_t cuda_graph_tokens(std::int64_t n);
 
 /// Tensor parallelism (Megatron-LM, as vLLM runs it): every layer's weights, query and KV heads and FLOPs are
 /// split over `size` GPUs, and each layer all-reduces its activations twice (after attention and after the
@@ -82,6 +131,11 @@ struct TensorParallel {
   /// GPUs and back (two all-to-alls of tokens x k x hidden x 2 B, (p - 1)/p of it leaving each GPU) in place of
   /// the MLP's all-reduce; attention stays tensor-parallel.
   bool expert_parallel = false;
+  /// Every GPU reaches every other directly (NVLink through an NVSwitch) and the all-reduce is the engine's own
+  /// (vLLM's custom all-reduce, csrc/custom_all_reduce.cuh; TensorRT-LLM's AllReduce plugin): a reduce-scatter and
+  /// an all-gather, each one hop, so 2 (p - 1)/p x B / link + 2 x link latency, in place of the ring's
+  /// 2 (p - 1) hops (NCCL's ring, the book's form).
+  bool direct_all_reduce = false;
   static constexpr int kAllReducesPerLayer = 2;
   static constexpr double kActivationBytes = 2.0;  ///< FP16 activations
   /// Weight bytes one GPU holds and reads each step: weight_bytes / size.
@@ -94,7 +148,8 @@ struct TensorParallel {
   /// The step's collectives: all_reduce_s, or with expert parallelism over an MoE, an all-reduce a layer after
   /// attention, one after each dense MLP, and two all-to-alls a MoE layer; 0 on one GPU.
   double collective_s(const ModelSpec& model, std::int64_t num_tokens) const;
-  /// One ring all-reduce of `bytes` over the `size` GPUs: 2 (p - 1)/p of them over the link, 2 (p - 1) hops.
+  /// One all-reduce of `bytes` over the `size` GPUs: 2 (p - 1)/p of them over the link, 2 (p - 1) hops of a ring
+  /// (2 hops with direct_all_reduce).
   double ring_all_reduce_s(double bytes) const;
 };
 
@@ -135,16 +190,22 @@ struct StepTime {
   double compute_s = 0;   ///< FLOP / (peak x efficiency)
   double overhead_s = 0;  ///< layer tax (if any decode) + dispatch tax per prefill chunk
   double all_reduce_s = 0;  ///< tensor parallelism's all-reduces (0 on one GPU)
-  double total_s = 0;     ///< max(memory_s, compute_s) + overhead_s + all_reduce_s
+  double host_s = 0;      ///< the host's time (GpuSpec::step_host_s)
+  /// GPU time max(memory_s, compute_s) + overhead_s + all_reduce_s, then the host's: + host_s, or
+  /// max(GPU time, host_s) when the host is overlapped.
+  double total_s = 0;
   bool is_compute_bound() const { return compute_s > memory_s; }
 };
 
-/// Roofline time of one step:
+/// Roofline time of one step of n = decode seqs + prefill tokens + draft tokens tokens:
 ///   bytes = weights + KV/token x (decode context + prefill context + prefill and draft tokens written)
-///   FLOP  = 2 x params x (decode seqs + prefill tokens + draft tokens) + 4 x layers x heads x head_dim x
+///   FLOP  = 2 x params x n' + 4 x layers x heads x head_dim x
 ///           (decode context + prefill attention pairs + draft tokens' context)
-///   time  = max(bytes / BW, FLOP / (peak x efficiency)) + layers x layer tax (if decoding) + chunks x dispatch tax
-/// An empty step costs nothing.
+///           where n' = cuda_graph_tokens(n) with CUDA-graph padding, else n
+///   time  = max(bytes / BW, FLOP / (peak x efficiency) x (n' + half_efficiency_tokens) / n')
+///           + layers x layer tax (if decoding, or always with layer_tax_every_step) + chunks x dispatch tax
+///           + all-reduces, then + host time (or max(that, host time) when overlapped)
+/// An empty step costs nothing. With GpuSpec's mechanisms at their defaults this is the book's model.
 StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& work);
 /// The same step on `tp.size` GPUs (TensorParallel): each reads its share of the weights and KV and does its
 /// share of the FLOPs, and the step pays the all-reduces on top (they are not overlapped with compute).
@@ -158,6 +219,10 @@ class StepTimeModel {
  public:
   StepTimeModel(const ModelSpec& model, const GpuSpec& gpu, const TensorParallel& tp);
   StepTime operator()(const StepWork& work) const;
+  /// The rows a step of `tokens` tokens multiplies: padded to the CUDA graph's size when the GPU spec pads.
+  std::int64_t rows(std::int64_t tokens) const { return cuda_graph_padding_ ? cuda_graph_tokens(tokens) : tokens; }
+  /// Whether the step pays the per-layer tax: it decodes, or every step does.
+  bool pays_layer_tax(const StepWork& work) const { return work.num_decode_seqs > 0 || layer_tax_every_step_; }
 
  private:
   const ModelSpec* model_;  // for the all-reduces
@@ -174,7 +239,32 @@ class StepTimeModel {
   double flop_per_s_;               ///< peak x compute efficiency
   double layer_tax_s_;              ///< layers x layer tax
   double dispatch_tax_s_;
+  double host_s_;
+  double half_efficiency_tokens_;
+  // The LM head and embedding mechanism: the LM head's FLOPs per sampled row (x 2, on one GPU's share), and the
+  // weights' bytes already corrected (0 when off).
+  double two_lm_head_params_ = 0;
+  /// peak x compute efficiency (x the low-precision share), as StepTimeModel and the schedule's re-timing form it.
+ public:
+  static double flop_rate(double peak_flop_per_s, double compute_efficiency, bool low_precision_peak,
+                          double low_precision_efficiency) {
+    double efficiency = compute_efficiency;
+    if (low_precision_peak) efficiency *= low_precision_efficiency;
+    return peak_flop_per_s * efficiency;
+  }
+
+ private:
+  bool host_overlapped_, layer_tax_every_step_, cuda_graph_padding_;
 };
+
+/// A step's time from its parts, as StepTimeModel and RecordedSchedule::retime both form it (the same doubles):
+/// compute_s already scaled for the step's efficiency.
+inline double step_total_s(double memory_s, double compute_s, double overhead_s, double all_reduce_s, double host_s,
+                           bool host_overlapped) {
+  const double gpu_s = (memory_s > compute_s ? memory_s : compute_s) + overhead_s + all_reduce_s;
+  if (host_s == 0) return gpu_s;
+  return host_overlapped ? (gpu_s > host_s ? gpu_s : host_s) : gpu_s + host_s;
+}
 
 /// One decode step of `batch` sequences whose contexts sum to total_context_tokens (TPOT at batch 1:
 /// (4.015e9 + 131,072 x 1,256) / 3.35e12 + 32 x 0.01 ms = 1.5676 ms, §6).

@@ -21,6 +21,7 @@ constexpr double kVllmMemoryFrac = 0.9;
 constexpr double kTrtFreeMemoryFrac = 0.9;
 constexpr std::int64_t kTrtMaxBatchSize = 2048, kTrtMaxNumTokens = 8192, kTrtBlockSize = 64;
 constexpr std::int64_t kVllmBlockSize = 16;
+constexpr double kNvlinkClassBytesPerS = 100e9;  // one direction; PCIe 5 x16 is 64 GB/s
 
 /// Bytes of one element at a precision the step model takes (16-, 8- and 4-bit), or 0.
 double bytes_of(const std::string& precision) {
@@ -101,12 +102,17 @@ ModelSpec model_of(const MeasuredPoint& m) {
   model.head_dim = m.head_dim;
   model.bytes_per_weight = bytes_per_weight;
   model.bytes_per_kv = bytes_per_kv;
+  if (m.vocab_size > 0 && m.hidden_size > 0 && m.tie_embeddings >= 0) {  // for the LM head and embedding mechanism
+    model.embedding_params = m.vocab_size * m.hidden_size;
+    model.tied_embeddings = m.tie_embeddings == 1;
+  }
   return model;
 }
 
 GpuSpec gpu_spec_of(const MeasuredPoint& m) {
   GpuSpec g = gpu_preset_of(m.gpu_sku)->spec;
   g.peak_flop_per_s = peak_flop_per_s_of(g, m.weights);
+  g.low_precision_peak = g.peak_flop_per_s != gpu_preset_of(m.gpu_sku)->spec.peak_flop_per_s;
   return g;
 }
 
@@ -131,6 +137,15 @@ EngineConfig config_of(const MeasuredPoint& m, std::int64_t prompt_tokens, std::
     s.enable_chunked_prefill = m.chunked_prefill >= 0 ? m.chunked_prefill == 1 : !is_trt;
     if (!s.enable_chunked_prefill) s.max_num_batched_tokens = std::max(s.max_num_batched_tokens, longest);
   }
+  // The mechanisms every real server has (step_time.h; llm/validation's ablation turns each off): kernels launch
+  // layer by layer in every step; vLLM replays CUDA graphs padded to their capture sizes (TensorRT-LLM's C++ runtime
+  // runs its engines without them by default); neither overlaps its host work with the GPU by default (vLLM V1's
+  // --async-scheduling is opt-in). The host and request times are fitted knobs.
+  c.gpu.layer_tax_every_step = true;
+  // Both engines all-reduce with their own kernels where the GPUs share an NVSwitch (NVLink-class links).
+  c.tp.direct_all_reduce = c.gpu.link_bytes_per_s >= kNvlinkClassBytesPerS;
+  c.gpu.cuda_graph_padding = !is_trt;
+  c.gpu.lm_head_and_embedding = true;  // neither engine's FP8/INT4 recipes quantize the LM head
   c.kv_cache.enable_caching = m.prefix_caching >= 0 ? m.prefix_caching == 1 : !is_trt;
   c.kv_cache.block_size = m.block_size > 0 ? m.block_size : is_trt ? kTrtBlockSize : kVllmBlockSize;
   const double memory = static_cast<double>(c.gpu.memory_bytes);
@@ -159,10 +174,11 @@ void add_targets(const MeasuredPoint& m, bool with_latency, ValidationPoint& v) 
   };
   const double per_ms = 1.0 / units::kMsPerS;
   if (with_latency) {
-    add(Metric::Ttft, {{"ttft_p50_ms", Stat::P50}, {"ttft_mean_ms", Stat::Mean}}, per_ms);
+    add(Metric::Ttft, {{"ttft_mean_ms", Stat::Mean}, {"ttft_p50_ms", Stat::P50}}, per_ms);
     if (!add(Metric::Tpot, {{"tpot_p50_ms", Stat::P50}, {"tpot_mean_ms", Stat::Mean}}, per_ms))
       add(Metric::Itl, {{"itl_mean_ms", Stat::Mean}}, per_ms);
-    add(Metric::E2e, {{"e2e_p50_s", Stat::P50}, {"e2e_mean_s", Stat::Mean}}, 1.0);
+    add(Metric::E2e, {{"e2e_mean_s", Stat::Mean}, {"e2e_p50_s", Stat::P50}}, 1.0);
+    add(Metric::E2e, {{"e2e_p99_s", Stat::P99}}, 1.0);
   }
   add(Metric::Throughput, {{"output_tok_per_s", Stat::Mean}}, 1.0);
 }
@@ -174,7 +190,9 @@ ValidationPoint map_point(std::int64_t index, const MeasuredPoint& m, std::int64
   if (v.exclusion != Exclusion::None) return v;
   WorkloadRecipe& w = v.serving.workload;
   w.prompt_tokens = std::llround(m.input_mean);
-  w.output_tokens = std::llround(m.output_mean);
+  // With EOS ignored the server generated max_tokens for every request, whatever the client counted.
+  const bool exact_output = m.ignore_eos == 1 && m.max_tokens > 0;
+  w.output_tokens = exact_output ? m.max_tokens : std::llround(m.output_mean);
   if (m.reuse_distinct_prompts > 0) {
     w.reuse = {m.reuse_distinct_prompts, m.reuse_groups, m.reuse_system_prompt_tokens};
     w.num_warmup = m.reuse_distinct_prompts;  // the benchmark's first pass over its prompts: a small share of it
@@ -195,6 +213,9 @@ ValidationPoint map_point(std::int64_t index, const MeasuredPoint& m, std::int64
     v.arrival = is_static ? ArrivalCode::StaticBatch : ArrivalCode::Burst;
   }
   v.serving.config = config_of(m, w.prompt_tokens, w.output_tokens);
+  // A static batch is timed inside the process (gptSessionBenchmark), as are LLMServingSim's engine timestamps: no
+  // request path outside the engine.
+  v.serving.client_timed = !is_static && m.source != "llmservingsim-bench-examples";
   if (v.serving.config.kv_cache.num_blocks == 0) {
     v.exclusion = Exclusion::Precision;  // the weights leave no room for one request at this precision
     return v;
@@ -207,6 +228,8 @@ ValidationPoint map_point(std::int64_t index, const MeasuredPoint& m, std::int64
                           (ttft_mean > 0 && ttft_p50 > 0 && ttft_mean > kQueuedTtftRatio * ttft_p50));
   v.dropped_latency = saturated && w.num_requests < m.num_prompts;
   add_targets(m, !v.dropped_latency, v);
+  if (exact_output)
+    for (Target& t : v.serving.targets) t.client_tokens_per_token = m.output_mean / static_cast<double>(m.max_tokens);
   if (w.arrival == Arrival::Poisson && w.num_requests < m.num_prompts)
     for (Target& t : v.serving.targets)
       if (t.metric == Metric::Throughput) t.count_scale = static_cast<double>(m.num_prompts) / static_cast<double>(w.num_requests);

@@ -35,8 +35,14 @@ WorkloadRecipe recipe(Arrival arrival) {
   return w;
 }
 
-RecordedSchedule recorded(const WorkloadRecipe& w, const StepKnobs& k, EngineRun* run = nullptr) {
+RecordedSchedule recorded(const WorkloadRecipe& w, const StepKnobs& k, EngineRun* run = nullptr,
+                          bool with_mechanisms = false) {
   EngineConfig c = test_engine();
+  if (with_mechanisms) {  // every switch of a real server on (step_time.h)
+    c.gpu.layer_tax_every_step = true;
+    c.gpu.cuda_graph_padding = true;
+    c.gpu.low_precision_peak = true;
+  }
   c.gpu = with_knobs(c.gpu, k);
   Workload workload = make_recipe_workload(w, 5);
   sl::RunControl ctl;
@@ -108,4 +114,34 @@ TEST_CASE("Warm-up requests count in no figure, and throughput extrapolates an o
   const double ten = s.value(Metric::Throughput, Stat::Mean, s.recorded_end_s(), scratch, 10);
   CHECK(once < ten);
   CHECK(std::fabs(ten / 2400 - 1) < std::fabs(once / 2400 - 1));
+}
+
+TEST_CASE("With every mechanism on, a schedule re-times bit for bit, and a burst re-timed is the run at other knobs",
+          "[llm][schedule][mechanisms]") {
+  StepKnobs k;
+  k.step_host_s = 2e-3;
+  k.half_efficiency_tokens = 128;
+  k.low_precision_efficiency = 0.8;
+  k.request_overhead_s = 0.015;
+  EngineRun run;
+  const RecordedSchedule s = recorded(recipe(Arrival::Poisson), k, &run, true);
+  std::vector<double> end_s, scratch;
+  s.retime(k, end_s);
+  CHECK(end_s == s.recorded_end_s());
+  // The client's TTFT and E2E are the engine's plus the time outside it, exactly as the run's records say.
+  const ServingSummary sum = summarize(run);
+  CHECK(s.value(Metric::Ttft, Stat::P50, end_s, scratch, 1, k.request_overhead_s) == sum.ttft_p50_s);
+  CHECK(s.value(Metric::E2e, Stat::P50, end_s, scratch, 1, k.request_overhead_s) == sum.e2e_p50_s);
+  CHECK(s.value(Metric::Ttft, Stat::P50, end_s, scratch) == Approx(sum.ttft_p50_s - 0.015).epsilon(1e-12));
+  // P99 is the quantile the summary takes.
+  CHECK(s.value(Metric::E2e, Stat::P99, end_s, scratch, 1, k.request_overhead_s) == Approx(sum.e2e_p99_s).epsilon(1e-12));
+
+  StepKnobs slower = kSlower;
+  slower.step_host_s = 5e-3;
+  slower.half_efficiency_tokens = 512;
+  slower.low_precision_efficiency = 0.5;
+  const RecordedSchedule burst = recorded(recipe(Arrival::Burst), k, nullptr, true);
+  const RecordedSchedule burst_slower = recorded(recipe(Arrival::Burst), slower, nullptr, true);
+  burst.retime(slower, end_s);
+  CHECK(end_s == burst_slower.recorded_end_s());
 }

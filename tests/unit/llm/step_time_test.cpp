@@ -126,3 +126,169 @@ TEST_CASE("Draft tokens verified in a step cost their FLOPs and KV writes, not a
   CHECK(b.total_s > a.total_s);
   CHECK(b.total_s < a.total_s * 1.001);
 }
+
+// ---- A real server's mechanisms (issue 37): each term's closed form on a small case, and off = the book's step.
+
+namespace {
+
+/// Llama-3-8B FP16 on an H100 at the book's knobs, one step of 8 decodes (1,000 tokens of context each) beside a
+/// 300-token prefill chunk.
+struct MixedStep {
+  ModelSpec m = [] {
+    ModelSpec spec = llama3_8b();
+    spec.bytes_per_weight = 2.0;
+    return spec;
+  }();
+  GpuSpec g = h100();
+  StepWork w = [] {
+    StepWork work;
+    work.num_decode_seqs = 8;
+    work.decode_context_tokens = 8000;
+    work.num_prefill_tokens = 300;
+    work.num_prefill_chunks = 1;
+    work.prefill_attention_pairs = prefill_attention_pairs(0, 300);
+    return work;
+  }();
+};
+
+}  // namespace
+
+TEST_CASE("Mechanisms off are the book's step, to the bit", "[llm][model][mechanisms]") {
+  const MixedStep s;
+  GpuSpec off = s.g;
+  off.step_host_s = 0;
+  off.half_efficiency_tokens = 0;
+  off.request_overhead_s = 0;
+  off.low_precision_efficiency = 0.5;  // no FP8 peak in use: not applied
+  const StepTime book = step_time(s.m, s.g, s.w), same = step_time(s.m, off, s.w);
+  CHECK(same.total_s == book.total_s);
+  CHECK(book.total_s == std::max(book.memory_s, book.compute_s) + book.overhead_s + book.all_reduce_s);
+  CHECK(book.host_s == 0);
+}
+
+TEST_CASE("Host time adds to a step, or overlaps it: GPU + host, or max(GPU, host)", "[llm][model][mechanisms]") {
+  const MixedStep s;
+  const StepTime gpu = step_time(s.m, s.g, s.w);
+  GpuSpec g = s.g;
+  g.step_host_s = 4e-3;
+  const StepTime serial = step_time(s.m, g, s.w);
+  CHECK(serial.total_s == Approx(gpu.total_s + 4e-3).epsilon(1e-12));
+  g.host_overlapped = true;
+  CHECK(step_time(s.m, g, s.w).total_s == gpu.total_s);  // the GPU's step is the longer: the host hides behind it
+  g.step_host_s = 1.0;
+  CHECK(step_time(s.m, g, s.w).total_s == 1.0);  // a host slower than the GPU bounds the step
+  // The host time is paid by every step, prefill-only ones too, and not by an empty step.
+  CHECK(step_time(s.m, g, StepWork{}).total_s == 0.0);
+}
+
+TEST_CASE("Short steps compute less efficiently: efficiency x n / (n + n_half)", "[llm][model][mechanisms]") {
+  const MixedStep s;
+  const StepTime full = step_time(s.m, s.g, s.w);
+  GpuSpec g = s.g;
+  g.half_efficiency_tokens = 308;  // as many as the step's own 8 + 300 tokens: half the efficiency, twice the time
+  const StepTime half = step_time(s.m, g, s.w);
+  CHECK(half.compute_s == Approx(2 * full.compute_s).epsilon(1e-12));
+  CHECK(half.memory_s == full.memory_s);
+  // A long prefill barely notices: 8,192 tokens at n_half = 308 compute 1 + 308/8,192 = 1.0376 times as long.
+  StepWork long_prefill;
+  long_prefill.num_prefill_tokens = 8192;
+  long_prefill.num_prefill_chunks = 1;
+  long_prefill.prefill_attention_pairs = prefill_attention_pairs(0, 8192);
+  CHECK(step_time(s.m, g, long_prefill).compute_s ==
+        Approx(step_time(s.m, s.g, long_prefill).compute_s * (8192.0 + 308) / 8192).epsilon(1e-12));
+}
+
+TEST_CASE("The layer tax on every step charges a prefill-only step the decode's per-layer time",
+          "[llm][model][mechanisms]") {
+  const MixedStep s;
+  StepWork prefill = s.w;
+  prefill.num_decode_seqs = 0;
+  prefill.decode_context_tokens = 0;
+  GpuSpec g = s.g;
+  const double book = step_time(s.m, g, prefill).overhead_s;
+  CHECK(book == Approx(1e-5));  // the book: one dispatch tax a chunk, no layer tax
+  g.layer_tax_every_step = true;
+  CHECK(step_time(s.m, g, prefill).overhead_s == Approx(1e-5 + 32 * 1e-5).epsilon(1e-12));
+}
+
+TEST_CASE("CUDA-graph padding multiplies as many rows as the next capture size", "[llm][model][mechanisms]") {
+  CHECK(cuda_graph_tokens(1) == 1);
+  CHECK(cuda_graph_tokens(3) == 4);
+  CHECK(cuda_graph_tokens(5) == 8);
+  CHECK(cuda_graph_tokens(9) == 16);
+  CHECK(cuda_graph_tokens(256) == 256);
+  CHECK(cuda_graph_tokens(257) == 272);  // multiples of 16 beyond 256
+  CHECK(cuda_graph_tokens(512) == 512);
+  CHECK(cuda_graph_tokens(513) == 513);  // beyond the largest graph: eager, unpadded
+  const MixedStep s;
+  StepWork decode;
+  decode.num_decode_seqs = 9;
+  decode.decode_context_tokens = 9000;
+  GpuSpec g = s.g;
+  const StepTime plain = step_time(s.m, g, decode);
+  g.cuda_graph_padding = true;
+  const StepTime padded = step_time(s.m, g, decode);
+  // 16 rows of 2 x params FLOPs in place of 9; attention and the KV read are the 9 sequences'.
+  const double attention = 4.0 * 32 * 32 * 128 * 9000;
+  CHECK(padded.flop - attention == Approx((plain.flop - attention) * 16 / 9).epsilon(1e-12));
+  CHECK(padded.bytes == plain.bytes);
+}
+
+TEST_CASE("FP8 steps reach compute_efficiency x low_precision_efficiency of the FP8 peak", "[llm][model][mechanisms]") {
+  const MixedStep s;
+  GpuSpec g = s.g;
+  g.peak_flop_per_s = 1979e12;
+  g.low_precision_peak = true;
+  const StepTime at_full = step_time(s.m, g, s.w);
+  g.low_precision_efficiency = 0.5;
+  CHECK(step_time(s.m, g, s.w).compute_s == Approx(2 * at_full.compute_s).epsilon(1e-12));
+}
+
+TEST_CASE("A direct all-reduce takes 2 hops of latency where a ring of p GPUs takes 2 (p - 1)",
+          "[llm][model][tensor_parallel][mechanisms]") {
+  TensorParallel ring;
+  ring.size = 4;
+  TensorParallel direct = ring;
+  direct.direct_all_reduce = true;
+  const double bytes = 64 * 4096 * 2.0;
+  const double transfer = 2.0 * 3 / 4 * bytes / 450e9;
+  CHECK(ring.ring_all_reduce_s(bytes) == Approx(transfer + 6 * 5e-6).epsilon(1e-12));
+  CHECK(direct.ring_all_reduce_s(bytes) == Approx(transfer + 2 * 5e-6).epsilon(1e-12));
+}
+
+TEST_CASE("The LM head stays 16-bit and multiplies sampled rows only; the embedding is not read whole",
+          "[llm][model][mechanisms]") {
+  // Llama-2-7B-like, untied: a 32,000 x 4,096 embedding and as large an LM head inside 6.74e9 parameters.
+  ModelSpec m;
+  m.params = 6'740'000'000;
+  m.num_layers = 32;
+  m.num_heads = 32;
+  m.num_kv_heads = 32;
+  m.head_dim = 128;
+  m.embedding_params = 32'000LL * 4096;
+  const double table = 32'000.0 * 4096;
+  StepWork prefill;  // one 300-token chunk: one sampled row
+  prefill.num_prefill_tokens = 300;
+  prefill.num_prefill_chunks = 1;
+  prefill.prefill_attention_pairs = prefill_attention_pairs(0, 300);
+  for (const double bytes_per_weight : {2.0, 1.0, 0.5}) {
+    m.bytes_per_weight = bytes_per_weight;
+    GpuSpec g = h100();
+    const StepTime off = step_time(m, g, prefill);
+    g.lm_head_and_embedding = true;
+    const StepTime on = step_time(m, g, prefill);
+    // Bytes: both tables out at the weights' precision, the LM head back at 2 B.
+    CHECK(on.bytes - off.bytes == Approx(2.0 * table - 2.0 * table * bytes_per_weight).epsilon(1e-9));
+    // FLOPs: the embedding multiplies nothing, the LM head only the chunk's last row: 2 x table x (2 x 300 - 1) fewer.
+    CHECK(off.flop - on.flop == Approx(2.0 * table * (2 * 300 - 1)).epsilon(1e-9));
+  }
+  // Tied (one table), and unknown tables (a model given by its total count alone): unknown changes nothing.
+  m.bytes_per_weight = 1.0;
+  m.tied_embeddings = true;
+  GpuSpec g = h100();
+  const StepTime off = step_time(m, g, prefill);
+  g.lm_head_and_embedding = true;
+  CHECK(step_time(m, g, prefill).bytes - off.bytes == Approx(table).epsilon(1e-9));  // the table read at 2 B, not 1
+  m.embedding_params = 0;
+  CHECK(step_time(m, g, prefill).total_s == step_time(m, h100(), prefill).total_s);
+}

@@ -25,20 +25,21 @@ TEST_CASE("llm/validation compares every figure of the 70 modelled points, defau
   const auto& measured = column(r, "validation", "measured");
   const auto& err = column(r, "validation", "calibrated_err_pct");
   const auto& calibrated = column(r, "validation", "calibrated");
-  // Every target of every modelled point: inference-sim 19 x 3 (TTFT, E2E, throughput) + 2 saturated (throughput),
-  // TensorRT-LLM online 12 x 3 (TTFT, ITL, throughput), offline 25 and static 4 (throughput), batch-1 8 (TTFT).
-  REQUIRE(metric.size() == 132);
+  // Every target of every modelled point: inference-sim 19 x 4 (TTFT, E2E mean and p99, throughput) + 2 saturated
+  // (throughput), TensorRT-LLM online 12 x 3 (TTFT, ITL, throughput), offline 25 and static 4 (throughput), batch-1 8
+  // (TTFT).
+  REQUIRE(metric.size() == 151);
   for (std::size_t i = 0; i < metric.size(); ++i) CHECK(err[i] == Approx(100 * (calibrated[i] / measured[i] - 1)));
   CHECK(column(r, "excluded", "exclusion").size() == 20);
   // The default-knob errors are reported beside the calibrated ones.
   for (const char* name : {"ttft_median_err_default_pct", "itl_median_err_default_pct", "e2e_median_err_default_pct",
-                           "throughput_median_err_default_pct"})
+                           "e2e_p99_median_err_default_pct", "throughput_median_err_default_pct"})
     CHECK(out(r, name) > 0);
   CHECK(has_notice(r, "points_excluded"));
   CHECK(has_notice(r, "latency_dropped"));
 }
 
-TEST_CASE("llm/validation offers the knobs fitted on all points to every cell, within their parameters' ranges",
+TEST_CASE("llm/validation offers vLLM's fitted knobs and mechanisms to every cell, within their parameters' ranges",
           "[llm][validation]") {
   const sl::RunResult& r = shared_run(kCell.id);
   REQUIRE(r.fills.size() == 1);
@@ -46,18 +47,43 @@ TEST_CASE("llm/validation offers the knobs fitted on all points to every cell, w
   CHECK(f.name == "fitted_knobs");
   CHECK(f.whole_page);
   std::map<std::string, std::string> raw(f.values.begin(), f.values.end());
-  CHECK(raw.size() == 4);
+  CHECK(raw.size() == 13);  // the book's four terms, and the mechanisms' nine switches and terms
   CHECK(std::stod(raw.at("efficiency_frac")) == Approx(out(r, "fitted_efficiency_frac")).epsilon(1e-3));
   CHECK(std::stod(raw.at("layer_tax_ms")) == Approx(out(r, "fitted_layer_tax_ms")).epsilon(1e-3));
-  // Every cell that has the knobs takes them (llm/continuous-batching runs with them).
-  REQUIRE(try_run("llm/continuous-batching", {{"efficiency_frac", raw.at("efficiency_frac")},
-                                               {"bw_efficiency_frac", raw.at("bw_efficiency_frac")},
-                                               {"layer_tax_ms", raw.at("layer_tax_ms")},
-                                               {"dispatch_tax_ms", raw.at("dispatch_tax_ms")}, {"n", "50"}})
-              .ok());
+  CHECK(std::stod(raw.at("request_overhead_ms")) == Approx(out(r, "fitted_request_overhead_ms")).epsilon(1e-3));
+  CHECK(raw.at("layer_tax_every_step") == "on");
+  // Every cell that has the knobs takes them (llm/continuous-batching runs with all of them).
+  std::map<std::string, std::string> inputs = raw;
+  inputs["n"] = "50";
+  REQUIRE(try_run("llm/continuous-batching", inputs).ok());
+  // One knobs row per source and knob: inference-sim (vLLM) and the three TensorRT-LLM sources, 8 knobs each.
   const auto& knob = column(r, "knobs", "knob");
-  CHECK(knob.size() == 4);
-  CHECK(column(r, "knobs", "default") == std::vector<double>{0.4, 1.0, 0.01, 0.01});  // the page's defaults
+  const auto& source = column(r, "knobs", "source");
+  REQUIRE(knob.size() == 4 * 8);
+  CHECK(source.front() == 0);  // vLLM's fit first: the one offered
+  const std::vector<double> defaults(column(r, "knobs", "default").begin(), column(r, "knobs", "default").begin() + 8);
+  CHECK(defaults == std::vector<double>{0.4, 1.0, 0.01, 0.01, 0, 0, 0, 1});  // the page's defaults: the book's model
+  // vLLM's points compute at no FP8 peak: the low-precision share is not fitted (unseen, kept at 1).
+  CHECK(column(r, "knobs", "unseen")[7] == 1);
+  CHECK(column(r, "knobs", "fitted")[7] == 1);
+  // Each source's provenance: its runs and its held-out medians; a family it does not publish is -1.
+  CHECK(column(r, "sources", "source") == std::vector<double>{0, 3, 4, 5});
+  CHECK(column(r, "sources", "points") == std::vector<double>{21, 33, 12, 4});
+  CHECK(column(r, "sources", "itl_median_err_pct")[0] == -1);  // inference-sim's ITL counts stream chunks: left out
+  CHECK(column(r, "sources", "e2e_median_err_pct")[0] > 0);
+  CHECK(column(r, "sources", "e2e_median_err_pct")[1] == -1);  // only inference-sim publishes E2E
+}
+
+TEST_CASE("llm/validation without the time a request spends outside the engine misses TTFT and E2E far more",
+          "[llm][validation]") {
+  // The ablation's largest row (docs/fidelity.md): every source refitted with the request overhead held at 0.
+  const sl::RunResult& all_on = shared_run(kCell.id);
+  const sl::RunResult off = kCell.run({{"switch_off", "request_overhead"}});
+  CHECK(out(off, "fitted_request_overhead_ms") == 0);
+  CHECK(out(off, "ttft_median_err_pct") > 1.5 * out(all_on, "ttft_median_err_pct"));
+  CHECK(out(off, "e2e_median_err_pct") > 2 * out(all_on, "e2e_median_err_pct"));
+  // The default knobs hold the request overhead at 0 already: switching it off leaves every default figure as it was.
+  CHECK(column(off, "validation", "default") == column(all_on, "validation", "default"));
 }
 
 TEST_CASE("llm/validation with one engine's points has no figure that engine does not publish", "[llm][validation]") {
@@ -88,8 +114,9 @@ TEST_CASE("llm/validation's table holds mixture-of-experts and FP8 points, each 
     CHECK(std::isfinite(calibrated_err[i]));
   }
   // Mixtral 8x7B (6: H100 TP1 x 2, TP2, H200, A100, L40S), Qwen3-30B-A3B and gpt-oss-20b on a B200 (FP4), one figure
-  // each; inference-sim's Mixtral 8x7B on two H100s (5 load levels), three figures each (TTFT, E2E, throughput).
-  CHECK(num_moe == 8 + 5 * 3);
+  // each; inference-sim's Mixtral 8x7B on two H100s (5 load levels), four figures each (TTFT, E2E mean and p99,
+  // throughput).
+  CHECK(num_moe == 8 + 5 * 4);
   CHECK(num_fp8 >= 1);
   for (const double code : column(r, "excluded", "exclusion")) CHECK(code != 7);  // no MoE left unmapped
 }
@@ -123,15 +150,32 @@ TEST_CASE("llm/validation's median errors do not grow past their recorded values
   // (efficiency 0.524 -> 0.564, bandwidth efficiency 0.617 -> 0.692, layer tax 0.030 -> 0.051 ms, dispatch tax
   // 0.305 -> 0.957 ms), and the leave-one-out medians with them: TTFT 24.63 -> 25.73, ITL 12.77 -> 16.18 (the same
   // 12 TensorRT-LLM figures, other knobs), E2E 37.97 -> 40.69, throughput 4.934 -> 2.682.
+  // Re-recorded for issue 37 (the mechanisms): 70 points, 151 figures. The points now run as their servers do
+  // (validation_points.h: the layer tax on every step, vLLM's CUDA-graph padding, the engines' own all-reduce over
+  // NVLink, FP8 steps at their own share of the efficiency, the client's time outside the engine), each source's
+  // points fit their own 8 knobs, TTFT and E2E compare means (as BLIS reports them) and inference-sim's runs generate
+  // max_tokens (248) a request, as its server did, while their throughput counts the client's re-tokenized tokens.
+  // E2E p99 is a family of its own. Held out: TTFT 25.73 -> 10.05, ITL 16.18 -> 8.149, E2E (mean) 40.69 -> 6.955,
+  // E2E p99 8.414, throughput 2.682 -> 2.614 (one knob set per source, each on fewer points, 8 calibration steps).
+  // At the page's default knobs (the book's terms, the mechanisms' terms 0, their switches as the servers ran): TTFT
+  // 57.36 -> 60.29, ITL 18.34 -> 31.77 (the direct all-reduce and the LM head on sampled rows only make TP runs
+  // faster still), E2E 19.09 -> 22.42 (the mean of 248-token requests, no longer the median of the client's shorter
+  // count), throughput 4.858 -> 4.613. The fit is rough: at 4, 6 and 8 steps vLLM's held-out E2E median was 21.5,
+  // 15.1 and 6.95 %, and small changes to a mechanism move the medians by a few points (tools/ablation.sh).
   const sl::RunResult& r = shared_run(kCell.id);
-  // Calibrated on the other points (leave-one-out): what the cell claims.
-  CHECK(out(r, "ttft_median_err_pct") <= 25.73);
-  CHECK(out(r, "itl_median_err_pct") <= 16.18);
-  CHECK(out(r, "e2e_median_err_pct") <= 40.69);
-  CHECK(out(r, "throughput_median_err_pct") <= 2.682);
+  // Calibrated on the other points of each source (leave-one-out): what the cell claims.
+  CHECK(out(r, "ttft_median_err_pct") <= 10.05);
+  CHECK(out(r, "itl_median_err_pct") <= 8.149);
+  CHECK(out(r, "e2e_median_err_pct") <= 6.955);
+  CHECK(out(r, "e2e_p99_median_err_pct") <= 8.414);
+  CHECK(out(r, "throughput_median_err_pct") <= 2.614);
+  // No run the real server kept up with saturates in the simulator (a queue that grows is 10 times off or more): the
+  // worst held-out TTFT, TensorRT-LLM 0.5's batch-1 first token of 128 FP8 tokens, is 39.81 % too long.
+  CHECK(out(r, "ttft_worst_err_pct") <= 39.81);
   // At the page's default knobs: the simulator as every other cell runs it.
-  CHECK(out(r, "ttft_median_err_default_pct") <= 57.36);
-  CHECK(out(r, "itl_median_err_default_pct") <= 18.34);
-  CHECK(out(r, "e2e_median_err_default_pct") <= 19.09);
-  CHECK(out(r, "throughput_median_err_default_pct") <= 4.858);
+  CHECK(out(r, "ttft_median_err_default_pct") <= 60.29);
+  CHECK(out(r, "itl_median_err_default_pct") <= 31.77);
+  CHECK(out(r, "e2e_median_err_default_pct") <= 22.42);
+  CHECK(out(r, "e2e_p99_median_err_default_pct") <= 29.59);
+  CHECK(out(r, "throughput_median_err_default_pct") <= 4.613);
 }

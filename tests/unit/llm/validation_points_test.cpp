@@ -58,8 +58,21 @@ TEST_CASE("A vLLM point takes vLLM V1's defaults and warms its reused prompts; i
   CHECK(w.num_warmup == 100);
   CHECK(w.reuse.distinct_prompts == 100);
   CHECK(w.prompt_tokens == 576);  // 575.5 rounded
-  CHECK(keys(v) == std::vector<std::string>{"ttft_p50_ms", "e2e_p50_s", "output_tok_per_s"});
+  // max_tokens 248 with EOS ignored: the server generated 248 tokens a request, whatever the client's re-tokenized
+  // count (a mean of 210.0); its throughput is compared in the client's tokens.
+  CHECK(w.output_tokens == 248);
+  CHECK(v.serving.targets.back().client_tokens_per_token == Approx(210.0 / 248.0));
+  // The means, as BLIS and the issue compare them, and the E2E tail.
+  CHECK(keys(v) == std::vector<std::string>{"ttft_mean_ms", "e2e_mean_s", "e2e_p99_s", "output_tok_per_s"});
+  CHECK(v.serving.targets[2].stat == Stat::P99);
   CHECK(v.serving.targets.back().count_scale == 4800.0 / 500.0);  // throughput extrapolated to the source's count
+  // The mechanisms a vLLM server has (step_time.h), and a client that times the request outside the engine.
+  CHECK(c.gpu.layer_tax_every_step);
+  CHECK(c.gpu.cuda_graph_padding);
+  CHECK(c.gpu.lm_head_and_embedding);
+  CHECK(c.model.embedding_params == 32'000LL * 4096);  // from the point's config.json: Llama-2's untied tables
+  CHECK_FALSE(c.model.tied_embeddings);
+  CHECK(v.serving.client_timed);
   // Mean TTFT 1.78 x its median: long waits. Offered 4, completed 3.2 requests/s.
   CHECK(keys(by_id(points, "isim-llama2-70b-h100-tp4-general-r20")) == std::vector<std::string>{"output_tok_per_s"});
   CHECK(keys(by_id(points, "isim-codellama-34b-h100-tp2-reasoning-r4")) == std::vector<std::string>{"output_tok_per_s"});
@@ -81,8 +94,14 @@ TEST_CASE("TensorRT-LLM points take trtllm-build's defaults; a static batch runs
   CHECK(batch.serving.config.scheduler.max_num_seqs == 384);
   CHECK(batch.serving.config.scheduler.max_num_batched_tokens == 384 * 128);
   CHECK(batch.serving.config.tp.link_bytes_per_s == 300e9);  // an A100's NVLink, each way
+  CHECK(batch.serving.config.tp.direct_all_reduce);            // NVLink-class: the engine's own all-reduce
+  CHECK_FALSE(batch.serving.client_timed);                     // gptSessionBenchmark times inside the process
+  CHECK(inflight.serving.client_timed);
+  CHECK_FALSE(inflight.serving.config.gpu.cuda_graph_padding);  // TensorRT-LLM's C++ runtime: no graphs by default
+  CHECK_FALSE(inflight.serving.config.gpu.low_precision_peak);  // BF16 weights: the 16-bit peak
   const ValidationPoint& fp8 = by_id(points, "trtllm017-llama31-8b-h100-tp1-fp8-128-128-max-throughput");
   CHECK(fp8.serving.config.gpu.peak_flop_per_s == 1979e12);
+  CHECK(fp8.serving.config.gpu.low_precision_peak);
   CHECK(fp8.serving.config.model.bytes_per_weight == 1.0);
   CHECK(fp8.serving.workload.num_requests == 2000);  // a burst: 4 x the cap (30,000 in the source)
 }
@@ -125,6 +144,7 @@ TEST_CASE("A mixture of experts runs as its preset's architecture; a GPU as its 
   const ValidationPoint& l40s = by_id(points, "trtllm017-mixtral-8x7b-l40s-tp4-fp8-1000-1000-max-throughput");
   CHECK(l40s.serving.config.gpu.peak_flop_per_s == 733e12);
   CHECK(l40s.serving.config.tp.link_bytes_per_s == 32e9);
+  CHECK_FALSE(l40s.serving.config.tp.direct_all_reduce);  // PCIe: no NVSwitch, NCCL's ring
   // FP4 on a B200: half a byte a weight, at its FP4 peak of 9,000 TFLOP/s.
   const ValidationPoint& qwen = by_id(points, "trtllm-pt-qwen3-30b-a3b-b200-tp1-fp4-1024-1024-max-throughput");
   CHECK(qwen.serving.config.model.bytes_per_weight == 0.5);
@@ -155,8 +175,14 @@ TEST_CASE("A point's figures hardly move when its request cap goes from 500 to 2
   // 2,000 of their 3,000 requests, the burst cap, leave a relatively longer tail); no other over 5 %. Since
   // inference-sim's Mixtral-8x7B runs joined, at those knobs its 20 requests/s point, near saturation, moves too
   // (TTFT -9.7 %): 5 figures; at the default knobs none of the new ones moves over 3.5 %.
+  // Since issue 37 (inference-sim's runs generate their 248 tokens, the servers' mechanisms on, E2E p99 compared):
+  // at the default knobs CodeLlama-34B at 20 requests/s is near saturation, and its TTFT moves +109 % and its E2E p99
+  // +5.2 % (2 figures; the p99s of 500 requests move up to 4.9 % elsewhere); at a knob set vLLM's runs fitted in
+  // issue 37's work,
+  // Llama-2-7B's E2E p99 moves -10 % at 20 requests/s and -5.1 % at 10, and two FP8 bursts on H200s -5.2 and -6.1 %
+  // (4 figures).
   const auto a = validation_points(500, EngineFilter::All), b = validation_points(2000, EngineFilter::All);
-  for (const StepKnobs& k : {page_default_knobs(), StepKnobs{0.5702, 0.8443, 0.1305e-3, 0.3319e-3}}) {
+  for (const StepKnobs& k : {page_default_knobs(), StepKnobs{0.7925, 1.0, 0.09454e-3, 1.801e-3, 0, 16.58e-3, 0, 1}}) {
     int moved = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {
       if (a[i].exclusion != Exclusion::None || a[i].keys != b[i].keys ||
@@ -165,6 +191,6 @@ TEST_CASE("A point's figures hardly move when its request cap goes from 500 to 2
       const Predictions pa = simulate_point(a[i].serving, k, 1 + i), pb = simulate_point(b[i].serving, k, 1 + i);
       for (std::size_t t = 0; t < pa.size(); ++t) moved += std::fabs(pa[t] / pb[t] - 1) > 0.05;
     }
-    CHECK(moved <= (k.compute_efficiency == page_default_knobs().compute_efficiency ? 0 : 5));
+    CHECK(moved <= (k.compute_efficiency == page_default_knobs().compute_efficiency ? 2 : 4));
   }
 }

@@ -146,8 +146,8 @@ Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t m
   hw.tp.size = in.count("tensor_parallel_size");
   hw.tp.link_bytes_per_s = in.real("link_gb_per_s") * units::kGB;
   hw.tp.link_latency_s = in.real("link_latency_us") / units::kUsPerS;
-  hw.tp.expert_parallel = in.choice("expert_parallel") == "on";
-  hw.tp.direct_all_reduce = in.choice("all_reduce") == "direct";  // a dense model has no experts to place
+  hw.tp.expert_parallel = in.choice("expert_parallel") == "on";  // a dense model has no experts to place
+  hw.tp.direct_all_reduce = in.choice("all_reduce") == "direct";
   hw.block_size = in.count("block_size");
   const std::int64_t tp = hw.tp.size;
   // vLLM's rules: the query heads split evenly; KV heads split evenly or are replicated evenly.

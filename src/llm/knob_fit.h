@@ -6,7 +6,8 @@
 // fit_step_times here predicts measured decode steps with the step-time model directly.
 // The box (issue 32): efficiencies in [0.05, 1], layer tax in [0, 1] ms, dispatch tax in [0, 50] ms; and for the
 // mechanisms' terms (issue 37): host time per step in [0, 20] ms, time outside the engine per request in [0, 500] ms,
-// half-efficiency tokens in [0, 2048], the low-precision share of the efficiency in [0.2, 1]. A fit moves only the knobs its mask frees; the others keep their start.
+// half-efficiency tokens in [0, 2048], the low-precision share of the efficiency in [0.2, 1]. A fit moves only the
+// knobs its mask frees; the others keep their start.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -49,7 +50,7 @@ using KnobMask = std::array<bool, kNumKnobs>;
 /// The book's four terms (llm/calibration fits these), and every knob.
 inline constexpr KnobMask kBookKnobs = {true, true, true, true, false, false, false, false};
 inline constexpr KnobMask kAllKnobs = {true, true, true, true, true, true, true, true};
-inline int num_free(const KnobMask& mask) {
+constexpr int num_free(const KnobMask& mask) {
   int n = 0;
   for (const bool f : mask) n += f ? 1 : 0;
   return n;

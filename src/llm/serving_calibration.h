@@ -81,13 +81,14 @@ Result<LeaveOneOut> leave_one_out(const std::vector<ServingPoint>& points, const
 
 /// Simulations of each timed point a calibration plans (its progress total): the start, a Jacobian (one per
 /// free knob), each step, one refresh, and leave-one-out's.
-inline int planned_timed_simulations(int max_iterations, int num_free_knobs = 4) {
+inline int planned_timed_simulations(int max_iterations, int num_free_knobs = num_free(kBookKnobs)) {
   return 3 + 2 * num_free_knobs + max_iterations;
 }
 
 /// The simulator's work of a calibration with leave-one-out (engine_budget.h): each time-free point simulated
 /// once, each timed point planned_timed_simulations times.
-EngineWork calibration_work(const std::vector<ServingPoint>& points, int max_iterations, int num_free_knobs = 4);
+EngineWork calibration_work(const std::vector<ServingPoint>& points, int max_iterations,
+                            int num_free_knobs = num_free(kBookKnobs));
 
 /// The relative error of a prediction: predicted / measured - 1.
 inline double relative_error(double predicted, double measured) { return predicted / measured - 1.0; }

@@ -108,7 +108,7 @@ void RecordedSchedule::retime(const StepKnobs& k, std::vector<double>& end_s) co
   // The factors as StepTimeModel forms them, so that at the recorded knobs every product is the same double.
   const double bytes_per_s = hbm_bytes_per_s_ * k.bandwidth_efficiency;
   const double flop_per_s =
-      StepTimeModel::flop_rate(peak_flop_per_s_, k.compute_efficiency, low_precision_peak_, k.low_precision_efficiency);
+      flop_rate(peak_flop_per_s_, k.compute_efficiency, low_precision_peak_, k.low_precision_efficiency);
   const double layer_tax_s = num_layers_ * k.layer_tax_s;
   const std::size_t n = bytes_.size();
   end_s.resize(n);
@@ -116,11 +116,7 @@ void RecordedSchedule::retime(const StepKnobs& k, std::vector<double>& end_s) co
   for (std::size_t i = 0; i < n; ++i) {
     const double start = std::max(end, wake_s_[i]);
     const double overhead_s = (layer_taxed_[i] != 0 ? layer_tax_s : 0.0) + static_cast<double>(num_chunks_[i]) * k.dispatch_tax_s;
-    double compute_s = flop_[i] / flop_per_s;
-    if (k.half_efficiency_tokens > 0) {
-      const double rows = static_cast<double>(rows_[i]);
-      compute_s *= (rows + k.half_efficiency_tokens) / rows;
-    }
+    const double compute_s = short_step_compute_s(flop_[i] / flop_per_s, static_cast<double>(rows_[i]), k.half_efficiency_tokens);
     end = start + step_total_s(bytes_[i] / bytes_per_s, compute_s, overhead_s, all_reduce_s_[i], k.step_host_s, host_overlapped_);
     end_s[i] = end;
   }

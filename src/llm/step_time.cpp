@@ -171,8 +171,7 @@ StepTime StepTimeModel::operator()(const StepWork& work) const {
     t.flop += two_expert_flop_params_ * rows * expert_token_share_;
   }
   t.memory_s = t.bytes / bytes_per_s_;
-  t.compute_s = t.flop / flop_per_s_;
-  if (half_efficiency_tokens_ > 0) t.compute_s *= (rows + half_efficiency_tokens_) / rows;
+  t.compute_s = short_step_compute_s(t.flop / flop_per_s_, rows, half_efficiency_tokens_);
   // The book charges decode a per-layer framework tax and prefill a per-chunk dispatch tax (§0, §6).
   t.overhead_s = (pays_layer_tax(work) ? layer_tax_s_ : 0.0) + static_cast<double>(work.num_prefill_chunks) * dispatch_tax_s_;
   t.all_reduce_s = tp_.collective_s(*model_, num_tokens);

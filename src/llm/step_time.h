@@ -188,7 +188,7 @@ struct StepTime {
   double flop = 0;        ///< done by one GPU
   double memory_s = 0;    ///< bytes / (HBM bandwidth x bandwidth efficiency)
   double compute_s = 0;   ///< FLOP / (peak x efficiency)
-  double overhead_s = 0;  ///< layer tax (if any decode) + dispatch tax per prefill chunk
+  double overhead_s = 0;  ///< layer tax (if any decode, or every step) + dispatch tax per prefill chunk
   double all_reduce_s = 0;  ///< tensor parallelism's all-reduces (0 on one GPU)
   double host_s = 0;      ///< the host's time (GpuSpec::step_host_s)
   /// GPU time max(memory_s, compute_s) + overhead_s + all_reduce_s, then the host's: + host_s, or
@@ -244,18 +244,23 @@ class StepTimeModel {
   // The LM head and embedding mechanism: the LM head's FLOPs per sampled row (x 2, on one GPU's share), and the
   // weights' bytes already corrected (0 when off).
   double two_lm_head_params_ = 0;
-  /// peak x compute efficiency (x the low-precision share), as StepTimeModel and the schedule's re-timing form it.
- public:
-  static double flop_rate(double peak_flop_per_s, double compute_efficiency, bool low_precision_peak,
-                          double low_precision_efficiency) {
-    double efficiency = compute_efficiency;
-    if (low_precision_peak) efficiency *= low_precision_efficiency;
-    return peak_flop_per_s * efficiency;
-  }
-
- private:
   bool host_overlapped_, layer_tax_every_step_, cuda_graph_padding_;
 };
+
+/// peak x compute efficiency (x the low-precision share), as StepTimeModel and RecordedSchedule::retime both form it.
+inline double flop_rate(double peak_flop_per_s, double compute_efficiency, bool low_precision_peak,
+                        double low_precision_efficiency) {
+  double efficiency = compute_efficiency;
+  if (low_precision_peak) efficiency *= low_precision_efficiency;
+  return peak_flop_per_s * efficiency;
+}
+
+/// A step's compute time at its efficiency for `rows` rows: compute_s x (rows + half_efficiency_tokens) / rows, as
+/// StepTimeModel and RecordedSchedule::retime both form it; unchanged when half_efficiency_tokens is 0.
+inline double short_step_compute_s(double compute_s, double rows, double half_efficiency_tokens) {
+  if (half_efficiency_tokens > 0) compute_s *= (rows + half_efficiency_tokens) / rows;
+  return compute_s;
+}
 
 /// A step's time from its parts, as StepTimeModel and RecordedSchedule::retime both form it (the same doubles):
 /// compute_s already scaled for the step's efficiency.

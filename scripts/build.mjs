@@ -153,7 +153,7 @@ async function bundle() {
 }
 
 /**
- * Writes labs/<lab>.json for every lab, in both languages ({en, vi} at every translated value; the page
+ * Writes labs/<lab>.json (and the text of its "Why?" sections, labs/<lab>.why.json) for every lab, in both languages ({en, vi} at every translated value; the page
  * localizes it, so switching language fetches nothing), and the manifest labs/index.json (id, order, status,
  * title, summary, in both languages). One file per lab rather than one per language: a first visit's service
  * worker precaches every lab, and the two languages share their structure (charts, book rows, declarations),
@@ -172,7 +172,16 @@ async function copy_labs() {
     const cell_specs_of_lab = Object.fromEntries((lab.cells || []).filter((cell) => specs.has(cell.id)).map((cell) => [cell.id, specs.get(cell.id)]));
     // The lab's shared labels (params, outputs) are already in each cell (load.mjs): not written twice.
     const { params: _params, outputs: _outputs, ...rest } = lab;
-    await writeFile(join(out, 'labs', `${lab.id}.json`), JSON.stringify({ ...rest, neighbours, cell_specs: cell_specs_of_lab }));
+    // The "Why?" sections' text goes to labs/<lab>.why.json, fetched when a reader first opens one: a third of
+    // a lab file, closed until asked for (the queues lab moves 12.3 kB brotli less before its first result).
+    const why = {};
+    const cells = (rest.cells || []).map((cell) => {
+      if (!cell.why) return cell;
+      why[cell.id] = cell.why.map((section) => section.text);
+      return { ...cell, why: cell.why.map(({ text: _text, ...head }) => head) };
+    });
+    await writeFile(join(out, 'labs', `${lab.id}.json`), JSON.stringify({ ...rest, cells, neighbours, cell_specs: cell_specs_of_lab }));
+    await writeFile(join(out, 'labs', `${lab.id}.why.json`), JSON.stringify(why));
   }
   const index = labs.map(({ id, order, status, title, summary }) => ({ id, order, status, title, summary }));
   await writeFile(join(out, 'labs', 'index.json'), `${JSON.stringify({ labs: index }, null, 2)}\n`);

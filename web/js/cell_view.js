@@ -9,6 +9,7 @@ import { t, pick, current_lang } from './i18n.js';
 import { build_param_fields, needs_consent } from './param_form.js';
 import { headline, result_table, book_details, all_outputs, notice_text, error_text, value_with_unit, output_unit } from './result_view.js';
 import { ChartPanel } from './chart_panel.js';
+import { fetch_why } from './labs.js';
 import { RunStatus } from './run_status.js';
 import { share_actions } from './share_actions.js';
 import { columns_to_rows, book_rows } from './charts.js';
@@ -141,9 +142,17 @@ export class CellView {
       el('div', { class: 'sl-form-actions' },
         el('button', { type: 'submit', class: 'sl-button sl-button-primary' }, t('cell.run')),
         this.#status.element));
-    const why = (doc.why || []).map((section) => el('details', { class: 'sl-why' },
-      el('summary', {}, t('cell.why', { title: pick(section.title, '') })),
-      (pick(section.text, []) || []).map((paragraph) => el('p', {}, paragraph))));
+    // A section's text arrives when it is first opened (labs/<lab>.why.json, fetch_why): it is closed until then.
+    const why = (doc.why || []).map((section, index) => {
+      const body = el('div', { class: 'sl-why-text' });
+      const fill = (text) => replace_children(body, (pick(text, []) || []).map((paragraph) => el('p', {}, paragraph)));
+      const details = el('details', { class: 'sl-why', on: { toggle: () => {
+        if (!details.open || body.childElementCount) return;
+        fetch_why(this.#lab_id).then((texts) => fill(texts[this.#spec.id]?.[index]), () => {});
+      } } }, el('summary', {}, t('cell.why', { title: pick(section.title, '') })), body);
+      if (section.text) fill(section.text);   // a lab file that still holds it
+      return details;
+    });
     replace_children(this.element,
       el(this.#embed ? 'h1' : 'h2', { class: 'sl-cell-title', id: `${this.#id_prefix}-title` },
         this.#number ? el('span', { class: 'sl-cell-number' }, `${this.#number}. `) : null, pick(doc.title, this.#spec.id)),

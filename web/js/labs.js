@@ -36,3 +36,14 @@ export async function fetch_lab(id, lang) {
   const lab = await lab_files.get(id);
   return lab && localize(lab, lang);
 }
+
+const why_files = new Map();   // id → promise of {cell id: [each "Why?" section's text, both languages]}
+
+/** The text of a lab's "Why?" sections (labs/<id>.why.json), fetched once, when a reader first opens one. */
+export function fetch_why(id) {
+  if (!why_files.has(id)) {
+    why_files.set(id, fetch_json(`labs/${id}.why.json`));
+    why_files.get(id).catch(() => why_files.delete(id));   // tried again at the next opening
+  }
+  return why_files.get(id);
+}

@@ -1,6 +1,7 @@
 // serving-lab: the teacher's and CI's door to the same cells the page runs.
 //   serving-lab list [--json]                         labs, cells, parameters with defaults, ranges, units
 //   serving-lab run <lab>/<cell> [--<param> v]... [--seed N] [--json] [--progress]
+//   serving-lab search [--<param> v]... [--threads N] [--shard i/n] [--format jsonl|csv]   (cli/search.h)
 //   serving-lab check [--json]                        every book row at its scenario (defaults + its `when`); exit 1 on a miss
 // Bad input: one line `error: <message>` on stderr, exit 2.
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "cli/args.h"
 #include "cli/presets.h"
 #include "cli/read_files.h"
+#include "cli/search.h"
 #include "cli/to_json.h"
 #include "core/clock.h"
 #include "core/registry.h"
@@ -33,6 +35,8 @@ void print_usage() {
   std::cout << "usage: serving-lab list [--json]\n"
                "       serving-lab presets [--json]   (the model and GPU presets, with their sources)\n"
                "       serving-lab run <lab>/<cell> [--<param> <value>]... [--seed N] [--json] [--progress]\n"
+               "       serving-lab search [--<param> <value>]... [--seed N] [--threads N] [--shard i/n] [--format jsonl|csv]\n"
+               "                          (llm/capacity-search's grid on every core, one line per point)\n"
                "       serving-lab check [--json]\n";
 }
 
@@ -240,6 +244,7 @@ int main(int argc, char** argv) {
   }
   if (a.command == "run") return run(a);
   if (a.command == "check") return check(a.json);
+  if (a.command == "search") return sl::cli::search(a.params, a.seed, a.progress, &fail);
   print_usage();
   return fail(sl::invalid("", "unknown command '" + a.command + "'"));
 }

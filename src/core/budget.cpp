@@ -39,7 +39,7 @@ Tally::~Tally() { current_tally = outer_; }
 double Estimate::max_amount() const {
   double max = std::numeric_limits<double>::infinity();
   const double per_s = per_unit.native_s * kWasmSlowdown;
-  if (per_s > 0) max = std::min(max, std::max(0.0, kMaxRunSeconds - fixed_native_s * kWasmSlowdown) / per_s);
+  if (per_s > 0) max = std::min(max, std::max(0.0, max_seconds - fixed_native_s * kWasmSlowdown) / per_s);
   if (per_unit.bytes > 0) max = std::min(max, std::max(0.0, kMaxBytes - fixed_bytes) / per_unit.bytes);
   return round_down_2(max);
 }

@@ -17,6 +17,9 @@ namespace sl::budget {
 
 /// Longest run we start: about 10 s in the browser on a 2-core machine.
 inline constexpr double kMaxRunSeconds = 10.0;
+/// Longest capacity search we start (llm/capacity-search): three runs' time, counting every point of its grid
+/// run (pruning usually runs half of them or fewer); it reports progress point by point and can be cancelled.
+inline constexpr double kMaxSearchSeconds = 3 * kMaxRunSeconds;
 /// Most working memory one run may hold: 1 GiB of the browser's 2 GiB wasm heap.
 inline constexpr double kMaxBytes = 1.0 * units::kGiB;
 /// Browser (wasm) time / native time. Measured 1.3x to 2x on the simulators (Chromium, -O3, scalar code);
@@ -38,6 +41,9 @@ struct Estimate {
   UnitCost per_unit;
   double fixed_bytes = 0;     ///< memory that does not scale with amount
   double fixed_native_s = 0;  ///< time that does not scale with amount (native, like per_unit.native_s)
+  /// The browser seconds this run may take: kMaxRunSeconds, or more for a run that shows its progress and can be
+  /// cancelled as it goes (a capacity search: kMaxSearchSeconds).
+  double max_seconds = kMaxRunSeconds;
   double seconds() const { return (fixed_native_s + amount * per_unit.native_s) * kWasmSlowdown; }
   double bytes() const { return fixed_bytes + amount * per_unit.bytes; }
   /// Largest amount within both limits.

@@ -22,6 +22,10 @@ class TableColumns {
   void put(std::initializer_list<std::pair<const char*, double>> named_values) {
     for (const auto& [name, value] : named_values) put(name, value);
   }
+  /// The same from a list built elsewhere (a row's fields declared once for a table and a file).
+  void put(const std::vector<std::pair<const char*, double>>& named_values) {
+    for (const auto& [name, value] : named_values) put(name, value);
+  }
   /// One value for each of several columns in one unit, each value times `scale` (seconds shown in ms).
   void put_scaled(double scale, std::initializer_list<std::pair<const char*, double>> named_values) {
     for (const auto& [name, value] : named_values) put(name, value * scale);

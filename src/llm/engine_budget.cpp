@@ -147,8 +147,9 @@ EngineWork workload_work(const Workload& workload, const EnginePool& pool, doubl
 }
 
 std::optional<Error> check_engine_budget(const EngineWork& total, const EngineWork& largest_run, const std::string& param,
-                                         const std::string& what) {
+                                         const std::string& what, double max_seconds) {
   budget::Estimate time;
+  time.max_seconds = max_seconds;
   time.param_to_lower = param;
   time.what = "the simulator's work for " + what;
   time.unit = "units";

@@ -90,7 +90,7 @@ inline constexpr budget::UnitCost kEngineUnitCost{10e-9, 0};
 /// A too_large error naming `param` when the runs' time (all of `total`) or memory (the largest single run: runs
 /// are sequential, each with its own workload) exceed the budget.
 std::optional<Error> check_engine_budget(const EngineWork& total, const EngineWork& largest_run, const std::string& param,
-                                         const std::string& what);
+                                         const std::string& what, double max_seconds = budget::kMaxRunSeconds);
 
 /// The cost model in one line, for `serving-lab list`.
 std::string describe_engine_budget();

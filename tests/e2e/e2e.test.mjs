@@ -17,3 +17,4 @@ import './csp.spec.mjs';
 import './budgets.spec.mjs';
 import './takeover.spec.mjs';
 import './roofline.spec.mjs';
+import './capacity_search.spec.mjs';

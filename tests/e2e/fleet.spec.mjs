@@ -43,7 +43,7 @@ describe('llm/fleet: progress, Cancel and the budget', () => {
     await page.waitForSelector(`${CELL}[data-state="error"]`, { timeout: 20_000 });
     // The page words the too_large error with the label of the parameter it names (n), and the run's work as an
     // amount in its unit, not as n's value.
-    const { label } = JSON.parse(await readFile(join(ROOT, 'labs/llm/fleet.json'), 'utf8')).params.n;
+    const { label } = JSON.parse(await readFile(join(ROOT, 'labs/llm/lab.json'), 'utf8')).params.n;   // shared by the llm cells
     assert.match(await page.textContent(`${CELL} .sl-error`),
       new RegExp(`^${label.en}: this run would need [0-9.e+]+ units, more than the [0-9.,e+ ]+ units a run may take here\\. Lower ${label.en}\\.`));
     await screenshot(page, 'fleet-too-large', { of: CELL });

@@ -1,0 +1,52 @@
+// llm/capacity-search in the page (issue 33): the frontier, the winner and its explanation beside the controls,
+// in EN and VI, with the counts adding up; a narrower grid re-runs it. Timings are in bench/capacity_search.mjs.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { axe_violations, new_page, open, output_text, screenshot, set_param_and_wait, with_site } from './helpers.mjs';
+
+const CELL = '#capacity-search';
+const number = (text) => Number(text.replace(/[^\d.,-]/g, '').replace(',', '.'));
+
+describe('llm/capacity-search: the frontier and the cheapest fleet', () => {
+  const site = with_site();
+
+  for (const lang of ['en', 'vi']) {
+    test(`the winner, its explanation and the frontier table are shown (${lang})`, async () => {
+      const page = await new_page(site.browser, { width: 390 });
+      await open(page, `${site.server.url}lab.html?lab=llm&cell=capacity-search&embed=1&predict=0&lang=${lang}`);
+      await page.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 60_000 });
+      const count = async (key) => number(await output_text(page, key, CELL));
+      // Every point of the grid is run, skipped or refused.
+      const total = await count('points_total');
+      assert.equal(await count('points_evaluated') + await count('points_pruned') + await count('points_refused'), total);
+      assert.ok(await count('points_pruned') > 0, 'the default grid prunes');
+      assert.match(await output_text(page, 'winner_usd_per_m_tokens', CELL), /\d/);
+      // The explanation: one of the binding notices, in the page's language.
+      const notice = await page.textContent(`${CELL} .sl-notices`);
+      assert.match(notice, lang === 'en' ? /Why this fleet/ : /Vì sao là cụm này/);
+      // The frontier table has one row per frontier point, and the chart's summary states the winner.
+      const rows = await page.$$eval(`${CELL} .sl-result-table tbody tr, ${CELL} table.sl-table tbody tr`, (trs) => trs.length);
+      assert.ok(rows >= await count('frontier_points'));
+      assert.match(await page.textContent(`${CELL} .sl-chart-summary`), lang === 'en' ? /cheapest fleet meeting every SLO/ : /Cụm rẻ nhất đạt mọi SLO/);
+      // The "Why?" text arrives when the section is first opened (labs/llm.why.json), in the page's language.
+      assert.equal(await page.$eval(`${CELL} .sl-why .sl-why-text`, (body) => body.childElementCount), 0);
+      await page.click(`${CELL} .sl-why summary`);
+      await page.waitForFunction((s) => document.querySelector(`${s} .sl-why .sl-why-text p`), CELL);
+      assert.match(await page.textContent(`${CELL} .sl-why .sl-why-text`), lang === 'en' ? /frontier/ : /đường biên/);
+      await screenshot(page, `capacity-search-${lang}-390`, { of: CELL });
+      assert.deepEqual(await axe_violations(page), []);
+      assert.deepEqual(page.problems, []);
+    });
+  }
+
+  test('a narrower grid runs again, and a grid past the budget is refused saying how many points fit', async () => {
+    const page = await new_page(site.browser);
+    await open(page, `${site.server.url}lab.html?lab=llm&cell=capacity-search&embed=1&predict=0`);
+    await page.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 60_000 });
+    assert.equal(await set_param_and_wait(page, 'replicas_max', '4', CELL), 'done');
+    assert.equal(number(await output_text(page, 'points_total', CELL)), 64);
+    assert.equal(await set_param_and_wait(page, 'n', '100000', CELL), 'error');
+    assert.match(await page.textContent(`${CELL} .sl-error`), /\d/);
+    assert.deepEqual(page.problems, []);
+  });
+});

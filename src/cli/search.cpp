@@ -32,15 +32,6 @@ std::optional<std::int64_t> whole(const std::string& text, std::int64_t lo, std:
   return v;
 }
 
-const char* status_name(llm::PointStatus s) {
-  switch (s) {
-    case llm::PointStatus::Evaluated: return "evaluated";
-    case llm::PointStatus::Pruned: return "pruned";
-    case llm::PointStatus::Refused: return "refused";
-  }
-  return "";
-}
-
 /// A whole number as an integer, else as nlohmann prints a double (the shortest text that reads back to it):
 /// JSON and CSV alike.
 nlohmann::json number(double x) {
@@ -66,7 +57,7 @@ std::string point_line(const llm::SearchParams& p, const llm::SearchPoint& pt, b
     std::string text;
     if (field == "gpu") text = d.gpu;
     else if (field == "weights") text = d.weights;
-    else if (field == "status") text = status_name(pt.status);
+    else if (field == "status") text = llm::status_name(pt.status);
     if (csv) {
       row += (row.empty() ? "" : ",") + (text.empty() ? number_text(value) : csv_field(text));
     } else if (text.empty()) {
@@ -80,10 +71,10 @@ std::string point_line(const llm::SearchParams& p, const llm::SearchPoint& pt, b
   return o.dump();
 }
 
-std::string csv_header(const llm::SearchParams& p) {
+std::string csv_header() {
   std::string header;
-  for (const auto& [name, value] : llm::point_fields(p, llm::SearchPoint{})) header += (header.empty() ? "" : ",") + std::string(name);
-  return header + ",refusal";
+  for (const std::string& name : llm::csv_columns()) header += (header.empty() ? "" : ",") + name;
+  return header;
 }
 
 }  // namespace
@@ -121,7 +112,7 @@ int search(const std::map<std::string, std::string>& cli_params, const std::stri
   const llm::SearchParams& p = checked.value();
   const auto [first, last] = llm::shard_designs(p.designs.size(), *shard, *shards);
   const bool csv = format == "csv";
-  if (csv && *shard == 1) out << csv_header(p) << "\n";
+  if (csv && *shard == 1) out << csv_header() << "\n";
 
   // Designs are taken in order by the threads; each design's points are printed as soon as every design before
   // it has been printed, so the lines come out in grid order whatever the thread count.

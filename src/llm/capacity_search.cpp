@@ -4,6 +4,8 @@
 #include <cmath>
 #include <set>
 
+#include "core/csv.h"
+#include "core/text.h"
 #include "core/units.h"
 #include "llm/engine_budget.h"
 #include "llm/fleet_point.h"
@@ -113,7 +115,8 @@ std::vector<ParamSpec> search_params() {
       split(real("prefill_frac", "", 0.5, 0.01, 0.99)),
       explored(count("replicas_min", "replicas", 1, 1, 64), 1, 16),
       explored(count("replicas_max", "replicas", 10, 1, 64), 1, 16),
-      choice("pruning", {"on", "off"}, "on")};
+      choice("pruning", {"on", "off"}, "on"),
+      bytes("points", "text/csv,.csv", kMaxPointsFileBytes)};
   // The grid first: it is what a reader of this cell changes.
   params.insert(params.begin(), grid.begin(), grid.end());
   return params;
@@ -172,6 +175,12 @@ Result<SearchParams> validate_search(const Inputs& in) {
           for (std::int64_t t : doubling(tokens, tokens_to))
             for (std::int64_t k = spec; k <= spec_to; ++k)
               for (bool disaggregated : splits) p.designs.push_back({gpu, tp, w, s, t, k, disaggregated});
+  if (const std::string& file = in.bytes("points"); !file.empty()) {
+    auto points = read_points(p, file, "points");
+    if (!points.ok()) return points.error();
+    p.loaded = std::move(points.value());
+    return p;  // nothing is run
+  }
   // The whole grid's cost, every point run (pruning saves what it saves): llm/fleet's cost model of each point.
   EngineWork total, largest;
   std::int64_t runnable = 0;
@@ -323,6 +332,120 @@ std::pair<std::size_t, std::size_t> shard_designs(std::size_t num_designs, std::
   return {num_designs * i / n, num_designs * (i + 1) / n};
 }
 
+const char* status_name(PointStatus status) {
+  switch (status) {
+    case PointStatus::Evaluated: return "evaluated";
+    case PointStatus::Pruned: return "pruned";
+    case PointStatus::Refused: return "refused";
+  }
+  return "";
+}
+
+std::vector<std::string> csv_columns() {
+  std::vector<std::string> names;
+  for (const auto& [name, value] : point_fields_of(Design{}, SearchPoint{})) names.emplace_back(name);
+  names.emplace_back("refusal");
+  return names;
+}
+
+namespace {
+
+Error points_error(const std::string& param, std::int64_t line, const std::string& what, const std::string& problem) {
+  return Error{"points_file", param, param + " line " + std::to_string(line) + ": " + what,
+               {{"line", std::to_string(line)}, {"problem", problem}}};
+}
+
+}  // namespace
+
+Result<std::vector<SearchPoint>> read_points(const SearchParams& p, const std::string& text, const std::string& param) {
+  const std::vector<std::string> columns = csv_columns();
+  csv::Reader reader(text, param, csv::Limits{static_cast<std::int64_t>(columns.size()) + 1, 4096});
+  std::vector<std::string> fields;
+  auto got = reader.next(fields);
+  if (!got.ok()) return got.error();
+  if (!got.value() || fields != columns)
+    return points_error(param, got.value() ? reader.line() : 1,
+                        "expected the header serving-lab search --format csv writes (index,gpu,tp,...,refusal)", "header");
+  std::vector<SearchPoint> points;
+  std::vector<bool> seen(static_cast<std::size_t>(p.num_points()), false);
+  while (true) {
+    got = reader.next(fields);
+    if (!got.ok()) return got.error();
+    if (!got.value()) break;
+    const std::int64_t line = reader.line();
+    if (fields.size() != columns.size())
+      return points_error(param, line, std::to_string(fields.size()) + " fields where the header has " +
+                                           std::to_string(columns.size()), "field_count");
+    // Every number as the search writes it: decimal, finite, not negative.
+    std::vector<double> x(columns.size(), 0);
+    for (std::size_t k = 0; k < columns.size(); ++k) {
+      if (columns[k] == "gpu" || columns[k] == "weights" || columns[k] == "status" || columns[k] == "refusal") continue;
+      const std::string& t = fields[k];
+      const double v = is_decimal(t) && !names_non_finite(t) ? std::strtod(t.c_str(), nullptr) : -1;
+      if (!(v >= 0) || !std::isfinite(v))
+        return points_error(param, line, "column " + columns[k] + ": expected a number, at least 0, got " + echo(t), "number");
+      x[k] = v;
+    }
+    const auto at = [&](const char* name) {
+      return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
+    };
+    const double index = x[at("index")];
+    if (index != std::floor(index) || index >= static_cast<double>(p.num_points()))
+      return points_error(param, line, "point " + echo(fields[at("index")]) + " is not a point of this grid of " +
+                                           std::to_string(p.num_points()) + " (the same inputs as the search that wrote it)", "index");
+    const auto i = static_cast<std::size_t>(index);
+    if (seen[i]) return points_error(param, line, "point " + std::to_string(i) + " appears twice", "repeated");
+    seen[i] = true;
+    SearchPoint pt;
+    pt.index = static_cast<std::int64_t>(i);
+    pt.design = pt.index / p.num_replica_counts();
+    pt.replicas = p.replicas_min + pt.index % p.num_replica_counts();
+    const Design& d = p.designs[static_cast<std::size_t>(pt.design)];
+    // The row's design is this grid's at its index, field for field.
+    std::vector<std::pair<const char*, double>> expected = point_fields_of(d, pt);
+    for (const auto& [name, value] : expected) {
+      const std::string column = name;
+      if (column != "tp" && column != "max_num_seqs" && column != "max_num_batched_tokens" && column != "spec_tokens" &&
+          column != "replicas")
+        continue;
+      if (x[at(name)] != value)
+        return points_error(param, line, "point " + std::to_string(i) + " has " + column + " = " + format_number(value) +
+                                             " in this grid, the file says " + echo(fields[at(name)]), "design");
+    }
+    if (fields[at("gpu")] != d.gpu || fields[at("weights")] != d.weights)
+      return points_error(param, line, "point " + std::to_string(i) + " is " + d.gpu + " " + d.weights +
+                                           " in this grid, the file says " + echo(fields[at("gpu")]) + " " +
+                                           echo(fields[at("weights")]), "design");
+    const std::string& status = fields[at("status")];
+    if (status == "evaluated") pt.status = PointStatus::Evaluated;
+    else if (status == "pruned") pt.status = PointStatus::Pruned;
+    else if (status == "refused") pt.status = PointStatus::Refused;
+    else return points_error(param, line, "status must be evaluated, pruned or refused, got " + echo(status), "status");
+    pt.refusal = fields[at("refusal")];
+    pt.prefill_replicas = static_cast<std::int64_t>(x[at("prefill_replicas")]);
+    pt.num_gpus = pt.replicas * d.tp;
+    pt.price_usd_per_h = find_gpu_preset(d.gpu)->spec.price_usd_per_h;
+    pt.usd_per_m_tokens = x[at("usd_per_m_tokens")];
+    pt.slo_attainment_frac = x[at("slo_attainment_frac")];
+    pt.chat_attainment_frac = x[at("chat_attainment_frac")];
+    pt.doc_attainment_frac = x[at("doc_attainment_frac")];
+    pt.meets_slo = x[at("meets_slo")] == 1;
+    pt.ttft_p99_ms = x[at("ttft_p99_ms")];
+    pt.tpot_p99_ms = x[at("tpot_p99_ms")];
+    pt.itl_p99_ms = x[at("itl_p99_ms")];
+    pt.queue_p99_ms = x[at("queue_p99_ms")];
+    pt.tok_per_s = x[at("tok_per_s")];
+    pt.busy_frac = x[at("busy_frac")];
+    pt.preemptions_per_request = x[at("preemptions_per_request")];
+    pt.kv_transfer_wait_ms = x[at("kv_transfer_wait_ms")];
+    pt.j_per_token = x[at("j_per_token")];
+    points.push_back(std::move(pt));
+  }
+  if (points.empty()) return points_error(param, reader.line(), "a header and no point", "empty");
+  std::sort(points.begin(), points.end(), [](const SearchPoint& a, const SearchPoint& b) { return a.index < b.index; });
+  return points;
+}
+
 double gpu_index(const std::string& id) {
   const auto& presets = gpu_presets();
   for (std::size_t i = 0; i < presets.size(); ++i)
@@ -335,7 +458,10 @@ double weights_index(const std::string& weights) {
 }
 
 std::vector<std::pair<const char*, double>> point_fields(const SearchParams& p, const SearchPoint& pt) {
-  const Design& d = p.designs[static_cast<std::size_t>(pt.design)];
+  return point_fields_of(p.designs[static_cast<std::size_t>(pt.design)], pt);
+}
+
+std::vector<std::pair<const char*, double>> point_fields_of(const Design& d, const SearchPoint& pt) {
   return {{"index", static_cast<double>(pt.index)}, {"gpu", gpu_index(d.gpu)}, {"tp", static_cast<double>(d.tp)},
           {"weights", weights_index(d.weights)}, {"max_num_seqs", static_cast<double>(d.max_num_seqs)},
           {"max_num_batched_tokens", static_cast<double>(d.max_num_batched_tokens)},

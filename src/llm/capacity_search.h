@@ -39,20 +39,6 @@ struct Design {
   bool disaggregated = false;
 };
 
-struct SearchParams {
-  std::vector<ParamSpec> fleet_params;  ///< llm/fleet's declaration
-  Inputs in;                            ///< the search's own inputs (shared parameters are read from here)
-  std::vector<Design> designs;          ///< grid order: GPU, then TP, weights, max_num_seqs, tokens, spec, split
-  std::int64_t replicas_min = 1, replicas_max = 10;
-  double prefill_frac = 0.5;  ///< a split design's prefill replicas: round(N x this), within 1..N-1
-  bool prune = true;
-  double slo_target_frac = 0.9;
-  double idle_w = 300;  ///< a GPU's busy power is its preset's TDP, at least this
-  std::optional<std::string> sample_trace;  ///< the sample trace's bytes, when the host passed them
-  std::int64_t num_replica_counts() const { return replicas_max - replicas_min + 1; }
-  std::int64_t num_points() const { return static_cast<std::int64_t>(designs.size()) * num_replica_counts(); }
-};
-
 enum class PointStatus { Evaluated, Pruned, Refused };
 
 /// One point of the grid and, when evaluated, its llm/fleet results.
@@ -69,11 +55,28 @@ struct SearchPoint {
   bool meets_slo = false;
 };
 
+struct SearchParams {
+  std::vector<ParamSpec> fleet_params;  ///< llm/fleet's declaration
+  Inputs in;                            ///< the search's own inputs (shared parameters are read from here)
+  std::vector<Design> designs;          ///< grid order: GPU, then TP, weights, max_num_seqs, tokens, spec, split
+  std::int64_t replicas_min = 1, replicas_max = 10;
+  double prefill_frac = 0.5;  ///< a split design's prefill replicas: round(N x this), within 1..N-1
+  bool prune = true;
+  double slo_target_frac = 0.9;
+  double idle_w = 300;  ///< a GPU's busy power is its preset's TDP, at least this
+  std::optional<std::string> sample_trace;  ///< the sample trace's bytes, when the host passed them
+  /// Points read from a file (`points`, read_points) instead of run: the frontier of a search run elsewhere.
+  std::optional<std::vector<SearchPoint>> loaded;
+  std::int64_t num_replica_counts() const { return replicas_max - replicas_min + 1; }
+  std::int64_t num_points() const { return static_cast<std::int64_t>(designs.size()) * num_replica_counts(); }
+};
+
 /// Parameters: llm/fleet's, but for the knobs the grid sets (replicas, gpu and the custom GPU's figures,
 /// tensor_parallel_size, weights, prefill_replicas, price_usd_per_h, gpu_w and the sweep), then the grid: gpus (a set
 /// of presets), tp_min..tp_max (powers of two), weights_set, max_num_seqs..max_num_seqs_to and
 /// max_num_batched_tokens..max_num_batched_tokens_to (doubling), spec_tokens..spec_tokens_to, disaggregation (off,
-/// on, both), prefill_frac, replicas_min..replicas_max, pruning.
+/// on, both), prefill_frac, replicas_min..replicas_max, pruning; and `points`, a CSV file of points a search wrote
+/// (read_points), whose frontier is computed without running anything.
 std::vector<ParamSpec> search_params();
 
 /// Checked grid. Errors: a range whose end is below its start ("invalid", naming the end); a grid of more than
@@ -99,6 +102,21 @@ std::pair<std::size_t, std::size_t> shard_designs(std::size_t num_designs, std::
 /// A point's numbers by column name, in one order: the cell's `points` table and the CLI's JSON lines and CSV rows.
 /// `gpu` and `weights` are indices (gpu_index, weights_index); `status` 0 evaluated, 1 pruned, 2 refused.
 std::vector<std::pair<const char*, double>> point_fields(const SearchParams& p, const SearchPoint& pt);
+std::vector<std::pair<const char*, double>> point_fields_of(const Design& d, const SearchPoint& pt);
+
+/// "evaluated", "pruned", "refused": the status as the CLI writes it.
+const char* status_name(PointStatus status);
+/// The CSV columns `serving-lab search --format csv` writes: point_fields' names with the GPU, the weights and the
+/// status as text, then the refusal.
+std::vector<std::string> csv_columns();
+
+/// Points a search wrote as CSV (one shard's file, or several concatenated: a header, then rows in any order),
+/// checked against this grid, in grid order. The file is hostile until read, and refused whole: bad CSV, a header
+/// other than csv_columns(), a row whose index is outside the grid or repeated, whose design or replicas differ
+/// from the grid's point of that index, or whose status or numbers are not what a search writes, is an error
+/// naming `param` and the line. A file may hold part of the grid (a shard).
+Result<std::vector<SearchPoint>> read_points(const SearchParams& p, const std::string& text, const std::string& param);
+inline constexpr double kMaxPointsFileBytes = 4.0 * 1024 * 1024;
 
 /// The index of a GPU preset's id in gpu_presets() (the table's `gpu` column), and of a weight precision.
 double gpu_index(const std::string& id);

@@ -48,11 +48,15 @@ void put_points(TableColumns& table, const SearchParams& p, const std::vector<Se
 
 Result<RunResult> run_search(const SearchParams& p, std::uint64_t seed, RunControl& ctl) {
   std::vector<SearchPoint> points;
-  points.reserve(static_cast<std::size_t>(p.num_points()));
   const auto num_designs = static_cast<double>(p.designs.size());
-  for (std::size_t d = 0; d < p.designs.size(); ++d) {
-    RunControl part([&ctl, d, num_designs](double f) { ctl.report(static_cast<double>(d) + f, num_designs); });
-    for (SearchPoint& pt : evaluate_design(p, d, seed, part)) points.push_back(std::move(pt));
+  if (p.loaded) {
+    points = *p.loaded;  // a search run elsewhere (serving-lab search --format csv): its frontier, nothing run
+  } else {
+    points.reserve(static_cast<std::size_t>(p.num_points()));
+    for (std::size_t d = 0; d < p.designs.size(); ++d) {
+      RunControl part([&ctl, d, num_designs](double f) { ctl.report(static_cast<double>(d) + f, num_designs); });
+      for (SearchPoint& pt : evaluate_design(p, d, seed, part)) points.push_back(std::move(pt));
+    }
   }
   std::int64_t counts[3] = {0, 0, 0};
   for (const SearchPoint& pt : points) ++counts[static_cast<int>(pt.status)];
@@ -73,6 +77,9 @@ Result<RunResult> run_search(const SearchParams& p, std::uint64_t seed, RunContr
   put_points(frontier, p, points, front, on_front, on_ttft);
   every.into(result.table("points"));
   frontier.into(result.table("frontier"));
+  if (p.loaded)
+    result.notice("points_from_file", std::to_string(points.size()) + " of the grid's " + std::to_string(p.num_points()) +
+                                          " points were read from the points file; none was run here.");
   for (const SearchPoint& pt : points)
     if (pt.status == PointStatus::Refused) {
       result.notice("refused", "some points were refused before any run (the first: " + pt.refusal + ")");
@@ -90,7 +97,9 @@ Result<RunResult> run_search(const SearchParams& p, std::uint64_t seed, RunContr
   // The same design one replica smaller: it was run (it is cheaper, so pruning never skips it) unless it is below
   // the range or refused.
   const SearchPoint* fewer = nullptr;
-  if (w.replicas > p.replicas_min && points[*winner - 1].status == PointStatus::Evaluated) fewer = &points[*winner - 1];
+  if (*winner > 0 && points[*winner - 1].index == w.index - 1 && w.replicas > p.replicas_min &&
+      points[*winner - 1].status == PointStatus::Evaluated)
+    fewer = &points[*winner - 1];
   const Binding binding = fewer ? binding_of(d, *fewer) : Binding::Range;
   const std::pair<const char*, double> winner_outputs[] = {
       {"winner_index", static_cast<double>(w.index)}, {"winner_usd_per_m_tokens", w.usd_per_m_tokens},

@@ -2,7 +2,10 @@
 // in EN and VI, with the counts adding up; a narrower grid re-runs it. Timings are in bench/capacity_search.mjs.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axe_violations, new_page, open, output_text, screenshot, set_param_and_wait, with_site } from './helpers.mjs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT, axe_violations, new_page, next_run, open, output_text, paste_by_keyboard, runs_of, screenshot, set_param_and_wait,
+  with_site } from './helpers.mjs';
 
 const CELL = '#capacity-search';
 const number = (text) => Number(text.replace(/[^\d.,-]/g, '').replace(',', '.'));
@@ -38,6 +41,23 @@ describe('llm/capacity-search: the frontier and the cheapest fleet', () => {
       assert.deepEqual(page.problems, []);
     });
   }
+
+  test('the CSV of a search run elsewhere (serving-lab search, two shards) gives the same winner as the page\'s run', async () => {
+    const grid = ['--gpus', 'h100+a100', '--tp_max', '2', '--replicas_max', '4', '--n', '300'];
+    const cli = join(ROOT, 'build/native/serving-lab');
+    const csv = ['1/2', '2/2'].map((shard) => execFileSync(cli, ['search', ...grid, '--format', 'csv', '--shard', shard],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })).join('');
+    const page = await new_page(site.browser);
+    await open(page, `${site.server.url}lab.html?lab=llm&cell=capacity-search&embed=1&predict=0&gpus=h100%2Ba100&tp_max=2&replicas_max=4&n=300`);
+    await page.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 60_000 });
+    const ran = await output_text(page, 'winner_usd_per_m_tokens', CELL);
+    const before = await runs_of(page, CELL);
+    await paste_by_keyboard(page, CELL, 'points', csv);
+    assert.equal(await next_run(page, before, CELL), 'done');
+    assert.equal(await output_text(page, 'winner_usd_per_m_tokens', CELL), ran);
+    assert.match(await page.textContent(`${CELL} .sl-notices`), /points file/);
+    assert.deepEqual(page.problems, []);
+  });
 
   test('a narrower grid runs again, and a grid past the budget is refused saying how many points fit', async () => {
     const page = await new_page(site.browser);

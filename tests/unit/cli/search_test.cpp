@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include "core/registry.h"
+
 namespace {
 
 int quiet_fail(const sl::Error&) { return 2; }
@@ -42,4 +44,67 @@ TEST_CASE("search refuses a bad thread count, shard or format", "[cli][capacity-
   CHECK(sl::cli::search({{"threads", "1e3"}}, "1", false, &quiet_fail, out) == 2);
   CHECK(sl::cli::search({{"shard", "0/0"}}, "1", false, &quiet_fail, out) == 2);
   CHECK(out.str().empty());
+}
+
+// A search split across machines: its CSV, read back by llm/capacity-search's `points`, gives the frontier, the
+// winner and the explanation of the same search run in one piece, without running anything.
+TEST_CASE("llm/capacity-search reads a search's CSV (whole or its shards concatenated) into the same result",
+          "[cli][capacity-search]") {
+  const std::map<std::string, std::string> grid = {{"gpus", "h100+a100"}, {"tp_max", "2"}, {"replicas_max", "4"},
+                                                   {"n", "200"}, {"lambda", "20"}};
+  sl::RunControl quiet;
+  auto direct = sl::run_cell("llm/capacity-search", grid, "7", quiet);
+  REQUIRE(direct.ok());
+  std::string shards;
+  for (const char* shard : {"1/2", "2/2"}) shards += search_output({{"format", "csv"}, {"shard", shard}});
+  std::map<std::string, std::string> with_points = grid;
+  with_points["points"] = shards;
+  auto read = sl::run_cell("llm/capacity-search", with_points, "7", quiet);
+  REQUIRE(read.ok());
+  CHECK(read.value().outputs == direct.value().outputs);
+  REQUIRE(read.value().tables.size() == direct.value().tables.size());
+  for (std::size_t i = 0; i < read.value().tables.size(); ++i) CHECK(read.value().tables[i].columns == direct.value().tables[i].columns);
+  // The seed does not matter to a file's points: nothing is run.
+  CHECK(sl::run_cell("llm/capacity-search", with_points, "8", quiet).value().outputs == direct.value().outputs);
+}
+
+TEST_CASE("A points file is refused whole, naming its line and what is wrong", "[cli][capacity-search]") {
+  const std::map<std::string, std::string> grid = {{"gpus", "h100+a100"}, {"tp_max", "2"}, {"replicas_max", "4"},
+                                                   {"n", "200"}, {"lambda", "20"}};
+  const std::string good = search_output({{"format", "csv"}, {"threads", "2"}});
+  const std::string header = good.substr(0, good.find('\n') + 1);
+  const std::string row = good.substr(header.size(), good.find('\n', header.size()) + 1 - header.size());  // point 0
+  const auto problem_of = [&](const std::string& file) {
+    std::map<std::string, std::string> inputs = grid;
+    inputs["points"] = file;
+    sl::RunControl quiet;
+    auto r = sl::run_cell("llm/capacity-search", inputs, "1", quiet);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().param == "points");
+    for (const auto& [key, value] : r.error().args)
+      if (key == "problem") return value;
+    return r.error().code;
+  };
+  const auto replaced = [](std::string text, const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+  };
+  CHECK(problem_of("index,gpu\n0,h100\n") == "header");
+  CHECK(problem_of(header) == "empty");
+  CHECK(problem_of(header + row + row) == "repeated");
+  CHECK(problem_of(header + replaced(row, "0,h100,", "999,h100,")) == "index");
+  CHECK(problem_of(header + replaced(row, "0,h100,", "0,a100,")) == "design");
+  CHECK(problem_of(header + replaced(row, ",evaluated,", ",maybe,")) == "status");
+  CHECK(problem_of(header + replaced(row, ",evaluated,", ",evaluated,0x1,")) == "field_count");
+  std::string number_bad = row;
+  const auto status_at = number_bad.find(",evaluated,") + std::string(",evaluated,").size();
+  const auto next_comma = number_bad.find(',', status_at);
+  for (const char* bad : {"0x1p-3", "inf", "NaN", "-1", "1e999", ""}) {
+    INFO(bad);
+    std::string r = number_bad;
+    r.replace(status_at, next_comma - status_at, bad);
+    CHECK(problem_of(header + r) == "number");
+  }
+  CHECK(problem_of(header + "\"unclosed\n") == "unclosed_quote");
 }

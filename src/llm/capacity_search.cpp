@@ -209,6 +209,7 @@ Result<SearchParams> validate_search(const Inputs& in) {
     e->message += "; about " + format_number(fits) + " of the " + std::to_string(runnable) +
                   " points fit at this n: narrow the grid (fewer GPUs, TP sizes or replica counts) or lower n";
     e->args.emplace_back("points_fit", format_number(fits));
+    e->args.emplace_back("problem", "search");  // the page's own wording: errors.too_large_search
     return *e;
   }
   return p;

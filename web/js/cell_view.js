@@ -14,6 +14,7 @@ import { share_actions } from './share_actions.js';
 import { columns_to_rows, book_rows } from './charts.js';
 import { save, result_json } from './download.js';
 import { Prediction } from './prediction.js';
+import * as compare_host from './compare_host.js';
 import { param_key, alias_keys, read_param, short_id, update_url, set_or_delete, embed_url, lab_url, cell_link, SEED_KEY } from './url_state.js';
 
 const DEBOUNCE_MS = 300;
@@ -33,6 +34,8 @@ export class CellView {
   #more_charts = null; #folded = [];
   #number; #prediction = null; #headline_box; #table_box; #book_box; #outputs_box; #main_box;
   #asset_gate = null;             // the "download the data and run" box, while the cell waits for it
+  #ran = null;                    // the inputs of #last_result: {values, files, seed}
+  #compare = null; #compare_import = null; #compare_ready = null; #compare_box;   // design A (compare.js)
 
   /**
    * doc: the cell's entry in the lab file; spec: its entry in list_cells(); query: URLSearchParams;
@@ -57,6 +60,8 @@ export class CellView {
       'data-measures': this.measures_machine ? 'true' : null });
     this.build();
     this.#write_url();
+    // A design A in the URL: compare.js is loaded and A runs beside the cell's first run.
+    if (query.has(this.#key('A'))) this.#compare_ready = this.#with_compare((compare) => compare.from_url(query));
     // Another cell's whole-page fill (the laws fitted to a trace, knobs fitted to measurements): a cell that has every
     // parameter it sets takes the values and runs.
     document.addEventListener(FILLED, (event) => {
@@ -113,6 +118,7 @@ export class CellView {
     this.#fills = el('div', { class: 'sl-fills' });
     this.#stale_note = el('p', { class: 'sl-stale-note', hidden: true }, t('cell.stale'));
     this.#headline_box = el('div', { class: 'sl-headline-box' });
+    this.#compare_box = el('div', { class: 'sl-compare-box' });
     this.#table_box = el('div', { class: 'sl-result-table-box' });
     this.#book_box = el('div', { class: 'sl-book-box' });
     this.#outputs_box = el('div', { class: 'sl-outputs-box' });
@@ -132,7 +138,7 @@ export class CellView {
     // The headline figures sit above the main chart, beside the controls: all three in view while a slider moves.
     this.#main_box = el('div', { class: 'sl-main-chart' },
       this.#prediction?.build(pick(doc.predict?.question, ''), this.#predicted_unit()),
-      this.#headline_box,
+      this.#headline_box, this.#compare_box,
       main_chart ? main_chart.build() : null);
     if (main_chart) main_chart.element.hidden = !this.#last_result;
     const form = el('form', { class: 'sl-form', 'aria-label': t('cell.parameters_of', { title }), novalidate: true,
@@ -140,6 +146,7 @@ export class CellView {
       this.#form.element,
       el('div', { class: 'sl-form-actions' },
         el('button', { type: 'submit', class: 'sl-button sl-button-primary' }, t('cell.run')),
+        el('button', { type: 'button', class: 'sl-button sl-pin-a', title: t('compare.pin_title'), on: { click: () => this.#pin() } }, t('compare.pin')),
         this.#status.element));
     const why = (doc.why || []).map((section) => el('details', { class: 'sl-why' },
       el('summary', {}, t('cell.why', { title: pick(section.title, '') })),
@@ -157,10 +164,39 @@ export class CellView {
       el('div', { class: 'sl-disclosures' }, this.#more_charts, this.#outputs_box, why, this.#share_row()));
     if (this.element.dataset.state === 'waiting') this.#show_asset_gate();   // in the new language
     if (this.#last_result) this.#show_result(this.#last_result, false);
+    else this.#show_compare();
     if (this.#last_error) {
       this.#show_error(this.#last_error);
       this.#set_stale(true);
     }
+  }
+
+  /** compare.js, imported when first needed (a pin, or an A in the URL); then use(the cell's Compare). */
+  async #with_compare(use) {
+    this.#compare_import ??= import('./compare.js').then((module) => { module.connect(compare_host); return module; });
+    const { Compare } = await this.#compare_import;
+    this.#compare ??= new Compare({ spec: this.#spec, embed: this.#embed, doc: () => this.#doc, changed: () => this.#compared() });
+    use(this.#compare);
+  }
+
+  /** "Pin as A": these inputs, with their result when the last run had exactly them (else A runs). */
+  #pin() {
+    const inputs = { values: { ...this.#values }, files: { ...this.#files }, seed: this.#seed_text };
+    const ran = this.#ran;
+    const same = ran && ran.seed === inputs.seed && JSON.stringify(ran.values) === JSON.stringify(inputs.values) &&
+      Object.keys({ ...ran.files, ...inputs.files }).every((name) => ran.files[name] === inputs.files[name]);
+    this.#with_compare((compare) => compare.pin(inputs, same ? this.#last_result : null));
+  }
+
+  /** Design A was pinned, ran or was cleared: the comparison and the charts again. */
+  #compared() {
+    if (this.#last_result) this.#show_result(this.#last_result, false);
+    else this.#show_compare();
+  }
+
+  #show_compare(concealed = false) {
+    replace_children(this.#compare_box, this.#compare && !concealed
+      ? this.#compare.view(this.#last_result, { values: this.#values, seed: this.#seed_text }) : null);
   }
 
   #predicted_unit() { return output_unit(this.#spec, this.#doc.predict?.output); }
@@ -188,7 +224,7 @@ export class CellView {
 
   /** The full lab page showing this cell with its current inputs and seed. */
   full_url() {
-    return lab_url({ lab: this.#lab_id, cell_id: this.#spec.id, values: this.#changed_values(), seed: this.#seed_text, lang: current_lang() });
+    return lab_url({ lab: this.#lab_id, cell_id: this.#spec.id, values: this.#link_values(), seed: this.#seed_text, lang: current_lang() });
   }
 
   /** {name: text} of the parameters that differ from their defaults. */
@@ -198,14 +234,16 @@ export class CellView {
       .map((param) => [param.name, this.#values[param.name]]));
   }
 
+  /** The changed parameters and, when one is pinned, design A's URL entries ("A", "A.<param>", "A.seed"). */
+  #link_values() { return { ...this.#changed_values(), ...this.#compare?.url_entries() }; }
+
   /** What an embedding page may learn after a run: the cell, its inputs as typed and its shareable URL. */
   get state() {
     return { cell: this.#spec.id, inputs: this.#changed_values(), seed: this.#seed_text, url: this.full_url() };
   }
 
   #links() {
-    const changed = this.#changed_values();
-    const embed = embed_url({ lab: this.#lab_id, cell_id: this.#spec.id, values: changed, seed: this.#seed_text, lang: current_lang() });
+    const embed = embed_url({ lab: this.#lab_id, cell_id: this.#spec.id, values: this.#link_values(), seed: this.#seed_text, lang: current_lang() });
     return { link: this.#embed ? window.location.href : cell_link(this.#spec.id), embed };
   }
 
@@ -267,6 +305,8 @@ export class CellView {
       return await this.#run(consented, computed);
     } finally {
       computed();
+      await this.#compare_ready;   // a design A from the URL has run too
+      await this.#compare?.settled;
     }
   }
 
@@ -285,6 +325,7 @@ export class CellView {
     }
     const inputs = { ...this.#values, ...this.#files, ...assets, ...consented };
     const seed = this.#seed_text ?? DEFAULT_SEED;   // a string, validated in C++ like the inputs
+    const ran = Object.keys(consented).length ? null : { values: { ...this.#values }, files: { ...this.#files }, seed: this.#seed_text };
     this.#status.started();
     this.element.dataset.state = 'running';
     const result = await this.#worker.run(this.#spec.id, inputs, seed, (frac) => this.#status.progress(frac));
@@ -302,6 +343,7 @@ export class CellView {
       return this.#failed(result.error);
     }
     this.#status.finished('done');
+    this.#ran = ran;
     this.#show_result(result, true);
     this.element.dataset.state = 'done';
     if (this.#open_full) this.#open_full.href = this.full_url();
@@ -377,6 +419,7 @@ export class CellView {
       this.#prediction.answer(outputs[name], value_with_unit(outputs, name, this.#spec));
     }
     replace_children(this.#headline_box, headline(outputs, doc, this.#spec));
+    this.#show_compare(concealed);
     replace_children(this.#table_box, result_table(result.tables, doc, this.#spec.id));
     replace_children(this.#book_box, book_details(result.book || [], doc, this.#spec.id));
     replace_children(this.#outputs_box, all_outputs(outputs, doc, this.#spec));
@@ -436,7 +479,7 @@ export class CellView {
 
   /** Draws charts from the last result (a folded chart only once "More charts" is open: it has no width before). */
   #draw(charts) {
-    for (const chart of charts) chart.show(this.#datasets, this.#last_result?.outputs || {});
+    for (const chart of charts) chart.show(this.#datasets, this.#last_result?.outputs || {}, this.#compare?.design_a());
   }
 
   #set_stale(is_stale) {

@@ -143,7 +143,7 @@ describe('two designs side by side', () => {
     const b_figures = await headline(page, cell);
     const rows = await comparison(page, cell);
     check_comparison(rows, a_figures, b_figures, 'vi');
-    assert.match(await page.textContent(`${cell} .sl-compare-table caption`), /Thiết kế A/);
+    assert.match(await page.textContent(`${cell} .sl-compare-title`), /Thiết kế A/);
     assert.match(await page.textContent(`${cell} .sl-compare-inputs`), /Các đầu vào khác nhau/);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `horizontal overflow of ${overflow} px at 390 px`);
@@ -160,7 +160,7 @@ describe('two designs side by side', () => {
 
     // The language switch keeps the comparison and words it again.
     await page.click('.sl-lang-button[data-lang="en"]');
-    await page.waitForFunction((selector) => document.querySelector(`${selector} .sl-compare-table caption`)?.textContent.startsWith('Design A'), cell);
+    await page.waitForFunction((selector) => document.querySelector(`${selector} .sl-compare-title`)?.textContent.startsWith('Design A'), cell);
     assert.deepEqual((await comparison(page, cell)).map((row) => row.difference.value), rows.map((row) => row.difference.value));
     await page.click('.sl-lang-button[data-lang="vi"]');
     await page.waitForFunction((selector) => document.querySelector(`${selector} .sl-clear-a`)?.textContent === 'Bỏ A', cell);

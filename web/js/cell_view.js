@@ -179,13 +179,10 @@ export class CellView {
     use(this.#compare);
   }
 
-  /** "Pin as A": these inputs, with their result when the last run had exactly them (else A runs). */
+  /** "Pin as A": the inputs as typed, and the last result with the inputs it had (A runs unless they are the same). */
   #pin() {
     const inputs = { values: { ...this.#values }, files: { ...this.#files }, seed: this.#seed_text };
-    const ran = this.#ran;
-    const same = ran && ran.seed === inputs.seed && JSON.stringify(ran.values) === JSON.stringify(inputs.values) &&
-      Object.keys({ ...ran.files, ...inputs.files }).every((name) => ran.files[name] === inputs.files[name]);
-    this.#with_compare((compare) => compare.pin(inputs, same ? this.#last_result : null));
+    this.#with_compare((compare) => compare.pin(inputs, this.#ran, this.#last_result));
   }
 
   /** Design A was pinned, ran or was cleared: the comparison and the charts again. */

@@ -19,7 +19,7 @@ export function connect(host) {
 const A_KEY = 'A';
 const DEFAULT_SEED = '1';
 const CONSENTED = 'sl-assets-consented';   // cell_view.js: the reader let the page fetch a data asset
-const A_SUFFIX = '__design_a';             // A's rows as chart datasets: "<table>__design_a"
+export const A_SUFFIX = '__design_a';      // A's rows as chart datasets: "<table>__design_a"
 const DESIGN_COLUMN = 'A/B';               // the table view's and CSV's column naming each row's design
 const FILLED_MARKS = ['bar', 'area', 'rect', 'arc'];
 const POINT_MARKS = ['point', 'circle', 'square'];
@@ -75,10 +75,15 @@ export class Compare {
     return true;
   }
 
-  /** Pins these inputs as A; `result` is C++'s result for exactly them, or null (then A runs). */
-  pin({ values, files, seed }, result) {
+  /**
+   * Pins these inputs ({values, files, seed}) as A, with the cell's last result when `ran`, the inputs that result
+   * had, are the same; otherwise (an edit not run yet, a failed run) A runs.
+   */
+  pin(inputs, ran, result) {
+    const same = ran && ran.seed === inputs.seed && JSON.stringify(ran.values) === JSON.stringify(inputs.values) &&
+      Object.keys({ ...ran.files, ...inputs.files }).every((name) => ran.files[name] === inputs.files[name]);
     this.#note = 'pinned';
-    this.#set({ values: { ...values }, files: { ...files }, seed }, result);
+    this.#set({ values: { ...inputs.values }, files: { ...inputs.files }, seed: inputs.seed }, same ? result : null);
     this.#write_url();
   }
 
@@ -170,7 +175,7 @@ export class Compare {
     if (!this.#datasets) return null;
     return {
       outputs: this.#result.outputs || {},
-      spec: (spec) => chart_spec(spec, this.#datasets),
+      spec: (spec) => chart_spec(spec, this.#datasets, t('compare.chart_key')),
       rows: (name, rows) => this.#table_rows(name, rows),
       summary: (b, a) => t('compare.summary', { b, a }),
     };
@@ -185,7 +190,7 @@ export class Compare {
 
   /**
    * The comparison: a table of the headline outputs (A, B, B − A, (B − A)/A, each number's full value in
-   * data-value), the inputs where A and B differ, how the charts draw A, and "Clear A". b: the cell's last
+   * data-value), the inputs where A and B differ, and "Clear A". b: the cell's last
    * result (or null) and the inputs it shows now ({values, seed}).
    */
   view(b_result, b_inputs) {
@@ -195,19 +200,18 @@ export class Compare {
     const b_outputs = b_result?.outputs || {};
     const rows = (doc.headline || []).map((name) => this.#row(name, a_outputs, b_outputs, doc));
     const status = this.#status_text();
+    const title_id = `sl-${this.#spec.id.replace('/', '-')}-compare-title`;
+    // The title outside the table: on a phone the table may scroll sideways, the title wraps.
     return el('div', { class: 'sl-compare', 'data-state': this.#state },
+      el('p', { class: 'sl-compare-title', id: title_id }, t('compare.caption')),
       el('div', { class: 'sl-table-wrap sl-compare-wrap' },
-        el('table', { class: 'sl-table sl-compare-table' },
-          el('caption', {}, t('compare.caption')),
+        el('table', { class: 'sl-table sl-compare-table', 'aria-labelledby': title_id },
           el('thead', {}, el('tr', {},
             [t('cell.quantity'), t('compare.a'), t('compare.b'), t('compare.difference'), t('compare.relative')]
               .map((header, i) => el('th', { scope: 'col', class: i ? 'sl-num' : null }, header)))),
           el('tbody', {}, rows))),
       el('p', { class: 'sl-compare-inputs' }, this.#inputs_text(b_inputs)),
       status ? el('p', { class: this.#state === 'error' ? 'sl-error' : 'sl-compare-status' }, status) : null,
-      this.#datasets ? el('p', { class: 'sl-compare-key' },
-        el('span', { class: 'sl-compare-swatch sl-compare-swatch-a', 'aria-hidden': 'true' }), t('compare.key_a'), ' ',
-        el('span', { class: 'sl-compare-swatch sl-compare-swatch-b', 'aria-hidden': 'true' }), t('compare.key_b')) : null,
       el('div', { class: 'sl-compare-actions' },
         el('button', { type: 'button', class: 'sl-button sl-button-small sl-clear-a', on: { click: () => this.clear() } }, t('compare.clear')),
         this.#announcement()));
@@ -264,12 +268,12 @@ export class Compare {
 
 /**
  * A chart with design A drawn beside B (spec: the lab file's spec, localized, with B's datasets; a_datasets: A's
- * tables as "<table>__design_a"). Every mark that draws a table A has gets a twin reading A's rows — the same
+ * tables as "<table>__design_a"; key: the line above the plot that says how A is drawn). Every mark that draws a table A has gets a twin reading A's rows — the same
  * encoding and transforms, dashed and faded (lines, rules), hollow (points) or a dashed outline over B (bars,
  * areas) — and each top-level layer becomes a layer of its twins and itself, so a chart whose layers have
- * independent scales (two y axes) keeps them. Text marks and the book's rows are not doubled.
+ * independent scales (two y axes) keeps them. Text marks and the book's rows (not a table of A's) are not doubled.
  */
-export function chart_spec(spec, a_datasets) {
+export function chart_spec(spec, a_datasets, key = '') {
   const { datasets = {}, ...top } = spec;
   const has_a = (name) => Boolean(a_datasets[`${name}${A_SUFFIX}`]);
   const context = { data: top.data, transform: [], encoding: {} };
@@ -285,7 +289,8 @@ export function chart_spec(spec, a_datasets) {
   } else {
     return spec;   // a composed chart (concat, facet, repeat): none in the lab files today
   }
-  return { ...layered, datasets: { ...datasets, ...a_datasets } };
+  const title = key && !top.title ? { title: { text: key, anchor: 'start', fontSize: 11, fontWeight: 400, color: '#4a4f57', offset: 4 } } : {};
+  return { ...layered, ...title, datasets: { ...datasets, ...a_datasets } };
 }
 
 /** A layer of the twins and the original: twins of bars under-, others over-drawn (the outline shows on top). */
@@ -306,7 +311,7 @@ function twins(node, inherited, has_a) {
   if (!node.mark) return [];
   const mark = typeof node.mark === 'string' ? { type: node.mark } : node.mark;
   const name = data?.name;
-  if (!name || name === 'book' || !has_a(name) || mark.type === 'text') return [];
+  if (!name || !has_a(name) || mark.type === 'text') return [];   // the book's rows: not one of A's tables
   const { opacity: _o, fillOpacity: _f, strokeOpacity: _s, tooltip: _t, ...kept } = encoding;
   return [{ data: { name: `${name}${A_SUFFIX}` }, ...(transform.length ? { transform } : {}), mark: twin_mark(mark, encoding), encoding: kept }];
 }

@@ -2,7 +2,7 @@
 // the cell shows A, B, B − A and (B − A)/A for each headline output, draws A beside B on its main chart (summary and
 // table view name both), and keeps A in the URL: the copied link, opened in a fresh browser, runs both again and
 // shows the same numbers; the embed snippet carries A too. "Clear A" removes it all. In English (queues) and
-// Vietnamese (llm), axe-clean.
+// Vietnamese (llm), axe-clean; an A that computes on a data file (request) waits for its button as B does.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { new_page, open, with_site, set_param_and_wait, axe_violations, screenshot } from './helpers.mjs';
@@ -124,10 +124,31 @@ describe('two designs side by side', () => {
     // Clear A: no comparison, no A in the URL, A's rows leave the chart's table view.
     await page.click(`${cell} .sl-clear-a`);
     await page.waitForFunction((selector) => !document.querySelector(`${selector} .sl-compare`), cell);
-    assert.equal(await page.textContent(`${cell} .sl-compare-note`), 'A cleared.');
+    await page.waitForFunction((selector) => document.querySelector(`${selector} .sl-compare-note`)?.textContent === 'A cleared.', cell);
+    assert.equal(await page.evaluate(() => document.activeElement.className), 'sl-button sl-pin-a', 'the focus goes back to Pin as A');
     assert.doesNotMatch(page.url(), /littles-law\.A/);
     assert.doesNotMatch(await page.textContent(`${chart} .sl-chart-summary`), /^B: /);
     assert.equal(await page.$eval(`${chart} .sl-chart-table thead th`, (th) => th.textContent) === 'A/B', false);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  test('request: an A in the URL that computes on a data file waits for its button with B, then runs', async () => {
+    const cell = '#skew-parity';
+    const page = await new_page(site.browser, { width: 1280, height: 900 });
+    await open(page, `${site.server.url}lab.html?lab=request&predict=0&skew-parity.A=1`);
+    assert.equal(await page.getAttribute(cell, 'data-state'), 'waiting');
+    assert.equal(await page.getAttribute(`${cell} .sl-compare`, 'data-state'), 'waiting');
+    assert.match(await page.textContent(`${cell} .sl-compare-status`), /A waits for the data file/);
+    await page.click(`${cell} .sl-asset-button`);
+    await page.waitForSelector(`${cell}[data-state="done"] .sl-compare[data-state="done"]`, { timeout: 60_000 });
+    // A at the defaults and B at the defaults: the same C++ run twice, the same numbers.
+    const rows = await comparison(page, cell);
+    assert.ok(rows.length >= 3);
+    for (const { key, A, B, difference } of rows) {
+      assert.equal(A.value, B.value, key);
+      assert.equal(difference.value, 0, key);
+    }
     assert.deepEqual(page.problems, []);
     await page.context().close();
   });
@@ -166,7 +187,7 @@ describe('two designs side by side', () => {
     await page.waitForFunction((selector) => document.querySelector(`${selector} .sl-clear-a`)?.textContent === 'Bỏ A', cell);
     await page.click(`${cell} .sl-clear-a`);
     await page.waitForFunction((selector) => !document.querySelector(`${selector} .sl-compare`), cell);
-    assert.equal(await page.textContent(`${cell} .sl-compare-note`), 'Đã bỏ A.');
+    await page.waitForFunction((selector) => document.querySelector(`${selector} .sl-compare-note`)?.textContent === 'Đã bỏ A.', cell);
     assert.doesNotMatch(page.url(), /batched-decode\.A/);
     assert.deepEqual(page.problems, []);
     await page.context().close();

@@ -173,10 +173,15 @@ export class CellView {
 
   /** compare.js, imported when first needed (a pin, or an A in the URL); then use(the cell's Compare). */
   async #with_compare(use) {
-    this.#compare_import ??= import('./compare.js').then((module) => { module.connect(compare_host); return module; });
-    const { Compare } = await this.#compare_import;
-    this.#compare ??= new Compare({ spec: this.#spec, embed: this.#embed, doc: () => this.#doc, changed: () => this.#compared() });
-    use(this.#compare);
+    try {
+      this.#compare_import ??= import('./compare.js').then((module) => { module.connect(compare_host); return module; });
+      const { Compare } = await this.#compare_import;
+      this.#compare ??= new Compare({ spec: this.#spec, embed: this.#embed, doc: () => this.#doc, changed: () => this.#compared() });
+      use(this.#compare);
+    } catch (error) {
+      this.#compare_import = null;   // tried again at the next pin
+      console.error(`compare.js: ${error.message}`);
+    }
   }
 
   /** "Pin as A": the inputs as typed, and the last result with the inputs it had (A runs unless they are the same). */

@@ -37,7 +37,7 @@ export class Compare {
   #result = null;     // C++'s result for A, or null while it runs
   #datasets = null;   // A's tables as rows, for the charts
   #state = '';        // '' | 'running' | 'done' | 'error' | 'waiting'
-  #note = '';         // the last thing the reader did ("pinned", "cleared"), announced once
+  #live;              // a polite live region, the same node in every view: it says what the reader just did
   #worker;
   settled = Promise.resolve();   // resolves when A's run has ended (or waits for a data file)
 
@@ -51,6 +51,7 @@ export class Compare {
     this.#doc = doc;
     this.#changed = changed;
     this.#worker = new CellWorker();
+    this.#live = el('span', { class: 'sl-compare-note', role: 'status' });
     load_stylesheet();
   }
 
@@ -82,7 +83,7 @@ export class Compare {
   pin(inputs, ran, result) {
     const same = ran && ran.seed === inputs.seed && JSON.stringify(ran.values) === JSON.stringify(inputs.values) &&
       Object.keys({ ...ran.files, ...inputs.files }).every((name) => ran.files[name] === inputs.files[name]);
-    this.#note = 'pinned';
+    this.#announce('pinned');
     this.#set({ values: { ...inputs.values }, files: { ...inputs.files }, seed: inputs.seed }, same ? result : null);
     this.#write_url();
   }
@@ -93,7 +94,7 @@ export class Compare {
     this.#result = null;
     this.#datasets = null;
     this.#state = '';
-    this.#note = 'cleared';
+    this.#announce('cleared');
     this.#worker.cancel();
     update_url((query) => { for (const key of this.#keys_in(query)) query.delete(key); });
     this.#changed();
@@ -147,13 +148,14 @@ export class Compare {
     const design = this.#a;
     this.#result = null;
     this.#datasets = null;
+    this.#state = 'running';
     const needed = needed_assets(this.#spec.assets, design.values);
     if (needed.length && !(await may_fetch(needed))) {
+      if (this.#a !== design) return;
       this.#state = 'waiting';
       document.addEventListener(CONSENTED, () => { if (this.#a === design) this.#set(design, null); }, { once: true });
-      return;
+      return this.#changed();
     }
-    this.#state = 'running';
     let assets = {};
     try {
       assets = await asset_inputs(needed);
@@ -194,7 +196,7 @@ export class Compare {
    * result (or null) and the inputs it shows now ({values, seed}).
    */
   view(b_result, b_inputs) {
-    if (!this.#a) return this.#announcement();
+    if (!this.#a) return this.#live;
     const doc = this.#doc();
     const a_outputs = this.#result?.outputs || {};
     const b_outputs = b_result?.outputs || {};
@@ -213,15 +215,18 @@ export class Compare {
       el('p', { class: 'sl-compare-inputs' }, this.#inputs_text(b_inputs)),
       status ? el('p', { class: this.#state === 'error' ? 'sl-error' : 'sl-compare-status' }, status) : null,
       el('div', { class: 'sl-compare-actions' },
-        el('button', { type: 'button', class: 'sl-button sl-button-small sl-clear-a', on: { click: () => this.clear() } }, t('compare.clear')),
-        this.#announcement()));
+        el('button', { type: 'button', class: 'sl-button sl-button-small sl-clear-a', on: { click: (event) => {
+          const pin = event.target.closest('.sl-cell')?.querySelector('.sl-pin-a');
+          this.clear();
+          pin?.focus();   // the button pressed is gone: the focus goes back to "Pin as A"
+        } } }, t('compare.clear')),
+        this.#live));
   }
 
-  /** A polite live region that says once what the reader just did. */
-  #announcement() {
-    const text = this.#note ? t(`compare.${this.#note}`) : '';
-    this.#note = '';
-    return el('span', { class: 'sl-compare-note', role: 'status' }, text);
+  /** Says what the reader just did, once the view holding the live region is on the page. */
+  #announce(what) {
+    this.#live.textContent = '';
+    setTimeout(() => { this.#live.textContent = t(`compare.${what}`); });
   }
 
   #status_text() {

@@ -190,10 +190,11 @@ export class CellView {
     this.#with_compare((compare) => compare.pin(inputs, this.#ran, this.#last_result));
   }
 
-  /** Design A was pinned, ran or was cleared: the comparison and the charts again. */
+  /** Design A was pinned, ran or was cleared: the comparison and the charts again (the rest, and its open disclosures, stay). */
   #compared() {
-    if (this.#last_result) this.#show_result(this.#last_result, false);
-    else this.#show_compare();
+    const concealed = Boolean(this.#prediction?.pending);
+    this.#show_compare(concealed);
+    if (this.#last_result && !concealed) this.#draw(this.#shown_charts());
   }
 
   #show_compare(concealed = false) {
@@ -430,10 +431,12 @@ export class CellView {
     this.#set_stale(false);
     if (is_new || !this.#datasets) this.#datasets = datasets_of(result);
     if (this.#more_charts) this.#more_charts.hidden = concealed;
-    const drawn = this.#charts.filter((chart) => !this.#folded.includes(chart) || this.#more_charts?.open);
     for (const chart of this.#charts) chart.element.hidden = concealed;
-    if (!concealed) this.#draw(drawn);
+    if (!concealed) this.#draw(this.#shown_charts());
   }
+
+  /** The charts on view: the main one, and the others once "More charts" is open (they have no width before). */
+  #shown_charts() { return this.#charts.filter((chart) => !this.#folded.includes(chart) || this.#more_charts?.open); }
 
   /**
    * A run's proposed inputs (C++ InputFill): what they set, and a button that sets them here (or, whole_page, in

@@ -21,7 +21,7 @@ const DEFAULT_SEED = '1';
 const CONSENTED = 'sl-assets-consented';   // cell_view.js: the reader let the page fetch a data asset
 export const A_SUFFIX = '__design_a';      // A's rows as chart datasets: "<table>__design_a"
 const DESIGN_COLUMN = 'A/B';               // the table view's and CSV's column naming each row's design
-const FILLED_MARKS = ['bar', 'area', 'rect', 'arc'];
+const FILLED_MARKS = ['bar', 'area', 'rect', 'arc'];   // drawn as a dashed outline
 const POINT_MARKS = ['point', 'circle', 'square'];
 const STYLESHEET = 'css/compare.css';
 
@@ -273,10 +273,11 @@ export class Compare {
 
 /**
  * A chart with design A drawn beside B (spec: the lab file's spec, localized, with B's datasets; a_datasets: A's
- * tables as "<table>__design_a"; key: the line above the plot that says how A is drawn). Every mark that draws a table A has gets a twin reading A's rows — the same
- * encoding and transforms, dashed and faded (lines, rules), hollow (points) or a dashed outline over B (bars,
- * areas) — and each top-level layer becomes a layer of its twins and itself, so a chart whose layers have
- * independent scales (two y axes) keeps them. Text marks and the book's rows (not a table of A's) are not doubled.
+ * tables as "<table>__design_a"; key: the line above the plot that says how A is drawn). Every mark that draws a
+ * table A has gets a twin reading A's rows — the same encoding and transforms, dashed and faded (lines, rules),
+ * hollow (points) or a dashed outline (bars, areas) — and each top-level layer becomes a layer of itself and its
+ * twins, so a chart whose layers have independent scales (two y axes) keeps them. Text marks and the book's rows
+ * (not a table of A's) are not doubled.
  */
 export function chart_spec(spec, a_datasets, key = '') {
   const { datasets = {}, ...top } = spec;
@@ -298,12 +299,12 @@ export function chart_spec(spec, a_datasets, key = '') {
   return { ...layered, ...title, datasets: { ...datasets, ...a_datasets } };
 }
 
-/** A layer of the twins and the original: twins of bars under-, others over-drawn (the outline shows on top). */
+/**
+ * A layer of the original and its twins, drawn over it: a bar's outline shows on top, and a legend takes its symbols
+ * from the first layer (the original's solid style, not the twins' dashes).
+ */
 function pair(node, node_twins) {
-  if (!node_twins.length) return node;
-  const over = node_twins.filter((twin) => FILLED_MARKS.includes(twin.mark.type));
-  const under = node_twins.filter((twin) => !over.includes(twin));
-  return { layer: [...under, node, ...over] };
+  return node_twins.length ? { layer: [node, ...node_twins] } : node;
 }
 
 /** The twins of every mark in node (a unit or a layer), with what each inherits (data, transforms, encoding) made explicit. */

@@ -133,6 +133,19 @@ describe('two designs side by side', () => {
     await page.context().close();
   });
 
+  test('an A key under a parameter’s earlier name is read, and written back under its current name', async () => {
+    const cell = '#littles-law';
+    const page = await new_page(site.browser, { width: 1280, height: 900 });
+    await open(page, `${site.server.url}lab.html?lab=queues&predict=0&littles-law.A=1&littles-law.A.qps=2000`);
+    await page.waitForSelector(`${cell} .sl-compare[data-state="done"]`);
+    assert.match(await page.textContent(`${cell} .sl-compare-inputs`), /Sizing: arrival rate: A 2000, B 1000/);
+    const query = new URL(page.url()).searchParams;
+    assert.equal(query.get('littles-law.A.sizing_per_s'), '2000');
+    assert.equal(query.has('littles-law.A.qps'), false);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
   test('request: an A in the URL that computes on a data file waits for its button with B, then runs', async () => {
     const cell = '#skew-parity';
     const page = await new_page(site.browser, { width: 1280, height: 900 });

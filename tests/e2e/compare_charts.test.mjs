@@ -21,6 +21,8 @@ for (const lab of labs) {
   test(`${lab.id}: every chart draws design A beside B and compiles`, () => {
     for (const cell of lab.cells) {
       for (const chart of cell.charts) {
+        // chart_spec draws A on a single view or a layer; a composed chart (concat, facet, repeat) would show B alone.
+        assert.ok(chart.spec.layer || chart.spec.mark, `${cell.id} ${chart.id}: a single view or a layer`);
         const names = data_names(chart.spec);
         const b = spec_with_data(chart.spec, Object.fromEntries(names.map((name) => [name, []])), chart.id);
         const a_datasets = Object.fromEntries(names.filter((name) => name !== 'book').map((name) => [`${name}${A_SUFFIX}`, []]));

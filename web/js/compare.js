@@ -73,6 +73,7 @@ export class Compare {
     }));
     const seed = this.#spec.uses_seed ? (query.get(this.#key(`${A_KEY}.seed`)) ?? DEFAULT_SEED) : null;
     this.#set({ values, files: {}, seed }, null);
+    this.#write_url();   // a parameter's earlier name (an alias) is written back as its current one, as B's are
     return true;
   }
 

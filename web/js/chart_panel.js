@@ -80,7 +80,8 @@ export class ChartPanel {
     this.element.hidden = !data_names(this.#chart.spec).some((name) => datasets[name]);
     if (this.element.hidden) return this.#drawing;
     const title = pick(this.#chart.title, this.#chart.id);
-    const summary = this.summary_text() && design_a ? design_a.summary(this.summary_text(), this.summary_text(design_a.outputs)) : this.summary_text();
+    const summary_b = this.summary_text();
+    const summary = summary_b && design_a ? design_a.summary(summary_b, this.summary_text(design_a.outputs)) : summary_b;
     this.#summary.textContent = summary;
     this.#canvas.setAttribute('aria-label', summary ? `${title}. ${summary}` : title);
     const spec_b = spec_with_data(this.#chart.spec, datasets, summary || title, this.#max_height);

@@ -1,6 +1,6 @@
 // Offline after one visit: the service worker (web/sw.js) precaches the site once a page has computed; with
-// the server stopped, a reload still opens and computes every lab, and the language switch still works. The
-// measurement model under assets/ is not precached.
+// the server stopped, a reload still opens and computes every lab, the language switch still works and so does
+// "Pin as A" (its lazily loaded chunk). The measurement model under assets/ is not precached.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load_labs } from '../../scripts/labs/load.mjs';
@@ -41,6 +41,10 @@ describe('offline after one visit', () => {
     await page.waitForFunction(() => document.documentElement.lang === 'vi');
     assert.match(await page.textContent('#littles-law .sl-cell-title'), /Little/);
     assert.equal(await page.getAttribute('html', 'lang'), 'vi');
+    // "Pin as A" loads its script (a chunk of its own) and style sheet lazily: from the precache too.
+    await page.click('#littles-law .sl-pin-a');
+    await page.waitForSelector('#littles-law .sl-compare[data-state="done"]');
+    await page.waitForFunction(() => document.querySelector('link[href="css/compare.css"]')?.sheet?.cssRules.length > 0);
     await page.context().close();
     site.server = await start_server();   // after() stops it again
   });

@@ -15,6 +15,7 @@ import { share_actions } from './share_actions.js';
 import { columns_to_rows, book_rows } from './charts.js';
 import { save, result_json } from './download.js';
 import { Prediction } from './prediction.js';
+import * as compare_host from './compare_host.js';
 import { param_key, alias_keys, read_param, short_id, update_url, set_or_delete, embed_url, lab_url, cell_link, SEED_KEY } from './url_state.js';
 
 const DEBOUNCE_MS = 300;
@@ -34,6 +35,8 @@ export class CellView {
   #more_charts = null; #folded = [];
   #number; #prediction = null; #headline_box; #table_box; #book_box; #outputs_box; #main_box;
   #asset_gate = null;             // the "download the data and run" box, while the cell waits for it
+  #ran = null;                    // the inputs of #last_result: {values, files, seed}
+  #compare = null; #compare_import = null; #compare_ready = null; #compare_box;   // design A (compare.js)
 
   /**
    * doc: the cell's entry in the lab file; spec: its entry in list_cells(); query: URLSearchParams;
@@ -58,6 +61,8 @@ export class CellView {
       'data-measures': this.measures_machine ? 'true' : null });
     this.build();
     this.#write_url();
+    // A design A in the URL: compare.js is loaded and A runs beside the cell's first run.
+    if (query.has(this.#key('A'))) this.#compare_ready = this.#with_compare((compare) => compare.from_url(query));
     // Another cell's whole-page fill (the laws fitted to a trace, knobs fitted to measurements): a cell that has every
     // parameter it sets takes the values and runs.
     document.addEventListener(FILLED, (event) => {
@@ -114,6 +119,7 @@ export class CellView {
     this.#fills = el('div', { class: 'sl-fills' });
     this.#stale_note = el('p', { class: 'sl-stale-note', hidden: true }, t('cell.stale'));
     this.#headline_box = el('div', { class: 'sl-headline-box' });
+    this.#compare_box = el('div', { class: 'sl-compare-box' });
     this.#table_box = el('div', { class: 'sl-result-table-box' });
     this.#book_box = el('div', { class: 'sl-book-box' });
     this.#outputs_box = el('div', { class: 'sl-outputs-box' });
@@ -133,7 +139,7 @@ export class CellView {
     // The headline figures sit above the main chart, beside the controls: all three in view while a slider moves.
     this.#main_box = el('div', { class: 'sl-main-chart' },
       this.#prediction?.build(pick(doc.predict?.question, ''), this.#predicted_unit()),
-      this.#headline_box,
+      this.#headline_box, this.#compare_box,
       main_chart ? main_chart.build() : null);
     if (main_chart) main_chart.element.hidden = !this.#last_result;
     const form = el('form', { class: 'sl-form', 'aria-label': t('cell.parameters_of', { title }), novalidate: true,
@@ -141,6 +147,7 @@ export class CellView {
       this.#form.element,
       el('div', { class: 'sl-form-actions' },
         el('button', { type: 'submit', class: 'sl-button sl-button-primary' }, t('cell.run')),
+        el('button', { type: 'button', class: 'sl-button sl-pin-a', title: t('compare.pin_title'), on: { click: () => this.#pin() } }, t('compare.pin')),
         this.#status.element));
     // A section's text arrives when it is first opened (labs/<lab>.why.json, fetch_why): it is closed until then.
     const why = (doc.why || []).map((section, index) => {
@@ -166,10 +173,42 @@ export class CellView {
       el('div', { class: 'sl-disclosures' }, this.#more_charts, this.#outputs_box, why, this.#share_row()));
     if (this.element.dataset.state === 'waiting') this.#show_asset_gate();   // in the new language
     if (this.#last_result) this.#show_result(this.#last_result, false);
+    else this.#show_compare();
     if (this.#last_error) {
       this.#show_error(this.#last_error);
       this.#set_stale(true);
     }
+  }
+
+  /** compare.js, imported when first needed (a pin, or an A in the URL); then use(the cell's Compare). */
+  async #with_compare(use) {
+    try {
+      this.#compare_import ??= import('./compare.js').then((module) => { module.connect(compare_host); return module; });
+      const { Compare } = await this.#compare_import;
+      this.#compare ??= new Compare({ spec: this.#spec, embed: this.#embed, doc: () => this.#doc, changed: () => this.#compared() });
+      use(this.#compare);
+    } catch (error) {
+      this.#compare_import = null;   // tried again at the next pin
+      console.error(`compare.js: ${error.message}`);
+    }
+  }
+
+  /** "Pin as A": the inputs as typed, and the last result with the inputs it had (A runs unless they are the same). */
+  #pin() {
+    const inputs = { values: { ...this.#values }, files: { ...this.#files }, seed: this.#seed_text };
+    this.#with_compare((compare) => compare.pin(inputs, this.#ran, this.#last_result));
+  }
+
+  /** Design A was pinned, ran or was cleared: the comparison and the charts again (the rest, and its open disclosures, stay). */
+  #compared() {
+    const concealed = Boolean(this.#prediction?.pending);
+    this.#show_compare(concealed);
+    if (this.#last_result && !concealed) this.#draw(this.#shown_charts());
+  }
+
+  #show_compare(concealed = false) {
+    replace_children(this.#compare_box, this.#compare && !concealed
+      ? this.#compare.view(this.#last_result, { values: this.#values, seed: this.#seed_text }) : null);
   }
 
   #predicted_unit() { return output_unit(this.#spec, this.#doc.predict?.output); }
@@ -197,7 +236,7 @@ export class CellView {
 
   /** The full lab page showing this cell with its current inputs and seed. */
   full_url() {
-    return lab_url({ lab: this.#lab_id, cell_id: this.#spec.id, values: this.#changed_values(), seed: this.#seed_text, lang: current_lang() });
+    return lab_url({ lab: this.#lab_id, cell_id: this.#spec.id, values: this.#link_values(), seed: this.#seed_text, lang: current_lang() });
   }
 
   /** {name: text} of the parameters that differ from their defaults. */
@@ -207,14 +246,16 @@ export class CellView {
       .map((param) => [param.name, this.#values[param.name]]));
   }
 
+  /** The changed parameters and, when one is pinned, design A's URL entries ("A", "A.<param>", "A.seed"). */
+  #link_values() { return { ...this.#changed_values(), ...this.#compare?.url_entries() }; }
+
   /** What an embedding page may learn after a run: the cell, its inputs as typed and its shareable URL. */
   get state() {
     return { cell: this.#spec.id, inputs: this.#changed_values(), seed: this.#seed_text, url: this.full_url() };
   }
 
   #links() {
-    const changed = this.#changed_values();
-    const embed = embed_url({ lab: this.#lab_id, cell_id: this.#spec.id, values: changed, seed: this.#seed_text, lang: current_lang() });
+    const embed = embed_url({ lab: this.#lab_id, cell_id: this.#spec.id, values: this.#link_values(), seed: this.#seed_text, lang: current_lang() });
     return { link: this.#embed ? window.location.href : cell_link(this.#spec.id), embed };
   }
 
@@ -276,6 +317,8 @@ export class CellView {
       return await this.#run(consented, computed);
     } finally {
       computed();
+      await this.#compare_ready;   // a design A from the URL has run too
+      await this.#compare?.settled;
     }
   }
 
@@ -294,6 +337,7 @@ export class CellView {
     }
     const inputs = { ...this.#values, ...this.#files, ...assets, ...consented };
     const seed = this.#seed_text ?? DEFAULT_SEED;   // a string, validated in C++ like the inputs
+    const ran = Object.keys(consented).length ? null : { values: { ...this.#values }, files: { ...this.#files }, seed: this.#seed_text };
     this.#status.started();
     this.element.dataset.state = 'running';
     const result = await this.#worker.run(this.#spec.id, inputs, seed, (frac) => this.#status.progress(frac));
@@ -311,6 +355,7 @@ export class CellView {
       return this.#failed(result.error);
     }
     this.#status.finished('done');
+    this.#ran = ran;
     this.#show_result(result, true);
     this.element.dataset.state = 'done';
     if (this.#open_full) this.#open_full.href = this.full_url();
@@ -386,6 +431,7 @@ export class CellView {
       this.#prediction.answer(outputs[name], value_with_unit(outputs, name, this.#spec));
     }
     replace_children(this.#headline_box, headline(outputs, doc, this.#spec));
+    this.#show_compare(concealed);
     replace_children(this.#table_box, result_table(result.tables, doc, this.#spec.id));
     replace_children(this.#book_box, book_details(result.book || [], doc, this.#spec.id));
     replace_children(this.#outputs_box, all_outputs(outputs, doc, this.#spec));
@@ -394,10 +440,12 @@ export class CellView {
     this.#set_stale(false);
     if (is_new || !this.#datasets) this.#datasets = datasets_of(result);
     if (this.#more_charts) this.#more_charts.hidden = concealed;
-    const drawn = this.#charts.filter((chart) => !this.#folded.includes(chart) || this.#more_charts?.open);
     for (const chart of this.#charts) chart.element.hidden = concealed;
-    if (!concealed) this.#draw(drawn);
+    if (!concealed) this.#draw(this.#shown_charts());
   }
+
+  /** The charts on view: the main one, and the others once "More charts" is open (they have no width before). */
+  #shown_charts() { return this.#charts.filter((chart) => !this.#folded.includes(chart) || this.#more_charts?.open); }
 
   /**
    * A run's proposed inputs (C++ InputFill): what they set, and a button that sets them here (or, whole_page, in
@@ -445,7 +493,7 @@ export class CellView {
 
   /** Draws charts from the last result (a folded chart only once "More charts" is open: it has no width before). */
   #draw(charts) {
-    for (const chart of charts) chart.show(this.#datasets, this.#last_result?.outputs || {});
+    for (const chart of charts) chart.show(this.#datasets, this.#last_result?.outputs || {}, this.#compare?.design_a());
   }
 
   #set_stale(is_stale) {

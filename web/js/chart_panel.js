@@ -19,6 +19,7 @@ export class ChartPanel {
   #table_open = false;
   #datasets = null;
   #outputs = {};
+  #design_a = null;  // a pinned design A (compare.js design_a()): drawn beside this run, in the table view and CSV too
   element; #canvas; #table_box; #toggle; #status; #summary; #downloads;
 
   #max_height = Infinity;   // a chart below the main one is drawn at most SECONDARY_HEIGHT_PX tall
@@ -64,24 +65,27 @@ export class ChartPanel {
   }
 
   /** The summary sentence at these outputs: the lab file's template with {output} replaced by value and unit. */
-  summary_text() {
+  summary_text(outputs = this.#outputs) {
     const template = pick(this.#chart.summary, '');
     if (!template) return '';
-    return template.replace(/\{(\w+)\}/g, (whole, name) => value_with_unit(this.#outputs, name, this.#spec));
+    return template.replace(/\{(\w+)\}/g, (whole, name) => value_with_unit(outputs, name, this.#spec));
   }
 
-  /** Draws the chart from datasets {name: rows} (the cell's tables plus "book") and the run's outputs. */
-  show(datasets, outputs = {}) {
+  /** Draws the chart from datasets {name: rows} (the cell's tables plus "book") and the run's outputs, and design A's. */
+  show(datasets, outputs = {}, design_a = null) {
     this.#datasets = datasets;
     this.#outputs = outputs;
+    this.#design_a = design_a;
     // A chart of a table this result lacks (measured only in the browser, say) is hidden, not drawn empty.
     this.element.hidden = !data_names(this.#chart.spec).some((name) => datasets[name]);
     if (this.element.hidden) return this.#drawing;
     const title = pick(this.#chart.title, this.#chart.id);
-    const summary = this.summary_text();
+    const summary_b = this.summary_text();
+    const summary = summary_b && design_a ? design_a.summary(summary_b, this.summary_text(design_a.outputs)) : summary_b;
     this.#summary.textContent = summary;
     this.#canvas.setAttribute('aria-label', summary ? `${title}. ${summary}` : title);
-    const spec = spec_with_data(this.#chart.spec, datasets, summary || title, this.#max_height);
+    const spec_b = spec_with_data(this.#chart.spec, datasets, summary || title, this.#max_height);
+    const spec = design_a ? design_a.spec(spec_b) : spec_b;
     const canvas = this.#canvas;
     this.#drawing = this.#drawing.then(() => draw_near_view(canvas, () => draw_chart(canvas, spec, this.#view))).then((view) => {
       this.#view = view;
@@ -117,8 +121,11 @@ export class ChartPanel {
 
   #table_names() { return data_names(this.#chart.spec).filter((name) => this.#datasets?.[name] && name !== 'book'); }
 
+  /** A table's rows; with a design A, A's and this run's, each marked (compare.js). */
+  #rows(name) { return this.#design_a ? this.#design_a.rows(name, this.#datasets[name]) : this.#datasets[name]; }
+
   #columns(name) {
-    const rows = this.#datasets[name];
+    const rows = this.#rows(name);
     return rows.length ? Object.keys(rows[0]) : [];
   }
 
@@ -126,7 +133,7 @@ export class ChartPanel {
     const columns = this.#columns(name);
     const titles = field_titles(this.#chart.spec);
     const headers = columns.map((column) => column_header(this.#doc, name, column, titles));
-    const rows = this.#datasets[name].map((row) => columns.map((column) => csv_value(this.#doc, name, column, row[column])));
+    const rows = this.#rows(name).map((row) => columns.map((column) => csv_value(this.#doc, name, column, row[column])));
     save(this.#file_name('csv', name), to_csv(headers, rows), 'text/csv');
   }
 
@@ -142,7 +149,7 @@ export class ChartPanel {
     const title = pick(this.#chart.title, this.#chart.id);
     const titles = field_titles(this.#chart.spec);
     const tables = this.#table_names().map((name) => {
-      const rows = this.#datasets[name];
+      const rows = this.#rows(name);
       const columns = this.#columns(name);
       const label = pick(this.#doc.tables?.[name]?.title, name);
       return el('div', { class: 'sl-table-wrap sl-table-scroll', tabindex: '0', role: 'region', 'aria-label': `${title}: ${label}` },

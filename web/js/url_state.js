@@ -2,7 +2,8 @@
 // Keys: lab, cell, embed, lang; parameters are the CLI names. On the full lab page a parameter key is
 // prefixed with the cell's short id ("littles-law.lambda=200"); in embed mode it is plain ("lambda=200").
 // A parameter's earlier names (spec.params[i].aliases, the CLI's old flags) are read as its key too, so old
-// links keep working; the page then writes the URL back with the current name.
+// links keep working; the page then writes the URL back with the current name. A pinned design A (compare.js)
+// is "<cell>.A=1" with its parameters and seed under "<cell>.A.<name>" ("A=1", "A.<name>" in embed mode).
 
 export const SEED_KEY = 'seed';
 

@@ -1,6 +1,6 @@
 // The service worker: after one visit every lab opens and computes offline. scripts/build.mjs writes
-// VERSION (a hash of every precached file's bytes) and FILES (their paths, each with the SHA-256 of its
-// bytes) into the copy in dist/. Each version has its own cache, filled completely at install with exactly
+// VERSION (a hash of every precached file's bytes) and FILES (their paths, each with the first 128 bits of the
+// SHA-256 of its bytes) into the copy in dist/. Each version has its own cache, filled completely at install with exactly
 // the bytes FILES lists — a file that the host (or a cache on the way: a CDN midway through a deployment, a
 // stale HTTP cache) serves from another deployment fails the install, the cache is dropped and the next
 // visit tries again — and a service worker answers only from its own: a page is never served a mix of two
@@ -37,7 +37,8 @@ async function precache() {
       // comes back as a 304 (no body) from hosts that send ETags, so it is not downloaded twice.
       const response = await fetch(new Request(path, { cache: 'no-cache' }));
       if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
-      if (await sha256_hex(await response.clone().arrayBuffer()) !== digest) throw new Error(`${path}: not the file of version ${VERSION}`);
+      // FILES holds a prefix of each digest (scripts/build.mjs: 128 bits).
+      if ((await sha256_hex(await response.clone().arrayBuffer())).slice(0, digest.length) !== digest) throw new Error(`${path}: not the file of version ${VERSION}`);
       await cache.put(path, response);
     }));
   } catch (error) {

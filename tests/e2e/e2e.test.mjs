@@ -18,3 +18,4 @@ import './budgets.spec.mjs';
 import './takeover.spec.mjs';
 import './roofline.spec.mjs';
 import './capacity_search.spec.mjs';
+import './compare.spec.mjs';

@@ -36,15 +36,27 @@ export async function served_bytes(assets) {
   try {
     let total = 0;
     for (const asset of assets) {
-      const response = await fetch(asset.path, { method: 'HEAD' });
-      const length = Number(response.headers.get('Content-Length'));
-      if (!response.ok || !(length > 0)) return null;
+      const length = await served_length(asset.path);
+      if (length === null) return null;
       total += length;
     }
     return total;
   } catch {
     return null;
   }
+}
+
+const lengths = new Map();   // path → promise of its served length: one HEAD per file a page asks about (two cells share the digits)
+
+function served_length(path) {
+  if (!lengths.has(path)) {
+    lengths.set(path, fetch(path, { method: 'HEAD' }).then((response) => {
+      const length = Number(response.headers.get('Content-Length'));
+      return response.ok && length > 0 ? length : null;
+    }));
+    lengths.get(path).catch(() => lengths.delete(path));
+  }
+  return lengths.get(path);
 }
 
 function load(path) {

@@ -80,7 +80,7 @@ std::string csv_header() {
 }  // namespace
 
 int search(const std::map<std::string, std::string>& cli_params, const std::string& seed_text, bool show_progress,
-           int (*fail)(const Error&), std::ostream& out) {
+           int (*fail)(const Error&), std::ostream& out, std::ostream& err) {
   std::map<std::string, std::string> params = cli_params;
   const auto take = [&params](const std::string& name, std::string fallback) {
     const auto it = params.find(name);
@@ -144,19 +144,19 @@ int search(const std::map<std::string, std::string>& cli_params, const std::stri
     out.flush();
     for (llm::SearchPoint& pt : points) all.push_back(std::move(pt));
     if (show_progress)
-      std::cerr << "\rprogress: " << (d + 1 - first) << "/" << (last - first) << " designs" << std::flush;
+      err << "\rprogress: " << (d + 1 - first) << "/" << (last - first) << " designs" << std::flush;
   }
   for (std::thread& t : pool) t.join();
-  if (show_progress) std::cerr << "\n";
+  if (show_progress) err << "\n";
   int counts[3] = {0, 0, 0};
   for (const llm::SearchPoint& pt : all) ++counts[static_cast<int>(pt.status)];
-  std::cerr << "shard " << *shard << "/" << *shards << ": designs " << first << ".." << last << " of " << p.designs.size()
+  err << "shard " << *shard << "/" << *shards << ": designs " << first << ".." << last << " of " << p.designs.size()
             << ", " << all.size() << " points: " << counts[0] << " evaluated, " << counts[1] << " pruned, " << counts[2]
             << " refused (" << num_threads << " threads)\n";
   if (const auto winner = llm::cheapest_meeting(all)) {
     const llm::SearchPoint& w = all[*winner];
     const llm::Design& d = p.designs[static_cast<std::size_t>(w.design)];
-    std::cerr << "cheapest meeting every SLO" << (*shards > 1 ? " in this shard" : "") << ": point " << w.index << ", "
+    err << "cheapest meeting every SLO" << (*shards > 1 ? " in this shard" : "") << ": point " << w.index << ", "
               << w.replicas << " x " << d.gpu << " TP " << d.tp << " " << d.weights << ", $" << number_text(w.usd_per_m_tokens)
               << " per M output tokens\n";
   }

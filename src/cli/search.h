@@ -13,8 +13,9 @@
 
 namespace sl::cli {
 
-/// The lines go to `out`; an error goes through `fail` (which prints it) and its return is returned.
+/// The lines go to `out`, the counts and the winner to `err`; an error goes through `fail` (which prints it) and
+/// its return is returned.
 int search(const std::map<std::string, std::string>& params, const std::string& seed, bool show_progress,
-           int (*fail)(const Error&), std::ostream& out = std::cout);
+           int (*fail)(const Error&), std::ostream& out = std::cout, std::ostream& err = std::cerr);
 
 }  // namespace sl::cli

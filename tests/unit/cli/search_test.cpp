@@ -12,8 +12,9 @@ int quiet_fail(const sl::Error&) { return 2; }
 
 std::string search_output(std::map<std::string, std::string> params) {
   params.insert({{"gpus", "h100+a100"}, {"tp_max", "2"}, {"replicas_max", "4"}, {"n", "200"}, {"lambda", "20"}});
-  std::ostringstream out;
-  REQUIRE(sl::cli::search(params, "7", false, &quiet_fail, out) == 0);
+  std::ostringstream out, counts;
+  REQUIRE(sl::cli::search(params, "7", false, &quiet_fail, out, counts) == 0);
+  CHECK(counts.str().find(" points: ") != std::string::npos);  // the counts, on the error stream
   return out.str();
 }
 

@@ -19,3 +19,6 @@ import './takeover.spec.mjs';
 import './roofline.spec.mjs';
 import './capacity_search.spec.mjs';
 import './compare.spec.mjs';
+import './fleet.spec.mjs';
+import './replay.spec.mjs';
+import './trace.spec.mjs';

@@ -116,7 +116,8 @@ std::vector<ParamSpec> search_params() {
       explored(count("replicas_min", "replicas", 1, 1, 64), 1, 16),
       explored(count("replicas_max", "replicas", 10, 1, 64), 1, 16),
       choice("pruning", {"on", "off"}, "on"),
-      bytes("points", "text/csv,.csv", kMaxPointsFileBytes)};
+      bytes("points", "text/csv,.csv", kMaxPointsFileBytes),
+      count("part", "", 1, 1, kMaxParts), count("parts", "", 1, 1, kMaxParts)};
   // The grid first: it is what a reader of this cell changes.
   params.insert(params.begin(), grid.begin(), grid.end());
   return params;
@@ -158,6 +159,9 @@ Result<SearchParams> validate_search(const Inputs& in) {
   if (split != "off") splits.push_back(true);
   p.prefill_frac = in.real("prefill_frac");
   p.prune = in.choice("pruning") == "on";
+  p.part = in.count("part");
+  p.parts = in.count("parts");
+  if (p.part > p.parts) return end_below_start("parts", "part", p.parts, p.part);
   p.slo_target_frac = in.real("slo_target_frac");
   p.idle_w = in.real("idle_w");
   // Every combination, in grid order; counted first, so a huge grid is refused before it is built.
@@ -183,6 +187,7 @@ Result<SearchParams> validate_search(const Inputs& in) {
   }
   // The whole grid's cost, every point run (pruning saves what it saves): llm/fleet's cost model of each point.
   EngineWork total, largest;
+  std::vector<EngineWork> by_replicas(static_cast<std::size_t>(p.num_replica_counts()));  // for a coarser grid
   std::int64_t runnable = 0;
   // Each point's own check goes to a scratch tally: the search's cost is the one estimate below, over all points.
   std::optional<budget::Tally> points_tally;
@@ -197,6 +202,7 @@ Result<SearchParams> validate_search(const Inputs& in) {
       }
       const EngineWork work = fleet_point_work(point.value(), point.value().point);
       total += work;
+      by_replicas[static_cast<std::size_t>(n - p.replicas_min)] += work;
       if (work.bytes() > largest.bytes()) largest = work;
       ++runnable;
     }
@@ -210,6 +216,22 @@ Result<SearchParams> validate_search(const Inputs& in) {
                   " points fit at this n: narrow the grid (fewer GPUs, TP sizes or replica counts) or lower n";
     e->args.emplace_back("points_fit", format_number(fits));
     e->args.emplace_back("problem", "search");  // the page's own wording: errors.too_large_search
+    // Coarser grids that fit, which the page offers as buttons (args "set.<param>"): the most replica counts whose
+    // points fit by the same cost model, and n scaled down (the work is about linear in n) to two digits.
+    EngineWork fewer;
+    std::int64_t replicas_fit = 0;
+    for (std::int64_t n = p.replicas_min; n < p.replicas_max; ++n) {
+      fewer += by_replicas[static_cast<std::size_t>(n - p.replicas_min)];
+      if (check_engine_budget(fewer, largest, "n", "", budget::kMaxSearchSeconds)) break;
+      replicas_fit = n;
+    }
+    if (replicas_fit > 0) e->args.emplace_back("set.replicas_max", std::to_string(replicas_fit));
+    double n_fit = 0.9 * static_cast<double>(in.count("n")) * fits / static_cast<double>(runnable);
+    double step = 1;
+    while (n_fit >= 100 * step) step *= 10;
+    n_fit = std::floor(n_fit / step) * step;
+    const auto n_spec = std::find_if(p.fleet_params.begin(), p.fleet_params.end(), [](const ParamSpec& s) { return s.name == "n"; });
+    if (n_spec != p.fleet_params.end() && n_fit >= n_spec->min) e->args.emplace_back("set.n", format_number(n_fit));
     return *e;
   }
   return p;
@@ -360,13 +382,29 @@ Error points_error(const std::string& param, std::int64_t line, const std::strin
 
 Result<std::vector<SearchPoint>> read_points(const SearchParams& p, const std::string& text, const std::string& param) {
   const std::vector<std::string> columns = csv_columns();
-  csv::Reader reader(text, param, csv::Limits{static_cast<std::int64_t>(columns.size()) + 1, 4096});
+  // Or the cell's own `points` table written back as CSV (what the page's workers return, web/js/spread_run.js):
+  // the GPU, the weights and the status as indices, no refusal, then the frontier flags (recomputed here).
+  std::vector<std::string> table_columns(columns.begin(), columns.end() - 1);
+  table_columns.insert(table_columns.end(), {"on_frontier", "on_ttft_frontier"});
+  csv::Reader reader(text, param, csv::Limits{static_cast<std::int64_t>(table_columns.size()) + 1, 4096});
   std::vector<std::string> fields;
   auto got = reader.next(fields);
   if (!got.ok()) return got.error();
-  if (!got.value() || fields != columns)
+  const bool as_table = got.value() && fields == table_columns;
+  if (!got.value() || (fields != columns && !as_table))
     return points_error(param, got.value() ? reader.line() : 1,
                         "expected the header serving-lab search --format csv writes (index,gpu,tp,...,refusal)", "header");
+  std::vector<std::string> gpu_ids;
+  for (const GpuPreset& g : gpu_presets()) gpu_ids.push_back(g.id);
+  const std::vector<std::string> statuses = {"evaluated", "pruned", "refused"};
+  const auto at = [&](const char* name) {
+    return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
+  };
+  // An index into `names` as its name; anything else as it is (refused below as a design or a status).
+  const auto name_at = [](std::string& field, const std::vector<std::string>& names) {
+    const double i = is_decimal(field) && !names_non_finite(field) ? std::strtod(field.c_str(), nullptr) : -1;
+    if (i >= 0 && i < static_cast<double>(names.size()) && i == std::floor(i)) field = names[static_cast<std::size_t>(i)];
+  };
   // Each point at its grid index (no sort: each std::sort is ~1 kB of the module every page downloads).
   std::vector<SearchPoint> at_index(static_cast<std::size_t>(p.num_points()));
   std::vector<bool> seen(at_index.size(), false);
@@ -376,9 +414,15 @@ Result<std::vector<SearchPoint>> read_points(const SearchParams& p, const std::s
     if (!got.ok()) return got.error();
     if (!got.value()) break;
     const std::int64_t line = reader.line();
-    if (fields.size() != columns.size())
+    const std::size_t width = as_table ? table_columns.size() : columns.size();
+    if (fields.size() != width)
       return points_error(param, line, std::to_string(fields.size()) + " fields where the header has " +
-                                           std::to_string(columns.size()), "field_count");
+                                           std::to_string(width), "field_count");
+    if (as_table) {
+      name_at(fields[at("gpu")], gpu_ids), name_at(fields[at("weights")], kWeights), name_at(fields[at("status")], statuses);
+      fields.resize(columns.size());
+      fields.back().clear();  // the refusal
+    }
     // Every number as the search writes it: decimal, finite, not negative.
     std::vector<double> x(columns.size(), 0);
     for (std::size_t k = 0; k < columns.size(); ++k) {
@@ -389,9 +433,6 @@ Result<std::vector<SearchPoint>> read_points(const SearchParams& p, const std::s
         return points_error(param, line, "column " + columns[k] + ": expected a number, at least 0, got " + echo(t), "number");
       x[k] = v;
     }
-    const auto at = [&](const char* name) {
-      return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
-    };
     const double index = x[at("index")];
     if (index != std::floor(index) || index >= static_cast<double>(p.num_points()))
       return points_error(param, line, "point " + echo(fields[at("index")]) + " is not a point of this grid of " +
@@ -442,6 +483,10 @@ Result<std::vector<SearchPoint>> read_points(const SearchParams& p, const std::s
     pt.preemptions_per_request = x[at("preemptions_per_request")];
     pt.kv_transfer_wait_ms = x[at("kv_transfer_wait_ms")];
     pt.j_per_token = x[at("j_per_token")];
+    pt.rejected = x[at("rejected")];
+    // The cell's own table has no refusal column: its message is llm/fleet's, asked again.
+    if (pt.status == PointStatus::Refused && pt.refusal.empty())
+      if (auto checked = validate_fleet(fleet_inputs(p, d, pt.replicas)); !checked.ok()) pt.refusal = checked.error().message;
     at_index[i] = std::move(pt);
     ++num_read;
   }
@@ -480,7 +525,7 @@ std::vector<std::pair<const char*, double>> point_fields_of(const Design& d, con
           {"ttft_p99_ms", pt.ttft_p99_ms}, {"tpot_p99_ms", pt.tpot_p99_ms}, {"itl_p99_ms", pt.itl_p99_ms},
           {"queue_p99_ms", pt.queue_p99_ms}, {"tok_per_s", pt.tok_per_s}, {"busy_frac", pt.busy_frac},
           {"preemptions_per_request", pt.preemptions_per_request}, {"kv_transfer_wait_ms", pt.kv_transfer_wait_ms},
-          {"j_per_token", pt.j_per_token}};
+          {"j_per_token", pt.j_per_token}, {"rejected", pt.rejected}};
 }
 
 }  // namespace sl::llm

@@ -62,6 +62,9 @@ struct SearchParams {
   std::int64_t replicas_min = 1, replicas_max = 10;
   double prefill_frac = 0.5;  ///< a split design's prefill replicas: round(N x this), within 1..N-1
   bool prune = true;
+  /// This run evaluates part `part` of `parts` of the grid (shard_designs): a page spreads a search over its workers
+  /// so, then gives the parts' `points` tables back as one points file.
+  std::int64_t part = 1, parts = 1;
   double slo_target_frac = 0.9;
   double idle_w = 300;  ///< a GPU's busy power is its preset's TDP, at least this
   std::optional<std::string> sample_trace;  ///< the sample trace's bytes, when the host passed them
@@ -75,8 +78,8 @@ struct SearchParams {
 /// tensor_parallel_size, weights, prefill_replicas, price_usd_per_h, gpu_w and the sweep), then the grid: gpus (a set
 /// of presets), tp_min..tp_max (powers of two), weights_set, max_num_seqs..max_num_seqs_to and
 /// max_num_batched_tokens..max_num_batched_tokens_to (doubling), spec_tokens..spec_tokens_to, disaggregation (off,
-/// on, both), prefill_frac, replicas_min..replicas_max, pruning; and `points`, a CSV file of points a search wrote
-/// (read_points), whose frontier is computed without running anything.
+/// on, both), prefill_frac, replicas_min..replicas_max, pruning; `points`, a CSV file of points a search wrote
+/// (read_points), whose frontier is computed without running anything; and part of parts (1 of 1: the whole grid).
 std::vector<ParamSpec> search_params();
 
 /// Checked grid. Errors: a range whose end is below its start ("invalid", naming the end); a grid of more than
@@ -85,6 +88,7 @@ std::vector<ParamSpec> search_params();
 /// an error of the search: it is counted as refused.
 Result<SearchParams> validate_search(const Inputs& in);
 inline constexpr std::int64_t kMaxSearchPoints = 2000;
+inline constexpr std::int64_t kMaxParts = 64;
 
 /// The points of design `d`, replicas ascending (each Evaluated, Pruned or Refused). Progress counts points.
 std::vector<SearchPoint> evaluate_design(const SearchParams& p, std::size_t d, std::uint64_t seed, RunControl& ctl);
@@ -110,7 +114,8 @@ const char* status_name(PointStatus status);
 /// status as text, then the refusal.
 std::vector<std::string> csv_columns();
 
-/// Points a search wrote as CSV (one shard's file, or several concatenated: a header, then rows in any order),
+/// Points a search wrote as CSV (one shard's file, or several concatenated: a header, then rows in any order; or
+/// the cell's `points` tables written as CSV, with indices for the GPU, the weights and the status),
 /// checked against this grid, in grid order. The file is hostile until read, and refused whole: bad CSV, a header
 /// other than csv_columns(), a row whose index is outside the grid or repeated, whose design or replicas differ
 /// from the grid's point of that index, or whose status or numbers are not what a search writes, is an error

@@ -52,9 +52,11 @@ Result<RunResult> run_search(const SearchParams& p, std::uint64_t seed, RunContr
   if (p.loaded) {
     points = *p.loaded;  // a search run elsewhere (serving-lab search --format csv): its frontier, nothing run
   } else {
-    points.reserve(static_cast<std::size_t>(p.num_points()));
-    for (std::size_t d = 0; d < p.designs.size(); ++d) {
-      RunControl part([&ctl, d, num_designs](double f) { ctl.report(static_cast<double>(d) + f, num_designs); });
+    const std::pair<std::size_t, std::size_t> range = shard_designs(p.designs.size(), p.part, p.parts);
+    const std::size_t first = range.first, last = range.second;
+    const auto share = static_cast<double>(last - first);
+    for (std::size_t d = first; d < last; ++d) {
+      RunControl part([&ctl, d, first, share](double f) { ctl.report(static_cast<double>(d - first) + f, share); });
       for (SearchPoint& pt : evaluate_design(p, d, seed, part)) points.push_back(std::move(pt));
     }
   }

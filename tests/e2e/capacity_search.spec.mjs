@@ -4,8 +4,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, axe_violations, new_page, next_run, open, output_text, paste_by_keyboard, runs_of, screenshot, set_param_and_wait,
-  with_site } from './helpers.mjs';
+import { ROOT, axe_violations, new_page, next_run, open, output_text, paste_by_keyboard, reveal, runs_of, screenshot,
+  set_param_and_wait, type_and_submit, with_site } from './helpers.mjs';
 
 const CELL = '#capacity-search';
 const number = (text) => Number(text.replace(/[^\d.,-]/g, '').replace(',', '.'));
@@ -59,6 +59,34 @@ describe('llm/capacity-search: the frontier and the cheapest fleet', () => {
     assert.deepEqual(page.problems, []);
   });
 
+  // web/js/spread_run.js: the grid in parts over the workers, merged by C++ after each part and at the end.
+  test('spread over two workers: partial frontiers while parts run, then the one-worker result; Cancel stops it', async () => {
+    const shown = (page) => page.$$eval(`${CELL} .sl-outputs tr[data-key], ${CELL} .sl-notices [data-code]`, (nodes) =>
+      nodes.map((node) => `${node.dataset.key ?? node.dataset.code}: ${node.textContent}`));
+    const url = (workers, n) => `${site.server.url}lab.html?lab=llm&cell=capacity-search&embed=1&predict=0&n=${n}&workers=${workers}`;
+    const one = await new_page(site.browser);
+    await open(one, url(1, 2000));
+    await one.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 60_000 });
+    assert.equal(await one.$eval(CELL, (cell) => cell.dataset.partials), undefined, 'one worker: no parts');
+    const spread = await new_page(site.browser);
+    await open(spread, url(2, 2000));
+    await spread.waitForSelector(`${CELL}[data-state="done"]`, { timeout: 60_000 });
+    assert.ok(Number(await spread.$eval(CELL, (cell) => cell.dataset.partials)) >= 1, 'a partial result was shown');
+    assert.deepEqual(await shown(spread), await shown(one));
+    assert.doesNotMatch(await spread.textContent(`${CELL} .sl-notices`), /points file/);
+    // Cancel while the parts run: the cell says so, and runs again after.
+    const before = await runs_of(spread, CELL);
+    await reveal(spread, `${CELL} [name="n"]`);
+    await type_and_submit(spread, `${CELL} [name="n"]`, '5000');   // inside the budget, and long enough to cancel
+    await spread.waitForSelector(`${CELL} .sl-progress:not([hidden])`, { timeout: 30_000 });
+    await spread.click(`${CELL} .sl-button-cancel`);
+    assert.equal(await next_run(spread, before, CELL), 'cancelled');
+    assert.equal(await set_param_and_wait(spread, 'n', '2000', CELL), 'done');
+    assert.deepEqual(await shown(spread), await shown(one));
+    assert.deepEqual(one.problems, []);
+    assert.deepEqual(spread.problems, []);
+  });
+
   test('a narrower grid runs again, and a grid past the budget is refused saying how many points fit', async () => {
     const page = await new_page(site.browser);
     await open(page, `${site.server.url}lab.html?lab=llm&cell=capacity-search&embed=1&predict=0`);
@@ -67,6 +95,16 @@ describe('llm/capacity-search: the frontier and the cheapest fleet', () => {
     assert.equal(number(await output_text(page, 'points_total', CELL)), 64);
     assert.equal(await set_param_and_wait(page, 'n', '100000', CELL), 'error');
     assert.match(await page.textContent(`${CELL} .sl-error`), /this search would need [0-9.e+]+ units if every point ran.*about \d+ of its points fit/);
+    // It offers a coarser search C++ says fits (tests/unit/llm/capacity_search_test.cpp): a smaller n, set and run.
+    const offered = await page.getAttribute(`${CELL} [data-offer="n"]`, 'data-value');
+    assert.ok(Number(offered) > 0 && Number(offered) < 100000, offered);
+    assert.match(await page.textContent(`${CELL} [data-offer="n"]`), /^Run with .+ = [\d,]+$/);
+    const runs = await runs_of(page, CELL);
+    await page.click(`${CELL} [data-offer="n"]`);
+    await page.waitForSelector(`${CELL}[data-state="running"]`);
+    assert.equal(await page.inputValue(`${CELL} [name="n"]`), offered);
+    await page.click(`${CELL} .sl-button-cancel`);
+    assert.equal(await next_run(page, runs, CELL), 'cancelled');
     assert.deepEqual(page.problems, []);
   });
 });

@@ -29,7 +29,7 @@ export class CellView {
   #values; #seed_text;            // what the user typed (strings), restored from the URL
   #files = {};                    // file parameters: name → Uint8Array (never in the URL)
   #pasted = {};                   // file parameters given as pasted text: name → the text, kept across rebuilds
-  #form = null; #status; #error_box; #notices; #fills; #results; #stale_note; #charts;
+  #form = null; #status; #error_box; #offers; #notices; #fills; #results; #stale_note; #charts;
   #last_result = null; #last_error = null; #datasets = null; #debounce = 0;
   #open_full = null;
   #more_charts = null; #folded = [];
@@ -115,6 +115,7 @@ export class CellView {
     this.#status.relabel();
     this.#asset_gate = el('div', { class: 'sl-asset-gate', hidden: true });
     this.#error_box = el('div', { class: 'sl-error', role: 'alert', hidden: true });
+    this.#offers = el('div', { class: 'sl-offers' });
     this.#notices = el('div', { class: 'sl-notices' });
     this.#fills = el('div', { class: 'sl-fills' });
     this.#stale_note = el('p', { class: 'sl-stale-note', hidden: true }, t('cell.stale'));
@@ -165,7 +166,7 @@ export class CellView {
         this.#number ? el('span', { class: 'sl-cell-number' }, `${this.#number}. `) : null, pick(doc.title, this.#spec.id)),
       el('div', { class: 'sl-cell-text' }, (pick(doc.text, []) || []).map((paragraph) => el('p', {}, paragraph))),
       el('div', { class: 'sl-explore' },
-        el('div', { class: 'sl-controls' }, form, this.#asset_gate, this.#error_box),
+        el('div', { class: 'sl-controls' }, form, this.#asset_gate, this.#error_box, this.#offers),
         this.#main_box),
       this.#notices, this.#fills, this.#stale_note,
       this.#results,
@@ -340,7 +341,8 @@ export class CellView {
     const ran = Object.keys(consented).length ? null : { values: { ...this.#values }, files: { ...this.#files }, seed: this.#seed_text };
     this.#status.started();
     this.element.dataset.state = 'running';
-    const result = await this.#worker.run(this.#spec.id, inputs, seed, (frac) => this.#status.progress(frac));
+    const result = await this.#worker.run(this.#spec.id, inputs, seed, (frac) => this.#status.progress(frac),
+      (partial, done, parts) => this.#show_partial(partial, done, parts));
     computed();   // its worker is free: the page's next first run is posted before this one is shown
     if (result.superseded) return;   // a newer run owns the status line
     this.element.dataset.runs = String(Number(this.element.dataset.runs || 0) + 1);
@@ -360,6 +362,14 @@ export class CellView {
     this.element.dataset.state = 'done';
     if (this.#open_full) this.#open_full.href = this.full_url();
     this.element.dispatchEvent(new CustomEvent('sl-run', { bubbles: true }));
+  }
+
+  /** A spread run's merged result of the parts done so far (spread_run.js), shown while the rest runs. */
+  #show_partial(result, done, parts) {
+    if (this.#prediction?.pending) return;   // the prediction is answered by the whole run
+    this.#status.parts(done, parts);
+    this.#show_result(result, true);
+    this.element.dataset.partials = String(Number(this.element.dataset.partials || 0) + 1);
   }
 
   /**
@@ -412,6 +422,13 @@ export class CellView {
     this.#error_box.textContent = message;
     this.#error_box.hidden = by_field;   // shown beside its field (referenced by aria-describedby) when it has one
     this.#form.mark_invalid(error.param, message);
+    // Inputs C++ proposes with the error (args "set.<param>": a coarser search that fits), each a button that sets it
+    // and runs.
+    const offers = Object.entries(error.args || {}).filter(([key]) => key.startsWith('set.'))
+      .map(([key, value]) => [key.slice(4), value]).filter(([name]) => this.#takes({ [name]: '' }) && this.#values[name] !== undefined);
+    replace_children(this.#offers, offers.map(([name, value]) => el('button', {
+      type: 'button', class: 'sl-button sl-offer', 'data-offer': name, 'data-value': value, on: { click: () => this.#apply({ [name]: value }) } },
+    t('cell.offer', { label: label(name), value: format_number(Number(value)) }))));
   }
 
   #show_result(result, is_new) {
@@ -419,6 +436,7 @@ export class CellView {
     if (is_new) this.#last_error = null;
     this.#error_box.hidden = true;
     this.#error_box.textContent = '';
+    replace_children(this.#offers);
     this.#form.mark_invalid(null);
     const doc = this.#doc;
     const outputs = result.outputs || {};

@@ -39,6 +39,28 @@ async function main() {
   await start_cells(docs);
 }
 
+/** Whether a cell is run spread over the workers (web/js/spread_run.js): it declares parts of a grid and takes their points back. */
+const spreads = (spec) => ['part', 'parts', 'points'].every((name) => spec.params.some((param) => param.name === name));
+
+/**
+ * A SpreadRun whose module loads on the cell's first run: one cell of one lab spreads, and every page's first
+ * result waits for this file's bytes. A cancel (or a newer run) that comes while it loads is honoured.
+ */
+function lazy_spread() {
+  let spread = null, runs = 0, cancelled = 0;
+  return {
+    get busy() { return spread?.busy ?? false; },
+    cancel() { cancelled = runs; spread?.cancel(); },
+    async run(...args) {
+      const ticket = ++runs;
+      spread ??= new (await import('./spread_run.js')).SpreadRun(CellWorker);
+      if (ticket !== runs) return { cancelled: true, superseded: true };
+      if (cancelled === ticket) return { cancelled: true };
+      return spread.run(...args);
+    },
+  };
+}
+
 /**
  * The cells run in a pool of workers (worker_pool.js); their specs are the module's list_cells(), which the
  * build wrote into the lab file. The page is built down to its first simulation cell, whose run waits in
@@ -56,7 +78,7 @@ async function start_cells(docs) {
     const spec = specs[doc.id];
     if (!spec) return { element: el('p', { class: 'sl-error', role: 'alert' }, t('lab.cell_missing', { cell: doc.id })) };
     const number = page.lab.cells.findIndex((cell) => cell.id === doc.id) + 1;
-    return new CellView({ lab_id: page.lab.id, doc, spec, worker: new CellWorker(), embed: state.embed, query: state.query,
+    return new CellView({ lab_id: page.lab.id, doc, spec, worker: spreads(spec) ? lazy_spread() : new CellWorker(), embed: state.embed, query: state.query,
       number, predict: ask_predictions });
   };
   const runs = new FirstRuns();

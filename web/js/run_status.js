@@ -10,6 +10,7 @@ const ELAPSED_TICK_MS = 100;
 export class RunStatus {
   element; #text; #box; #bar; #elapsed; #cancel;
   #started_at = 0; #show_timer = 0; #tick_timer = 0; #frac = 0;
+  #parts = null;   // {done, parts} of a run spread over the workers, once a part is done
   #last = null;   // {kind, elapsed_ms} of the last finished run, re-worded when the language changes
 
   constructor(on_cancel) {
@@ -39,6 +40,7 @@ export class RunStatus {
     this.#stop_timers();
     this.#started_at = performance.now();
     this.#frac = 0;
+    this.#parts = null;
     this.#bar.value = 0;
     this.#show_timer = setTimeout(() => this.#show_progress(), PROGRESS_DELAY_MS);
   }
@@ -47,6 +49,9 @@ export class RunStatus {
     this.#frac = frac;
     this.#bar.value = frac;
   }
+
+  /** A spread run (spread_run.js) has `done` of its `parts` done, and the page shows their merged result. */
+  parts(done, parts) { this.#parts = { done, parts }; }
 
   /** The run ended. kind: 'done' | 'error' | 'cancelled'. Returns the elapsed time in ms. */
   finished(kind) {
@@ -66,7 +71,8 @@ export class RunStatus {
     this.#text.dataset.state = 'running';
     const tick = () => {
       const percent = Math.round(this.#frac * 100);
-      this.#elapsed.textContent = t('cell.elapsed', { percent, time: format_duration_ms(performance.now() - this.#started_at) });
+      const time = format_duration_ms(performance.now() - this.#started_at);
+      this.#elapsed.textContent = this.#parts ? t('cell.elapsed_parts', { percent, time, ...this.#parts }) : t('cell.elapsed', { percent, time });
     };
     tick();
     this.#tick_timer = setInterval(tick, ELAPSED_TICK_MS);

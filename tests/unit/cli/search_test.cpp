@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/registry.h"
@@ -67,6 +68,56 @@ TEST_CASE("llm/capacity-search reads a search's CSV (whole or its shards concate
   for (std::size_t i = 0; i < read.value().tables.size(); ++i) CHECK(read.value().tables[i].columns == direct.value().tables[i].columns);
   // The seed does not matter to a file's points: nothing is run.
   CHECK(sl::run_cell("llm/capacity-search", with_points, "8", quiet).value().outputs == direct.value().outputs);
+}
+
+// The page spreads a search over its workers (web/js/spread_run.js): each worker runs part i of n of the grid, and
+// the parts' `points` tables, written back as CSV (indices for the GPU, the weights and the status), give the
+// result of the whole grid run in one piece: the same outputs, tables and notices (but "read from a file"), and the
+// same first refusal, asked of llm/fleet again since a table holds no text.
+TEST_CASE("llm/capacity-search's parts, their points tables read back, give the whole grid's result",
+          "[cli][capacity-search]") {
+  const std::map<std::string, std::string> grid = {{"gpus", "h100+a100"}, {"tp_max", "2"}, {"replicas_max", "4"},
+                                                   {"n", "200"}, {"lambda", "20"}, {"weights_set", "fp16+fp8"}};
+  sl::RunControl quiet;
+  auto direct = sl::run_cell("llm/capacity-search", grid, "7", quiet);
+  REQUIRE(direct.ok());
+  for (const int parts : {3, 10}) {  // 8 designs: uneven parts, then parts with no design
+    std::ostringstream csv;
+    csv.precision(17);
+    bool header = false;
+    for (int part = 1; part <= parts; ++part) {
+      std::map<std::string, std::string> inputs = grid;
+      inputs["part"] = std::to_string(part);
+      inputs["parts"] = std::to_string(parts);
+      auto r = sl::run_cell("llm/capacity-search", inputs, "7", quiet);
+      REQUIRE(r.ok());
+      const sl::Table& t = r.value().tables.front();
+      REQUIRE(t.name == "points");
+      if (t.columns.empty()) continue;  // a part with no design: a table without rows has no columns
+      for (std::size_t c = 0; !header && c < t.columns.size(); ++c) csv << (c ? "," : "") << t.columns[c].first;
+      if (!header) csv << "\n";
+      header = true;
+      for (std::size_t row = 0; row < t.columns.front().second.size(); ++row)
+        for (std::size_t c = 0; c < t.columns.size(); ++c)
+          csv << t.columns[c].second[row] << (c + 1 < t.columns.size() ? "," : "\n");
+    }
+    std::map<std::string, std::string> with_points = grid;
+    with_points["points"] = csv.str();
+    auto merged = sl::run_cell("llm/capacity-search", with_points, "7", quiet);
+    REQUIRE(merged.ok());
+    INFO(parts << " parts");
+    CHECK(merged.value().outputs == direct.value().outputs);
+    REQUIRE(merged.value().tables.size() == direct.value().tables.size());
+    for (std::size_t i = 0; i < merged.value().tables.size(); ++i)
+      CHECK(merged.value().tables[i].columns == direct.value().tables[i].columns);
+    std::vector<std::string> got, expected;
+    for (const sl::Notice& n : merged.value().notices)
+      if (n.code != "points_from_file") got.push_back(n.code + ": " + n.message);
+    for (const sl::Notice& n : direct.value().notices) expected.push_back(n.code + ": " + n.message);
+    CHECK(got == expected);
+    // The grid has refused points (FP8 on an A100): the notice naming the first is among those compared.
+    CHECK(std::any_of(expected.begin(), expected.end(), [](const std::string& n) { return n.rfind("refused: ", 0) == 0; }));
+  }
 }
 
 TEST_CASE("A points file is refused whole, naming its line and what is wrong", "[cli][capacity-search]") {

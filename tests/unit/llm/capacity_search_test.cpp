@@ -160,3 +160,25 @@ TEST_CASE("A bad grid gets an error naming its parameter", "[llm][capacity-searc
   CHECK(slow.param == "n");
   CHECK(slow.message.find("points fit") != std::string::npos);
 }
+
+TEST_CASE("A search over the budget proposes coarser grids that fit: the most replica counts, or a smaller n",
+          "[llm][capacity-search]") {
+  const std::map<std::string, std::string> slow = {{"gpus", "h100+a100"}, {"n", "60000"}};
+  auto p = validate_search(search_inputs(slow));
+  REQUIRE_FALSE(p.ok());
+  std::map<std::string, std::string> offers;
+  for (const auto& [key, value] : p.error().args)
+    if (key.rfind("set.", 0) == 0) offers[key.substr(4)] = value;
+  REQUIRE(offers.count("replicas_max") == 1);
+  REQUIRE(offers.count("n") == 1);
+  const auto with = [&](const char* name, const std::string& value) {
+    std::map<std::string, std::string> changes = slow;
+    changes[name] = value;
+    return validate_search(search_inputs(changes)).ok();
+  };
+  // Each proposal fits; one more replica count would not (the most that fit, by the same cost model).
+  CHECK(with("replicas_max", offers["replicas_max"]));
+  CHECK_FALSE(with("replicas_max", std::to_string(std::stoll(offers["replicas_max"]) + 1)));
+  CHECK(with("n", offers["n"]));
+  CHECK(std::stod(offers["n"]) < 60000);
+}

@@ -40,6 +40,12 @@ stage() {  # stage NAME COMMAND...: run, tee the log, remember failure and time
 stage lab-files node --test --test-reporter=tap tests/labs/ || true   # schema (ajv), canonical layout, file:line errors
 count_node "$LOGS/lab-files.log"
 stage native-build build_native || true
+# What the lab files name (headline outputs, summary placeholders, key parameters, tables), checked against the
+# CLI's `list --json` as soon as it is built: a typo fails here, minutes before the wasm stage.
+if [ -x build/native/serving-lab ]; then
+  stage declarations node --test --test-reporter=tap tests/declarations/ || true
+  count_node "$LOGS/declarations.log"
+fi
 # Catch2 v2 has no sharding: the unit tests run in two lanes at once (2 cores), each a test spec, the second
 # its exact complement — the llm, request and lab-file cases (the book-row sweep alone is ~26 s), then the long
 # [.slow] ones; and the rest, then `serving-lab check`. Each part has its own log and summary line.

@@ -1,7 +1,7 @@
 // Each cell's lab file makes it an explorable (issue 12): a short framing, the longer text in "Why?"
 // sections, the main chart named, 1-3 key parameters, 3-6 headline outputs, a summary sentence on every
 // chart, and in every lab at least one predict-then-run prompt. Names are checked against C++'s declarations
-// in tests/wasm/lab_declarations.test.mjs.
+// in tests/declarations/lab_declarations.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load_labs, LANGS } from '../../scripts/labs/load.mjs';

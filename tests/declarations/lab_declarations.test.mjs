@@ -1,14 +1,20 @@
 // What a lab file names — key parameters, headline and predicted outputs, outputs in chart summaries, result
-// and chart tables — is declared in the cell's C++ spec (list_cells() of the built module), so the page never
-// shows a slider, figure or table that no run can fill.
+// and chart tables — is declared in the cell's C++ spec, so the page never shows a slider, figure or table that no
+// run can fill. The specs are the native CLI's `serving-lab list --json`, the same JSON as the wasm module's
+// list_cells() (tests/wasm/determinism.test.mjs): npm test runs this right after the native build, before the
+// module is built, so a typo in a lab file fails in the first minutes.
+//   node --test tests/declarations/   (after the native build)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadModule, plain } from './load_module.mjs';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { load_labs } from '../../scripts/labs/load.mjs';
 import { data_names } from '../../web/js/charts.js';
 
-const M = await loadModule();
-const specs = new Map(plain(M.list_cells()).map((spec) => [spec.id, spec]));
+const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../build/native/serving-lab');
+const specs = new Map(JSON.parse(execFileSync(cli, ['list', '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 }))
+  .map((spec) => [spec.id, spec]));
 const cells = (await load_labs()).flatMap((lab) => lab.cells);
 
 for (const cell of cells) {

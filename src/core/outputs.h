@@ -1,6 +1,6 @@
 #pragma once
-// A cell's output declarations by name: an output whose name states its unit by its suffix (STYLE.md: units
-// live in names) is declared by the name alone, `"W_ms"`, and takes that unit; one whose name does not
+// A cell's output declarations by name: an output whose name states its unit by its suffix (docs/style.md,
+// "Units in names") is declared by the name alone, `"W_ms"`, and takes that unit; one whose name does not
 // ("mean_batch" in sequences) keeps `out(name, unit)`:
 //   cell.outputs = outputs({"W_ms", "rho", out("mean_batch", "sequences"), sometimes("W_closed_form_ms")});
 #include <cstddef>

@@ -1,6 +1,6 @@
 #pragma once
 // Units the core converts between, defined once. GB (10^9 B) and GiB (2^30 B) are never implicit: a name
-// says which (STYLE.md, "Units live in names").
+// says which (docs/style.md, "Units in names").
 
 namespace sl::units {
 

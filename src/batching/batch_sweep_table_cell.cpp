@@ -6,6 +6,7 @@
 #include <array>
 #include <string>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "core/table_columns.h"
 #include "batching/cells.h"
@@ -50,13 +51,11 @@ Result<BatchSweepTableParams> validate_batch_sweep_table(const Inputs& in) {
   return p;
 }
 
-Result<RunResult> run_batch_sweep_table(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  const auto params = validate_batch_sweep_table(in);
-  if (!params.ok()) return params.error();
-  const std::array<double, 5>& t_ms = params.value().t_ms;
-  const double window_ms = params.value().window_ms;
-  const double small_window_ms = params.value().small_window_ms;
-  const double slo_ms = params.value().slo_ms;
+Result<RunResult> run_batch_sweep_table(const BatchSweepTableParams& params, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
+  const std::array<double, 5>& t_ms = params.t_ms;
+  const double window_ms = params.window_ms;
+  const double small_window_ms = params.small_window_ms;
+  const double slo_ms = params.slo_ms;
 
   RunResult result;
   const auto throughput = [&t_ms](std::size_t i) { return static_cast<double>(kBatches[i]) / (t_ms[i] * 1e-3); };
@@ -93,13 +92,12 @@ Result<RunResult> run_batch_sweep_table(const Inputs& in, std::uint64_t /*seed*/
 }  // namespace
 
 CellSpec batch_sweep_table_cell() {
-  CellSpec cell{"batching/batch-sweep-table",
-                {real("t_b1_ms", "ms", 5.0, 1e-3, 1e5), real("t_b4_ms", "ms", 7.2, 1e-3, 1e5),
-                 real("t_b8_ms", "ms", 9.1, 1e-3, 1e5), real("t_b16_ms", "ms", 14.0, 1e-3, 1e5),
-                 explored(real("t_b32_ms", "ms", 25.0, 1e-3, 1e5), 14, 80),
-                 explored(real("window_ms", "ms", 10, 0, 1e5), 0, 40),
-                 real("small_window_ms", "ms", 5, 0, 1e5), explored(real("slo_ms", "ms", 20, 1e-3, 1e5), 5, 60)},
-                &run_batch_sweep_table};
+  CellSpec cell = checked_cell<&validate_batch_sweep_table, &run_batch_sweep_table>("batching/batch-sweep-table",
+      {real("t_b1_ms", "ms", 5.0, 1e-3, 1e5), real("t_b4_ms", "ms", 7.2, 1e-3, 1e5),
+       real("t_b8_ms", "ms", 9.1, 1e-3, 1e5), real("t_b16_ms", "ms", 14.0, 1e-3, 1e5),
+       explored(real("t_b32_ms", "ms", 25.0, 1e-3, 1e5), 14, 80),
+       explored(real("window_ms", "ms", 10, 0, 1e5), 0, 40),
+       real("small_window_ms", "ms", 5, 0, 1e5), explored(real("slo_ms", "ms", 20, 1e-3, 1e5), 5, 60)});
   cell.uses_seed = false;
   cell.outputs = outputs({"per_image_b1_ms", "throughput_b1_per_s", "per_image_b4_ms", "throughput_b4_per_s", "per_image_b8_ms",
                   "throughput_b8_per_s", "per_image_b16_ms", "throughput_b16_per_s", "per_image_b32_ms",
@@ -107,7 +105,6 @@ CellSpec batch_sweep_table_cell() {
                   "latency_b32_window_ms", "latency_b8_small_window_ms", "slo_headroom_b8_ms",
                   "largest_batch_within_slo"});
   cell.tables = {table("sweep")};
-  cell.validate = &validation_of<&validate_batch_sweep_table>;
   return cell;
 }
 

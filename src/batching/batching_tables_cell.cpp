@@ -244,19 +244,18 @@ Result<RunResult> run_batching_tables(const BatchingTablesParams& p, std::uint64
 }  // namespace
 
 CellSpec batching_tables_cell() {
-  CellSpec cell{"batching/batching-tables",
-                {explored(real("svc_fixed_ms", "ms", 5, 0, 1e4), 0, 20), explored(real("svc_per_item_ms", "ms", 0.6, 0, 1e4), 0, 2),
-                 explored(real("slo_ms", "ms", 50, 1e-3, 1e6), 10, 200), real("window_ms", "ms", 10, 0, 1e5),
-                 real("overhead_frac", "", 0.1, 1e-6, 0.999),
-                 real("t12_small_window_ms", "ms", 5, 0, 1e5), real("t12_large_window_ms", "ms", 25, 0, 1e5),
-                 aliased(count("t12_small_max_batch", "requests", 32, 1, 1e5), {"t12_small_cap"}),
-                 aliased(count("t12_large_max_batch", "requests", 48, 1, 1e5), {"t12_large_cap"}),
-                 real("t12_small_capacity_per_s", "1/s", 1140, 1e-6, 1e9),
-                 real("t12_large_capacity_per_s", "1/s", 1280, 1e-6, 1e9),
-                 real("lambda", "1/s", 500, 1e-6, 1e6), real("t14_budget_frac", "", 0.3, 0, 1),
-                 real("t14_window_ms", "ms", 12, 0, 1e5), count("max_batch", "requests", 32, 1, 1e5),
-                 real("t14_efficiency_frac", "", 0.89, 1e-6, 1), real("t15_svc_ms", "ms", 25, 0, 1e6)},
-                checked_run(&validate_batching_tables, &run_batching_tables)};
+  CellSpec cell = checked_cell<&validate_batching_tables, &run_batching_tables>("batching/batching-tables",
+      {explored(real("svc_fixed_ms", "ms", 5, 0, 1e4), 0, 20), explored(real("svc_per_item_ms", "ms", 0.6, 0, 1e4), 0, 2),
+       explored(real("slo_ms", "ms", 50, 1e-3, 1e6), 10, 200), real("window_ms", "ms", 10, 0, 1e5),
+       real("overhead_frac", "", 0.1, 1e-6, 0.999),
+       real("t12_small_window_ms", "ms", 5, 0, 1e5), real("t12_large_window_ms", "ms", 25, 0, 1e5),
+       aliased(count("t12_small_max_batch", "requests", 32, 1, 1e5), {"t12_small_cap"}),
+       aliased(count("t12_large_max_batch", "requests", 48, 1, 1e5), {"t12_large_cap"}),
+       real("t12_small_capacity_per_s", "1/s", 1140, 1e-6, 1e9),
+       real("t12_large_capacity_per_s", "1/s", 1280, 1e-6, 1e9),
+       real("lambda", "1/s", 500, 1e-6, 1e6), real("t14_budget_frac", "", 0.3, 0, 1),
+       real("t14_window_ms", "ms", 12, 0, 1e5), count("max_batch", "requests", 32, 1, 1e5),
+       real("t14_efficiency_frac", "", 0.89, 1e-6, 1), real("t15_svc_ms", "ms", 25, 0, 1e6)});
   cell.uses_seed = false;
   cell.outputs = outputs({"t11_svc_b1_ms", "t11_total_b1_ms", "t11_throughput_b1_per_s", "t11_svc_b4_ms", "t11_total_b4_ms",
                   "t11_throughput_b4_per_s", "t11_svc_b8_ms", "t11_total_b8_ms", "t11_throughput_b8_per_s",
@@ -270,7 +269,6 @@ CellSpec batching_tables_cell() {
                   "t15_window_500_ms", "t15_batch_500", "t15_latency_500_ms", "t15_window_1000_ms", "t15_batch_1000",
                   "t15_latency_1000_ms", "t15_window_5000_ms", "t15_batch_5000", "t15_latency_5000_ms"});
   cell.tables = {table("table12_model"), table("table15"), table("service_curve")};
-  cell.validate = &validation_of<&validate_batching_tables>;
   cell.budget = {budget::describe(kWalkWhat, "requests", kQuantileStepCost)};
   return cell;
 }

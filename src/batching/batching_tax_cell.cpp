@@ -14,6 +14,7 @@
 #include "batching/batch_formulas.h"
 #include "batching/cells.h"
 #include "batching/dynamic_batcher.h"
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "core/stats.h"
 #include "core/table_columns.h"
@@ -111,14 +112,12 @@ Result<BatchingTaxParams> validate_batching_tax(const Inputs& in) {
   return p;
 }
 
-Result<RunResult> run_batching_tax(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto params = validate_batching_tax(in);
-  if (!params.ok()) return params.error();
-  const double lambda = params.value().lambda_per_s;
-  const std::int64_t batch = params.value().batch;
-  const double t1_ms = params.value().t_inf_b1_ms;
-  const double tb_ms = params.value().t_inf_ms;
-  const std::int64_t n = params.value().num_requests;
+Result<RunResult> run_batching_tax(const BatchingTaxParams& params, std::uint64_t seed, RunControl& ctl) {
+  const double lambda = params.lambda_per_s;
+  const std::int64_t batch = params.batch;
+  const double t1_ms = params.t_inf_b1_ms;
+  const double tb_ms = params.t_inf_ms;
+  const std::int64_t n = params.num_requests;
 
   Rng rng = Rng::stream(seed, Stream::Arrivals);
   const std::vector<double> arrivals_s = poisson_arrivals_s(lambda, n, rng);
@@ -171,18 +170,16 @@ Result<RunResult> run_batching_tax(const Inputs& in, std::uint64_t seed, RunCont
 }  // namespace
 
 CellSpec batching_tax_cell() {
-  CellSpec cell{"batching/batching-tax",
-                {explored(real("lambda", "1/s", 500, 1e-3, 1e6), 10, 10000),
-                 explored(count("batch", "requests", 32, 1, 4096), 1, 256),
-                 real("t_inf_b1_ms", "ms", 2.0, 1e-3, 1e5), explored(real("t_inf_ms", "ms", 15.0, 1e-3, 1e5), 2, 60),
-                 count("n", "requests", 100'000, 2, 2'000'000)},
-                &run_batching_tax};
+  CellSpec cell = checked_cell<&validate_batching_tax, &run_batching_tax>("batching/batching-tax",
+      {explored(real("lambda", "1/s", 500, 1e-3, 1e6), 10, 10000),
+       explored(count("batch", "requests", 32, 1, 4096), 1, 256),
+       real("t_inf_b1_ms", "ms", 2.0, 1e-3, 1e5), explored(real("t_inf_ms", "ms", 15.0, 1e-3, 1e5), 2, 60),
+       count("n", "requests", 100'000, 2, 2'000'000)});
   cell.outputs = outputs({"formation_b1_ms", "total_b1_ms", "formation_closed_ms", "total_closed_ms", "penalty_x",
                    "first_request_wait_ms", "formation_sim_ms", "formation_sim_se_ms", "formation_sim_p99_ms",
                    "total_sim_ms", "num_batches", "total_sim_p99_ms", "total_sim_p99_se_ms", "total_sim_max_ms",
                    "total_sim_max_se_ms"});
   cell.tables = {table("formation")};
-  cell.validate = &validation_of<&validate_batching_tax>;
   return cell;
 }
 

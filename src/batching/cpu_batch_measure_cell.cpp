@@ -16,6 +16,7 @@
 #include "batching/cells.h"
 #include "batching/cpu_batch_measure.h"
 #include "batching/linear_fit.h"
+#include "core/checked_run.h"
 #include "core/budget.h"
 #include "core/outputs.h"
 #include "core/rng.h"
@@ -326,10 +327,8 @@ void output_gpu_model(RunResult& result, double a_ms, double b_ms, const std::ve
   table.column("gpu_model_ms", std::move(model_ms)).column("gpu_per_item_rel", std::move(rel));
 }
 
-Result<RunResult> run_cpu_batch_measure(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto params = validate_cpu_batch_measure(in);
-  if (!params.ok()) return params.error();
-  const CpuBatchParams& p = params.value().workloads;
+Result<RunResult> run_cpu_batch_measure(const CpuBatchMeasureParams& params, std::uint64_t seed, RunControl& ctl) {
+  const CpuBatchParams& p = params.workloads;
 
   const double resolution_s = kernels::timer_resolution_s();
   // The thread's CPU time natively (the wall clock in a browser): other processes' time slices on a shared
@@ -355,7 +354,7 @@ Result<RunResult> run_cpu_batch_measure(const Inputs& in, std::uint64_t seed, Ru
                                       " us, so each sample was lengthened to " +
                                       format_number(plan.min_sample_s * 1e3) + " ms");
   output_call_cost(result, depth);
-  output_js_calls(result, params.value().js_calls, depth);
+  output_js_calls(result, params.js_calls, depth);
   Table& mlp_table = output_batch_sweep(result, kMlpNames, mlp, mlp_flop_per_item(p.mlp));
   output_gpu_model(  // adds columns to the MLP table: before any other table, while the reference is valid
       result, p.gpu_fixed_ms, p.gpu_per_item_ms, mlp_batches, mlp_table);
@@ -378,17 +377,16 @@ CpuServiceFit measure_cpu_service_fit(std::int64_t max_batch, std::uint64_t seed
 }
 
 CellSpec cpu_batch_measure_cell() {
-  CellSpec cell{"batching/cpu-batch-measure",
-                {count("width", "units", 16, 1, 256), count("max_depth", "layers", 100, 2, 1000),
-                 count("mlp_input", "units", 784, 1, 4096), count("mlp_hidden", "units", 256, 1, 4096),
-                 count("mlp_layers", "layers", 4, 1, 16), count("mlp_output", "units", 10, 1, 4096),
-                 explored(count("max_batch", "items", 256, 2, 4096), 4, 256), count("conv_in", "channels", 16, 1, 512),
-                 count("conv_out", "channels", 32, 1, 512), count("conv_size", "pixels", 28, 1, 512),
-                 count("conv_kernel", "pixels", 3, 1, 11), count("conv_stride", "pixels", 1, 1, 4),
-                 count("conv_padding", "pixels", 1, 0, 5), explored(count("conv_max_batch", "items", 16, 2, 1024), 2, 32),
-                 real("gpu_fixed_ms", "ms", 5, 0, 1e4), real("gpu_per_item_ms", "ms", 0.6, 0, 1e4),
-                 real("min_sample_ms", "ms", 1, 0.01, 1000), count("samples", "samples", 5, 3, 101)},
-                &run_cpu_batch_measure};
+  CellSpec cell = checked_cell<&validate_cpu_batch_measure, &run_cpu_batch_measure>("batching/cpu-batch-measure",
+      {count("width", "units", 16, 1, 256), count("max_depth", "layers", 100, 2, 1000),
+       count("mlp_input", "units", 784, 1, 4096), count("mlp_hidden", "units", 256, 1, 4096),
+       count("mlp_layers", "layers", 4, 1, 16), count("mlp_output", "units", 10, 1, 4096),
+       explored(count("max_batch", "items", 256, 2, 4096), 4, 256), count("conv_in", "channels", 16, 1, 512),
+       count("conv_out", "channels", 32, 1, 512), count("conv_size", "pixels", 28, 1, 512),
+       count("conv_kernel", "pixels", 3, 1, 11), count("conv_stride", "pixels", 1, 1, 4),
+       count("conv_padding", "pixels", 1, 0, 5), explored(count("conv_max_batch", "items", 16, 2, 1024), 2, 32),
+       real("gpu_fixed_ms", "ms", 5, 0, 1e4), real("gpu_per_item_ms", "ms", 0.6, 0, 1e4),
+       real("min_sample_ms", "ms", 1, 0.01, 1000), count("samples", "samples", 5, 3, 101)});
   cell.deterministic = false;  // timings of this machine differ run to run
   cell.probes = {"js_call"};
   cell.plan_probes = &plan_js_calls;
@@ -402,7 +400,6 @@ CellSpec cpu_batch_measure_cell() {
                   sometimes(out("conv_max_gain", "×")), "gpu_t_batch1_ms", "gpu_t_batch32_ms",
                   sometimes(out("gpu_a_over_b", "items")), sometimes(out("gpu_max_gain", "×"))});
   cell.tables = {table("depth"), table("mlp"), table("conv"), table("calls", Presence::BrowserOnly)};
-  cell.validate = &validation_of<&validate_cpu_batch_measure>;
   cell.budget = {budget::describe(kMeasuringWhat, "s", budget::kMeasuredSecond) + "; the kernels at " +
                      format_number(kFlopCost.native_s * 1e9) + " ns per FLOP natively",
                  "the weights and activations: at most " + format_number(budget::kMaxBytes / units::kMiB) + " MiB"};

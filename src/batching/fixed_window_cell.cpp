@@ -311,14 +311,13 @@ Result<RunResult> run_fixed_window(const FixedWindowParams& p, std::uint64_t see
 }  // namespace
 
 CellSpec fixed_window_cell() {
-  CellSpec cell{"batching/fixed-window",
-                {explored(real("lambda", "1/s", 500, 1e-3, 1e5), 10, 1000),
-                 explored(real("window_ms", "ms", 10, 0.01, 1e4), 1, 40),
-                 real("svc_fixed_ms", "ms", 5, 0, 1e4), real("svc_per_item_ms", "ms", 0.6, 0, 1e4),
-                 choice("accelerators", {"unlimited", "one"}, "unlimited"), real("duration_s", "s", 200, 0.01, 1e6),
-                 real("t14_window_ms", "ms", 12, 0.01, 1e4), real("budget_window_ms", "ms", 20, 0.01, 1e4),
-                 real("slo_ms", "ms", 50, 1e-3, 1e6)},
-                checked_run(&validate_fixed_window, &run_fixed_window)};
+  CellSpec cell = checked_cell<&validate_fixed_window, &run_fixed_window>("batching/fixed-window",
+      {explored(real("lambda", "1/s", 500, 1e-3, 1e5), 10, 1000),
+       explored(real("window_ms", "ms", 10, 0.01, 1e4), 1, 40),
+       real("svc_fixed_ms", "ms", 5, 0, 1e4), real("svc_per_item_ms", "ms", 0.6, 0, 1e4),
+       choice("accelerators", {"unlimited", "one"}, "unlimited"), real("duration_s", "s", 200, 0.01, 1e6),
+       real("t14_window_ms", "ms", 12, 0.01, 1e4), real("budget_window_ms", "ms", 20, 0.01, 1e4),
+       real("slo_ms", "ms", 50, 1e-3, 1e6)});
   cell.outputs = outputs({"wait_closed_ms", "wait_sim_ms", "wait_sim_se_ms", "wait_max_sim_ms", "batch_mean_closed",
                   "batch_mean_sim", "batch_var_sim", "p_empty_closed_frac", "p_empty_sim_frac",
                   "seen_batch_mean_closed", "seen_batch_mean_sim", "seen_batch_p99", "latency_mean_closed_ms",
@@ -332,7 +331,6 @@ CellSpec fixed_window_cell() {
                   "t10_p_double_500_frac", "t10_mean_1000", "t10_std_1000", "t10_p_empty_1000_frac",
                   "t10_p_double_1000_frac"});
   cell.tables = {table("table10"), table("batch_pmf"), table("by_window")};
-  cell.validate = &validation_of<&validate_fixed_window>;
   cell.budget = {budget::describe(kArrivalsWhat, "requests", kArrivalCost),
                  budget::describe("the windows of each length in duration_s", "windows", kWindowCost)};
   return cell;

@@ -11,6 +11,7 @@
 
 #include "batching/camera_sync.h"
 #include "batching/cells.h"
+#include "core/checked_run.h"
 #include "core/distributions.h"
 #include "core/outputs.h"
 #include "core/stats.h"
@@ -133,13 +134,11 @@ void output_sweeps(RunResult& result, const CameraSyncParams& base, const std::v
   result.table("by_jitter").column("jitter_ms", jitter_ms).column("miss_frac", j_miss).column("stale_frac", j_stale);
 }
 
-Result<RunResult> run_multi_camera(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto params = validate_multi_camera(in);
-  if (!params.ok()) return params.error();
-  const CameraSyncParams& p = params.value().sync;
-  const auto z = draw_jitters(params.value().num_frame_sets, params.value().is_exponential_jitter, seed);
+Result<RunResult> run_multi_camera(const MultiCameraParams& params, std::uint64_t seed, RunControl& ctl) {
+  const CameraSyncParams& p = params.sync;
+  const auto z = draw_jitters(params.num_frame_sets, params.is_exponential_jitter, seed);
   RunResult result;
-  output_nominal(result, p, params.value().sync_budget_ms);
+  output_nominal(result, p, params.sync_budget_ms);
   output_simulation(result, p, z);
   output_sweeps(result, p, z, ctl);
   return result;
@@ -148,19 +147,17 @@ Result<RunResult> run_multi_camera(const Inputs& in, std::uint64_t seed, RunCont
 }  // namespace
 
 CellSpec multi_camera_cell() {
-  CellSpec cell{"batching/multi-camera",
-                {aliased(real("frames_per_s", "1/s", 30, 0.1, 1000), {"fps"}), real("deadline_ms", "ms", 33, 0.01, 1e5), real("cam1_ms", "ms", 8, 0, 1e4),
-                 real("cam2to5_ms", "ms", 10, 0, 1e4), explored(real("cam6_ms", "ms", 15, 0, 1e4), 8, 25),
-                 explored(real("jitter_ms", "ms", 1, 0, 1e3), 0, 5), choice("jitter_law", {"normal", "exp"}, "normal"),
-                 explored(real("timeout_ms", "ms", 20, 0, 1e5), 8, 30), real("inference_ms", "ms", 10, 0, 1e4), real("post_ms", "ms", 7, 0, 1e4),
-                 real("sync_budget_ms", "ms", 12, 0, 1e5), count("frames", "frame sets", 20'000, 100, 1'000'000)},
-                &run_multi_camera};
+  CellSpec cell = checked_cell<&validate_multi_camera, &run_multi_camera>("batching/multi-camera",
+      {aliased(real("frames_per_s", "1/s", 30, 0.1, 1000), {"fps"}), real("deadline_ms", "ms", 33, 0.01, 1e5), real("cam1_ms", "ms", 8, 0, 1e4),
+       real("cam2to5_ms", "ms", 10, 0, 1e4), explored(real("cam6_ms", "ms", 15, 0, 1e4), 8, 25),
+       explored(real("jitter_ms", "ms", 1, 0, 1e3), 0, 5), choice("jitter_law", {"normal", "exp"}, "normal"),
+       explored(real("timeout_ms", "ms", 20, 0, 1e5), 8, 30), real("inference_ms", "ms", 10, 0, 1e4), real("post_ms", "ms", 7, 0, 1e4),
+       real("sync_budget_ms", "ms", 12, 0, 1e5), count("frames", "frame sets", 20'000, 100, 1'000'000)});
   cell.outputs = outputs({"period_ms", "arrival_spread_ms", "nominal_start_ms", "nominal_inference_done_ms",
                   "nominal_result_ms", "nominal_slack_ms", "sync_budget_frac", "latest_start_ms", "miss_frac",
                   "stale_frac", "sets_with_stale_frac", "miss_se_frac", "sets_with_stale_se_frac",
                   "max_consecutive_stale", "result_mean_ms", "result_p99_ms"});
   cell.tables = {table("timeline"), table("by_timeout"), table("by_jitter")};
-  cell.validate = &validation_of<&validate_multi_camera>;
   return cell;
 }
 

@@ -297,7 +297,7 @@ CellSpec pareto_cell() {
   params.push_back(real("lambda", "1/s", 1000, 1, 1e6));
   params.push_back(count("n", "requests", 20'000, 1'000, 1'000'000));
   params.push_back(count("grid_n", "requests", 4'000, 500, 200'000));
-  CellSpec cell{"batching/pareto", std::move(params), checked_run(&validate_pareto, &run_pareto)};
+  CellSpec cell = checked_cell<&validate_pareto, &run_pareto>("batching/pareto", std::move(params));
   cell.outputs = outputs({sometimes("service_a_ms"), sometimes("service_b_ms"), out("w2_b16_throughput_per_s", "req/s"),
                   "w2_b16_avg_ms", "w2_b16_p99_ms", "w2_b16_mean_batch", out("w5_b32_throughput_per_s", "req/s"),
                   "w5_b32_avg_ms", "w5_b32_p99_ms", "w5_b32_mean_batch", out("w10_b32_throughput_per_s", "req/s"),
@@ -307,7 +307,6 @@ CellSpec pareto_cell() {
                   out("p99_ratio", "×"), "w2_b16_p99_se_ms", "w5_b32_p99_se_ms", "w10_b32_p99_se_ms",
                   "w20_b64_p99_se_ms", "w50_b128_p99_se_ms", "grid_points", "grid_skipped_unstable"});
   cell.tables = {table("table13"), table("table13_load"), table("grid"), table("frontier")};
-  cell.validate = &validation_of<&validate_pareto>;
   cell.budget = {budget::describe(kSimulatedWhat, "simulated requests", kBatchedRequestCost)};
   return cell;
 }

@@ -139,21 +139,19 @@ Result<RunResult> run_phone_pipeline(const PhonePipelineParams& p, std::uint64_t
 }  // namespace
 
 CellSpec phone_pipeline_cell() {
-  CellSpec cell{"batching/phone-pipeline",
-                {real("camera_ms", "ms", 8, 0, 1e5), real("camera_mj", "mJ", 0.08, 0, 1e6),
-                 explored(real("decode_ms", "ms", 15, 0, 1e5), 0, 40), real("decode_mj", "mJ", 1.5, 0, 1e6),
-                 real("preprocess_ms", "ms", 5, 0, 1e5), real("preprocess_mj", "mJ", 0.4, 0, 1e6),
-                 explored(real("npu_ms", "ms", 12, 0, 1e5), 1, 60), real("npu_mj", "mJ", 0.8, 0, 1e6),
-                 real("post_ms", "ms", 5, 0, 1e5), real("post_mj", "mJ", 0.2, 0, 1e6),
-                 real("cpu_infer_ms", "ms", 45, 0, 1e5), real("cpu_infer_mj", "mJ", 4.2, 0, 1e6),
-                 explored(real("battery_wh", "Wh", 10, 1e-3, 1e4), 1, 100)},
-                checked_run(&validate_phone_pipeline, &run_phone_pipeline)};
+  CellSpec cell = checked_cell<&validate_phone_pipeline, &run_phone_pipeline>("batching/phone-pipeline",
+      {real("camera_ms", "ms", 8, 0, 1e5), real("camera_mj", "mJ", 0.08, 0, 1e6),
+       explored(real("decode_ms", "ms", 15, 0, 1e5), 0, 40), real("decode_mj", "mJ", 1.5, 0, 1e6),
+       real("preprocess_ms", "ms", 5, 0, 1e5), real("preprocess_mj", "mJ", 0.4, 0, 1e6),
+       explored(real("npu_ms", "ms", 12, 0, 1e5), 1, 60), real("npu_mj", "mJ", 0.8, 0, 1e6),
+       real("post_ms", "ms", 5, 0, 1e5), real("post_mj", "mJ", 0.2, 0, 1e6),
+       real("cpu_infer_ms", "ms", 45, 0, 1e5), real("cpu_infer_mj", "mJ", 4.2, 0, 1e6),
+       explored(real("battery_wh", "Wh", 10, 1e-3, 1e4), 1, 100)});
   cell.uses_seed = false;
   cell.outputs = outputs({"total_ms", "total_mj", "fps", "inferences_per_charge", "power_mw", "overlapped_fps", "cpu_total_ms",
                   "cpu_total_mj", "cpu_fps", "cpu_inferences_per_charge", "cpu_power_mw", "cpu_overlapped_fps",
                   "npu_time_frac", "decode_energy_frac", "battery_j"});
   cell.tables = {table("timeline")};
-  cell.validate = &validation_of<&validate_phone_pipeline>;
   return cell;
 }
 

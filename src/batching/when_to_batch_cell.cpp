@@ -365,7 +365,7 @@ CellSpec when_to_batch_cell() {
   params.push_back(real("burst_after_s", "s", 3, 0, 1e3));
   params.push_back(real("burst_deadline_ms", "ms", 50, 1e-3, 1e7));
   params.push_back(count("burst_replicas", "runs", 1, 1, 1000));
-  CellSpec cell{"batching/when-to-batch", std::move(params), checked_run(&validate_when_to_batch, &run_when_to_batch)};
+  CellSpec cell = checked_cell<&validate_when_to_batch, &run_when_to_batch>("batching/when-to-batch", std::move(params));
   cell.outputs = outputs({sometimes("service_a_ms"), sometimes("service_b_ms"), out("batch1_capacity_per_s", "req/s"),
                    out("dynamic_capacity_per_s", "req/s"), "batching_wins_mean_from_per_s",
                    "batching_wins_p99_from_per_s", out("top_rate_per_s", "req/s"), "top_batch1_mean_ms",
@@ -380,7 +380,6 @@ CellSpec when_to_batch_cell() {
                    sometimes("burst_batch1_p99_se_ms"), sometimes("burst_dynamic_p99_se_ms"),
                    sometimes("burst_batch1_max_se_ms"), sometimes("burst_dynamic_max_se_ms")});
   cell.tables = {table("sweep"), table("by_rate"), table("burst")};
-  cell.validate = &validation_of<&validate_when_to_batch>;
   cell.budget = {budget::describe(kSimulatedWhat, "simulated requests", kBatchedRequestCost)};
   return cell;
 }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/budget.h"
+#include "core/checked_run.h"
 #include "core/clock.h"
 #include "core/text.h"
 
@@ -87,6 +88,8 @@ const TableSpec* CellSpec::find_table(const std::string& name) const {
   return nullptr;
 }
 
+Result<RunResult> validated_only() { return RunResult{}; }
+
 double CellSpec::default_cost_s() const {
   // None for a cell on a data asset at its defaults, whose validation reads the data a browser has only once fetched (native
   // builds hold the digits), nor for one that times this machine, whose validation in a browser needs the
@@ -98,11 +101,13 @@ double CellSpec::default_cost_s() const {
         return std::find(a.used_when_values.begin(), a.used_when_values.end(), p.default_choice) != a.used_when_values.end();
     return true;
   };
-  if (!validate || std::any_of(assets.begin(), assets.end(), needed_at_defaults) || !deterministic) return 0;
+  if (!run || std::any_of(assets.begin(), assets.end(), needed_at_defaults) || !deterministic) return 0;
   auto defaults = parse_inputs(*this, {});
   if (!defaults.ok()) return 0;
   budget::Tally tally;
-  validate(defaults.value());
+  RunControl validation_alone;   // every cell is a checked_cell: its run stops after the validation
+  validation_alone.validate_only = true;
+  run(defaults.value(), 0, validation_alone);
   return tally.seconds();
 }
 

@@ -160,6 +160,9 @@ class RunControl {
   void finish();
   /// Most points a time series may have; simulations downsample to this.
   int max_points = 400;
+  /// Set by CellSpec::default_cost_s: a checked run (core/checked_run.h) returns an empty result once its
+  /// validation, budget check included, has passed, and runs nothing.
+  bool validate_only = false;
 
  private:
   std::function<void(double)> on_progress_;
@@ -236,7 +239,7 @@ using RunFn = std::function<Result<RunResult>(const Inputs&, std::uint64_t seed,
 /// run would start. What the fuzzer's validation-only mode calls (tests/fuzz/fuzz.cpp).
 using ValidateFn = std::optional<Error> (*)(const Inputs&);
 
-/// The ValidateFn of a `Result<Params> validate_x(const Inputs&)`: `cell.validate = &validation_of<&validate_x>;`.
+/// The ValidateFn of a `Result<Params> validate_x(const Inputs&)`; checked_cell (core/checked_run.h) sets it.
 template <auto validate>
 std::optional<Error> validation_of(const Inputs& in) {
   auto checked = validate(in);
@@ -264,7 +267,8 @@ struct CellSpec {
   /// Its cost model and limits (core/budget.h), one line per part, for `serving-lab list`: what the cell counts
   /// from its inputs and the most it runs. Empty for a calculator whose work does not grow with its inputs.
   std::vector<std::string> budget;
-  /// Its validation alone, for the fuzzer; null for a cell with nothing to check beyond parse_inputs.
+  /// Its validation alone (checked_cell sets it natively, and every cell is declared so): the fuzzer's hook and
+  /// `serving-lab validate`.
   ValidateFn validate = nullptr;
   /// The InputFill names its runs may propose (each labelled in the lab file).
   std::vector<std::string> fills;

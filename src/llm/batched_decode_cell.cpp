@@ -203,14 +203,13 @@ CellSpec batched_decode_cell() {
   params.push_back(explored(real("tpot_slo_ms", "ms", 50, 0.001, 1e6), 1, 200));
   params.push_back(real("ttft_slo_ms", "ms", 500, 0.001, 1e7));
   params.push_back(explored(aliased(real("target_tok_per_s", "tokens/s", 1000, 1, 1e9), {"target_tok_s"}), 100, 100'000));
-  CellSpec cell{"llm/batched-decode", std::move(params), checked_run(&validate_batched_decode, &run_batched_decode)};
+  CellSpec cell = checked_cell<&validate_batched_decode, &run_batched_decode>("llm/batched-decode", std::move(params));
   cell.uses_seed = false;
   cell.outputs = outputs({"tpot_b1_ms", out("tok_per_s_b1", "tokens/s"), "ceiling_tok_per_s", "knee_batch",
                   sometimes("compute_bound_batch"), "max_batch_memory", "max_batch_slo", sometimes("tpot_at_max_ms"),
                   sometimes(out("tok_per_s_at_max", "tokens/s")), sometimes("min_batch_target"), "ttft_ms"});
   for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("sweep"), table("limits"), table("batches")};
-  cell.validate = &validation_of<&validate_batched_decode>;
   return cell;
 }
 

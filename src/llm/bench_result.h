@@ -1,6 +1,6 @@
 #pragma once
 // What `vllm bench serve --save-result` writes (vllm/benchmarks/serve.py; older benchmarks/benchmark_serving.py),
-// read into numbers a calibration can use. Format notes: /work/shared/formats/vllm-bench-serve.md.
+// read into numbers a calibration can use. The keys each version writes are listed in bench_result_keys.h.
 #include <cstdint>
 #include <limits>
 #include <string>

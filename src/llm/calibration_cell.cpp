@@ -230,7 +230,7 @@ CellSpec calibration_cell() {
   for (ParamSpec& spec : engine_hardware_params()) params.push_back(std::move(spec));
   for (ParamSpec& spec : scheduler_params()) params.push_back(std::move(spec));
   params.push_back(choice("prefix_caching", {"on", "off"}, "on"));
-  CellSpec cell{"llm/calibration", std::move(params), checked_run(&validate_calibration, &run_calibration)};
+  CellSpec cell = checked_cell<&validate_calibration, &run_calibration>("llm/calibration", std::move(params));
   cell.outputs = {out("points", "points"), out("median_err_start_pct", "%"), out("median_err_pct", "%"),
                   out("worst_err_pct", "%"), out("fitted_efficiency_frac", ""), out("fitted_bw_efficiency_frac", ""),
                   out("fitted_layer_tax_ms", "ms"), out("fitted_dispatch_tax_ms", "ms"),
@@ -239,7 +239,6 @@ CellSpec calibration_cell() {
   cell.tables = {table("fit"), table("knobs")};
   cell.fills = {"fitted_knobs"};
   cell.budget = {describe_engine_budget() + ", over every Poisson point's simulations (17 at 6 steps) and every other point's one"};
-  cell.validate = &validation_of<&validate_calibration>;
   return cell;
 }
 

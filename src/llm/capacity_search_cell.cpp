@@ -129,7 +129,7 @@ Result<RunResult> run_search(const SearchParams& p, std::uint64_t seed, RunContr
 }  // namespace
 
 CellSpec capacity_search_cell() {
-  CellSpec cell{"llm/capacity-search", search_params(), checked_run(&validate_search, &run_search)};
+  CellSpec cell = checked_cell<&validate_search, &run_search>("llm/capacity-search", search_params());
   cell.outputs = {out("designs", "designs"), out("points_total", "points"), out("points_evaluated", "points"),
                   out("points_pruned", "points"), out("points_refused", "points"), out("frontier_points", "points")};
   for (const char* name : {"winner_index", "winner_gpu", "winner_tp", "winner_attainment_frac", "binding",
@@ -145,7 +145,6 @@ CellSpec capacity_search_cell() {
     cell.outputs.push_back(sometimes(out(name, "ms")));
   cell.tables = {table("points"), table("frontier")};
   cell.budget = {describe_engine_budget() + ", over every point of the grid (pruning not counted on)"};
-  cell.validate = &validation_of<&validate_search>;
   cell.assets = {sample_trace_asset()};
   return cell;
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/checked_run.h"
 #include "core/rng.h"
 #include "core/table_columns.h"
 #include "core/units.h"
@@ -383,10 +384,7 @@ void engine_outputs(RunResult& result, const ContinuousBatchingParams& p, const 
                                   "missing their SLO.");
 }
 
-Result<RunResult> run_continuous_batching(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto params = validate_continuous_batching(in);
-  if (!params.ok()) return params.error();
-  const ContinuousBatchingParams& p = params.value();
+Result<RunResult> run_continuous_batching(const ContinuousBatchingParams& p, std::uint64_t seed, RunControl& ctl) {
   // The time series' buckets: the arrivals' span (a trace's, at least a second) over max_points.
   const double arrivals_s = p.trace ? std::max(1.0, p.trace->replayed.rows.back().arrival_s)
                                     : static_cast<double>(p.workload.num_requests) / p.workload.rate_per_s;
@@ -486,7 +484,7 @@ CellSpec continuous_batching_cell() {
       aliased(count("example_long_tokens", "tokens", 100, 1, 1e6), {"ex_long"}),
       count("trace_requests", "requests", 20, 0, 100)};
   params.insert(params.end(), examples.begin(), examples.end());
-  CellSpec cell{"llm/continuous-batching", std::move(params), &run_continuous_batching};
+  CellSpec cell = checked_cell<&validate_continuous_batching, &run_continuous_batching>("llm/continuous-batching", std::move(params));
   cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("max_concurrency", "requests"),
                   out("preemptions", ""),
                   out("preempted_frac", ""), out("naive_preemptions", ""), out("speedup_vs_static", ""),
@@ -506,7 +504,6 @@ CellSpec continuous_batching_cell() {
   cell.tables = {table("policies"), table("slo_classes"), table("timeline"), table("slot_util"), table("block_waste"),
                  table("trace_spans", Presence::SomeInputs), table("trace_tokens", Presence::SomeInputs)};
   cell.budget = {describe_engine_budget() + ", over the three policies"};
-  cell.validate = &validation_of<&validate_continuous_batching>;
   cell.assets = {sample_trace_asset()};
   return cell;
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/checked_run.h"
 #include "core/budget.h"
 #include "core/outputs.h"
 #include "core/rng.h"
@@ -270,10 +271,7 @@ void output_roofs(RunResult& result, const Roofs& roofs) {
                       " last-level cache: the memory roof is cache bandwidth, not DRAM's.");
 }
 
-Result<RunResult> run_cpu_decode_roofline(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto params = validate_cpu_decode_roofline(in);
-  if (!params.ok()) return params.error();
-  const CpuDecodeRooflineParams& p = params.value();
+Result<RunResult> run_cpu_decode_roofline(const CpuDecodeRooflineParams& p, std::uint64_t seed, RunControl& ctl) {
   const std::int64_t h = p.shape.hidden;
   const std::int64_t weights = p.shape.layers * h * h;
 
@@ -366,11 +364,10 @@ Result<RunResult> run_cpu_decode_roofline(const Inputs& in, std::uint64_t seed, 
 }  // namespace
 
 CellSpec cpu_decode_roofline_cell() {
-  CellSpec cell{"llm/cpu-decode-roofline",
-                {real("weights_mib", "MiB", 256, 1, 4096), count("hidden", "units", 1024, 64, 16384),
-                 count("max_batch", "sequences", 16, 2, 1024), choice("precision", {"both", "fp32", "int8"}, "both"),
-                 real("min_sample_ms", "ms", 1, 0.01, 1000), count("samples", "samples", 7, 7, 51)},
-                &run_cpu_decode_roofline};
+  CellSpec cell = checked_cell<&validate_cpu_decode_roofline, &run_cpu_decode_roofline>("llm/cpu-decode-roofline",
+      {real("weights_mib", "MiB", 256, 1, 4096), count("hidden", "units", 1024, 64, 16384),
+       count("max_batch", "sequences", 16, 2, 1024), choice("precision", {"both", "fp32", "int8"}, "both"),
+       real("min_sample_ms", "ms", 1, 0.01, 1000), count("samples", "samples", 7, 7, 51)});
   cell.deterministic = false;  // timings of this machine differ run to run
   cell.outputs = outputs({"timer_resolution_us", "sample_min_ms", "num_layers", out("vector_bits", "bits"), "stream_mib",
                   sometimes("llc_mib"), "read_gb_per_s", "fma_gflop_per_s", "int8_probe_gop_per_s", "roof_gb_per_s",
@@ -387,7 +384,6 @@ CellSpec cpu_decode_roofline_cell() {
                   sometimes("int8_max_batch_gflop_per_s"), sometimes("int8_max_batch_peak_frac"),
                   sometimes("int8_tok_per_s_gain"), sometimes("int8_knee_batch"), sometimes("int8_b1_memory_bound")});
   cell.tables = {table("roof"), table("fp32"), table("int8")};
-  cell.validate = &validation_of<&validate_cpu_decode_roofline>;
   cell.budget = {budget::describe(kMeasuringWhat, "s", budget::kMeasuredSecond) + "; the steps at " +
                      format_number(kStepFlopCost.native_s * 1e9) + " ns per FLOP natively",
                  "the weights and activations: at most " + format_number(budget::kMaxBytes / kMiB) + " MiB"};

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "core/units.h"
 #include "llm/analytic_cells.h"
@@ -161,10 +162,7 @@ TurnEnergy simulate_turns(const EnergyParams& p, bool caching, std::uint64_t see
   return {p.busy_w() * run.busy_s / turns, static_cast<double>(computed) / turns};
 }
 
-Result<RunResult> run_energy(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto checked = validate_energy(in);
-  if (!checked.ok()) return checked.error();
-  const EnergyParams& p = checked.value();
+Result<RunResult> run_energy(const EnergyParams& p, std::uint64_t seed, RunControl& ctl) {
   RunResult result;
   note_ignored_custom_fields(p, result);
   add_model_outputs(p.model, result);
@@ -220,18 +218,17 @@ Result<RunResult> run_energy(const Inputs& in, std::uint64_t seed, RunControl& c
 }  // namespace
 
 CellSpec energy_cell() {
-  CellSpec cell{"llm/energy",
-                {explored(count("concurrent", "requests", 114, 1, 1'000'000), 1, 1000),
-                 explored(aliased(real("req_tok_per_s", "tokens/s", 8, 0.001, 1e6), {"req_tok_s"}), 1, 200),
-                 real("gpu_w", "W", 700, 0, 100'000), real("host_w", "W", 300, 0, 100'000),
-                 count("response", "tokens", 500, 1, 10'000'000), real("low_util_pct", "%", 10, 0.1, 100),
-                 real("idle_w", "W", 300, 0, 100'000), real("phone_j", "J", 40'000, 1, 1e12),
-                 real("cup_j", "J", 100'000, 1, 1e12), count("context", "tokens", 1256, 1, 10'000'000),
-                 count("chats", "conversations", 25, 1, 1000), count("turns", "turns", 4, 1, 100),
-                 aliased(real("chat_per_s", "1/s", 2, 0.001, 10'000), {"chat_lambda"}), count("system_tokens", "tokens", 2000, 0, 100'000),
-                 count("user_tokens", "tokens", 100, 1, 100'000), count("answer_tokens", "tokens", 200, 1, 10'000),
-                 real("think_s", "s", 5, 0, 3600)},
-                &run_energy};
+  CellSpec cell = checked_cell<&validate_energy, &run_energy>("llm/energy",
+      {explored(count("concurrent", "requests", 114, 1, 1'000'000), 1, 1000),
+       explored(aliased(real("req_tok_per_s", "tokens/s", 8, 0.001, 1e6), {"req_tok_s"}), 1, 200),
+       real("gpu_w", "W", 700, 0, 100'000), real("host_w", "W", 300, 0, 100'000),
+       count("response", "tokens", 500, 1, 10'000'000), real("low_util_pct", "%", 10, 0.1, 100),
+       real("idle_w", "W", 300, 0, 100'000), real("phone_j", "J", 40'000, 1, 1e12),
+       real("cup_j", "J", 100'000, 1, 1e12), count("context", "tokens", 1256, 1, 10'000'000),
+       count("chats", "conversations", 25, 1, 1000), count("turns", "turns", 4, 1, 100),
+       aliased(real("chat_per_s", "1/s", 2, 0.001, 10'000), {"chat_lambda"}), count("system_tokens", "tokens", 2000, 0, 100'000),
+       count("user_tokens", "tokens", 100, 1, 100'000), count("answer_tokens", "tokens", 200, 1, 10'000),
+       real("think_s", "s", 5, 0, 3600)});
   // The model and GPU the step model and the simulator use, and their KV reserve (§21's 72 GiB by default).
   for (ParamSpec& spec : model_and_gpu_params(llama3_8b(), h100())) cell.params.push_back(std::move(spec));
   cell.params.push_back(kv_reserve_param());
@@ -243,7 +240,6 @@ CellSpec energy_cell() {
   for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("utilisation"), table("book_points"), table("batch")};
   cell.budget = {describe_engine_budget() + ", over 2 conversation runs"};
-  cell.validate = &validation_of<&validate_energy>;
   return cell;
 }
 

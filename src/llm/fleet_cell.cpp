@@ -10,6 +10,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/checked_run.h"
 #include "core/table_columns.h"
 #include "core/units.h"
 #include "llm/engine_budget.h"
@@ -85,10 +86,7 @@ void tables(RunResult& result, const PointResult& r, std::int64_t num_prefill) {
   classes.into(result.table("classes"));
 }
 
-Result<RunResult> run_fleet_cell(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto params = validate_fleet(in);
-  if (!params.ok()) return params.error();
-  const FleetParams& p = params.value();
+Result<RunResult> run_fleet_cell(const FleetParams& p, std::uint64_t seed, RunControl& ctl) {
   const auto num_runs = static_cast<double>(1 + p.sweep_values.size());
   RunResult result;
   result.output("kv_pool_tokens", static_cast<double>(p.hw.pool_tokens));
@@ -183,7 +181,7 @@ CellSpec fleet_cell() {
   const std::vector<ParamSpec> economics = economics_params();  // before the sweep, as continuous-batching has them
   const auto sweep = std::find_if(params.begin(), params.end(), [](const ParamSpec& q) { return q.name == "sweep"; });
   params.insert(sweep, economics.begin(), economics.end());
-  CellSpec cell{"llm/fleet", std::move(params), &run_fleet_cell};
+  CellSpec cell = checked_cell<&validate_fleet, &run_fleet_cell>("llm/fleet", std::move(params));
   cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("max_concurrency", "requests"),
                   out("goodput_req_per_s", "1/s"), out("slo_attainment_frac", ""),
                   out("chat_attainment_frac", ""), out("doc_attainment_frac", ""), out("meets_slo", ""),
@@ -200,7 +198,6 @@ CellSpec fleet_cell() {
   for (OutputSpec& spec : replay_output_specs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("replicas"), table("classes"), table("sweep", Presence::SomeInputs)};
   cell.budget = {describe_engine_budget() + ", over the base run and every point of the sweep"};
-  cell.validate = &validation_of<&validate_fleet>;
   cell.assets = {sample_trace_asset()};
   return cell;
 }

@@ -140,14 +140,13 @@ CellSpec kv_growth_cell() {
   params.push_back(real("device", "GB or GiB", 80, 0.001, 100'000));
   params.push_back(explored(real("weights_mem", "GB or GiB", 35, 0, 100'000), 0, 75));
   params.push_back(choice("units", {"gb", "gib"}, "gb"));
-  CellSpec cell{"llm/kv-growth", std::move(params), checked_run(&validate_kv_growth, &run_kv_growth)};
+  CellSpec cell = checked_cell<&validate_kv_growth, &run_kv_growth>("llm/kv-growth", std::move(params));
   cell.uses_seed = false;
   cell.outputs = outputs({"kv_per_token_bytes", "kv_per_token_mb", "kv_per_token_mib", "model_weight_gb", "budget_gb",
                   "budget_gib", out("cross_b1_tok", "tokens"), out("cross_b2_tok", "tokens"),
                   out("cross_b3_tok", "tokens"), out("cross_b4_tok", "tokens"), "kv_32x8k_gb", "kv_32x8k_gib"});
   for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("kv"), table("budget"), table("crossings"), table("curves")};
-  cell.validate = &validation_of<&validate_kv_growth>;
   return cell;
 }
 

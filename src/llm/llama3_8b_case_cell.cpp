@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "core/units.h"
 #include "llm/analytic_cells.h"
@@ -110,10 +111,7 @@ void add_request_time_table(const StepTime& ttft, const StepTime& tpot, std::int
   result.table("request_time").column("part", part).column("ms", ms);
 }
 
-Result<RunResult> run_llama3_8b_case(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  const auto checked = validate_llama3_8b_case(in);
-  if (!checked.ok()) return checked.error();
-  const Llama3CaseParams& p = checked.value();
+Result<RunResult> run_llama3_8b_case(const Llama3CaseParams& p, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
   const ModelSpec& m = p.model;
   const GpuSpec& g = p.gpu;
   RunResult result;
@@ -198,7 +196,7 @@ CellSpec llama3_8b_case_cell() {
   params.push_back(kv_reserve_param());
   params.push_back(explored(aliased(real("prefill_tok_per_s", "tokens/s", 10'000, 1, 1e9), {"prefill_tok_s"}), 1000, 100'000));
   params.push_back(aliased(real("price_usd_per_h", "$/h", 3.0, 0, 10'000), {"price_usd_h"}));
-  CellSpec cell{"llm/llama3-8b-case", std::move(params), &run_llama3_8b_case};
+  CellSpec cell = checked_cell<&validate_llama3_8b_case, &run_llama3_8b_case>("llm/llama3-8b-case", std::move(params));
   cell.uses_seed = false;
   cell.outputs = outputs({"weight_gb", "weight_gib", "floor_ms", "floor_tok_per_s", "floor_a100_ms", "intensity_flop_per_byte",
                   "ridge_flop_per_byte", "prefill_tflop", "ttft_ms", "prefill_model_tok_per_s", "tpot_ms",
@@ -208,7 +206,6 @@ CellSpec llama3_8b_case_cell() {
                   out("usd_per_m_tokens", "$")});
   for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   cell.tables = {table("gb_gib"), table("request_time")};
-  cell.validate = &validation_of<&validate_llama3_8b_case>;
   return cell;
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "core/units.h"
 #include "llm/engine.h"
@@ -201,10 +202,7 @@ void reload_outputs(RunResult& result, const PrefixCachingParams& p) {
       .column("recompute_ms", std::move(recompute_ms));
 }
 
-Result<RunResult> run_prefix_caching(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto params = validate_prefix_caching(in);
-  if (!params.ok()) return params.error();
-  const PrefixCachingParams& p = params.value();
+Result<RunResult> run_prefix_caching(const PrefixCachingParams& p, std::uint64_t seed, RunControl& ctl) {
   RunResult result;
   note_ignored_custom_fields(p.hw, result);
   add_model_outputs(p.hw.model, result);
@@ -231,7 +229,7 @@ CellSpec prefix_caching_cell() {
       count("request_tokens", "tokens", 1256, 1, 10000000), count("long_tokens", "tokens", 32000, 1, 10000000),
       real("pcie_gb_per_s", "GB/s", 32, 0.001, 10000)};
   params.insert(params.end(), rest.begin(), rest.end());
-  CellSpec cell{"llm/prefix-caching", std::move(params), &run_prefix_caching};
+  CellSpec cell = checked_cell<&validate_prefix_caching, &run_prefix_caching>("llm/prefix-caching", std::move(params));
   cell.outputs = outputs({"saved_prefill_tokens", "saved_formula_tokens", "saved_block_formula_tokens", "saved_prefill_frac",
                   "shared_hit_frac", "shared_ttft_mean_ms", "shared_ttft_mean_nocache_ms", "shared_ttft_p99_ms",
                   "shared_ttft_p99_nocache_ms", "alone_ttft_cold_ms", "alone_ttft_warm_ms", "chat_hit_frac",
@@ -242,7 +240,6 @@ CellSpec prefix_caching_cell() {
   cell.tables = {table("cache_size"), table("reload")};
   cell.budget = {describe_engine_budget() + ", over 2 shared-prefix runs and " + std::to_string(2 + kCacheSizes) +
                  " conversation runs"};
-  cell.validate = &validation_of<&validate_prefix_caching>;
   return cell;
 }
 

@@ -422,11 +422,10 @@ Result<RunResult> run_validation(const ValidationParams& p, std::uint64_t seed, 
 }  // namespace
 
 CellSpec validation_cell() {
-  CellSpec cell{"llm/validation",
-                {choice("engines", {"all", "vllm", "tensorrt-llm"}, "all"),
-                 explored(count("max_requests", "requests", 500, 20, 100'000), 50, 1000),
-                 count("iterations", "steps", kDefaultIterations, 1, 30), choice("switch_off", mechanism_names(), "none")},
-                checked_run(&validate_validation, &run_validation)};
+  CellSpec cell = checked_cell<&validate_validation, &run_validation>("llm/validation",
+      {choice("engines", {"all", "vllm", "tensorrt-llm"}, "all"),
+       explored(count("max_requests", "requests", 500, 20, 100'000), 50, 1000),
+       count("iterations", "steps", kDefaultIterations, 1, 30), choice("switch_off", mechanism_names(), "none")});
   cell.outputs = {out("points_modelled", "points"), out("points_excluded", "points"), out("simulations", "runs")};
   const char* const families[kNumFamilies] = {"ttft", "itl", "e2e", "e2e_p99", "throughput"};
   for (const char* f : families)
@@ -443,7 +442,6 @@ CellSpec validation_cell() {
   cell.fills = {"fitted_knobs"};
   cell.budget = {describe_engine_budget() + ", over every Poisson point's " + std::to_string(planned_timed_simulations(kDefaultIterations, kNumKnobs)) +
                  " simulations (at " + std::to_string(kDefaultIterations) + " steps) and every other point's one"};
-  cell.validate = &validation_of<&validate_validation>;
   return cell;
 }
 

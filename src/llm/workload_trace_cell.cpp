@@ -3,6 +3,7 @@
 // llm/continuous-batching); the length laws fitted to it by moments (trace_stats.h) are drawn and served by the
 // same engine; one table sets their statistics and their latencies side by side (trace_vs_laws.h). The fitted
 // laws are offered to every cell of the page that draws from laws.
+#include "core/checked_run.h"
 #include "core/units.h"
 #include "llm/engine_budget.h"
 #include "llm/engine_setup.h"
@@ -45,10 +46,7 @@ Result<WorkloadTraceParams> validate_workload_trace(const Inputs& in) {
   return p;
 }
 
-Result<RunResult> run_workload_trace(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto params = validate_workload_trace(in);
-  if (!params.ok()) return params.error();
-  const WorkloadTraceParams& p = params.value();
+Result<RunResult> run_workload_trace(const WorkloadTraceParams& p, std::uint64_t seed, RunControl& ctl) {
   EngineConfig config = engine_config(p.hw, p.scheduler);
   config.kv_cache.enable_caching = p.prefix_caching;
   config.keep_series = false;  // no output reads the time series
@@ -80,7 +78,7 @@ CellSpec workload_trace_cell() {
   for (ParamSpec& spec : engine_hardware_params()) params.push_back(std::move(spec));
   for (ParamSpec& spec : scheduler_params()) params.push_back(std::move(spec));
   params.push_back(choice("prefix_caching", {"on", "off"}, "on"));
-  CellSpec cell{"llm/workload-trace", std::move(params), &run_workload_trace};
+  CellSpec cell = checked_cell<&validate_workload_trace, &run_workload_trace>("llm/workload-trace", std::move(params));
   cell.outputs = replay_output_specs();
   for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   for (OutputSpec& spec : cell.outputs) spec.presence = Presence::Always;
@@ -91,7 +89,6 @@ CellSpec workload_trace_cell() {
   cell.fills = {"fit_laws"};
   cell.assets = {sample_trace_asset(false)};
   cell.budget = {describe_engine_budget() + ", over the replay and a run of its fitted laws"};
-  cell.validate = &validation_of<&validate_workload_trace>;
   return cell;
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checked_run.h"
 #include "core/budget.h"
 #include "core/outputs.h"
 #include "core/rng.h"
@@ -312,10 +313,8 @@ void output_tables(const PolicyTally& none, const PolicyTally& limit, const Burs
   totals.into(result.table("totals"));
 }
 
-Result<RunResult> run_burst_admission(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto checked = validate_burst_admission(in);
-  if (!checked.ok()) return checked.error();
-  BurstParams p = checked.value();
+Result<RunResult> run_burst_admission(const BurstParams& checked, std::uint64_t seed, RunControl& ctl) {
+  BurstParams p = checked;
   set_buckets(p, ctl.max_points);
   RunProgress progress(ctl, 2 * p.sim.arrivals.expected_arrivals() * static_cast<double>(p.num_replicas));
   const PolicyTally none = simulate_policy(p, -1, seed, progress);
@@ -349,16 +348,15 @@ Result<RunResult> run_burst_admission(const Inputs& in, std::uint64_t seed, RunC
 }  // namespace
 
 CellSpec burst_admission_cell() {
-  CellSpec cell{"queues/burst-admission",
-                {aliased(real("base_per_s", "1/s", 1000, 0, 1e6), {"base_qps"}),
-                 explored(aliased(real("spike_per_s", "1/s", 10000, 0, 1e7), {"spike_qps"}), 1000, 30'000),
-                 real("service_ms", "ms", 50, 1e-3, 1e6), choice("service", {"exp", "det"}, "exp"),
-                 count("workers", "workers", 100, 1, 100'000), real("spike_at_s", "s", 5, 0, 86400),
-                 explored(real("spike_s", "s", 2.5, 0, 86400), 0, 10), real("after_s", "s", 25, 0, 86400),
-                 real("timeout_ms", "ms", 1000, 1e-3, 1e8), explored(real("queue_per_worker", "", 3, 0, 1000), 0, 20),
-                 choice("on_timeout", {"serve", "drop"}, "serve"), real("interval_ms", "ms", 250, 1, 1e8),
-                 count("example_workers", "workers", 4, 1, 1e6), count("replicas", "runs", 1, 1, 1000)},
-                &run_burst_admission};
+  CellSpec cell = checked_cell<&validate_burst_admission, &run_burst_admission>("queues/burst-admission",
+      {aliased(real("base_per_s", "1/s", 1000, 0, 1e6), {"base_qps"}),
+       explored(aliased(real("spike_per_s", "1/s", 10000, 0, 1e7), {"spike_qps"}), 1000, 30'000),
+       real("service_ms", "ms", 50, 1e-3, 1e6), choice("service", {"exp", "det"}, "exp"),
+       count("workers", "workers", 100, 1, 100'000), real("spike_at_s", "s", 5, 0, 86400),
+       explored(real("spike_s", "s", 2.5, 0, 86400), 0, 10), real("after_s", "s", 25, 0, 86400),
+       real("timeout_ms", "ms", 1000, 1e-3, 1e8), explored(real("queue_per_worker", "", 3, 0, 1000), 0, 20),
+       choice("on_timeout", {"serve", "drop"}, "serve"), real("interval_ms", "ms", 250, 1, 1e8),
+       count("example_workers", "workers", 4, 1, 1e6), count("replicas", "runs", 1, 1, 1000)});
   cell.outputs = outputs({sometimes("spike_factor"), out("capacity_per_s", "req/s"), "base_rho", "spike_rho",
                    sometimes("normal_latency_ms"), sometimes(out("fluid_backlog", "requests")),
                    sometimes("fluid_peak_latency_s"), sometimes("fluid_drain_s"), "queue_limit", "example_limit_low",
@@ -373,7 +371,6 @@ CellSpec burst_admission_cell() {
                    sometimes("max_limit_se_ms"), sometimes("good_none_se_frac"), sometimes("good_limit_se_frac"),
                    sometimes("rejected_limit_se_frac")});
   cell.tables = {table("timeline"), table("p99"), table("totals")};
-  cell.validate = &validation_of<&validate_burst_admission>;
   cell.budget = {budget::describe(kArrivalsWhat, "requests", kArrivalCost)};
   return cell;
 }

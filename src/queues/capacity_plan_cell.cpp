@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "core/table_columns.h"
 #include "queues/cells.h"
@@ -170,13 +171,11 @@ void output_scenarios(const std::vector<Scenario>& scenarios, double slo_s, RunR
                                     " ms SLO with " + missed + " GPU(s) failed (see the table).");
 }
 
-Result<RunResult> run_capacity_plan(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto checked = validate_capacity_plan(in);
-  if (!checked.ok()) return checked.error();
-  const CapacityPlanInputs& p = checked.value().plan_inputs;
+Result<RunResult> run_capacity_plan(const CapacityPlanParams& checked, std::uint64_t seed, RunControl& ctl) {
+  const CapacityPlanInputs& p = checked.plan_inputs;
   const CapacityPlan plan = plan_capacity(p);
-  const std::int64_t fleet = chosen_fleet(plan, checked.value().fleet);
-  const std::int64_t n = checked.value().num_requests;
+  const std::int64_t fleet = chosen_fleet(plan, checked.fleet);
+  const std::int64_t n = checked.num_requests;
 
   RunResult result;
   output_plan(plan, result);
@@ -202,13 +201,12 @@ Result<RunResult> run_capacity_plan(const Inputs& in, std::uint64_t seed, RunCon
 }  // namespace
 
 CellSpec capacity_plan_cell() {
-  CellSpec cell{"queues/capacity-plan",
-                {explored(aliased(real("peak_per_s", "1/s", 5000, 1e-3, 1e9), {"peak_qps"}), 100, 20'000),
-                 real("service_ms", "ms", 5, 1e-3, 1e6), explored(real("slo_ms", "ms", 50, 1e-3, 1e7), 25, 500),
-                 explored(real("headroom", "", 1.3, 1, 10), 1, 3), real("p99_factor", "", 4.6, 0.1, 50),
-                 choice("fleet", {"planned", "minimum", "n_plus_2", "n_plus_2_headroom"}, "planned"),
-                 count("n", "requests", 100'000, 1000, 2'000'000)},
-                &run_capacity_plan};
+  CellSpec cell = checked_cell<&validate_capacity_plan, &run_capacity_plan>("queues/capacity-plan",
+      {explored(aliased(real("peak_per_s", "1/s", 5000, 1e-3, 1e9), {"peak_qps"}), 100, 20'000),
+       real("service_ms", "ms", 5, 1e-3, 1e6), explored(real("slo_ms", "ms", 50, 1e-3, 1e7), 25, 500),
+       explored(real("headroom", "", 1.3, 1, 10), 1, 3), real("p99_factor", "", 4.6, 0.1, 50),
+       choice("fleet", {"planned", "minimum", "n_plus_2", "n_plus_2_headroom"}, "planned"),
+       count("n", "requests", 100'000, 1000, 2'000'000)});
   cell.outputs = outputs({"rho_safe", out("gpu_rate_per_s", "req/s"), out("mu_required_per_s", "req/s"), "gpus_exact",
                   "gpus_min", "gpus_headroom_exact", "gpus_planned", sometimes("util_one_failure_frac"),
                   "gpus_n_plus_2_min", "gpus_n_plus_2_headroom", "fleet_gpus", "rho_f0", "p99_random_f0_ms",
@@ -218,7 +216,6 @@ CellSpec capacity_plan_cell() {
                   sometimes("rho_f2"), sometimes("p99_random_f2_ms"), sometimes("p99_random_closed_f2_ms"),
                   sometimes("p99_eq6_f2_ms"), sometimes("p99_shared_f2_ms"), sometimes("p99_shared_closed_f2_ms")});
   cell.tables = {table("scenarios")};
-  cell.validate = &validation_of<&validate_capacity_plan>;
   return cell;
 }
 

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "core/checked_run.h"
 #include "core/budget.h"
 #include "core/outputs.h"
 #include "queues/cells.h"
@@ -225,10 +226,7 @@ void add_slow_share_curve(RunResult& r, const FanOutParams& p) {
   r.table("slow_share").column("n", std::move(n)).column("p_any_slow_frac", std::move(share));
 }
 
-Result<RunResult> run_fan_out(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto params = validate_fan_out(in);
-  if (!params.ok()) return params.error();
-  const FanOutParams& p = params.value();
+Result<RunResult> run_fan_out(const FanOutParams& p, std::uint64_t seed, RunControl& ctl) {
   const auto ns = sweep_ns(p.leaves);
   double total = 0;
   for (std::int64_t n : ns) total += 2.0 * static_cast<double>(n * p.requests);
@@ -269,12 +267,11 @@ Result<RunResult> run_fan_out(const Inputs& in, std::uint64_t seed, RunControl& 
 }  // namespace
 
 CellSpec fan_out_cell() {
-  CellSpec cell{"queues/fan-out",
-                {explored(count("leaves", "leaves", 100, 1, kMaxLeaves), 1, 300), real("percentile", "%", 99, 50, 99.99),
-                 choice("leaf", {"exp", "lognormal", "mm1"}, "exp"), real("leaf_mean_ms", "ms", 10, 1e-3, 1e5),
-                 real("cv", "", 1.5, 0.05, 10), real("service_ms", "ms", 5, 1e-3, 1e5), real("rho", "", 0.7, 0.01, 0.95),
-                 real("hedge_pct", "%", 95, 50, 99.99), count("requests", "requests", 10'000, 1'000, 1'000'000)},
-                &run_fan_out};
+  CellSpec cell = checked_cell<&validate_fan_out, &run_fan_out>("queues/fan-out",
+      {explored(count("leaves", "leaves", 100, 1, kMaxLeaves), 1, 300), real("percentile", "%", 99, 50, 99.99),
+       choice("leaf", {"exp", "lognormal", "mm1"}, "exp"), real("leaf_mean_ms", "ms", 10, 1e-3, 1e5),
+       real("cv", "", 1.5, 0.05, 10), real("service_ms", "ms", 5, 1e-3, 1e5), real("rho", "", 0.7, 0.01, 0.95),
+       real("hedge_pct", "%", 95, 50, 99.99), count("requests", "requests", 10'000, 1'000, 1'000'000)});
   cell.outputs = outputs({"p_any_slow_frac", "sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac",
                   "sim_p_any_slow_se_frac", "sim_req_p50_se_ms", "leaf_mean_ms", "leaf_pctl_ms", "req_p50_ms",
                   "sim_req_p50_ms", "sim_req_p50_lo_ms", "sim_req_p50_hi_ms", "req_p99_ms", "sim_req_p99_ms",
@@ -282,7 +279,6 @@ CellSpec fan_out_cell() {
                   "sim_hedged_p99_lo_ms", "sim_hedged_p99_hi_ms", "hedge_share_frac", "sim_hedge_share_frac",
                   "sim_hedge_share_lo_frac", "sim_hedge_share_hi_frac", "p99_cut_x", "sim_hedge_share_se_frac"});
   cell.tables = {table("sweep"), table("slow_share")};
-  cell.validate = &validation_of<&validate_fan_out>;
   cell.budget = {budget::describe(kDrawsWhat, "draws", kLeafDrawCost)};
   return cell;
 }

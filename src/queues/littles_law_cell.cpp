@@ -10,6 +10,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "core/stats.h"
 #include "queues/cells.h"
@@ -51,10 +52,7 @@ Result<LittlesLawParams> validate_littles_law(const Inputs& in) {
                           in.real("fast_latency_ms") * 1e-3};
 }
 
-Result<RunResult> run_littles_law(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto checked = validate_littles_law(in);
-  if (!checked.ok()) return checked.error();
-  const LittlesLawParams& p = checked.value();
+Result<RunResult> run_littles_law(const LittlesLawParams& p, std::uint64_t seed, RunControl& ctl) {
   const double lambda = p.lambda_per_s;
   const double mu = p.mu_per_s;
   const bool exponential = p.exponential;
@@ -136,18 +134,16 @@ Result<RunResult> run_littles_law(const Inputs& in, std::uint64_t seed, RunContr
 }  // namespace
 
 CellSpec littles_law_cell() {
-  CellSpec cell{"queues/littles-law",
-                {explored(real("lambda", "1/s", 160, 1e-6, 1e7), 10, 400), explored(real("mu", "1/s", 200, 1e-6, 1e7), 50, 500),
-                 choice("service", {"exp", "det"}, "exp"),
-                 explored(count("n", "requests", 100'000, 1, 10'000'000), 100, 1'000'000),
-                 aliased(real("sizing_per_s", "1/s", 1000, 0, 1e9), {"qps"}), real("latency_ms", "ms", 50, 0, 1e6),
-                 count("slots", "requests", 50, 1, 1e9), real("fast_latency_ms", "ms", 10, 1e-6, 1e6)},
-                &run_littles_law};
+  CellSpec cell = checked_cell<&validate_littles_law, &run_littles_law>("queues/littles-law",
+      {explored(real("lambda", "1/s", 160, 1e-6, 1e7), 10, 400), explored(real("mu", "1/s", 200, 1e-6, 1e7), 50, 500),
+       choice("service", {"exp", "det"}, "exp"),
+       explored(count("n", "requests", 100'000, 1, 10'000'000), 100, 1'000'000),
+       aliased(real("sizing_per_s", "1/s", 1000, 0, 1e9), {"qps"}), real("latency_ms", "ms", 50, 0, 1e6),
+       count("slots", "requests", 50, 1, 1e9), real("fast_latency_ms", "ms", 10, 1e-6, 1e6)});
   cell.outputs = outputs({"rho", "L", "lambda_eff_per_s", "W_ms", "lambda_eff_W", "W_se_ms", "lambda_eff_W_se",
                   "littles_rel_diff", out("in_system_at_end", "requests"), "W_p99_ms", sometimes("W_closed_form_ms"),
                   sometimes("fluid_rel_diff"), "window_s", "in_flight", "qps_supported_per_s"});
   cell.tables = {table("in_system"), table("sojourn_hist")};
-  cell.validate = &validation_of<&validate_littles_law>;
   return cell;
 }
 

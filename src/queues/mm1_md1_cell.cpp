@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "core/checked_run.h"
 #include "core/budget.h"
 #include "core/outputs.h"
 #include "queues/cells.h"
@@ -230,11 +231,9 @@ void add_table7(RunResult& result, const std::vector<GridPoint>& points, double 
   cols.into(result.table("table7"));
 }
 
-Result<RunResult> run_mm1_md1(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto checked = validate_mm1_md1(in);
-  if (!checked.ok()) return checked.error();
-  const double service_s = checked.value().service_s;
-  const std::int64_t budget = checked.value().num_requests;
+Result<RunResult> run_mm1_md1(const Mm1Md1Params& checked, std::uint64_t seed, RunControl& ctl) {
+  const double service_s = checked.service_s;
+  const std::int64_t budget = checked.num_requests;
 
   double total = 0;
   for (double rho : kRhoGrid) total += 2.0 * static_cast<double>(num_simulated(num_kept_at(rho, budget)));
@@ -260,16 +259,14 @@ Result<RunResult> run_mm1_md1(const Inputs& in, std::uint64_t seed, RunControl& 
 }  // namespace
 
 CellSpec mm1_md1_cell() {
-  CellSpec cell{"queues/mm1-md1",
-                {explored(real("service_ms", "ms", 5, 1e-3, 1e5), 0.1, 100),
-                 explored(count("n", "requests", 1'000'000, 500'000, 20'000'000), 500'000, 1'500'000)},
-                &run_mm1_md1};
+  CellSpec cell = checked_cell<&validate_mm1_md1, &run_mm1_md1>("queues/mm1-md1",
+      {explored(real("service_ms", "ms", 5, 1e-3, 1e5), 0.1, 100),
+       explored(count("n", "requests", 1'000'000, 500'000, 20'000'000), 500'000, 1'500'000)});
   cell.outputs = outputs({"eq5_multiple_50", "eq5_W_50_ms", "eq5_multiple_70", "eq5_W_70_ms", "eq5_multiple_80", "eq5_W_80_ms",
                   "eq5_multiple_90", "eq5_W_90_ms", "eq5_multiple_95", "eq5_W_95_ms", "ln_100", "eq6_multiple_70",
                   "md1_p99_exact_50_ms", "md1_p99_exact_80_ms", "closed_forms_checked", "closed_forms_inside_ci",
                   "requests_simulated", "mm1_W_90_x", "mm1_p99_90_x", "md1_p99_90_x"});
   cell.tables = {table("figure1"), table("sweep"), table("closing_rows"), table("table7"), table("md1_exact")};
-  cell.validate = &validation_of<&validate_mm1_md1>;
   cell.budget = {budget::describe(kRequestsWhat, "requests", kRequestCost)};
   return cell;
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checked_run.h"
 #include "core/budget.h"
 #include "core/outputs.h"
 #include "queues/cells.h"
@@ -252,10 +253,7 @@ void output_headroom(const RoutingParams& p, const Point& top, std::uint64_t see
                                    ": its break lies beyond; raise growth_max to find it.");
 }
 
-Result<RunResult> run_routing(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto checked = validate_routing(in);
-  if (!checked.ok()) return checked.error();
-  const RoutingParams& p = checked.value();
+Result<RunResult> run_routing(const RoutingParams& p, std::uint64_t seed, RunControl& ctl) {
   const auto walk = static_cast<std::int64_t>(p.growth_grid().size()) - 1;  // runs of the headroom walk, at most
   RunProgress progress(ctl, static_cast<double>(kNumPolicies * (p.points + walk) * p.n));
   std::vector<Point> points;
@@ -274,13 +272,12 @@ Result<RunResult> run_routing(const Inputs& in, std::uint64_t seed, RunControl& 
 }  // namespace
 
 CellSpec routing_cell() {
-  CellSpec cell{"queues/routing",
-                {explored(count("servers", "servers", 8, 1, 256), 1, 64), real("service_ms", "ms", 5, 1e-3, 1e6),
-                 choice("service", {"exp", "det"}, "exp"), real("rho_min", "", 0.5, 0.01, 0.99),
-                 explored(real("rho_max", "", 0.9, 0.01, 0.99), 0.5, 0.99), count("points", "", 9, 1, kMaxPoints),
-                 count("n", "requests", 40'000, 1000, 2'000'000), real("slo_ms", "ms", 50, 1e-3, 1e7),
-                 real("growth_step", "", 0.05, 1e-3, 10), real("growth_max", "×", 1.4, 1, 100)},
-                &run_routing};
+  CellSpec cell = checked_cell<&validate_routing, &run_routing>("queues/routing",
+      {explored(count("servers", "servers", 8, 1, 256), 1, 64), real("service_ms", "ms", 5, 1e-3, 1e6),
+       choice("service", {"exp", "det"}, "exp"), real("rho_min", "", 0.5, 0.01, 0.99),
+       explored(real("rho_max", "", 0.9, 0.01, 0.99), 0.5, 0.99), count("points", "", 9, 1, kMaxPoints),
+       count("n", "requests", 40'000, 1000, 2'000'000), real("slo_ms", "ms", 50, 1e-3, 1e7),
+       real("growth_step", "", 0.05, 1e-3, 10), real("growth_max", "×", 1.4, 1, 100)});
   cell.outputs = outputs({"rho", "mean_random_ms", "p99_random_ms", "mean_p2_ms", "p99_p2_ms", "mean_jsq_ms",
                    "p99_jsq_ms", "mean_shared_ms", "p99_shared_ms", "mean_random_se_ms", "mean_shared_se_ms",
                    "p99_random_se_ms", "p99_shared_se_ms", "wait_shared_ms", "wait_shared_se_ms",
@@ -292,7 +289,6 @@ CellSpec routing_cell() {
                    sometimes("break_shared_se_x"), sometimes("break_random_closed_x"),
                    sometimes("break_shared_closed_x")});
   cell.tables = {table("sweep")};
-  cell.validate = &validation_of<&validate_routing>;
   cell.budget = {budget::describe(kRoutedWhat, "requests", kRoutedRequestCost)};
   return cell;
 }

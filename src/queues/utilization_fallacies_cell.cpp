@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
@@ -207,10 +208,7 @@ void add_simulated(RunResult& r, const std::vector<Check>& checks) {
   cols.into(r.table("checks"));
 }
 
-Result<RunResult> run_utilization_fallacies(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto params = validate_utilization_fallacies(in);
-  if (!params.ok()) return params.error();
-  const FallacyParams& p = params.value();
+Result<RunResult> run_utilization_fallacies(const FallacyParams& p, std::uint64_t seed, RunControl& ctl) {
   const auto scenarios = simulate_scenarios(p, seed, ctl);
   RunResult result;
   add_closed_forms(result, p);
@@ -221,11 +219,11 @@ Result<RunResult> run_utilization_fallacies(const Inputs& in, std::uint64_t seed
 }  // namespace
 
 CellSpec utilization_fallacies_cell() {
-  CellSpec cell{"queues/utilization-fallacies",
-                {real("service_ms", "ms", 5, 1e-3, 1e5), explored(real("rho", "", 0.8, 0.01, 0.99), 0.05, 0.98),
-                 explored(real("new_service_ms", "ms", 2, 1e-3, 1e5), 0.1, 6), real("rho_low", "", 0.7, 0.01, 0.99),
-                 explored(real("rho_high", "", 0.9, 0.01, 0.99), 0.72, 0.99), count("n", "requests", 1'000'000, 400'000, 10'000'000)},
-                &run_utilization_fallacies};
+  CellSpec cell = checked_cell<&validate_utilization_fallacies, &run_utilization_fallacies>(
+      "queues/utilization-fallacies",
+      {real("service_ms", "ms", 5, 1e-3, 1e5), explored(real("rho", "", 0.8, 0.01, 0.99), 0.05, 0.98),
+       explored(real("new_service_ms", "ms", 2, 1e-3, 1e5), 0.1, 6), real("rho_low", "", 0.7, 0.01, 0.99),
+       explored(real("rho_high", "", 0.9, 0.01, 0.99), 0.72, 0.99), count("n", "requests", 1'000'000, 400'000, 10'000'000)});
   cell.outputs = outputs({"W_at_rho_ms", "wait_at_rho_ms", "rho_after", "wait_after_ms", "W_after_ms", "queue_gain_x",
                   "system_speedup_x", "model_speedup_x", "W_low_ms", "W_high_ms", "W_multiple_high",
                   "wait_multiple_high", "cost_saving_frac", "latency_ratio_x", "p99_low_ms", "p99_high_ms",
@@ -237,7 +235,6 @@ CellSpec utilization_fallacies_cell() {
                   "sim_p99_high_se_ms", "sim_p99_to_mean_x", "sim_p99_to_mean_se_x", "sim_p99_to_mean_ci_x",
                   "checks_inside_ci", "checks_total"});
   cell.tables = {table("checks")};
-  cell.validate = &validation_of<&validate_utilization_fallacies>;
   return cell;
 }
 

@@ -1,5 +1,5 @@
 // The source shape issue 11 asks for, checked on the tree: parameters read by name only inside validate_*
-// functions; every output name the pages show is a string literal in src/ (one grep away); no lab file
+// functions; every cell declared with checked_cell (issue 38); every output name the pages show is a string literal in src/ (one grep away); no lab file
 // restates "conditional"; no lab file over 400 lines. A failing check lists every offending place.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -180,6 +180,24 @@ async function names_not_in_src() {
   return missing;
 }
 
+/**
+ * Every function that makes a cell (`CellSpec <name>_cell()`) declares it with checked_cell<&validate_…, &run_…>
+ * (core/checked_run.h): its run starts on checked params, and the fuzzer's hook comes from the same line.
+ */
+async function cells_outside_checked_cell() {
+  const found = [];
+  for (const path of await source_paths()) {
+    const text = await readFile(path, 'utf8');
+    const { code } = strip_cpp(text);
+    for (const body of function_bodies(code).filter((b) => /_cell$/.test(b.name) && b.name !== 'checked_cell')) {
+      if (!/\bCellSpec\s+\w+\s*[({=]/.test(code.slice(body.start, body.end))) continue;   // not a cell's declaration
+      if (/\bchecked_cell<&validate_\w+,\s*&run_\w+>\(/.test(code.slice(body.start, body.end))) continue;
+      found.push(`${relative(ROOT, path)}:${line_at(text, body.start)} ${body.name}`);
+    }
+  }
+  return found;
+}
+
 async function lab_files_with(predicate) {
   const found = [];
   for (const path of await lab_file_paths()) {
@@ -192,6 +210,8 @@ async function lab_files_with(predicate) {
 const checks = [
   ['parameters are read by name (in.real( in.count( in.choice( in.bytes( in.measured() only inside validate_* functions',
     await reads_outside_validate()],
+  ['every cell is declared with checked_cell<&validate_<cell>, &run_<cell>> (typed params, one validation hook)',
+    await cells_outside_checked_cell()],
   ['every output name a lab file labels, compares with the book or charts is a string literal in src/',
     await names_not_in_src()],
   ['no lab file says "conditional" (C++ declares which outputs only some runs have)',

@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "core/units.h"
 #include "request/cells.h"
@@ -180,10 +181,7 @@ void eq1_outputs(const HiddenConstantsParams& p, RunResult& result) {
   result.output("fixed_share_to_frac", (t - m) / (m * (t - 1)));
 }
 
-Result<RunResult> run_hidden_constants(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  const auto checked = validate_hidden_constants(in);
-  if (!checked.ok()) return checked.error();
-  const HiddenConstantsParams& p = checked.value();
+Result<RunResult> run_hidden_constants(const HiddenConstantsParams& p, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
   const HiddenConstants h = solve_hidden_constants(p.row_a, p.row_b);
   RunResult result;
   solve_outputs(p, result, h);
@@ -198,14 +196,13 @@ Result<RunResult> run_hidden_constants(const Inputs& in, std::uint64_t /*seed*/,
 
 CellSpec hidden_constants_cell() {
   const std::vector<std::string> rows{"224", "384", "512", "640"};
-  CellSpec cell{"request/hidden-constants",
-                {choice("row_a", rows, "224"), choice("row_b", rows, "640"), count("act_rw_factor", "", 2, 1, 8),
-                 real("params_m", "M", 25.6, 1e-3, 1e6), explored(real("cand_ops_g", "G", 4.1, 1e-6, 1e6), 2, 8),
-                 explored(real("cand_weights_mb", "MB", 51.2, 0, 1e9), 0, 200),
-                 explored(aliased(real("peak_tflop_per_s", "TFLOP/s", 14, 1e-6, 1e6), {"peak_tflops"}), 1, 1000),
-                 real("bw_gb_per_s", "GB/s", 900, 1e-6, 1e7), real("r_from", "px", 224, 1, 1e5),
-                 real("r_to", "px", 448, 1, 1e5), explored(real("measured_slowdown", "×", 3.6, 1e-6, 1e10), 1, 4)},
-                &run_hidden_constants};
+  CellSpec cell = checked_cell<&validate_hidden_constants, &run_hidden_constants>("request/hidden-constants",
+      {choice("row_a", rows, "224"), choice("row_b", rows, "640"), count("act_rw_factor", "", 2, 1, 8),
+       real("params_m", "M", 25.6, 1e-3, 1e6), explored(real("cand_ops_g", "G", 4.1, 1e-6, 1e6), 2, 8),
+       explored(real("cand_weights_mb", "MB", 51.2, 0, 1e9), 0, 200),
+       explored(aliased(real("peak_tflop_per_s", "TFLOP/s", 14, 1e-6, 1e6), {"peak_tflops"}), 1, 1000),
+       real("bw_gb_per_s", "GB/s", 900, 1e-6, 1e7), real("r_from", "px", 224, 1, 1e5),
+       real("r_to", "px", 448, 1, 1e5), explored(real("measured_slowdown", "×", 3.6, 1e-6, 1e10), 1, 4)});
   cell.uses_seed = false;
   cell.outputs = outputs({"ops_g", "weights_mb", "ops_lo_g", "ops_hi_g", "weights_lo_mb", "weights_hi_mb",
                   "other_rows_reproduced", "flop_per_image_g", "weight_bytes_mb", "bytes_per_param", "resnet_macs_g",
@@ -217,7 +214,6 @@ CellSpec hidden_constants_cell() {
                   "ai_224_over_ridge", out("theoretical_slowdown", "×"), "fixed_share_from_frac",
                   "fixed_share_to_frac"});
   cell.tables = {table("table6"), table("ai_curve")};
-  cell.validate = &validation_of<&validate_hidden_constants>;
   return cell;
 }
 

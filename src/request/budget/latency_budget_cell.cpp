@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "request/budget/amdahl.h"
 #include "request/cells.h"
@@ -168,10 +169,7 @@ void serving_tax_outputs(const LatencyBudgetParams& p, RunResult& result) {
   result.table("serving_tax").column("component", {0, 1, 2, 3, 4}).column("low_us", lo_us).column("high_us", hi_us);
 }
 
-Result<RunResult> run_latency_budget(const Inputs& in, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  const auto checked = validate_latency_budget(in);
-  if (!checked.ok()) return checked.error();
-  const LatencyBudgetParams& p = checked.value();
+Result<RunResult> run_latency_budget(const LatencyBudgetParams& p, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
   RunResult result;
   Table bars{"phases", {{"scenario", {}}, {"phase", {}}, {"ms", {}}, {"start_ms", {}}, {"share_frac", {}}}};
   resnet_outputs(p, result, bars);
@@ -184,21 +182,20 @@ Result<RunResult> run_latency_budget(const Inputs& in, std::uint64_t /*seed*/, R
 }  // namespace
 
 CellSpec latency_budget_cell() {
-  CellSpec cell{"request/latency-budget",
-                {explored(real("jpeg_ms", "ms", 3, 0, 1e5), 0, 30), real("resize_ms", "ms", 1, 0, 1e5),
-                 real("normalize_ms", "ms", 0.5, 0, 1e5), real("h2d_ms", "ms", 0.5, 0, 1e5),
-                 explored(real("forward_ms", "ms", 5, 1e-6, 1e5), 0.1, 100), real("post_ms", "ms", 0.1, 0, 1e5),
-                 real("fast_forward_ms", "ms", 2, 1e-6, 1e5), explored(real("speedup_k", "×", 10, 1, 1e6), 1, 1000),
-                 real("parse_ms", "ms", 0.5, 0, 1e5), real("embed_ms", "ms", 6, 0, 1e5),
-                 real("mlp_ms", "ms", 1.5, 1e-6, 1e5), real("rank_ms", "ms", 1, 0, 1e5),
-                 real("dlrm_budget_ms", "ms", 10, 1e-6, 1e6),
-                 real("net_lo_ms", "ms", 1, 0, 1e5), real("net_hi_ms", "ms", 5, 0, 1e5),
-                 real("ser_lo_us", "us", 50, 0, 1e8), real("ser_hi_us", "us", 500, 0, 1e8),
-                 real("queue_lo_ms", "ms", 0.1, 0, 1e5), real("queue_hi_ms", "ms", 10, 0, 1e5),
-                 real("dispatch_lo_us", "us", 10, 0, 1e8), real("dispatch_hi_us", "us", 50, 0, 1e8),
-                 real("copy_lo_us", "us", 100, 0, 1e8), real("copy_hi_us", "us", 500, 0, 1e8),
-                 real("model_ms", "ms", 5, 1e-6, 1e5)},
-                &run_latency_budget};
+  CellSpec cell = checked_cell<&validate_latency_budget, &run_latency_budget>("request/latency-budget",
+      {explored(real("jpeg_ms", "ms", 3, 0, 1e5), 0, 30), real("resize_ms", "ms", 1, 0, 1e5),
+       real("normalize_ms", "ms", 0.5, 0, 1e5), real("h2d_ms", "ms", 0.5, 0, 1e5),
+       explored(real("forward_ms", "ms", 5, 1e-6, 1e5), 0.1, 100), real("post_ms", "ms", 0.1, 0, 1e5),
+       real("fast_forward_ms", "ms", 2, 1e-6, 1e5), explored(real("speedup_k", "×", 10, 1, 1e6), 1, 1000),
+       real("parse_ms", "ms", 0.5, 0, 1e5), real("embed_ms", "ms", 6, 0, 1e5),
+       real("mlp_ms", "ms", 1.5, 1e-6, 1e5), real("rank_ms", "ms", 1, 0, 1e5),
+       real("dlrm_budget_ms", "ms", 10, 1e-6, 1e6),
+       real("net_lo_ms", "ms", 1, 0, 1e5), real("net_hi_ms", "ms", 5, 0, 1e5),
+       real("ser_lo_us", "us", 50, 0, 1e8), real("ser_hi_us", "us", 500, 0, 1e8),
+       real("queue_lo_ms", "ms", 0.1, 0, 1e5), real("queue_hi_ms", "ms", 10, 0, 1e5),
+       real("dispatch_lo_us", "us", 10, 0, 1e8), real("dispatch_hi_us", "us", 50, 0, 1e8),
+       real("copy_lo_us", "us", 100, 0, 1e8), real("copy_hi_us", "us", 500, 0, 1e8),
+       real("model_ms", "ms", 5, 1e-6, 1e5)});
   cell.uses_seed = false;
   cell.outputs = outputs({"resnet_total_ms", "preprocess_ms", "preprocess_frac", "pre_and_transfer_frac", "model_frac",
                   "fast_total_ms", "fast_preprocess_frac", out("amdahl_speedup", "×"), "amdahl_total_ms",
@@ -206,7 +203,6 @@ CellSpec latency_budget_cell() {
                   "dlrm_embed_frac", sometimes(out("dlrm_mlp_ceiling", "×")), "tax_low_us", "tax_high_us",
                   "tax_low_frac", "tax_high_frac", "tax_all_low_ms", "tax_all_high_ms"});
   cell.tables = {table("phases"), table("amdahl"), table("amdahl_at_k"), table("serving_tax")};
-  cell.validate = &validation_of<&validate_latency_budget>;
   return cell;
 }
 

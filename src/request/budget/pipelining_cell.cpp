@@ -8,6 +8,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "core/stats.h"
 #include "core/units.h"
@@ -122,10 +123,7 @@ ModeStats mode_stats(const Mode& m, std::int64_t n) {
           m.seen.latency_s.mean() * units::kMsPerS};
 }
 
-Result<RunResult> run_pipelining(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto checked = validate_pipelining(in);
-  if (!checked.ok()) return checked.error();
-  const PipeliningParams& p = checked.value();
+Result<RunResult> run_pipelining(const PipeliningParams& p, std::uint64_t seed, RunControl& ctl) {
   const double pre_s = p.pre_s, gpu_s = p.gpu_s;
   const int workers = p.num_workers;
   const std::int64_t buffer = p.buffer, n = p.num_requests;
@@ -169,13 +167,12 @@ Result<RunResult> run_pipelining(const Inputs& in, std::uint64_t seed, RunContro
 }  // namespace
 
 CellSpec pipelining_cell() {
-  CellSpec cell{"request/pipelining",
-                {explored(real("pre_ms", "ms", 5, 1e-6, 1e6), 0.1, 100),
-                 explored(real("gpu_ms", "ms", 5, 1e-6, 1e6), 0.1, 100),
-                 explored(count("workers", "workers", 1, 1, 256), 1, 16), count("buffer", "requests", 2, 0, 1'000'000),
-                 choice("law", {"det", "exp", "lognormal"}, "det"), real("cv", "", 0.5, 0.01, 10),
-                 count("n", "requests", 10'000, 1, 1'000'000)},
-                &run_pipelining};
+  CellSpec cell = checked_cell<&validate_pipelining, &run_pipelining>("request/pipelining",
+      {explored(real("pre_ms", "ms", 5, 1e-6, 1e6), 0.1, 100),
+       explored(real("gpu_ms", "ms", 5, 1e-6, 1e6), 0.1, 100),
+       explored(count("workers", "workers", 1, 1, 256), 1, 16), count("buffer", "requests", 2, 0, 1'000'000),
+       choice("law", {"det", "exp", "lognormal"}, "det"), real("cv", "", 0.5, 0.01, 10),
+       count("n", "requests", 10'000, 1, 1'000'000)});
   cell.outputs = outputs({"pre_frac", out("serial_per_s", "req/s"), "serial_cpu_util_frac", "serial_gpu_util_frac",
                   "serial_efficiency_frac", "serial_latency_ms", out("pipelined_per_s", "req/s"),
                   "pipelined_cpu_util_frac", "pipelined_gpu_util_frac", "pipelined_efficiency_frac",
@@ -183,7 +180,6 @@ CellSpec pipelining_cell() {
                   sometimes(out("tandem_closed_form_per_s", "req/s"))});
   cell.tables = {table("utilization"), table("timeline_serial"), table("timeline_pipelined"), table("speedup_curve"),
                  table("speedup_point")};
-  cell.validate = &validation_of<&validate_pipelining>;
   return cell;
 }
 

@@ -113,18 +113,17 @@ Result<RunResult> run_runtimes_precision(const RuntimesPrecisionParams& p, std::
 }  // namespace
 
 CellSpec runtimes_precision_cell() {
-  CellSpec cell{"request/runtimes-precision",
-                {explored(real("pytorch_ms", "ms", 8.5, 1e-6, 1e6), 1, 50),
-                 real("torchscript_ms", "ms", 6.2, 1e-6, 1e6), real("onnx_ms", "ms", 5.1, 1e-6, 1e6),
-                 real("trt_fp32_ms", "ms", 2.8, 1e-6, 1e6), real("trt_fp16_ms", "ms", 1.4, 1e-6, 1e6),
-                 explored(real("trt_int8_ms", "ms", 0.9, 1e-6, 1e6), 0.1, 10),
-                 aliased(real("fp32_acc_pct", "%", 76.13, 0, 100), {"fp32_acc"}),
-                 aliased(real("fp16_acc_pct", "%", 76.13, 0, 100), {"fp16_acc"}),
-                 aliased(real("ptq_acc_pct", "%", 75.80, 0, 100), {"ptq_acc"}),
-                 aliased(real("qat_acc_pct", "%", 76.05, 0, 100), {"qat_acc"}),
-                 real("params_m", "M", 25.6, 1e-6, 1e7), count("low_bits", "bits", 8, 1, 32),
-                 count("fp32_gpus", "GPUs", 30, 1, 1e9), real("practical_speedup", "×", 3, 1e-3, 1e3)},
-                checked_run(&validate_runtimes_precision, &run_runtimes_precision)};
+  CellSpec cell = checked_cell<&validate_runtimes_precision, &run_runtimes_precision>("request/runtimes-precision",
+      {explored(real("pytorch_ms", "ms", 8.5, 1e-6, 1e6), 1, 50),
+       real("torchscript_ms", "ms", 6.2, 1e-6, 1e6), real("onnx_ms", "ms", 5.1, 1e-6, 1e6),
+       real("trt_fp32_ms", "ms", 2.8, 1e-6, 1e6), real("trt_fp16_ms", "ms", 1.4, 1e-6, 1e6),
+       explored(real("trt_int8_ms", "ms", 0.9, 1e-6, 1e6), 0.1, 10),
+       aliased(real("fp32_acc_pct", "%", 76.13, 0, 100), {"fp32_acc"}),
+       aliased(real("fp16_acc_pct", "%", 76.13, 0, 100), {"fp16_acc"}),
+       aliased(real("ptq_acc_pct", "%", 75.80, 0, 100), {"ptq_acc"}),
+       aliased(real("qat_acc_pct", "%", 76.05, 0, 100), {"qat_acc"}),
+       real("params_m", "M", 25.6, 1e-6, 1e7), count("low_bits", "bits", 8, 1, 32),
+       count("fp32_gpus", "GPUs", 30, 1, 1e9), real("practical_speedup", "×", 3, 1e-3, 1e3)});
   cell.uses_seed = false;
   cell.outputs = outputs({out("speedup_torchscript", "×"), out("speedup_onnx", "×"), out("speedup_trt_fp32", "×"),
                   out("speedup_trt_fp16", "×"), out("speedup_trt_int8", "×"), out("int8_vs_fp32", "×"),
@@ -133,7 +132,6 @@ CellSpec runtimes_precision_cell() {
                   "fp16_weights_mib", "int8_weights_mb", "int8_weights_mib", out("theoretical_speedup", "×"),
                   "measured_share_of_theoretical_frac", "low_bit_gpus"});
   cell.tables = {table("runtimes"), table("precision")};
-  cell.validate = &validation_of<&validate_runtimes_precision>;
   return cell;
 }
 

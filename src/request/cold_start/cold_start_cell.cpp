@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "core/stats.h"
 #include "request/cold_start/burst_scale_out.h"
@@ -152,10 +153,7 @@ void add_latency_series(Scenario s, const BurstParams& p, const std::vector<Burs
   }
 }
 
-Result<RunResult> run_cold_start(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto checked = validate_cold_start(in);
-  if (!checked.ok()) return checked.error();
-  const ColdStartParams& cp = checked.value();
+Result<RunResult> run_cold_start(const ColdStartParams& cp, std::uint64_t seed, RunControl& ctl) {
   const BurstParams& p = cp.burst;
   RunResult result;
   PhaseRows rows;
@@ -204,23 +202,22 @@ Result<RunResult> run_cold_start(const Inputs& in, std::uint64_t seed, RunContro
 }  // namespace
 
 CellSpec cold_start_cell() {
-  CellSpec cell{"request/cold-start",
-          {real("ssd_s", "s", 0.5, 0, 1e4), real("s3_s", "s", 4.0, 0, 1e4), real("cuda_s", "s", 0.4, 0, 1e4),
-           real("trt_s", "s", 30, 0, 1e4), real("warmup_s", "s", 0.2, 0, 1e4), real("runtime_s", "s", 0.4, 0, 1e4),
-           real("swap_gb", "GB", 10, 1e-6, 1e6), real("link_gb_per_s", "GB/s", 32, 1e-6, 1e6),
-           real("ckpt_gb", "GB", 5, 1e-6, 1e6), real("pickle_s", "s", 15, 1e-6, 1e6),
-           real("safetensors_s", "s", 1.5, 1e-6, 1e6), real("nvme_gb_per_s", "GB/s", 3.5, 1e-6, 1e6),
-           count("replicas", "", 4, 1, 1000),
-           explored(aliased(count("added_replicas", "", 8, 0, 1000), {"added"}), 0, kMaxSliderAdded),
-           aliased(real("base_per_s", "1/s", 500, 1, 1e5), {"base_rps"}),
-           explored(aliased(real("burst_per_s", "1/s", 1500, 1, 1e5), {"burst_rps"}), 100, kMaxSliderBurstPerS),
-           real("burst_at_s", "s", 60, 0, 3600), real("burst_s", "s", 120, 1, 3600), real("after_s", "s", 120, 0, 3600),
-           explored(real("detect_s", "s", 0, 0, 3600), 0, kMaxSliderDetectS),
-           real("service_ms", "ms", 5, 0.01, 1e4), real("slo_ms", "ms", 50, 0.01, 1e5),
-           count("warmup_n", "requests", 10, 0, 1e6), real("cold_request_ms", "ms", 500, 0.01, 1e6),
-           choice("measure", {"on", "off"}, "on"), download_param_spec(), count("repeats", "", 3, 1, 20),
-           count("read_mib", "MiB", 64, 1, 1024), real("weights_mib", "MiB", 98, 0.001, 1e6)},
-          &run_cold_start};
+  CellSpec cell = checked_cell<&validate_cold_start, &run_cold_start>("request/cold-start",
+{real("ssd_s", "s", 0.5, 0, 1e4), real("s3_s", "s", 4.0, 0, 1e4), real("cuda_s", "s", 0.4, 0, 1e4),
+ real("trt_s", "s", 30, 0, 1e4), real("warmup_s", "s", 0.2, 0, 1e4), real("runtime_s", "s", 0.4, 0, 1e4),
+ real("swap_gb", "GB", 10, 1e-6, 1e6), real("link_gb_per_s", "GB/s", 32, 1e-6, 1e6),
+ real("ckpt_gb", "GB", 5, 1e-6, 1e6), real("pickle_s", "s", 15, 1e-6, 1e6),
+ real("safetensors_s", "s", 1.5, 1e-6, 1e6), real("nvme_gb_per_s", "GB/s", 3.5, 1e-6, 1e6),
+ count("replicas", "", 4, 1, 1000),
+ explored(aliased(count("added_replicas", "", 8, 0, 1000), {"added"}), 0, kMaxSliderAdded),
+ aliased(real("base_per_s", "1/s", 500, 1, 1e5), {"base_rps"}),
+ explored(aliased(real("burst_per_s", "1/s", 1500, 1, 1e5), {"burst_rps"}), 100, kMaxSliderBurstPerS),
+ real("burst_at_s", "s", 60, 0, 3600), real("burst_s", "s", 120, 1, 3600), real("after_s", "s", 120, 0, 3600),
+ explored(real("detect_s", "s", 0, 0, 3600), 0, kMaxSliderDetectS),
+ real("service_ms", "ms", 5, 0.01, 1e4), real("slo_ms", "ms", 50, 0.01, 1e5),
+ count("warmup_n", "requests", 10, 0, 1e6), real("cold_request_ms", "ms", 500, 0.01, 1e6),
+ choice("measure", {"on", "off"}, "on"), download_param_spec(), count("repeats", "", 3, 1, 20),
+ count("read_mib", "MiB", 64, 1, 1024), real("weights_mib", "MiB", 98, 0.001, 1e6)});
   cell.deterministic = false;  // the measured phases differ run to run (measure = off is deterministic)
   cell.probes = {"model_fetch", "wasm_start"};
   cell.plan_probes = plan_cold_start_probes;
@@ -238,7 +235,6 @@ CellSpec cold_start_cell() {
                   sometimes(out("read_cold_over_cached", "×")), sometimes("evicted_frac"),
                   sometimes("read_weights_cold_s")});
   cell.tables = {table("table8"), table("phases"), table("scenarios"), table("latency")};
-  cell.validate = &validation_of<&validate_cold_start>;
   cell.budget = {describe_read_budget()};
   return cell;
 }

@@ -154,17 +154,16 @@ Result<RunResult> run_cost(const CostParams& p, std::uint64_t /*seed*/, RunContr
 }  // namespace
 
 CellSpec cost_cell() {
-  CellSpec cell{"request/cost",
-                {real("gpu_usd_per_h", "$/h", 4, 1e-6, 1e6), count("a_batch", "requests", 1, 1, 1e6),
-                 real("a_latency_ms", "ms", 5, 1e-6, 1e6), count("b_batch", "requests", 8, 1, 1e6),
-                 real("b_latency_ms", "ms", 10, 1e-6, 1e6),
-                 real("cpu_usd_per_h", "$/h", 0.17, 1e-6, 1e6), real("cpu_per_s", "1/s", 50, 1e-6, 1e9),
-                 real("t4_usd_per_h", "$/h", 0.53, 1e-6, 1e6), real("t4_per_s", "1/s", 400, 1e-6, 1e9),
-                 explored(real("v100_usd_per_h", "$/h", 3.06, 1e-6, 1e6), 0.5, 10), real("v100_per_s", "1/s", 1200, 1e-6, 1e9),
-                 explored(aliased(real("requests_per_s", "1/s", 5000, 1e-6, 1e9), {"qps"}), 10, 1e5),
-                 real("rho", "", 0.54, 0.05, 1),
-                 aliased(real("sweep_max_per_s", "1/s", 10000, 10, 1e9), {"sweep_max_qps"})},
-                checked_run(&validate_cost, &run_cost)};
+  CellSpec cell = checked_cell<&validate_cost, &run_cost>("request/cost",
+      {real("gpu_usd_per_h", "$/h", 4, 1e-6, 1e6), count("a_batch", "requests", 1, 1, 1e6),
+       real("a_latency_ms", "ms", 5, 1e-6, 1e6), count("b_batch", "requests", 8, 1, 1e6),
+       real("b_latency_ms", "ms", 10, 1e-6, 1e6),
+       real("cpu_usd_per_h", "$/h", 0.17, 1e-6, 1e6), real("cpu_per_s", "1/s", 50, 1e-6, 1e9),
+       real("t4_usd_per_h", "$/h", 0.53, 1e-6, 1e6), real("t4_per_s", "1/s", 400, 1e-6, 1e9),
+       explored(real("v100_usd_per_h", "$/h", 3.06, 1e-6, 1e6), 0.5, 10), real("v100_per_s", "1/s", 1200, 1e-6, 1e9),
+       explored(aliased(real("requests_per_s", "1/s", 5000, 1e-6, 1e9), {"qps"}), 10, 1e5),
+       real("rho", "", 0.54, 0.05, 1),
+       aliased(real("sweep_max_per_s", "1/s", 10000, 10, 1e9), {"sweep_max_qps"})});
   cell.uses_seed = false;
   cell.outputs = outputs({"a_per_s", "b_per_s", out("a_usd_per_m", "$"), out("b_usd_per_m", "$"), out("a_over_b", "×"),
                   "a_extra_frac", out("cpu_usd_per_m", "$"), out("t4_usd_per_m", "$"), out("v100_usd_per_m", "$"),
@@ -173,7 +172,6 @@ CellSpec cost_cell() {
                   sometimes(out("crossover_qps", "req/s"))});
   cell.tables = {table("instances"), table("load"), table("cost_vs_util"), table("fleet_cost"),
                  table("crossover_point", Presence::SomeInputs), table("crossover", Presence::SomeInputs)};
-  cell.validate = &validation_of<&validate_cost>;
   return cell;
 }
 

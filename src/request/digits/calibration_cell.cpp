@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "request/cells.h"
 #include "request/digits/digit_model.h"
@@ -92,10 +93,7 @@ void add_row(TableColumns& t, int set, int tensor, const AffineQuantizer& q, con
   t.accuracy.push_back(acc);
 }
 
-Result<RunResult> run_calibration(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto checked = validate_calibration(in);
-  if (!checked.ok()) return checked.error();
-  const CalibrationParams& c = checked.value();
+Result<RunResult> run_calibration(const CalibrationParams& c, std::uint64_t seed, RunControl& ctl) {
   const TrainedDigits& t = trained_digits(c.training, seed, ctl);
   const std::vector<float>& test_inputs = t.test_x;
   const std::vector<float> test_hidden = hidden_activations(t.mlp, t.test_x.data(), kNumTestDigits);
@@ -150,13 +148,12 @@ CellSpec calibration_cell() {
   params.push_back(count("calib_n", "digits", 512, 1, kMaxTrainDigits));
   params.push_back(count("digit", "", 1, 0, 9));
   params.push_back(real("darken", "x", 0.5, 0.05, 1.0));
-  CellSpec cell{"request/calibration", params, &run_calibration};
+  CellSpec cell = checked_cell<&validate_calibration, &run_calibration>("request/calibration", params);
   cell.assets = {mnist_asset()};
   cell.outputs = outputs({"fp32_accuracy_frac", "int8_representative_frac", "int8_one_digit_frac", "int8_darkened_frac",
                   "darkened_input_clipped_frac", "worst_error_over_half_delta", out("book_drop_pp", "points")});
   cell.tables = {table("calibration"), table("sets"), table("book_vs_ours")};
   cell.budget = {describe_digit_training_budget()};
-  cell.validate = &validation_of<&validate_calibration>;
   return cell;
 }
 

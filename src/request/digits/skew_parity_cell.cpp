@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "request/cells.h"
 #include "request/digits/digit_model.h"
@@ -49,10 +50,7 @@ void variant_outputs(const std::vector<double>& accuracy, const std::vector<doub
   result.output("parity_no_scale", at(parity, ServingVariant::NoScale));
 }
 
-Result<RunResult> run_skew_parity(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto checked = validate_skew_parity(in);
-  if (!checked.ok()) return checked.error();
-  const SkewParityParams& sp = checked.value();
+Result<RunResult> run_skew_parity(const SkewParityParams& sp, std::uint64_t seed, RunControl& ctl) {
   const DigitTrainingParams& p = sp.training;
   const std::int64_t parity_n = sp.parity_n;
   const double tolerance = sp.tolerance;
@@ -102,7 +100,7 @@ CellSpec skew_parity_cell() {
   params.push_back(count("parity_n", "digits", 200, 1, kNumTestDigits));
   // The slider spans a millionth to 10 (log scale): the skews' differences here are 0.96 to 824.
   params.push_back(explored(real("tolerance", "", 1e-4, 0, 100), 1e-6, 10));
-  CellSpec cell{"request/skew-parity", params, &run_skew_parity};
+  CellSpec cell = checked_cell<&validate_skew_parity, &run_skew_parity>("request/skew-parity", params);
   cell.assets = {mnist_asset()};
   cell.outputs = outputs({"train_accuracy_frac", "offline_accuracy_frac", "accuracy_shared_frac", "accuracy_bilinear_frac",
                   "accuracy_nearest_frac", "accuracy_imagenet_frac", "accuracy_no_scale_frac", "parity_shared",
@@ -110,7 +108,6 @@ CellSpec skew_parity_cell() {
                   out("worst_drop_pp", "points"), "parity_failures", out("book_drop_pp", "points")});
   cell.tables = {table("variants"), table("book")};
   cell.budget = {describe_digit_training_budget()};
-  cell.validate = &validation_of<&validate_skew_parity>;
   return cell;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checked_run.h"
 #include "core/clock.h"
 #include "core/outputs.h"
 #include "request/resnet/bn_fold.h"
@@ -69,11 +70,9 @@ void stage_table(const ResnetPlan& plan, const ForwardTiming& before, const Forw
       .column("ms_after", ms_after);
 }
 
-Result<RunResult> run_bn_folding(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  const auto checked = validate_bn_folding(in);
-  if (!checked.ok()) return checked.error();
-  const ResnetPlan plan = resnet50_plan(checked.value().net);
-  const std::int64_t repeats = checked.value().repeats;
+Result<RunResult> run_bn_folding(const BnFoldingParams& checked, std::uint64_t seed, RunControl& ctl) {
+  const ResnetPlan plan = resnet50_plan(checked.net);
+  const std::int64_t repeats = checked.repeats;
   ResnetWeights with_bn = make_resnet_weights(plan, seed);
   if (!with_bn.ok()) return allocation_error(plan);
   ResnetWeights folded = copy_weights(with_bn);
@@ -115,18 +114,16 @@ Result<RunResult> run_bn_folding(const Inputs& in, std::uint64_t seed, RunContro
 }  // namespace
 
 CellSpec bn_folding_cell() {
-  CellSpec cell{"request/bn-folding",
-                {explored(count("resolution", "px", 224, 32, 448), 32, kMaxSliderResolution),
-                 choice("width", {"1", "0.5", "0.25"}, "0.25"),
-                 explored(aliased(count("repeats", "", 1, 1, 20), {"reps"}), 1, kMaxSliderRepeats)},
-                &run_bn_folding};
+  CellSpec cell = checked_cell<&validate_bn_folding, &run_bn_folding>("request/bn-folding",
+      {explored(count("resolution", "px", 224, 32, 448), 32, kMaxSliderResolution),
+       choice("width", {"1", "0.5", "0.25"}, "0.25"),
+       explored(aliased(count("repeats", "", 1, 1, 20), {"reps"}), 1, kMaxSliderRepeats)});
   cell.deterministic = false;
   cell.outputs = outputs({"num_bn", "forward_bn_ms", "forward_folded_ms", out("speedup", "×"), "saved_ms",
                   out("gflop_per_s_bn", "GFLOP/s"), out("gflop_per_s_folded", "GFLOP/s"), "bn_traffic_bytes",
                   sometimes("bn_traffic_gb_per_s"), "max_abs_diff", "max_rel_diff", "fold_ms",
                   out("weights_bytes", "bytes")});
   cell.tables = {table("stages")};
-  cell.validate = &validation_of<&validate_bn_folding>;
   return cell;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checked_run.h"
 #include "core/outputs.h"
 #include "core/stats.h"
 #include "core/units.h"
@@ -250,10 +251,7 @@ void forward_outputs(const ResnetPlan& plan, const Measured& m, std::int64_t pea
       .column("gflop_per_s", gflops);
 }
 
-Result<RunResult> run_resnet_request(const Inputs& in, std::uint64_t seed, RunControl& ctl) {
-  auto checked = validate_resnet_request(in);
-  if (!checked.ok()) return checked.error();
-  const ResnetRequestParams& p = checked.value();
+Result<RunResult> run_resnet_request(const ResnetRequestParams& p, std::uint64_t seed, RunControl& ctl) {
   auto photo = decode_jpeg(*p.jpeg, "photo");  // corrupt data is reported before the network is built
   if (!photo.ok()) return photo.error();
   const ResnetPlan plan = resnet50_plan(p.net);
@@ -295,13 +293,12 @@ std::vector<ProbeTask> plan_image_bitmap(const Inputs& in) {
 }  // namespace
 
 CellSpec resnet_request_cell() {
-  CellSpec cell{"request/resnet-request",
-                {bytes("photo", "image/jpeg", kMaxPhotoBytes),
-                 explored(count("resolution", "px", kDefaultResolution, 32, 448), 32, kMaxSliderResolution),
-                 choice("width", {"1", "0.5", "0.25"}, "0.25"),
-                 explored(aliased(count("repeats", "", 1, 1, 20), {"reps"}), 1, kMaxSliderRepeats),
-                 choice("layouts", {"nchw+nhwc", "nchw"}, "nchw+nhwc")},
-                &run_resnet_request};
+  CellSpec cell = checked_cell<&validate_resnet_request, &run_resnet_request>("request/resnet-request",
+      {bytes("photo", "image/jpeg", kMaxPhotoBytes),
+       explored(count("resolution", "px", kDefaultResolution, 32, 448), 32, kMaxSliderResolution),
+       choice("width", {"1", "0.5", "0.25"}, "0.25"),
+       explored(aliased(count("repeats", "", 1, 1, 20), {"reps"}), 1, kMaxSliderRepeats),
+       choice("layouts", {"nchw+nhwc", "nchw"}, "nchw+nhwc")});
   cell.deterministic = false;
   cell.assets = {default_photo_asset()};
   cell.probes = {"image_bitmap"};
@@ -317,7 +314,6 @@ CellSpec resnet_request_cell() {
                   sometimes(out("gflop_per_s_nhwc", "GFLOP/s")), sometimes("nhwc_max_abs_diff"),
                   sometimes("nhwc_max_rel_diff")});
   cell.tables = {table("budget"), table("amdahl"), table("layers")};
-  cell.validate = &validation_of<&validate_resnet_request>;
   return cell;
 }
 

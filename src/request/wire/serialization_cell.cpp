@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checked_run.h"
 #include "core/budget.h"
 #include "core/distributions.h"
 #include "core/rng.h"
@@ -348,10 +349,7 @@ void sweep_table(RunResult& result, const SerializationParams& p, const kernels:
         .column("browser_json_full_parse_us", std::move(browser_full_us));
 }
 
-Result<RunResult> run_serialization(const Inputs& in, std::uint64_t /*seed*/, RunControl& ctl) {
-  const auto checked = validate_serialization(in);
-  if (!checked.ok()) return checked.error();
-  const SerializationParams& p = checked.value();
+Result<RunResult> run_serialization(const SerializationParams& p, std::uint64_t /*seed*/, RunControl& ctl) {
   const double resolution_s = kernels::timer_resolution_s();
   const kernels::TimingPlan plan{kernels::cell_min_sample_s(kMinSampleS, resolution_s), p.repeats};
   const kernels::TimingPlan sweep_plan{plan.min_sample_s, kSweepSamples};
@@ -375,11 +373,10 @@ Result<RunResult> run_serialization(const Inputs& in, std::uint64_t /*seed*/, Ru
 }  // namespace
 
 CellSpec serialization_cell() {
-  CellSpec cell{"request/serialization",
-                {explored(count("n", "values", 1000, 1, 1'000'000), 10, 10'000), count("repeats", "samples", 9, 3, 101),
-                 count("sweep_max", "values", 100'000, 10, 1'000'000),
-                 explored(aliased(real("requests_per_s", "1/s", 10'000, 0, 1e9), {"qps"}), 100, 1e6)},
-                &run_serialization};
+  CellSpec cell = checked_cell<&validate_serialization, &run_serialization>("request/serialization",
+      {explored(count("n", "values", 1000, 1, 1'000'000), 10, 10'000), count("repeats", "samples", 9, 3, 101),
+       count("sweep_max", "values", 100'000, 10, 1'000'000),
+       explored(aliased(real("requests_per_s", "1/s", 10'000, 0, 1e9), {"qps"}), 100, 1e6)});
   cell.deterministic = false;
   cell.uses_seed = false;  // the message is fixed for each N, so the browser's probe parses the same text
   cell.probes = {kParseProbe};
@@ -408,7 +405,6 @@ CellSpec serialization_cell() {
   cell.tables = {table("formats"), table("sweep"), table("sample_bytes"), table("sample_values")};
   cell.budget = {budget::describe("values encoded and decoded (8 x (repeats + 4) x n + 28 x the sweep's sizes, + (repeats + 34) x n for float64 JSON)", "values",
                                   kValuePassCost)};
-  cell.validate = &validation_of<&validate_serialization>;
   return cell;
 }
 

@@ -80,6 +80,29 @@ TEST_CASE("A cell's default cost is its cost model at the defaults: within the r
   CHECK(tally.seconds() > mm1.default_cost_s());
 }
 
+TEST_CASE("A validate_only run (the default cost's) validates and runs nothing; a refused one still errs",
+          "[core][cell][budget]") {
+  sl::RunControl alone;
+  alone.validate_only = true;
+  for (const auto& cell : sl::all_cells()) {
+    INFO(cell.id);
+    auto defaults = sl::parse_inputs(cell, {});
+    REQUIRE(defaults.ok());
+    auto r = cell.run(defaults.value(), 1, alone);
+    // A cell on a data asset the native build does not hold may refuse its defaults; every other passes.
+    if (!r.ok()) continue;
+    CHECK(r.value().outputs.empty());
+    CHECK(r.value().tables.empty());
+  }
+  // Over the run budget (a fuzz corpus case, tests/fuzz/corpus/budget.txt): refused, as by a full run.
+  const sl::CellSpec& energy = *sl::find_cell("llm/energy");
+  auto too_many = sl::parse_inputs(energy, {{"user_tokens", "100000"}, {"chats", "50"}});
+  REQUIRE(too_many.ok());
+  auto refused = energy.run(too_many.value(), 1, alone);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().param == "chats");
+}
+
 TEST_CASE("Every parameter's default lies inside its own range", "[core][cell]") {
   for (const auto& cell : sl::all_cells())
     for (const auto& p : cell.params) {

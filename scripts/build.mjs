@@ -169,7 +169,11 @@ async function copy_labs() {
   for (const lab of labs) {
     const at = ready.indexOf(lab);
     const neighbours = at < 0 ? {} : { previous: neighbour(ready[at - 1]), next: neighbour(ready[at + 1]) };
-    const cell_specs_of_lab = Object.fromEntries((lab.cells || []).filter((cell) => specs.has(cell.id)).map((cell) => [cell.id, specs.get(cell.id)]));
+    // Each spec without its cost model's lines (`serving-lab list` prints them; no page shows them): 167 B of
+    // the queues lab's first visit.
+    const page_spec = ({ budget: _budget, ...spec }) => spec;
+    const cell_specs_of_lab = Object.fromEntries((lab.cells || []).filter((cell) => specs.has(cell.id))
+      .map((cell) => [cell.id, page_spec(specs.get(cell.id))]));
     // The lab's shared labels (params, outputs) are already in each cell (load.mjs): not written twice.
     const { params: _params, outputs: _outputs, ...rest } = lab;
     // The "Why?" sections' text goes to labs/<lab>.why.json, fetched when a reader first opens one: a third of

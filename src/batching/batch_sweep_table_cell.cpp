@@ -44,7 +44,8 @@ Result<BatchSweepTableParams> validate_batch_sweep_table(const Inputs& in) {
                    std::string(kTimeParams[i]) + " must be >= " + kTimeParams[i - 1] + " (" +
                        format_number(p.t_ms[i - 1]) + " ms): a bigger batch cannot finish sooner, got " +
                        format_number(p.t_ms[i]) + " ms",
-                   {{"min", format_number(p.t_ms[i - 1])}, {"unit", "ms"}, {"got", format_number(p.t_ms[i])}}};
+                   {{"min", format_number(p.t_ms[i - 1])}, {"unit", "ms"}, {"got", format_number(p.t_ms[i])},
+                    {"problem", "bigger_batch_sooner"}, {"other", kTimeParams[i - 1]}}};
   p.window_ms = in.real("window_ms");
   p.small_window_ms = in.real("small_window_ms");
   p.slo_ms = in.real("slo_ms");

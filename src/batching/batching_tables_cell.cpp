@@ -72,7 +72,8 @@ Error invalid_window(const std::string& param, double window_ms, double slo_ms) 
   return Error{"invalid", param,
                param + " must leave a budget: half the window must be below slo_ms = " + format_number(slo_ms) +
                    " ms, got a " + format_number(window_ms) + " ms window",
-               {{"max", format_number(2 * slo_ms)}, {"unit", "ms"}, {"got", format_number(window_ms)}}};
+               {{"max", format_number(2 * slo_ms)}, {"unit", "ms"}, {"got", format_number(window_ms)}, {"problem", "window_budget"},
+                {"other", "slo_ms"}, {"slo", format_number(slo_ms)}}};
 }
 
 Result<BatchingTablesParams> validate_batching_tables(const Inputs& in) {
@@ -103,7 +104,8 @@ Result<BatchingTablesParams> validate_batching_tables(const Inputs& in) {
     return Error{"invalid", "t15_svc_ms",
                  "t15_svc_ms must be below slo_ms = " + format_number(p.slo_ms) + " ms so that eq. 15 leaves a window, got " +
                      format_number(p.t15_svc_ms) + " ms",
-                 {{"max", format_number(p.slo_ms)}, {"unit", "ms"}, {"got", format_number(p.t15_svc_ms)}}};
+                 {{"max", format_number(p.slo_ms)}, {"unit", "ms"}, {"got", format_number(p.t15_svc_ms)}, {"problem", "below_other"},
+                  {"other", "slo_ms"}}};
   const double mean_batch = p.lambda_per_s * p.t14_window_ms * 1e-3;
   if (auto e = budget::check(budget::estimate("t14_window_ms", kWalkWhat, "requests", mean_batch, kQuantileStepCost)))
     return *e;

@@ -108,7 +108,8 @@ Result<BatchingTaxParams> validate_batching_tax(const Inputs& in) {
     return Error{"invalid", "n",
                  "n must hold at least two full batches: n >= 2 x batch = " + format_number(2.0 * p.batch) +
                      " requests, got " + format_number(static_cast<double>(n)),
-                 {{"min", format_number(2.0 * p.batch)}, {"got", format_number(static_cast<double>(n))}}};
+                 {{"min", format_number(2.0 * p.batch)}, {"got", format_number(static_cast<double>(n))}, {"problem", "two_batches"},
+                  {"other", "batch"}}};
   return p;
 }
 

@@ -120,9 +120,10 @@ Result<CpuBatchMeasureParams> validate_cpu_batch_measure(const Inputs& in) {
                      " > conv_size + 2 conv_padding = " + format_number(static_cast<double>(size + 2 * p.conv.padding)) +
                      " pixels",
                  {{"max", format_number(static_cast<double>(size + 2 * p.conv.padding))},
-                  {"got", format_number(static_cast<double>(p.conv.kernel_h))}}};
+                  {"got", format_number(static_cast<double>(p.conv.kernel_h))}, {"problem", "kernel_above_input"}}};
   if (p.gpu_fixed_ms + p.gpu_per_item_ms <= 0)
-    return Error{"invalid", "gpu_per_item_ms", "the GPU model needs gpu_fixed_ms + gpu_per_item_ms > 0 ms, got 0", {}};
+    return Error{"invalid", "gpu_per_item_ms", "the GPU model needs gpu_fixed_ms + gpu_per_item_ms > 0 ms, got 0",
+                 {{"problem", "zero_sum"}, {"other", "gpu_fixed_ms"}, {"unit", "ms"}}};
   const MeasureBytes bytes = cpu_batch_bytes(p);
   // Name the parameter behind the largest part.
   const std::pair<double, const char*> parts[] = {{bytes.stack, "max_depth"},

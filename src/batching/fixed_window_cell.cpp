@@ -133,7 +133,8 @@ Result<FixedWindowParams> validate_fixed_window(const Inputs& in) {
       return Error{"invalid", "duration_s",
                    "duration_s must hold at least " + format_number(kMinWindows) + " windows of " + name + " = " +
                        format_number(window_ms) + " ms, got " + format_number(windows),
-                   {{"min", format_number(kMinWindows)}, {"got", format_number(windows)}}};
+                   {{"min", format_number(kMinWindows)}, {"got", format_number(windows)}, {"problem", "too_few_windows"}, {"other", name},
+                    {"window_ms", format_number(window_ms)}}};
   }
   if (auto e = check_linear_service(p.svc_fixed_ms, p.svc_per_item_ms)) return *e;
   return p;

@@ -77,7 +77,7 @@ Result<PhonePipelineParams> validate_phone_pipeline(const Inputs& in) {
       return Error{"invalid", param,
                    "a frame must take time and energy: the phases of this path sum to " + format_number(t.ms) +
                        " ms and " + format_number(t.mj) + " mJ",
-                   {{"got", format_number(t.ms)}}};
+                   {{"got", format_number(t.ms)}, {"problem", "frame_free"}, {"ms", format_number(t.ms)}, {"mj", format_number(t.mj)}}};
   }
   return p;
 }

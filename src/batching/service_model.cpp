@@ -80,7 +80,8 @@ std::optional<Error> check_linear_service(double svc_fixed_ms, double svc_per_it
   return Error{"invalid", "svc_fixed_ms",
                "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got " +
                    format_number(svc_fixed_ms) + " + " + format_number(svc_per_item_ms),
-               {{"got", format_number(svc_fixed_ms + svc_per_item_ms)}}};
+               {{"got", format_number(svc_fixed_ms + svc_per_item_ms)}, {"problem", "zero_sum"}, {"other", "svc_per_item_ms"},
+                {"unit", "ms"}}};
 }
 
 ServiceModel make_service_model(const ServiceModelParams& params, std::uint64_t seed, std::vector<Notice>* notes) {

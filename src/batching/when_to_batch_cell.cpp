@@ -78,11 +78,12 @@ Result<WhenToBatchParams> validate_when_to_batch(const Inputs& in) {
     return Error{"invalid", "rate_max_per_s",
                  "rate_max_per_s must be >= rate_min_per_s = " + format_number(p.rate_min_per_s) + " 1/s, got " +
                      format_number(p.rate_max_per_s),
-                 {{"min", format_number(p.rate_min_per_s)}, {"unit", "1/s"}, {"got", format_number(p.rate_max_per_s)}}};
+                 {{"min", format_number(p.rate_min_per_s)}, {"unit", "1/s"}, {"got", format_number(p.rate_max_per_s)}, {"problem", "at_least_other"},
+                  {"other", "rate_min_per_s"}}};
   if (auto e = budget::check(simulated_requests(p))) return *e;
   if (p.burst.start_s + p.burst.burst_s + p.burst.after_s <= 0)
     return Error{"invalid", "burst_s", "the burst experiment needs time: burst_start_s + burst_s + burst_after_s must be > 0 s, got 0",
-                 {{"got", "0"}}};
+                 {{"got", "0"}, {"problem", "burst_time"}}};
   auto service = validate_service_model(in);
   if (!service.ok()) return service.error();
   p.service = service.value();

@@ -212,7 +212,8 @@ Result<double> parse_number(const ParamSpec& p, const std::string& text) {
   if ((x != 0 || underflow) && std::fabs(x) < kMinMagnitude)
     return Error{"out_of_range", p.name,
                  p.name + " must be 0 or at least " + format_number(kMinMagnitude) + " in magnitude, got " + got,
-                 {{"min", format_number(p.min)}, {"max", format_number(p.max)}, {"unit", p.unit}, {"got", got}}};
+                 {{"min", format_number(p.min)}, {"max", format_number(p.max)}, {"unit", p.unit}, {"got", got}, {"problem", "tiny"},
+                  {"smallest", format_number(kMinMagnitude)}}};
   if (p.kind == ParamSpec::Kind::Count && x != std::floor(x))
     return number_error(p, "not_integer", "a whole number", got);
   if (x < p.min || x > p.max) return number_error(p, "out_of_range", "a number", got);
@@ -239,11 +240,12 @@ bool declares_asset(const CellSpec& cell, const std::string& name) {
 Result<std::vector<double>> parse_samples(const std::string& key, const std::string& text) {
   // Seconds or bytes per sample: 0, or between kMinMagnitude and kMaxSample (a value that would overflow a
   // sum or a ratio is no measurement), separated by spaces or commas.
-  const auto bad = [&](const std::string& why) {
+  const auto bad = [&](const std::string& why, const std::string& word) {
     return Error{"bad_measurement", echo(key, kKeyEchoBytes), echo(key, kKeyEchoBytes) + " must be a list of decimal numbers, each 0 or in [" +
                                              format_number(kMinMagnitude) + ", " + format_number(kMaxSample) + "]" +
                                              why,
-                 {}};
+                 {{"problem", "value"}, {"smallest", format_number(kMinMagnitude)}, {"largest", format_number(kMaxSample)},
+                  {"got", echo(word)}}};
   };
   std::vector<double> samples;
   std::size_t i = 0;
@@ -253,13 +255,14 @@ Result<std::vector<double>> parse_samples(const std::string& key, const std::str
     std::size_t end = i;
     while (end < text.size() && text[end] != ' ' && text[end] != ',') ++end;
     const std::string word = text.substr(i, end - i);
-    if (!is_decimal(word)) return bad(", got \"" + echo(word) + "\"");
+    if (!is_decimal(word)) return bad(", got \"" + echo(word) + "\"", word);
     errno = 0;
     const double x = std::strtod(word.c_str(), nullptr);
     const bool underflow = errno == ERANGE && std::fabs(x) < 1;
-    if (underflow || !(x == 0 || (x >= kMinMagnitude && x <= kMaxSample))) return bad(", got " + echo(word));
+    if (underflow || !(x == 0 || (x >= kMinMagnitude && x <= kMaxSample))) return bad(", got " + echo(word), word);
     if (samples.size() == kMaxSamples)
-      return Error{"bad_measurement", echo(key, kKeyEchoBytes), echo(key, kKeyEchoBytes) + " has more than 100000 samples", {}};
+      return Error{"bad_measurement", echo(key, kKeyEchoBytes), echo(key, kKeyEchoBytes) + " has more than 100000 samples",
+                   {{"problem", "count"}, {"max", std::to_string(kMaxSamples)}}};
     samples.push_back(x);
     i = end;
   }
@@ -289,7 +292,7 @@ Result<std::map<std::string, std::string>> canonical_names(const CellSpec& cell,
       return Error{"unknown_param", echo(key, kKeyEchoBytes), cell.id + " has no parameter '" + echo(key, kKeyEchoBytes) + "'", {{"cell", cell.id}}};
     if (!named.emplace(param->name, text).second)
       return Error{"invalid", param->name,
-                   param->name + " is given twice (as " + param->name + " and under its old name)", {}};
+                   param->name + " is given twice (as " + param->name + " and under its old name)", {{"problem", "given_twice"}}};
   }
   return named;
 }

@@ -17,8 +17,8 @@ std::string format_number(double x) {
   return buf;
 }
 
-Error invalid(std::string param, std::string message) {
-  return Error{"invalid", std::move(param), std::move(message), {}};
+Error invalid(std::string param, std::string message, std::vector<std::pair<std::string, std::string>> args) {
+  return Error{"invalid", std::move(param), std::move(message), std::move(args)};
 }
 
 Error too_large(std::string param, double got, double max, std::string unit, std::string what) {
@@ -38,7 +38,7 @@ Error too_large(std::string param, double got, double max, std::string unit, std
 Error out_of_memory(std::string param, double bytes) {
   const std::string mib = format_number(std::round(bytes / (1024.0 * 1024.0) * 10) / 10);
   return Error{"too_large", param, "could not allocate the " + mib + " MiB this run needs; lower " + param,
-               {{"got", mib}, {"unit", "MiB"}}};
+               {{"got", mib}, {"unit", "MiB"}, {"problem", "allocation"}, {"amount", mib}}};
 }
 
 }  // namespace sl

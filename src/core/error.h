@@ -36,7 +36,8 @@ class Result {
 /// Formats a double the way messages show numbers: shortest round-trip-ish form ("0.8", "1e+07", "nan").
 std::string format_number(double x);
 
-Error invalid(std::string param, std::string message);
+/// A bad combination of inputs (code "invalid"); `args` carry its `problem` and numbers for a translated message.
+Error invalid(std::string param, std::string message, std::vector<std::pair<std::string, std::string>> args = {});
 
 /// A parameter asks for more work or memory than a run may have (code "too_large"): "<what> must be at most
 /// <max> <unit>, got <got>; lower <param>". `what` defaults to the parameter's name; when it names something else

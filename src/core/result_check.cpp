@@ -8,7 +8,7 @@ std::optional<Error> non_finite_value(const std::string& cell_id, const RunResul
   const auto error = [&](const std::string& where) {
     return Error{"invalid", "", cell_id + " computed a value that is not finite (" + where +
                                     "): these inputs overflow its arithmetic; move them towards the defaults",
-                 {{"cell", cell_id}, {"where", where}}};
+                 {{"cell", cell_id}, {"where", where}, {"problem", "not_finite_result"}}};
   };
   for (const auto& [name, value] : result.outputs)
     if (!std::isfinite(value)) return error("output " + name);

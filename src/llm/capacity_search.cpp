@@ -49,7 +49,7 @@ std::vector<std::int64_t> doubling(std::int64_t from, std::int64_t to) {
 Error end_below_start(const std::string& end, const std::string& start, std::int64_t got, std::int64_t min) {
   return Error{"invalid", end,
                end + " must be at least " + start + " = " + std::to_string(min) + ", got " + std::to_string(got),
-               {{"min", std::to_string(min)}, {"got", std::to_string(got)}}};
+               {{"min", std::to_string(min)}, {"got", std::to_string(got)}, {"unit", ""}, {"problem", "at_least_other"}, {"other", start}}};
 }
 
 std::int64_t prefill_replicas_of(const SearchParams& p, const Design& d, std::int64_t replicas) {
@@ -142,7 +142,8 @@ Result<SearchParams> validate_search(const Inputs& in) {
     return Error{"invalid", "tp_max",
                  "tp_min..tp_max must hold a power of two (1, 2, 4 or 8), got " + std::to_string(tp_min) + ".." +
                      std::to_string(tp_max),
-                 {{"got", std::to_string(tp_max)}}};
+                 {{"got", std::to_string(tp_max)}, {"problem", "tp_power_of_two"}, {"other", "tp_min"},
+                  {"from", std::to_string(tp_min)}}};
   const std::vector<std::string> weights = split_plus(in.choice("weights_set"));
   const std::int64_t seqs = in.count("max_num_seqs"), seqs_to = in.count("max_num_seqs_to");
   if (seqs_to < seqs) return end_below_start("max_num_seqs_to", "max_num_seqs", seqs_to, seqs);

@@ -101,7 +101,7 @@ std::optional<Error> check_clip(const std::string& what, std::int64_t lo, std::i
   return Error{"invalid", what + "_min",
                what + "_min = " + std::to_string(lo) + " tokens must not exceed " + what + "_max = " +
                    std::to_string(hi) + " tokens",
-               {{"max", std::to_string(hi)}, {"unit", "tokens"}, {"got", std::to_string(lo)}}};
+               {{"max", std::to_string(hi)}, {"unit", "tokens"}, {"got", std::to_string(lo)}, {"problem", "at_most_other"}, {"other", what + "_max"}}};
 }
 
 Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) {
@@ -152,7 +152,8 @@ Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) 
                  "the short sequence must end no later than the long ones: example_short_tokens = " +
                      std::to_string(p.example_short_tokens) + " > example_long_tokens = " +
                      std::to_string(p.example_long_tokens) + " tokens",
-                 {{"max", std::to_string(p.example_long_tokens)}, {"unit", "tokens"}, {"got", std::to_string(p.example_short_tokens)}}};
+                 {{"max", std::to_string(p.example_long_tokens)}, {"unit", "tokens"}, {"got", std::to_string(p.example_short_tokens)},
+                  {"problem", "short_after_long"}, {"other", "example_long_tokens"}}};
   return p;
 }
 

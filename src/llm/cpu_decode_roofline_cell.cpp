@@ -123,7 +123,8 @@ Result<CpuDecodeRooflineParams> validate_cpu_decode_roofline(const Inputs& in) {
                  "weights_mib must hold at least one " + std::to_string(p.shape.hidden) + " x " +
                      std::to_string(p.shape.hidden) + " FP32 matrix (" + mib_text(matrix_bytes) + "), got " +
                      mib_text(weights_bytes),
-                 {{"min", format_number(matrix_bytes / kMiB)}, {"unit", "MiB"}, {"got", format_number(weights_bytes / kMiB)}}};
+                 {{"min", format_number(matrix_bytes / kMiB)}, {"unit", "MiB"}, {"got", format_number(weights_bytes / kMiB)},
+                  {"problem", "weights_below_matrix"}, {"hidden", std::to_string(p.shape.hidden)}}};
   if (auto e = budget::check(budget::estimate(
           "weights_mib", "the weights and activations (beside the page in a browser's 2 GiB wasm heap)", "MiB",
           p.total_bytes() / kMiB, {0, kMiB})))

@@ -72,7 +72,8 @@ Result<EnergyParams> validate_energy(const Inputs& in) {
   p.context_tokens = in.count("context");
   if (auto e = check_idle_power(p.gpu_w, p.idle_w)) return *e;
   if (p.busy_w() <= 0)
-    return Error{"invalid", "gpu_w", "gpu_w + host_w must be positive, got 0 W", {}};
+    return Error{"invalid", "gpu_w", "gpu_w + host_w must be positive, got 0 W",
+                 {{"problem", "zero_sum"}, {"other", "host_w"}, {"unit", "W"}}};
   const ModelSpec& m = p.model;
   p.max_fit = max_resident_sequences(m, p.kv_reserve_bytes, p.context_tokens);
   if (p.max_fit < 1)

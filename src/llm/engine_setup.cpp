@@ -53,10 +53,10 @@ void validate_mechanisms(const Inputs& in, GpuSpec& gpu) {
 
 namespace {
 
-Error split_error(const std::string& what, std::int64_t heads, std::int64_t tp) {
+Error split_error(const std::string& what, std::int64_t heads, std::int64_t tp, const std::string& problem) {
   return Error{"invalid", "tensor_parallel_size",
                "tensor_parallel_size = " + std::to_string(tp) + " must " + what + " (" + std::to_string(heads) + ")",
-               {{"got", std::to_string(tp)}}};
+               {{"got", std::to_string(tp)}, {"problem", problem}, {"heads", std::to_string(heads)}}};
 }
 
 /// The KV pool of one GPU as the inputs size it, and the parameter that sized it (named by the pool's errors).
@@ -131,7 +131,8 @@ std::optional<Error> check_pool_limits(const EngineHardware& hw, const KvPoolSiz
                      std::to_string(hw.num_blocks * hw.block_size) + " tokens in whole blocks, fewer than the " +
                      std::to_string(min_tokens) + " tokens the longest request needs; raise " + size.param +
                      " or shorten " + shorten,
-                 {{"min", std::to_string(min_tokens)}, {"unit", "tokens"}, {"got", format_number(size.got)}}};
+                 {{"min", std::to_string(min_tokens)}, {"unit", "tokens"}, {"got", format_number(size.got)}, {"problem", "gpu_pool_below_request"},
+                  {"pool_gib", format_number(size.kv_gib)}, {"tokens", std::to_string(hw.num_blocks * hw.block_size)}}};
   return std::nullopt;
 }
 
@@ -151,9 +152,9 @@ Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t m
   hw.block_size = in.count("block_size");
   const std::int64_t tp = hw.tp.size;
   // vLLM's rules: the query heads split evenly; KV heads split evenly or are replicated evenly.
-  if (hw.model.num_heads % tp != 0) return split_error("divide the query heads", hw.model.num_heads, tp);
+  if (hw.model.num_heads % tp != 0) return split_error("divide the query heads", hw.model.num_heads, tp, "tp_query_heads");
   if (hw.model.num_kv_heads % tp != 0 && tp % hw.model.num_kv_heads != 0)
-    return split_error("divide the KV heads or be a multiple of them", hw.model.num_kv_heads, tp);
+    return split_error("divide the KV heads or be a multiple of them", hw.model.num_kv_heads, tp, "tp_kv_heads");
 
   const double usable = in.real("mem_util_frac") * static_cast<double>(hw.gpu.memory_bytes);
   const double weights = hw.tp.weight_bytes_per_gpu(hw.model);
@@ -218,18 +219,21 @@ Result<SchedulerInputs> validate_scheduler(const Inputs& in, std::int64_t max_mo
     return Error{"invalid", "long_prefill_token_threshold",
                  "long_prefill_token_threshold caps the chunks of chunked prefill: it needs chunked_prefill = on "
                  "(or 0 for no cap), got " + std::to_string(c.long_prefill_token_threshold) + " tokens",
-                 {{"got", std::to_string(c.long_prefill_token_threshold)}}};
+                 {{"got", std::to_string(c.long_prefill_token_threshold)}, {"problem", "needs_chunked_prefill"},
+                  {"other", "chunked_prefill"}}};
   const std::int64_t budget = c.max_num_batched_tokens;
   if (!c.enable_chunked_prefill && budget < max_model_len)
     return Error{"invalid", "max_num_batched_tokens",
                  "without chunked prefill a whole prompt must fit one step: max_num_batched_tokens must be at least "
                  "max_model_len = " + std::to_string(max_model_len) + " tokens, got " + std::to_string(budget),
-                 {{"min", std::to_string(max_model_len)}, {"unit", "tokens"}, {"got", std::to_string(budget)}}};
+                 {{"min", std::to_string(max_model_len)}, {"unit", "tokens"}, {"got", std::to_string(budget)}, {"problem", "whole_prompt_step"},
+                  {"other", "max_model_len"}}};
   if (budget < c.max_num_seqs)
     return Error{"invalid", "max_num_batched_tokens",
                  "max_num_batched_tokens must be at least max_num_seqs = " + std::to_string(c.max_num_seqs) +
                      " (one token per running sequence), got " + std::to_string(budget),
-                 {{"min", std::to_string(c.max_num_seqs)}, {"unit", "tokens"}, {"got", std::to_string(budget)}}};
+                 {{"min", std::to_string(c.max_num_seqs)}, {"unit", "tokens"}, {"got", std::to_string(budget)}, {"problem", "token_per_sequence"},
+                  {"other", "max_num_seqs"}}};
   return s;
 }
 

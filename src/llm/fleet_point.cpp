@@ -66,7 +66,8 @@ Result<FleetParams> validate_fleet(const Inputs& in) {
     return Error{"invalid", "prefix_tokens",
                  "prefix_tokens must leave room for a prompt's own text and one answer token in max_model_len = " +
                      std::to_string(w.max_model_len) + " tokens, got " + std::to_string(w.shared_prefix_tokens),
-                 {{"max", std::to_string(w.max_model_len - 2)}, {"unit", "tokens"}, {"got", std::to_string(w.shared_prefix_tokens)}}};
+                 {{"max", std::to_string(w.max_model_len - 2)}, {"unit", "tokens"}, {"got", std::to_string(w.shared_prefix_tokens)},
+                  {"problem", "prefix_room"}, {"other", "max_model_len"}, {"length", std::to_string(w.max_model_len)}}};
   auto hw = validate_engine_hardware(in, w.max_model_len, "max_model_len");
   if (!hw.ok()) return hw.error();
   p.hw = hw.value();
@@ -86,7 +87,8 @@ Result<FleetParams> validate_fleet(const Inputs& in) {
     return Error{"invalid", "prefill_replicas",
                  "prefill_replicas must leave at least one decode replica: fewer than replicas = " +
                      std::to_string(p.point.num_replicas) + ", got " + std::to_string(p.point.num_prefill_replicas),
-                 {{"max", std::to_string(p.point.num_replicas - 1)}, {"got", std::to_string(p.point.num_prefill_replicas)}}};
+                 {{"max", std::to_string(p.point.num_replicas - 1)}, {"got", std::to_string(p.point.num_prefill_replicas)},
+                  {"problem", "decode_replica"}, {"other", "replicas"}, {"replicas", std::to_string(p.point.num_replicas)}}};
   p.draft_cost_frac = in.real("draft_cost_frac");
   p.slo[0] = {in.real("ttft_slo_ms") * units::kSPerMs, in.real("tpot_slo_ms") * units::kSPerMs};
   p.slo[1] = {in.real("doc_ttft_slo_ms") * units::kSPerMs, in.real("doc_tpot_slo_ms") * units::kSPerMs};
@@ -114,7 +116,8 @@ Result<FleetParams> validate_fleet(const Inputs& in) {
                    std::string(of_p ? "a sweep of prefill_replicas must stay below replicas = " + std::to_string(pt.num_replicas)
                                     : "a sweep of replicas must stay above prefill_replicas = " + std::to_string(pt.num_prefill_replicas)) +
                        ", got " + format_number(v),
-                   {{"got", format_number(v)}}};
+                   {{"got", format_number(v)}, {"problem", of_p ? "sweep_prefill_replicas" : "sweep_replicas"},
+                    {"limit", std::to_string(of_p ? pt.num_replicas : pt.num_prefill_replicas)}}};
     }
   }
   // The base run and every point of the sweep, one after another (each point's workload is freed before the next).

@@ -53,7 +53,7 @@ Result<KvGrowthParams> validate_kv_growth(const Inputs& in) {
     return Error{"invalid", "weights_mem",
                  "weights_mem must be less than the device memory (" + format_number(p.device) + " " + unit +
                      "), got " + format_number(p.weights) + " " + unit,
-                 {{"max", format_number(p.device)}, {"unit", unit}, {"got", format_number(p.weights)}}};
+                 {{"max", format_number(p.device)}, {"unit", unit}, {"got", format_number(p.weights)}, {"problem", "below_other"}, {"other", "device"}}};
   return p;
 }
 

@@ -66,7 +66,7 @@ std::optional<Error> out_of_range(const std::string& key, std::int64_t got, std:
   const std::string lo_text = format_number(static_cast<double>(lo)), hi_text = format_number(static_cast<double>(hi));
   return Error{"out_of_range", key,
                key + " must be in [" + lo_text + ", " + hi_text + "], got " + format_number(static_cast<double>(got)),
-               {{"min", lo_text}, {"max", hi_text}, {"got", format_number(static_cast<double>(got))}}};
+               {{"min", lo_text}, {"max", hi_text}, {"got", format_number(static_cast<double>(got))}, {"problem", "config_key"}}};
 }
 
 /// Each field alone, in config.json's order of importance; the first out of its range.
@@ -108,13 +108,15 @@ std::optional<Error> check_shapes(const ModelArchitecture& a) {
     return Error{"invalid", "num_key_value_heads",
                  "num_key_value_heads must divide num_attention_heads (" + format_number(static_cast<double>(a.num_heads)) + "), got " +
                      format_number(static_cast<double>(a.num_kv_heads)),
-                 {{"got", format_number(static_cast<double>(a.num_kv_heads))}}};
+                 {{"got", format_number(static_cast<double>(a.num_kv_heads))}, {"problem", "kv_heads_divide"},
+                  {"heads", format_number(static_cast<double>(a.num_heads))}}};
   }
   if (!a.is_mla() && a.head_dim == 0 && a.hidden_size % a.num_heads != 0) {
     return Error{"invalid", "head_dim",
                  "head_dim is needed when num_attention_heads (" + format_number(static_cast<double>(a.num_heads)) +
                      ") does not divide hidden_size (" + format_number(static_cast<double>(a.hidden_size)) + ")",
-                 {}};
+                 {{"problem", "head_dim_needed"}, {"heads", format_number(static_cast<double>(a.num_heads))},
+                  {"hidden", format_number(static_cast<double>(a.hidden_size))}}};
   }
   return std::nullopt;
 }

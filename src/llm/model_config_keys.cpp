@@ -79,7 +79,10 @@ class Keys {
   bool flag_or(const char* key, bool fallback) {
     if (error || !given(key)) return fallback;
     const rapidjson::Value& v = *find(key);
-    if (!v.IsBool()) error = bad_value(prefix_ + key, shown(v), "true or false");
+    if (!v.IsBool()) {
+      error = bad_value(prefix_ + key, shown(v), "true or false");
+      error->args.push_back({"problem", "flag"});
+    }
     return v.IsBool() ? v.GetBool() : fallback;
   }
   void fail(Error e) {
@@ -98,6 +101,7 @@ class Keys {
       x = static_cast<std::int64_t>(v.GetDouble());  // 4096.0: a whole number written as a float
     if (!x || *x < min || *x > max) {
       error = bad_value(prefix_ + key, shown(v), expected);
+      error->args.insert(error->args.end(), {{"problem", "whole"}, {"min", std::to_string(min)}, {"max", std::to_string(max)}});
       return 0;
     }
     return *x;
@@ -243,7 +247,7 @@ Error unsupported(const std::string& key, const std::string& got) {
                std::string(kModelConfigParam) + ": " + echo(key, 80) + " " + quoted +
                    " is not a model this lab reads; supported model_type values: " + list +
                    " (a multimodal model's text_config is read when it holds one of these)",
-               {{"key", echo(key, 80)}, {"got", quoted}}};
+               {{"key", echo(key, 80)}, {"got", quoted}, {"supported", list}}};
 }
 
 Result<ModelArchitecture> read_architecture(const rapidjson::Value& lm, const std::string& prefix, const Family& f) {

@@ -57,7 +57,7 @@ Result<ModelSpec> model_from_config(const std::string& file, double bytes_per_we
   if (file.empty())
     return Error{"invalid", kModelConfigParam,
                  "model = config needs a file: give a Hugging Face config.json (model_config), or choose a preset",
-                 {}};
+                 {{"problem", "config_needs_file"}, {"other", "model"}}};
   auto arch = parse_model_config(file);
   if (!arch.ok()) return arch.error();
   if (auto e = check_architecture(arch.value())) {
@@ -104,7 +104,9 @@ Error precision_error(const GpuSpec& gpu, const std::string& weights) {
   return Error{"invalid", "weights",
                "weights = " + weights + ": " + what + "; choose " + other + ", or a GPU with " + upper + " such as " +
                    example,
-               {{"got", weights}}};
+               {{"got", weights}, {"problem", gpu.name == "custom" ? "precision_custom_gpu" : "precision_gpu"}, {"precision", upper},
+                {"gpu", gpu.name}, {"choices", gpu.peak_fp8_flop_per_s > 0 ? "fp16, fp8, int8, int4" : "fp16, int8, int4"},
+                {"example", example}}};
 }
 
 /// True when a field differs from its default by more than text round-tripping can explain.
@@ -195,7 +197,8 @@ Result<ModelChoice> validate_model(const Inputs& in, const ModelSpec& defaults) 
       return Error{"invalid", "kv_heads",
                    "kv_heads must not exceed heads (" + std::to_string(m.num_heads) + "), got " +
                        std::to_string(m.num_kv_heads),
-                   {{"max", std::to_string(m.num_heads)}, {"got", std::to_string(m.num_kv_heads)}}};
+                   {{"max", std::to_string(m.num_heads)}, {"got", std::to_string(m.num_kv_heads)}, {"unit", ""}, {"problem", "at_most_other"},
+                    {"other", "heads"}}};
   } else {
     const ModelPreset* named_preset = find_model_preset(preset);
     m = named_preset ? preset_model_spec(*named_preset, bytes_per_weight, bytes_per_kv) : llama3_8b();

@@ -20,7 +20,7 @@ inline std::optional<Error> check_idle_power(double gpu_w, double idle_w) {
   return Error{"invalid", "idle_w",
                "idle_w must not exceed the GPU's busy power gpu_w (" + format_number(gpu_w) + " W), got " +
                    format_number(idle_w) + " W",
-               {{"max", format_number(gpu_w)}, {"got", format_number(idle_w)}}};
+               {{"max", format_number(gpu_w)}, {"got", format_number(idle_w)}, {"unit", "W"}, {"problem", "at_most_other"}, {"other", "gpu_w"}}};
 }
 
 }  // namespace sl::llm

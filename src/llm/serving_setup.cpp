@@ -36,7 +36,8 @@ Result<ServingHardware> validate_serving_hardware(const Inputs& in, std::int64_t
                  "kv_gib = " + format_number(kv_gib) + " GiB holds " + std::to_string(hw.num_blocks * hw.block_size) +
                      " tokens in whole blocks, fewer than the " + std::to_string(min_tokens) +
                      " tokens the longest request needs; raise kv_gib or shorten " + shorten,
-                 {{"min", std::to_string(min_tokens)}, {"unit", "tokens"}, {"got", format_number(kv_gib)}}};
+                 {{"min", std::to_string(min_tokens)}, {"unit", "tokens"}, {"got", format_number(kv_gib)}, {"problem", "pool_below_request"},
+                  {"tokens", std::to_string(hw.num_blocks * hw.block_size)}}};
   return hw;
 }
 

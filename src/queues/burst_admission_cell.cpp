@@ -70,7 +70,7 @@ Result<BurstParams> validate_burst_admission(const Inputs& in) {
   const SpikeProfile& a = p.sim.arrivals;
   if (!(a.expected_arrivals() > 0))
     return Error{"invalid", "base_per_s", "no requests arrive: base_per_s and spike_per_s are both 0, or the spike and the time around it have zero length",
-                 {{"got", format_number(a.base_per_s)}}};
+                 {{"got", format_number(a.base_per_s)}, {"problem", "no_arrivals"}}};
   const bool spike_dominates = a.spike_per_s * a.spike_s >= a.base_per_s * (a.spike_at_s + a.after_s);
   if (auto e = budget::check(budget::estimate(spike_dominates ? "spike_per_s" : "base_per_s", kArrivalsWhat, "requests",
                                               a.expected_arrivals(), kArrivalCost)))

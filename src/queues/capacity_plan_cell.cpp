@@ -88,7 +88,7 @@ Result<CapacityPlanParams> validate_capacity_plan(const Inputs& in) {
     return Error{"invalid", "slo_ms",
                  "the p99 SLO must exceed p99_factor x service time = " + format_number(floor_ms) +
                      " ms (no utilization meets it), got " + format_number(slo_ms) + " ms",
-                 {{"min", format_number(floor_ms)}, {"unit", "ms"}, {"got", format_number(slo_ms)}}};
+                 {{"min", format_number(floor_ms)}, {"unit", "ms"}, {"got", format_number(slo_ms)}, {"problem", "slo_below_floor"}}};
   const double gpus = p.peak_per_s * p.service_s / (1 - p.p99_factor * p.service_s / p.slo_p99_s) * p.headroom;
   if (!(gpus <= kMaxGpus)) return too_large("peak_per_s", gpus, kMaxGpus, "GPUs", "the plan's GPU count");
   const std::int64_t fleet = chosen_fleet(plan_capacity(p), params.fleet);

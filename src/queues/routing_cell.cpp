@@ -87,7 +87,7 @@ Result<RoutingParams> validate_routing(const Inputs& in) {
   if (p.rho_min > p.rho_max)
     return Error{"invalid", "rho_min",
                  "rho_min must not exceed rho_max = " + format_number(p.rho_max) + ", got " + format_number(p.rho_min),
-                 {{"max", format_number(p.rho_max)}, {"got", format_number(p.rho_min)}}};
+                 {{"max", format_number(p.rho_max)}, {"got", format_number(p.rho_min)}, {"unit", ""}, {"problem", "at_most_other"}, {"other", "rho_max"}}};
   const double requests = static_cast<double>(p.points) * static_cast<double>(p.n);
   const double units = requests * (4 + kScanPerServer * static_cast<double>(p.servers));
   if (auto e = budget::check(budget::estimate("n", kRoutedWhat, "requests", units, kRoutedRequestCost))) return *e;

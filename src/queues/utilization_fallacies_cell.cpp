@@ -45,18 +45,20 @@ Result<FallacyParams> validate_utilization_fallacies(const Inputs& in) {
                  "the new service time " + format_number(p.new_service_s * 1e3) + " ms at the same arrival rate gives rho = " +
                      format_number(round_significant(rho_after, 3)) + ", but the queue needs rho < 1; use a service time below " +
                      format_number(round_significant(p.service_s * 1e3 / p.rho, 3)) + " ms",
-                 {{"got", format_number(p.new_service_s * 1e3)}, {"max", format_number(round_significant(p.service_s * 1e3 / p.rho, 3))}, {"unit", "ms"}}};
+                 {{"got", format_number(p.new_service_s * 1e3)}, {"max", format_number(round_significant(p.service_s * 1e3 / p.rho, 3))}, {"unit", "ms"},
+                  {"problem", "new_service"}, {"rho", format_number(round_significant(rho_after, 3))}}};
   if (rho_after < kMinRho)
     return Error{"invalid", "new_service_ms",
                  "the new service time " + format_number(p.new_service_s * 1e3) + " ms leaves the server busy only rho = " +
                      format_number(round_significant(rho_after, 3)) + " of the time; to measure a queueing delay the simulation needs rho >= " +
                      format_number(kMinRho) + ", i.e. a service time of at least " +
                      format_number(round_significant(kMinRho * p.service_s * 1e3 / p.rho, 3)) + " ms",
-                 {{"got", format_number(p.new_service_s * 1e3)}, {"min", format_number(round_significant(kMinRho * p.service_s * 1e3 / p.rho, 3))}, {"unit", "ms"}}};
+                 {{"got", format_number(p.new_service_s * 1e3)}, {"min", format_number(round_significant(kMinRho * p.service_s * 1e3 / p.rho, 3))}, {"unit", "ms"},
+                  {"problem", "rho_too_low"}, {"rho", format_number(round_significant(rho_after, 3))}, {"min_rho", format_number(kMinRho)}}};
   if (p.rho_high <= p.rho_low)
     return Error{"invalid", "rho_high",
                  "rho_high must be above rho_low = " + format_number(p.rho_low) + ", got " + format_number(p.rho_high),
-                 {{"got", format_number(p.rho_high)}, {"min", format_number(p.rho_low)}}};
+                 {{"got", format_number(p.rho_high)}, {"min", format_number(p.rho_low)}, {"unit", ""}, {"problem", "above_other"}, {"other", "rho_low"}}};
   return p;
 }
 

@@ -12,7 +12,7 @@ std::optional<Error> check_ordered(const std::string& lo_param, double lo, const
   return Error{"invalid", hi_param,
                hi_param + " must be at least " + lo_param + " (" + format_number(lo) + " " + unit + "), got " +
                    format_number(hi) + " " + unit,
-               {{"min", format_number(lo)}, {"got", format_number(hi)}, {"unit", unit}}};
+               {{"min", format_number(lo)}, {"got", format_number(hi)}, {"unit", unit}, {"problem", "at_least_other"}, {"other", lo_param}}};
 }
 
 std::vector<double> log_grid(double lo, double hi, int levels) {

@@ -49,7 +49,7 @@ Result<HiddenConstantsParams> validate_hidden_constants(const Inputs& in) {
   const std::string& row_b = in.choice("row_b");
   if (row_a == row_b)
     return Error{"invalid", "row_b", "row_b must differ from row_a (both " + row_a +
-                                         "): one row gives one equation for two unknowns", {{"got", row_b}}};
+                                         "): one row gives one equation for two unknowns", {{"got", row_b}, {"problem", "same_rows"}, {"other", "row_a"}}};
   HiddenConstantsParams p{row_index(row_a), row_index(row_b), in.count("act_rw_factor"), in.real("params_m"),
                           in.real("cand_ops_g"), in.real("cand_weights_mb"), in.real("peak_tflop_per_s") * units::kTera,
                           in.real("bw_gb_per_s") * units::kGB, in.real("r_from"), in.real("r_to"),
@@ -57,14 +57,15 @@ Result<HiddenConstantsParams> validate_hidden_constants(const Inputs& in) {
   const double t = resolution_scale(p.r_to_px) / resolution_scale(p.r_from_px);
   if (p.r_to_px == p.r_from_px)
     return Error{"invalid", "r_to", "r_to must differ from r_from (" + format_number(p.r_from_px) + " px)",
-                 {{"got", format_number(p.r_to_px)}}};
+                 {{"got", format_number(p.r_to_px)}, {"problem", "same_resolution"}, {"other", "r_from"}}};
   const double m = p.measured_slowdown;
   const double lo = std::fmin(1.0, t), hi = std::fmax(1.0, t);
   if (m < lo || m > hi)
     return Error{"invalid", "measured_slowdown",
                  "measured_slowdown must lie between 1 and the pixel-count ratio " + format_number(t) +
                      " for a fixed share to explain it, got " + format_number(m),
-                 {{"min", format_number(lo)}, {"max", format_number(hi)}, {"got", format_number(m)}}};
+                 {{"min", format_number(lo)}, {"max", format_number(hi)}, {"got", format_number(m)}, {"problem", "slowdown_range"},
+                  {"ratio", format_number(t)}}};
   return p;
 }
 

@@ -55,7 +55,7 @@ Result<ColdStartParams> validate_cold_start(const Inputs& in) {
   const Table8Phases& t = p.phases;
   if (t.ssd_s + t.cuda_s + t.warmup_s + t.runtime_s <= 0)  // cloud_over_local divides by it
     return invalid("ssd_s", "the local cold start must take time: ssd_s + cuda_s + warmup_s + runtime_s must be "
-                            "> 0 s, got 0");
+                            "> 0 s, got 0", {{"problem", "local_cold_start_time"}});
   p.swap_gb = in.real("swap_gb");
   p.link_gb_per_s = in.real("link_gb_per_s");
   p.ckpt_gb = in.real("ckpt_gb");
@@ -84,7 +84,8 @@ Result<ColdStartParams> validate_cold_start(const Inputs& in) {
     return Error{"unstable", "base_per_s",
                  "the base load of " + format_number(b.base_rate_per_s) + " req/s must stay below the " +
                      format_number(b.base_replicas) + " replicas' capacity of " + format_number(base_capacity) + " req/s",
-                 {{"got", format_number(b.base_rate_per_s)}, {"max", format_number(base_capacity)}}};
+                 {{"got", format_number(b.base_rate_per_s)}, {"max", format_number(base_capacity)}, {"problem", "base_load"},
+                  {"replicas", format_number(b.base_replicas)}, {"unit", "req/s"}}};
   if (b.expected_requests() > kMaxRequests)
     return too_large("burst_per_s", b.expected_requests(), kMaxRequests, "requests",
                      "the requests simulated per scenario");

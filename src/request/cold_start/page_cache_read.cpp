@@ -23,7 +23,7 @@ namespace sl::request {
 bool page_cache_reachable() { return false; }
 
 Result<PageCacheRead> measure_page_cache_read(std::int64_t, int, const std::string&) {
-  return Error{"invalid", "read_mib", "a browser cannot reach the operating system's page cache", {}};
+  return Error{"invalid", "read_mib", "a browser cannot reach the operating system's page cache", {{"problem", "page_cache_in_browser"}}};
 }
 
 #else

@@ -25,7 +25,7 @@ void FreeDecoded::operator()(std::uint8_t* pixels) const { stbi_image_free(pixel
 namespace {
 
 Error not_a_jpeg(const std::string& param, const std::string& why) {
-  return Error{"invalid", param, param + " is not a JPEG file stb_image can decode (" + why + ")", {{"reason", why}}};
+  return Error{"invalid", param, param + " is not a JPEG file stb_image can decode (" + why + ")", {{"reason", why}, {"problem", "not_jpeg"}}};
 }
 
 }  // namespace

@@ -143,7 +143,7 @@ std::size_t end_of_scan(const Reader& r, std::size_t from, std::size_t size) {
 
 Result<JpegFrame> check_jpeg_segments(const std::string& jpeg, const std::string& param, double max_pixels) {
   const auto bad = [&](const std::string& why) -> Error {
-    return Error{"invalid", param, param + " is not a JPEG file this cell can decode (" + why + ")", {{"reason", why}}};
+    return Error{"invalid", param, param + " is not a JPEG file this cell can decode (" + why + ")", {{"reason", why}, {"problem", "not_jpeg"}}};
   };
   Reader r(jpeg);
   if (jpeg.size() < 4 || r.byte(0) != 0xFF || r.byte(1) != 0xD8) return bad("no JPEG start marker");
@@ -176,7 +176,8 @@ Result<JpegFrame> check_jpeg_segments(const std::string& jpeg, const std::string
                      param + " is " + format_number(static_cast<double>(frame.width)) + " x " +
                          format_number(static_cast<double>(frame.height)) + " = " + format_number(pixels / 1e6) +
                          " megapixels; this cell decodes at most " + format_number(max_pixels / 1e6) + " megapixels",
-                     {{"got", format_number(pixels)}, {"max", format_number(max_pixels)}, {"unit", "px"}}};
+                     {{"got", format_number(pixels)}, {"max", format_number(max_pixels)}, {"unit", "px"}, {"problem", "pixels"},
+                      {"width", std::to_string(frame.width)}, {"height", std::to_string(frame.height)}}};
       }
     }
     if (marker == 0xDA && has_frame)

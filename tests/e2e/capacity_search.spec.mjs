@@ -94,7 +94,7 @@ describe('llm/capacity-search: the frontier and the cheapest fleet', () => {
     assert.equal(await set_param_and_wait(page, 'replicas_max', '4', CELL), 'done');
     assert.equal(number(await output_text(page, 'points_total', CELL)), 64);
     assert.equal(await set_param_and_wait(page, 'n', '100000', CELL), 'error');
-    assert.match(await page.textContent(`${CELL} .sl-error`), /this search would need [0-9.e+]+ units if every point ran.*about \d+ of its points fit/);
+    assert.match(await page.textContent(`${CELL} .sl-error`), /this search would need [0-9.,e+]+ units if every point ran.*about [\d,]+ of its points fit/);
     // It offers a coarser search C++ says fits (tests/unit/llm/capacity_search_test.cpp): a smaller n, set and run.
     const offered = await page.getAttribute(`${CELL} [data-offer="n"]`, 'data-value');
     assert.ok(Number(offered) > 0 && Number(offered) < 100000, offered);

@@ -45,7 +45,7 @@ describe('llm/fleet: progress, Cancel and the budget', () => {
     // amount in its unit, not as n's value.
     const { label } = JSON.parse(await readFile(join(ROOT, 'labs/llm/lab.json'), 'utf8')).params.n;   // shared by the llm cells
     assert.match(await page.textContent(`${CELL} .sl-error`),
-      new RegExp(`^${label.en}: this run would need [0-9.e+]+ units, more than the [0-9.,e+ ]+ units a run may take here\\. Lower ${label.en}\\.`));
+      new RegExp(`^${label.en}: this run would need [0-9.,e+]+ units, more than the [0-9.,e+ ]+ units a run may take here\\. Lower ${label.en}\\.`));
     await screenshot(page, 'fleet-too-large', { of: CELL });
     assert.deepEqual(page.problems, []);
   });

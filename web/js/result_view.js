@@ -215,23 +215,51 @@ export function notice_text(notice, doc) {
   return notice.message || notice.code;
 }
 
+// Arguments shown as C++ wrote them: names, identifiers and places in a file (line 1234 is found as typed).
+const TEXT_ARGS = new Set(['problem', 'key', 'cell', 'path', 'where', 'reason', 'choices', 'supported', 'gpu', 'precision',
+  'example', 'line', 'column', 'before_line', 'index']);
+// `got` is the reader's own text (not_a_number "1e", out_of_range "1e12"), a file's ("-0.000001" in a trace) or a
+// size the page compares with a file's, so it is quoted as written, to be recognised; only a check across
+// parameters (invalid, unstable) computes its `got` (C++'s format_number of the value), which then reads like the
+// other numbers.
+const COMPUTED_GOT = new Set(['invalid', 'unstable']);
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
+
+/** "131072" → "131,072" (en) / "131.072" (vi), "1.21e+09" → "1,210,000,000", "1e-30" → "10⁻³⁰"; other text as is. */
+function reader_number(text) {
+  if (!PLAIN_NUMBER.test(text)) return text;
+  const digits = text.replace(/^-/, '').replace(/e.*$/i, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return digits.length <= 15 ? format_limit(text) : text;   // up to 15 significant digits print exactly
+}
+
 /**
- * Translates {code, param, message, args} with the UI template for its code. Falls back to C++'s
- * English message when there is no template or the template needs an argument C++ did not send.
- * param_label(name) gives the localized label of a parameter.
+ * Translates {code, param, message, args} with the UI template for its code: `errors.<code>_<problem>` when C++
+ * names the problem, else `errors.<code>_amount` for a budget's amount, else `errors.<code>` — the first whose
+ * {placeholders} the arguments fill. Falls back to C++'s English message when none does.
+ * param_label(name) gives the localized label of a parameter; it also labels the parameters an error names as
+ * `other`, `other2`...; a unit reads in the reader's language, and numbers as format_limit writes them (not `got`,
+ * above).
  */
 export function error_text(error, param_label) {
   const args = { ...(error.args || {}) };
   for (const key of ['min', 'max']) if (args[key] !== undefined) args[key] = format_limit(args[key]);
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value !== 'string' || key === 'min' || key === 'max') continue;
+    if (/^other\d*$/.test(key)) args[key] = param_label(value);
+    else if (key === 'unit') args[key] = unit_text(value);
+    else if (!TEXT_ARGS.has(key) && !key.startsWith('set.') && (key !== 'got' || COMPUTED_GOT.has(error.code))) {
+      args[key] = reader_number(value);
+    }
+  }
   args.param = error.param ? param_label(error.param) : '';
   args.name = error.param || '';
   args.message = error.message || '';
-  // A budget's refusal carries the run's work or memory as "amount" (not the parameter's value), and a file's
-  // refusal what is wrong with it as "problem" (csv_syntax: "unclosed_quote"): each has its own template.
+  // A budget's refusal carries the run's work or memory as "amount" (not the parameter's value), and a refusal
+  // what is wrong as "problem" (csv_syntax: "unclosed_quote"; invalid: "at_most_other"): each has its own template.
   const keys = [args.problem !== undefined && `errors.${error.code}_${args.problem}`,
     args.amount !== undefined && `errors.${error.code}_amount`, `errors.${error.code}`];
-  const key = keys.find((k) => k && has(k)) || `errors.${error.code}`;
-  if (has(key)) {
+  for (const key of keys) {
+    if (!key || !has(key)) continue;
     const template = t(key);
     const needs_missing_arg = [...template.matchAll(/\{(\w+)\}/g)].some(([, name]) => args[name] === undefined);
     if (!needs_missing_arg) return fill(template, args).replace(/\s+([.,;:)])/g, '$1').replace(/\s{2,}/g, ' ');

@@ -10,8 +10,12 @@ Result<Args> parse_args(const std::vector<std::string>& argv) {
     args.command = "help";
     return args;
   }
-  if (args.command == "run") {
-    if (i >= argv.size() || argv[i].rfind("--", 0) == 0) return invalid("", "run needs a cell id, e.g. run queues/littles-law");
+  if (args.command == "validate" && i < argv.size() && argv[i] == "--batch") {
+    args.batch = true;  // only in place of the cell id: after one, --batch is a parameter (batching cells have one)
+    ++i;
+  } else if (args.command == "run" || args.command == "validate") {
+    if (i >= argv.size() || argv[i].rfind("--", 0) == 0)
+      return invalid("", args.command + " needs a cell id, e.g. " + args.command + " queues/littles-law");
     args.cell = argv[i++];
   }
   for (; i < argv.size(); ++i) {

@@ -1,6 +1,8 @@
 // serving-lab: the teacher's and CI's door to the same cells the page runs.
 //   serving-lab list [--json]                         labs, cells, parameters with defaults, ranges, units
 //   serving-lab run <lab>/<cell> [--<param> v]... [--seed N] [--json] [--progress]
+//   serving-lab validate <lab>/<cell> [--<param> v]... [--seed N] [--json]   run's refusal, without running
+//   serving-lab validate --batch                      the same for JSON lines on stdin, one line out for each
 //   serving-lab search [--<param> v]... [--threads N] [--shard i/n] [--format jsonl|csv]   (cli/search.h)
 //   serving-lab check [--json]                        every book row at its scenario (defaults + its `when`); exit 1 on a miss
 // Bad input: one line `error: <message>` on stderr, exit 2.
@@ -8,6 +10,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +38,8 @@ void print_usage() {
   std::cout << "usage: serving-lab list [--json]\n"
                "       serving-lab presets [--json]   (the model and GPU presets, with their sources)\n"
                "       serving-lab run <lab>/<cell> [--<param> <value>]... [--seed N] [--json] [--progress]\n"
+               "       serving-lab validate <lab>/<cell> [--<param> <value>]... [--seed N] [--json]\n"
+               "       serving-lab validate --batch   (JSON lines on stdin: {\"cell\": id, \"inputs\": {name: text}})\n"
                "       serving-lab search [--<param> <value>]... [--seed N] [--threads N] [--shard i/n] [--format jsonl|csv]\n"
                "                          (llm/capacity-search's grid on every core, one line per point)\n"
                "       serving-lab check [--json]\n";
@@ -154,6 +159,115 @@ int run(const sl::cli::Args& args) {
   return 0;
 }
 
+/// The refusal `run` gives these inputs before it simulates anything, or none: the inputs, the seed, then the
+/// cell's validation (CellSpec::validate, its budget included; checked_cell sets it for every cell natively).
+std::optional<sl::Error> validation_error(const std::string& cell_id, const std::map<std::string, std::string>& raw,
+                                          const std::string& seed_text) {
+  const sl::CellSpec* cell = sl::find_cell(cell_id);
+  if (cell == nullptr) {  // run_cell's own refusal, word for word
+    sl::RunControl ctl;
+    return sl::run_cell(cell_id, raw, seed_text, ctl).error();
+  }
+  auto inputs = sl::parse_inputs(*cell, raw);
+  if (!inputs.ok()) return sl::printable(inputs.error());
+  auto seed = sl::parse_seed(seed_text);
+  if (!seed.ok()) return sl::printable(seed.error());
+  if (cell->validate == nullptr) return std::nullopt;
+  auto refused = cell->validate(inputs.value());
+  if (refused) return sl::printable(*refused);
+  return std::nullopt;
+}
+
+/// `validate <cell>`: "ok" (exit 0), or the error `run` would give (exit 2); --json prints {"ok": true} or the
+/// error as `run --json` prints it.
+int validate(const sl::cli::Args& args) {
+  auto params = sl::cli::read_files(args.cell, args.params);
+  std::optional<sl::Error> error = params.ok() ? validation_error(args.cell, params.value(), args.seed)
+                                               : std::optional<sl::Error>(sl::printable(params.error()));
+  if (!error) {
+    std::cout << (args.json ? "{\"ok\":true}" : "ok") << "\n";
+    return 0;
+  }
+  if (args.json) std::cout << sl::cli::to_json(*error).dump() << "\n";
+  return fail(*error);
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/// "6e0a" -> "n\n"; nothing when the text is not pairs of hex digits.
+std::optional<std::string> from_hex(const std::string& text) {
+  if (text.size() % 2 != 0) return std::nullopt;
+  std::string bytes;
+  for (std::size_t i = 0; i < text.size(); i += 2) {
+    const int hi = hex_digit(text[i]), lo = hex_digit(text[i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    bytes += static_cast<char>(hi * 16 + lo);
+  }
+  return bytes;
+}
+
+/// One line of `validate --batch`: {"cell": id, "inputs": {name: text}, "seed": text, "run": bool, "hex": bool}.
+/// The inputs are taken as they are, as run_cell (and the page's module) takes them: a file parameter's text is
+/// its content (no @path) and sets no choice. With "hex": true the cell id, the names and the texts are hex, so a
+/// case may hold any bytes (NUL, invalid UTF-8); with "run": true a case the validation accepts is run, and the
+/// run's refusal, if any, reported. Out: {"ok": true}, or the error as `run --json` prints it.
+nlohmann::ordered_json validate_case(const std::string& line, int number) {
+  const auto malformed = [&](const std::string& why) {
+    return sl::cli::to_json(sl::invalid("", "validate --batch, line " + std::to_string(number) + ": " + why));
+  };
+  const nlohmann::json json = nlohmann::json::parse(line, nullptr, false);
+  if (json.is_discarded() || !json.is_object()) return malformed("not a JSON object");
+  const auto flag = [&](const char* name) {
+    const auto it = json.find(name);
+    return it != json.end() && it->is_boolean() && it->get<bool>();
+  };
+  const bool hex = flag("hex");
+  const auto text = [&](const nlohmann::json& value) -> std::optional<std::string> {
+    if (!value.is_string()) return std::nullopt;
+    return hex ? from_hex(value.get<std::string>()) : std::optional<std::string>(value.get<std::string>());
+  };
+  const auto cell_it = json.find("cell");
+  const auto cell_id = cell_it == json.end() ? std::nullopt : text(*cell_it);
+  if (!cell_id) return malformed(hex ? "\"cell\" must be hex text" : "\"cell\" must be text");
+  std::map<std::string, std::string> raw;
+  if (const auto inputs = json.find("inputs"); inputs != json.end()) {
+    if (!inputs->is_object()) return malformed("\"inputs\" must be an object");
+    for (const auto& [name, value] : inputs->items()) {
+      const auto key = hex ? from_hex(name) : std::optional<std::string>(name);
+      const auto data = text(value);
+      if (!key || !data) return malformed(hex ? "every input name and value must be hex text" : "every input value must be text");
+      raw[*key] = *data;
+    }
+  }
+  std::string seed = "1";
+  if (const auto it = json.find("seed"); it != json.end()) {
+    const auto given = text(*it);
+    if (!given) return malformed("\"seed\" must be text");
+    seed = *given;
+  }
+  std::optional<sl::Error> error = validation_error(*cell_id, raw, seed);
+  if (!error && flag("run")) {
+    sl::RunControl ctl;
+    auto result = sl::run_cell(*cell_id, raw, seed, ctl);
+    if (!result.ok()) error = result.error();
+  }
+  if (error) return sl::cli::to_json(*error);
+  return nlohmann::ordered_json{{"ok", true}};
+}
+
+/// `validate --batch`: each line of stdin (blank lines skipped) gets one line out; exit 0.
+int validate_batch() {
+  std::string line;
+  for (int number = 1; std::getline(std::cin, line); ++number)
+    if (!line.empty()) std::cout << validate_case(line, number).dump() << "\n";
+  return 0;
+}
+
 /// Passing and failing rows, for the summary.
 struct Tally {
   int pass = 0, miss = 0;
@@ -243,6 +357,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (a.command == "run") return run(a);
+  if (a.command == "validate") return a.batch ? validate_batch() : validate(a);
   if (a.command == "check") return check(a.json);
   if (a.command == "search") return sl::cli::search(a.params, a.seed, a.progress, &fail);
   print_usage();

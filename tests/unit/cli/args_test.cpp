@@ -35,3 +35,15 @@ TEST_CASE("Malformed command lines are errors", "[cli][args]") {
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().param == "lambda");
 }
+
+TEST_CASE("validate takes a cell like run, or --batch in its place; after a cell --batch is a parameter", "[cli][args]") {
+  const auto one = parse({"validate", "batching/batching-tax", "--batch", "8", "--json"});
+  CHECK(one.command == "validate");
+  CHECK(one.cell == "batching/batching-tax");
+  CHECK(one.params == std::map<std::string, std::string>{{"batch", "8"}});
+  CHECK_FALSE(one.batch);
+  const auto batch = parse({"validate", "--batch"});
+  CHECK(batch.batch);
+  CHECK(batch.cell.empty());
+  CHECK_FALSE(sl::cli::parse_args({"validate"}).ok());  // neither a cell nor --batch
+}

@@ -79,6 +79,36 @@ sanitizers() {
     build/asan/sanitizer_tests "~[every-cell]" && build/asan/serving-lab check >/dev/null &&
     build/asan/sl_fuzz inputs 20000 && build/asan/sl_fuzz jpeg 20000
 }
+# The scaffold (npm run new-cell, docs/adding-a-cell.md) on every run: a cell it writes into this tree builds and
+# its tests pass with nothing edited but its placeholders; then every file it wrote is removed, the three it changed
+# are put back from copies taken first (new mtimes, so ninja rebuilds them), and the native build follows.
+SCAFFOLD_ID=queues/scaffold-check
+SCAFFOLD_CHANGED=(src/queues/cells.h src/queues/cells.cpp labs/queues/lab.json)
+scaffold_restore() {
+  [ -n "${scaffold_keep:-}" ] || return 0
+  if [ -f "$scaffold_keep/files" ]; then
+    while read -r mark path; do if [ "$mark" = + ]; then rm -f "$path"; fi; done < "$scaffold_keep/files"
+  fi
+  for f in "${SCAFFOLD_CHANGED[@]}"; do cp "$scaffold_keep/$f" "$f"; done
+  rm -rf "$scaffold_keep"; scaffold_keep=
+}
+scaffold_check() {
+  local status=0
+  scaffold_keep=$(mktemp -d)
+  for f in "${SCAFFOLD_CHANGED[@]}"; do mkdir -p "$scaffold_keep/$(dirname "$f")"; cp "$f" "$scaffold_keep/$f"; done
+  trap 'scaffold_restore' EXIT
+  trap 'scaffold_restore; exit 130' INT TERM
+  { node scripts/new_cell.mjs "$SCAFFOLD_ID" --print-files > "$scaffold_keep/files" && cat "$scaffold_keep/files" &&
+    ninja -C build/native -j "$JOBS" unit_tests &&
+    build/native/unit_tests "[scaffold_check],[labs],[core]"; } || status=1
+  scaffold_restore
+  trap - EXIT INT TERM
+  ninja -C build/native -j "$JOBS" unit_tests serving-lab >/dev/null || status=1
+  return $status
+}
+if [ -x build/native/unit_tests ]; then
+  if stage scaffold scaffold_check; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+fi
 stage wasm-build build_wasm || true
 if [ -f build/wasm/serving_lab.wasm ] && [ -x build/native/serving-lab ]; then
   stage wasm-tests node --test --test-reporter=tap tests/wasm/ || true

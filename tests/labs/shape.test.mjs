@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ROOT, lab_file_paths } from '../../scripts/labs/paths.mjs';
+import { MARK } from '../../scripts/new_cell.mjs';
 
 const MAX_LINES = 400;
 const SRC = join(ROOT, 'src');
@@ -198,6 +199,23 @@ async function cells_outside_checked_cell() {
   return found;
 }
 
+/** Every file under src/, tests/ and labs/ still holding a placeholder of `npm run new-cell` (scripts/new_cell.mjs). */
+async function placeholders_left() {
+  const found = [];
+  const walk = async (dir) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (/\.(cpp|h|json|mjs)$/.test(entry.name) && !path.endsWith(join('tests', 'labs', 'shape.test.mjs'))) {
+        const lines = (await readFile(path, 'utf8')).split('\n').flatMap((l, i) => (l.includes(MARK) ? [i + 1] : []));
+        if (lines.length) found.push(`${relative(ROOT, path)}: line ${lines.join(', ')}`);
+      }
+    }
+  };
+  for (const dir of ['src', 'tests', 'labs']) await walk(join(ROOT, dir));
+  return found;
+}
+
 async function lab_files_with(predicate) {
   const found = [];
   for (const path of await lab_file_paths()) {
@@ -212,6 +230,7 @@ const checks = [
     await reads_outside_validate()],
   ['every cell is declared with checked_cell<&validate_<cell>, &run_<cell>> (typed params, one validation hook)',
     await cells_outside_checked_cell()],
+  [`no placeholder of npm run new-cell is left (replace every ${MARK}: the page would show it)`, await placeholders_left()],
   ['every output name a lab file labels, compares with the book or charts is a string literal in src/',
     await names_not_in_src()],
   ['no lab file says "conditional" (C++ declares which outputs only some runs have)',

@@ -52,15 +52,27 @@ const PAGES = {
 const MODEL_SHARDS = 8;
 const MODEL_SHARD_BYTES = 4 * 1024 * 1024;
 
+/**
+ * i18n/<lang>.json without its error templates, and i18n/<lang>.errors.json with them: a page's first result does
+ * not wait for the sentences of every refusal (web/js/i18n.js load_errors fetches them before an error is shown).
+ */
+async function write_i18n() {
+  await mkdir(join(out, 'i18n'), { recursive: true });
+  for (const lang of ['en', 'vi']) {
+    const { errors, ...strings } = JSON.parse(await readFile(join(web, 'i18n', `${lang}.json`), 'utf8'));
+    await writeFile(join(out, 'i18n', `${lang}.json`), JSON.stringify(strings));
+    await writeFile(join(out, 'i18n', `${lang}.errors.json`), JSON.stringify({ errors }));
+  }
+}
+
 async function main() {
   await check_wasm();
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
   const chunks_of = await bundle();
   await write_pages(chunks_of);
-  for (const name of ['css', 'i18n']) {
-    await cp(join(web, name), join(out, name), { recursive: true });
-  }
+  await cp(join(web, 'css'), join(out, 'css'), { recursive: true });
+  await write_i18n();
   await write_worker();
   await cp(join(web, 'embed', 'embed.js'), join(out, 'embed.js'));   // the course page's listener (README)
   await writeFile(join(out, '_headers'), HEADERS_FILE);   // Netlify / Cloudflare Pages (docs/hosting.md)
@@ -210,8 +222,10 @@ async function cell_specs() {
 // but the default photo; the digits a reader is asked about and the sample trace a replay fetches are kept on
 // their first fetch), the compressed twins, the host's _headers file, embed.js (a course page's script: a page on
 // another origin is never controlled by this worker, so a cached copy would serve no one) and the bundler's
-// *.LEGAL.txt licence texts (served, never loaded by a page): 1.7 kB less on a first visit.
-const NOT_PRECACHED = /^(assets\/|data\/(?!default-photo\.jpg$)|_headers$|sw\.js$|embed\.js$)|\.(br|gz)$|\.LEGAL\.txt$/;
+// *.LEGAL.txt licence texts (served, never loaded by a page): 1.7 kB less on a first visit. Nor the "Why?" texts
+// (labs/<lab>.why.json, 64 kB for the four labs): a page fetches its own when a reader first opens a section, and the
+// service worker keeps it then (web/sw.js); offline, a section never opened says it needs the network.
+const NOT_PRECACHED = /^(assets\/|data\/(?!default-photo\.jpg$)|labs\/[^/]+\.why\.json$|_headers$|sw\.js$|embed\.js$)|\.(br|gz)$|\.LEGAL\.txt$/;
 
 /**
  * dist/sw.js from web/sw.js with the precache list (each file with the SHA-256 of its bytes) and a version

@@ -9,7 +9,8 @@
 // reader accepts the "new version" banner, and then reloads every page of the site: a page reloads as soon
 // as its controller changes, so none runs on the files of two versions. The data assets two request
 // cells compute on (data/, 0.8 MB, fetched only when a reader asks) are not precached: this version's cache
-// keeps each on its first fetch, so those cells compute offline after that. Every other file that is not
+// keeps each on its first fetch, so those cells compute offline after that; so it does with each lab's "Why?" texts
+// (labs/<lab>.why.json), fetched when a reader first opens one of its sections. Every other file that is not
 // precached — the model request/cold-start downloads only when the reader asks (assets/) — goes to the
 // network untouched, never into a cache of ours.
 'use strict';
@@ -19,7 +20,7 @@ const PREFIX = 'serving-lab-';
 const CACHE = `${PREFIX}${VERSION}`;
 const scope_path = new URL(self.registration.scope).pathname;
 const precached = new Set(Object.keys(FILES));
-const KEPT_ON_FIRST_FETCH = /^data\//;
+const KEPT_ON_FIRST_FETCH = /^(data\/|labs\/[^/]+\.why\.json$)/;   // the data assets, and the "Why?" texts
 let opened = null;   // this version's cache, opened once per start of this worker
 const this_cache = () => (opened ??= caches.open(CACHE));
 

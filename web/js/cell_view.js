@@ -5,7 +5,7 @@
 import { el, replace_children } from './dom.js';
 import { format_number } from './format.js';
 import { consent_to, may_fetch, served_bytes, asset_inputs, needed_assets } from './data_assets.js';
-import { t, pick, current_lang } from './i18n.js';
+import { t, pick, current_lang, load_errors } from './i18n.js';
 import { build_param_fields, needs_consent } from './param_form.js';
 import { headline, result_table, book_details, all_outputs, notice_text, error_text, value_with_unit, output_unit } from './result_view.js';
 import { ChartPanel } from './chart_panel.js';
@@ -36,6 +36,7 @@ export class CellView {
   #number; #prediction = null; #headline_box; #table_box; #book_box; #outputs_box; #main_box;
   #asset_gate = null;             // the "download the data and run" box, while the cell waits for it
   #ran = null;                    // the inputs of #last_result: {values, files, seed}
+  #runs_started = 0;              // a run that waited (for error texts) shows nothing once a newer one started
   #compare = null; #compare_import = null; #compare_ready = null; #compare_box;   // design A (compare.js)
 
   /**
@@ -155,8 +156,9 @@ export class CellView {
       const body = el('div', { class: 'sl-why-text' });
       const fill = (text) => replace_children(body, (pick(text, []) || []).map((paragraph) => el('p', {}, paragraph)));
       const details = el('details', { class: 'sl-why', on: { toggle: () => {
-        if (!details.open || body.childElementCount) return;
-        fetch_why(this.#lab_id).then((texts) => fill(texts[this.#spec.id]?.[index]), () => {});
+        if (!details.open || body.querySelector('p:not(.sl-why-offline)')) return;
+        fetch_why(this.#lab_id).then((texts) => fill(texts[this.#spec.id]?.[index]),
+          () => replace_children(body, el('p', { class: 'sl-why-offline' }, t('cell.why_offline'))));
       } } }, el('summary', {}, t('cell.why', { title: pick(section.title, '') })), body);
       if (section.text) fill(section.text);   // a lab file that still holds it
       return details;
@@ -278,9 +280,10 @@ export class CellView {
    * A file (or pasted text) over its parameter's max, refused unread with the error C++ would give it: the
    * parameter drops its bytes and the cell does not run until the reader gives it others.
    */
-  #refused(error) {
+  async #refused(error) {
     clearTimeout(this.#debounce);
     delete this.#files[error.param];
+    await load_errors();
     this.element.dataset.state = 'error';
     this.#show_error(error);
     this.#set_stale(true);
@@ -332,6 +335,7 @@ export class CellView {
       try {
         assets = await asset_inputs(needed);
       } catch (error) {
+        await load_errors();
         this.element.dataset.state = 'error';
         return this.#failed({ code: 'missing_asset', param: '', message: String(error.message || error), args: {} });
       }
@@ -341,10 +345,15 @@ export class CellView {
     const ran = Object.keys(consented).length ? null : { values: { ...this.#values }, files: { ...this.#files }, seed: this.#seed_text };
     this.#status.started();
     this.element.dataset.state = 'running';
+    const this_run = ++this.#runs_started;
     const result = await this.#worker.run(this.#spec.id, inputs, seed, (frac) => this.#status.progress(frac),
       (partial, done, parts) => this.#show_partial(partial, done, parts));
     computed();   // its worker is free: the page's next first run is posted before this one is shown
     if (result.superseded) return;   // a newer run owns the status line
+    if (result.error) {
+      await load_errors();   // before data-runs and data-state say so: the error is shown in the reader's language at once
+      if (this_run !== this.#runs_started) return;
+    }
     this.element.dataset.runs = String(Number(this.element.dataset.runs || 0) + 1);
     if (result.cancelled) {
       const { had_focus } = this.#status.finished('cancelled');

@@ -7,12 +7,12 @@
 // of it moves before a page's first result. A's numbers are a real run of the cell's C++ (a CellWorker of its
 // own); the page computes only the differences it shows.
 // The page's modules, handed over by cell_view.js (compare_host.js says why they are not imported here).
-let el, t, pick, format_number, format_signed, output_unit, error_text, columns_to_rows, CellWorker;
+let el, t, pick, load_errors, format_number, format_signed, output_unit, error_text, columns_to_rows, CellWorker;
 let may_fetch, asset_inputs, needed_assets, param_key, read_param, update_url, set_or_delete;
 
 /** Takes the page's modules (compare_host.js); called once, before the first Compare is made. */
 export function connect(host) {
-  ({ el, t, pick, format_number, format_signed, output_unit, error_text, columns_to_rows, CellWorker } = host);
+  ({ el, t, pick, load_errors, format_number, format_signed, output_unit, error_text, columns_to_rows, CellWorker } = host);
   ({ may_fetch, asset_inputs, needed_assets, param_key, read_param, update_url, set_or_delete } = host);
 }
 
@@ -164,10 +164,11 @@ export class Compare {
       return this.#finish(design, { error: { code: 'missing_asset', param: '', message: String(error.message || error), args: {} } });
     }
     const result = await this.#worker.run(this.#spec.id, { ...design.values, ...design.files, ...assets }, design.seed ?? DEFAULT_SEED);
-    if (!result.cancelled) this.#finish(design, result);
+    if (!result.cancelled) await this.#finish(design, result);
   }
 
-  #finish(design, result) {
+  async #finish(design, result) {
+    if (result.error) await load_errors();   // A's refusal in the reader's language
     if (this.#a !== design) return;
     this.#took(result);
     this.#changed();

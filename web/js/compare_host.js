@@ -2,7 +2,7 @@
 // compare.js importing them: a module the lazily loaded file shared with the lab page would be split by the bundler
 // into chunks of their own (three more requests before a lab page's first result, ~3 kB of its 500 kB budget).
 export { el } from './dom.js';
-export { t, pick } from './i18n.js';
+export { t, pick, load_errors } from './i18n.js';
 export { format_number, format_signed } from './format.js';
 export { output_unit, error_text } from './result_view.js';
 export { columns_to_rows } from './charts.js';

@@ -18,9 +18,30 @@ export async function set_lang(value) {
     if (!response.ok) throw new Error(`i18n/${next}.json: HTTP ${response.status}`);
     loaded.set(next, await response.json());
   }
+  if (errors_wanted) await errors_of(next);
   lang = next;
   strings = loaded.get(next);
   document.documentElement.lang = next;
+}
+
+// The error templates are a file of their own (scripts/build.mjs: i18n/<lang>.errors.json), fetched before the
+// first error is shown, and for every language switched to after that. Unbuilt, they are in <lang>.json already.
+const errors_loading = new Map();   // lang → Promise
+let errors_wanted = false;
+
+function errors_of(value) {
+  if (!errors_loading.has(value)) {
+    errors_loading.set(value, fetch(`i18n/${value}.errors.json`)
+      .then((response) => (response.ok ? response.json() : {}))
+      .then(({ errors }) => { if (errors) loaded.get(value).errors = errors; }, () => {}));
+  }
+  return errors_loading.get(value);
+}
+
+/** Resolves once the current language's error templates are in (at once after the first time); never rejects. */
+export function load_errors() {
+  errors_wanted = true;
+  return errors_of(lang);
 }
 
 /** t('cell.run') → "Run"; t('cell.done', {ms: 12}) fills {ms}. Unknown keys return the key. */

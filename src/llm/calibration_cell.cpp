@@ -172,18 +172,23 @@ void notices(const CalibrationParams& p, const Fitted& f, RunResult& result) {
   if (p.is_example)
     result.notice("calib_example", "No file given: the bundled example (made by this simulator at known knobs, "
                                    "assets/calibration/serving-example.csv) is fitted.");
-  if (m.num_gated > 0)
-    result.notice("calib_gated", std::to_string(m.num_gated) + " run(s) at a finite rate also capped the client's "
-                                 "concurrency: the cap is not modelled (it binds only when that many requests are in flight).");
-  if (m.num_bursty > 0)
-    result.notice("calib_bursty", std::to_string(m.num_bursty) + " run(s) drew burstier or smoother arrivals than Poisson "
-                                  "(burstiness other than 1): they run as Poisson arrivals.");
-  if (m.num_failed > 0)
-    result.notice("calib_failed", std::to_string(m.num_failed) + " run(s) had failed requests: their figures count the "
-                                  "completed ones, the simulation serves them all.");
-  if (p.num_cut > 0)
-    result.notice("calib_cut", std::to_string(p.num_cut) + " burst or closed-loop run(s) sent more requests than 4 x n: "
-                               "simulated with fewer, they are compared on throughput only.");
+  // Runs of the reader's file the simulation treats differently, each counted in a notice.
+  const struct {
+    std::int64_t runs;
+    const char* code;
+    const char* text;
+  } counted[] = {
+      {m.num_gated, "calib_gated", " run(s) at a finite rate also capped the client's concurrency: the cap is not "
+                                   "modelled (it binds only when that many requests are in flight)."},
+      {m.num_bursty, "calib_bursty", " run(s) drew burstier or smoother arrivals than Poisson (burstiness other than "
+                                     "1): they run as Poisson arrivals."},
+      {m.num_failed, "calib_failed", " run(s) had failed requests: their figures count the completed ones, the "
+                                     "simulation serves them all."},
+      {p.num_cut, "calib_cut", " burst or closed-loop run(s) sent more requests than 4 x n: simulated with fewer, "
+                               "they are compared on throughput only."},
+  };
+  for (const auto& c : counted)
+    if (c.runs > 0) result.notice(c.code, std::to_string(c.runs) + c.text);
   bool any_unseen = false;
   for (std::size_t j = 0; j < f.is_unseen.size(); ++j) any_unseen = any_unseen || (kBookKnobs[j] && f.is_unseen[j]);
   if (any_unseen)

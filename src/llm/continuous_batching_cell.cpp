@@ -123,12 +123,10 @@ Result<ContinuousBatchingParams> validate_continuous_batching(const Inputs& in) 
   auto trace = validate_trace(in, w.num_requests, w.max_model_len);
   if (!trace.ok()) return trace.error();
   p.trace = std::move(trace.value());
-  auto hw = validate_engine_hardware(in, w.max_model_len, "max_model_len");
-  if (!hw.ok()) return hw.error();
-  p.hw = hw.value();
-  auto scheduler = validate_scheduler(in, w.max_model_len);
-  if (!scheduler.ok()) return scheduler.error();
-  p.scheduler = scheduler.value();
+  auto server = validate_server(in, w.max_model_len);
+  if (!server.ok()) return server.error();
+  p.hw = server.value().hw;
+  p.scheduler = server.value().scheduler;
   p.ttft_slo_s = in.real("ttft_slo_ms") * units::kSPerMs;
   p.tpot_slo_s = in.real("tpot_slo_ms") * units::kSPerMs;
   auto economics = validate_economics(in);

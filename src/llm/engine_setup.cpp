@@ -237,6 +237,14 @@ Result<SchedulerInputs> validate_scheduler(const Inputs& in, std::int64_t max_mo
   return s;
 }
 
+Result<ServerInputs> validate_server(const Inputs& in, std::int64_t max_model_len) {
+  auto hw = validate_engine_hardware(in, max_model_len, "max_model_len");
+  if (!hw.ok()) return hw.error();
+  auto scheduler = validate_scheduler(in, max_model_len);
+  if (!scheduler.ok()) return scheduler.error();
+  return ServerInputs{hw.value(), scheduler.value()};
+}
+
 EngineConfig engine_config(const EngineHardware& hw, const SchedulerInputs& s) {
   EngineConfig c;
   c.model = hw.model;

@@ -81,6 +81,14 @@ std::vector<ParamSpec> scheduler_params();
 /// ("invalid", max_num_batched_tokens).
 Result<SchedulerInputs> validate_scheduler(const Inputs& in, std::int64_t max_model_len);
 
+/// A server as the engine cells declare it: engine_hardware_params and scheduler_params, checked for requests of up
+/// to max_model_len tokens (a KV pool shorter than that is "invalid", naming max_model_len).
+struct ServerInputs {
+  EngineHardware hw;
+  SchedulerInputs scheduler;
+};
+Result<ServerInputs> validate_server(const Inputs& in, std::int64_t max_model_len);
+
 /// An engine on this hardware under these scheduler knobs: the model, GPU, tensor parallelism and KV pool of
 /// `hw`, the scheduler and max_waiting of `s`; prefix caching on (vLLM's default), everything else EngineConfig's.
 EngineConfig engine_config(const EngineHardware& hw, const SchedulerInputs& s);

@@ -68,12 +68,10 @@ Result<FleetParams> validate_fleet(const Inputs& in) {
                      std::to_string(w.max_model_len) + " tokens, got " + std::to_string(w.shared_prefix_tokens),
                  {{"max", std::to_string(w.max_model_len - 2)}, {"unit", "tokens"}, {"got", std::to_string(w.shared_prefix_tokens)},
                   {"problem", "prefix_room"}, {"other", "max_model_len"}, {"length", std::to_string(w.max_model_len)}}};
-  auto hw = validate_engine_hardware(in, w.max_model_len, "max_model_len");
-  if (!hw.ok()) return hw.error();
-  p.hw = hw.value();
-  auto scheduler = validate_scheduler(in, w.max_model_len);
-  if (!scheduler.ok()) return scheduler.error();
-  p.scheduler = scheduler.value();
+  auto server = validate_server(in, w.max_model_len);
+  if (!server.ok()) return server.error();
+  p.hw = server.value().hw;
+  p.scheduler = server.value().scheduler;
   auto trace = validate_trace(in, w.num_requests, w.max_model_len);
   if (!trace.ok()) return trace.error();
   p.trace = std::move(trace.value());

@@ -6,18 +6,6 @@ namespace sl::llm {
 
 namespace {
 
-// Sane caps (an order of magnitude or more above any published model): each field alone, then the whole count, so
-// every int64 product below stays far from overflow (at most ~1e15 parameters, ~1e13 a matrix).
-constexpr std::int64_t kMaxHiddenSize = 1'048'576;
-constexpr std::int64_t kMaxIntermediateSize = 16'777'216;
-constexpr std::int64_t kMaxLayers = 10'000;
-constexpr std::int64_t kMaxHeads = 65'536;
-constexpr std::int64_t kMaxHeadDim = 65'536;
-constexpr std::int64_t kMaxVocabSize = 10'000'000;
-constexpr std::int64_t kMaxExperts = 65'536;
-constexpr std::int64_t kMaxLoraRank = 1'048'576;
-constexpr double kMaxTotalParams = 1e15;  // a million billion: 1,000 x the largest published model
-
 /// The architecture with config.json's defaults applied: KV heads = heads and head_dim = h / H when absent, the
 /// experts' width = intermediate_size and the shared experts' = the experts' when absent.
 struct Resolved {
@@ -72,29 +60,29 @@ std::optional<Error> out_of_range(const std::string& key, std::int64_t got, std:
 /// Each field alone, in config.json's order of importance; the first out of its range.
 std::optional<Error> check_fields(const ModelArchitecture& a) {
   const bool needs_dense_mlp = !a.is_moe() || a.first_dense_layers > 0 || a.moe_intermediate_size == 0;
-  const std::int64_t heads_cap = a.num_heads > 0 ? a.num_heads : kMaxHeads;
+  const std::int64_t heads_cap = a.num_heads > 0 ? a.num_heads : model_limits::kHeads;
   const struct {
     const char* key;
     std::int64_t got, lo, hi;
   } fields[] = {
-      {"hidden_size", a.hidden_size, 1, kMaxHiddenSize},
-      {"intermediate_size", a.intermediate_size, needs_dense_mlp ? 1 : 0, kMaxIntermediateSize},
-      {"num_hidden_layers", a.num_layers, 1, kMaxLayers},
-      {"num_attention_heads", a.num_heads, 1, kMaxHeads},
-      {"num_key_value_heads", a.num_kv_heads, 0, a.is_mla() ? kMaxHeads : heads_cap},  // 0: absent
-      {"head_dim", a.head_dim, 0, kMaxHeadDim},                                         // 0: absent
-      {"vocab_size", a.vocab_size, 1, kMaxVocabSize},
-      {"num_experts", a.num_experts, 0, kMaxExperts},
+      {"hidden_size", a.hidden_size, 1, model_limits::kHiddenSize},
+      {"intermediate_size", a.intermediate_size, needs_dense_mlp ? 1 : 0, model_limits::kIntermediateSize},
+      {"num_hidden_layers", a.num_layers, 1, model_limits::kLayers},
+      {"num_attention_heads", a.num_heads, 1, model_limits::kHeads},
+      {"num_key_value_heads", a.num_kv_heads, 0, a.is_mla() ? model_limits::kHeads : heads_cap},  // 0: absent
+      {"head_dim", a.head_dim, 0, model_limits::kHeadDim},                                         // 0: absent
+      {"vocab_size", a.vocab_size, 1, model_limits::kVocabSize},
+      {"num_experts", a.num_experts, 0, model_limits::kExperts},
       {"num_experts_per_tok", a.experts_per_token, a.is_moe() ? 1 : 0, a.num_experts},
-      {"moe_intermediate_size", a.moe_intermediate_size, 0, kMaxIntermediateSize},
-      {"n_shared_experts", a.num_shared_experts, 0, kMaxExperts},
-      {"shared_expert_intermediate_size", a.shared_expert_intermediate_size, 0, kMaxIntermediateSize},
+      {"moe_intermediate_size", a.moe_intermediate_size, 0, model_limits::kIntermediateSize},
+      {"n_shared_experts", a.num_shared_experts, 0, model_limits::kExperts},
+      {"shared_expert_intermediate_size", a.shared_expert_intermediate_size, 0, model_limits::kIntermediateSize},
       {"first_k_dense_replace", a.first_dense_layers, 0, a.is_moe() ? a.num_layers : 0},
-      {"kv_lora_rank", a.kv_lora_rank, 0, kMaxLoraRank},
-      {"q_lora_rank", a.q_lora_rank, 0, kMaxLoraRank},
-      {"qk_nope_head_dim", a.qk_nope_head_dim, a.is_mla() ? 1 : 0, kMaxHeadDim},
-      {"qk_rope_head_dim", a.qk_rope_head_dim, a.is_mla() ? 1 : 0, kMaxHeadDim},
-      {"v_head_dim", a.v_head_dim, a.is_mla() ? 1 : 0, kMaxHeadDim},
+      {"kv_lora_rank", a.kv_lora_rank, 0, model_limits::kLoraRank},
+      {"q_lora_rank", a.q_lora_rank, 0, model_limits::kLoraRank},
+      {"qk_nope_head_dim", a.qk_nope_head_dim, a.is_mla() ? 1 : 0, model_limits::kHeadDim},
+      {"qk_rope_head_dim", a.qk_rope_head_dim, a.is_mla() ? 1 : 0, model_limits::kHeadDim},
+      {"v_head_dim", a.v_head_dim, a.is_mla() ? 1 : 0, model_limits::kHeadDim},
   };
   for (const auto& f : fields) {
     if (auto e = out_of_range(f.key, f.got, f.lo, f.hi)) return e;
@@ -121,7 +109,7 @@ std::optional<Error> check_shapes(const ModelArchitecture& a) {
   return std::nullopt;
 }
 
-/// The whole count, in double (it cannot overflow there), against kMaxTotalParams; the field blamed is the one
+/// The whole count, in double (it cannot overflow there), against model_limits::kTotalParams; the field blamed is the one
 /// whose product is largest: the layers when one layer is sane, else the layer's MLP or attention.
 std::optional<Error> check_total(const ModelArchitecture& a) {
   const Resolved r = resolve(a);
@@ -132,12 +120,12 @@ std::optional<Error> check_total(const ModelArchitecture& a) {
   const double mlp = 3.0 * h * std::max(experts, static_cast<double>(a.intermediate_size));
   const double layer = attention + mlp;
   const double total = static_cast<double>(a.num_layers) * layer + 2.0 * h * static_cast<double>(a.vocab_size);
-  if (total <= kMaxTotalParams) return std::nullopt;
-  const char* blamed = layer * 10.0 <= kMaxTotalParams ? "num_hidden_layers"
+  if (total <= model_limits::kTotalParams) return std::nullopt;
+  const char* blamed = layer * 10.0 <= model_limits::kTotalParams ? "num_hidden_layers"
                        : mlp < attention                ? "num_attention_heads"
                        : a.is_moe()                     ? "num_experts"
                                                         : "intermediate_size";
-  return too_large(blamed, total, kMaxTotalParams, "parameters", "the parameter count");
+  return too_large(blamed, total, model_limits::kTotalParams, "parameters", "the parameter count");
 }
 
 }  // namespace

@@ -63,6 +63,22 @@ struct ArchitectureCounts {
   std::int64_t kv_elements_per_token = 0;  ///< over all layers: 2 K d a layer, or r + d_rope with MLA
 };
 
+/// The largest value each field may take, far past any published model (hidden 16,384 and 126 layers for
+/// Llama-3.1-405B, vocabularies of 262,144, 256 routed experts for DeepSeek-V3): they only refuse a description that
+/// is wrong. check_architecture and the config.json reader (model_config.h) refuse the same values. Each field alone
+/// keeps every int64 product of one layer far from overflow; the whole count is checked in double first.
+namespace model_limits {
+inline constexpr std::int64_t kHiddenSize = 1'048'576;
+inline constexpr std::int64_t kIntermediateSize = 16'777'216;
+inline constexpr std::int64_t kLayers = 10'000;
+inline constexpr std::int64_t kHeads = 65'536;
+inline constexpr std::int64_t kHeadDim = 65'536;
+inline constexpr std::int64_t kVocabSize = 10'000'000;
+inline constexpr std::int64_t kExperts = 100'000;
+inline constexpr std::int64_t kLoraRank = 1'048'576;
+inline constexpr double kTotalParams = 1e15;  // a million billion: 1,000 x the largest published model
+}  // namespace model_limits
+
 /// The counts of an architecture (its fields already checked by check_architecture).
 ArchitectureCounts count_architecture(const ModelArchitecture& arch);
 

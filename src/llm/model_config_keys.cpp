@@ -13,17 +13,8 @@ namespace sl::llm {
 
 namespace {
 
-// Ranges. The lower bounds are what a model needs (one layer, one head); the upper ones are far past any model
-// published (hidden 16,384 and 126 layers for Llama-3.1-405B, vocabularies of 262,144, 256 routed experts for
-// DeepSeek-V3) and only refuse a file that is wrong.
-constexpr std::int64_t kMaxHiddenSize = 1'048'576;
-constexpr std::int64_t kMaxIntermediateSize = 4'194'304;
-constexpr std::int64_t kMaxLayers = 10'000;
-constexpr std::int64_t kMaxHeads = 65'536;
-constexpr std::int64_t kMaxHeadDim = 65'536;
-constexpr std::int64_t kMaxVocab = 10'000'000;
-constexpr std::int64_t kMaxExperts = 100'000;
-constexpr std::int64_t kMaxLoraRank = 1'048'576;
+// Ranges: the lower bounds are what a model needs (one layer, one head); the upper ones are model_limits'.
+using namespace model_limits;
 constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
 
 // transformers' configuration_<model_type>.py and modeling_<model_type>.py (v4.57): tie_word_embeddings defaults
@@ -113,17 +104,17 @@ class Keys {
 
 void read_attention(Keys& k, const Family& f, ModelArchitecture& a) {
   if (f.is_mla) {  // DeepSeek: q through q_lora_rank (null: a plain q_proj), k and v from a latent of kv_lora_rank
-    a.kv_lora_rank = k.count("kv_lora_rank", 1, kMaxLoraRank, "the rank of the latent the KV cache holds");
+    a.kv_lora_rank = k.count("kv_lora_rank", 1, kLoraRank, "the rank of the latent the KV cache holds");
     if (!k.has("q_lora_rank") && !k.error) k.fail(missing_key(k.prefix() + "q_lora_rank", "null or the query's rank"));
-    a.q_lora_rank = k.count_or("q_lora_rank", 1, kMaxLoraRank, 0);
-    a.qk_nope_head_dim = k.count("qk_nope_head_dim", 1, kMaxHeadDim, "the query/key width without RoPE");
-    a.qk_rope_head_dim = k.count("qk_rope_head_dim", 1, kMaxHeadDim, "the query/key width with RoPE");
-    a.v_head_dim = k.count("v_head_dim", 1, kMaxHeadDim, "the value head width");
+    a.q_lora_rank = k.count_or("q_lora_rank", 1, kLoraRank, 0);
+    a.qk_nope_head_dim = k.count("qk_nope_head_dim", 1, kHeadDim, "the query/key width without RoPE");
+    a.qk_rope_head_dim = k.count("qk_rope_head_dim", 1, kHeadDim, "the query/key width with RoPE");
+    a.v_head_dim = k.count("v_head_dim", 1, kHeadDim, "the value head width");
     a.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
     return;
   }
   if (k.given("head_dim")) {
-    a.head_dim = k.count("head_dim", 1, kMaxHeadDim, "");
+    a.head_dim = k.count("head_dim", 1, kHeadDim, "");
     return;
   }
   if (k.error) return;
@@ -141,7 +132,7 @@ void read_attention(Keys& k, const Family& f, ModelArchitecture& a) {
 
 /// Refuses a file whose MoE model mixes in dense layers the way a count here cannot follow.
 void refuse_mixed_layers(Keys& k, const char* key) {
-  if (k.count_or(key, 1, kMaxLayers, 1) != 1 && !k.error)
+  if (k.count_or(key, 1, kLayers, 1) != 1 && !k.error)
     k.fail(bad_value(k.prefix() + key, shown(*k.find(key)),
                      "1 (every layer an MoE layer: dense layers mixed in are not counted)"));
 }
@@ -150,19 +141,19 @@ void read_experts(Keys& k, const Family& f, ModelArchitecture& a) {
   const char* per_token = "num_experts_per_tok";
   if (f.experts == ExpertKeys::None) return;
   if (f.experts == ExpertKeys::Local) {  // every expert is intermediate_size wide
-    a.num_experts = k.count("num_local_experts", 1, kMaxExperts, "the experts of a layer");
+    a.num_experts = k.count("num_local_experts", 1, kExperts, "the experts of a layer");
     if (!k.has(per_token) && k.has("experts_per_token")) per_token = "experts_per_token";  // gpt-oss writes both
-    a.experts_per_token = k.count(per_token, 1, kMaxExperts, "the experts a token runs");
+    a.experts_per_token = k.count(per_token, 1, kExperts, "the experts a token runs");
     a.moe_intermediate_size = a.intermediate_size;
     return;
   }
   const bool deepseek = f.experts == ExpertKeys::DeepSeek;
-  a.num_experts = k.count(deepseek ? "n_routed_experts" : "num_experts", 1, kMaxExperts, "the experts of a layer");
-  a.experts_per_token = k.count(per_token, 1, kMaxExperts, "the experts a token runs");
-  a.moe_intermediate_size = k.count("moe_intermediate_size", 1, kMaxIntermediateSize, "an expert's width");
+  a.num_experts = k.count(deepseek ? "n_routed_experts" : "num_experts", 1, kExperts, "the experts of a layer");
+  a.experts_per_token = k.count(per_token, 1, kExperts, "the experts a token runs");
+  a.moe_intermediate_size = k.count("moe_intermediate_size", 1, kIntermediateSize, "an expert's width");
   if (deepseek) {
-    a.num_shared_experts = k.count_or("n_shared_experts", 0, kMaxExperts, f.shared_default);
-    a.first_dense_layers = k.count_or("first_k_dense_replace", 0, kMaxLayers, f.first_dense_default);
+    a.num_shared_experts = k.count_or("n_shared_experts", 0, kExperts, f.shared_default);
+    a.first_dense_layers = k.count_or("first_k_dense_replace", 0, kLayers, f.first_dense_default);
     refuse_mixed_layers(k, "moe_layer_freq");
     return;
   }
@@ -173,7 +164,7 @@ void read_experts(Keys& k, const Family& f, ModelArchitecture& a) {
                      "[] (every layer an MoE layer: dense layers mixed in are not counted)"));
   if (f.experts == ExpertKeys::QwenShared) {
     a.shared_expert_intermediate_size =
-        k.count("shared_expert_intermediate_size", 0, kMaxIntermediateSize, "the shared expert's width");
+        k.count("shared_expert_intermediate_size", 0, kIntermediateSize, "the shared expert's width");
     a.num_shared_experts = a.shared_expert_intermediate_size > 0 ? 1 : 0;
   }
 }
@@ -253,12 +244,12 @@ Error unsupported(const std::string& key, const std::string& got) {
 Result<ModelArchitecture> read_architecture(const rapidjson::Value& lm, const std::string& prefix, const Family& f) {
   Keys k(lm, prefix);
   ModelArchitecture a;
-  a.hidden_size = k.count("hidden_size", 1, kMaxHiddenSize, "the model's width");
-  a.intermediate_size = k.count("intermediate_size", 1, kMaxIntermediateSize, "the MLP's width");
-  a.num_layers = k.count("num_hidden_layers", 1, kMaxLayers, "the number of layers");
-  a.num_heads = k.count("num_attention_heads", 1, kMaxHeads, "the query heads of a layer");
-  a.vocab_size = k.count("vocab_size", 1, kMaxVocab, "the vocabulary's size");
-  a.num_kv_heads = k.count_or("num_key_value_heads", 1, kMaxHeads, a.num_heads);
+  a.hidden_size = k.count("hidden_size", 1, kHiddenSize, "the model's width");
+  a.intermediate_size = k.count("intermediate_size", 1, kIntermediateSize, "the MLP's width");
+  a.num_layers = k.count("num_hidden_layers", 1, kLayers, "the number of layers");
+  a.num_heads = k.count("num_attention_heads", 1, kHeads, "the query heads of a layer");
+  a.vocab_size = k.count("vocab_size", 1, kVocabSize, "the vocabulary's size");
+  a.num_kv_heads = k.count_or("num_key_value_heads", 1, kHeads, a.num_heads);
   read_attention(k, f, a);
   read_experts(k, f, a);
   a.tie_embeddings = k.flag_or("tie_word_embeddings", f.tie_default);

@@ -28,12 +28,10 @@ Result<WorkloadTraceParams> validate_workload_trace(const Inputs& in) {
   WorkloadTraceParams p;
   p.num_requests = in.count("n");
   p.max_model_len = in.count("max_model_len");
-  auto hw = validate_engine_hardware(in, p.max_model_len, "max_model_len");
-  if (!hw.ok()) return hw.error();
-  p.hw = hw.value();
-  auto scheduler = validate_scheduler(in, p.max_model_len);
-  if (!scheduler.ok()) return scheduler.error();
-  p.scheduler = scheduler.value();
+  auto server = validate_server(in, p.max_model_len);
+  if (!server.ok()) return server.error();
+  p.hw = server.value().hw;
+  p.scheduler = server.value().scheduler;
   p.prefix_caching = in.choice("prefix_caching") == "on";
   auto trace = validate_replay(in, p.num_requests, p.max_model_len);
   if (!trace.ok()) return trace.error();

@@ -6,12 +6,18 @@
 
 namespace sl::queues {
 
+double erlang_b(std::int64_t num_servers, double offered_load) {
+  SL_ASSERT(num_servers >= 0 && offered_load >= 0);
+  double b = 1.0;
+  for (std::int64_t k = 1; k <= num_servers; ++k) b = offered_load * b / (static_cast<double>(k) + offered_load * b);
+  return b;
+}
+
 double erlang_c(std::int64_t num_servers, double offered_load) {
-  SL_ASSERT(num_servers >= 1 && offered_load >= 0 && offered_load < static_cast<double>(num_servers));
-  double erlang_b = 1.0;
-  for (std::int64_t k = 1; k <= num_servers; ++k) erlang_b = offered_load * erlang_b / (static_cast<double>(k) + offered_load * erlang_b);
+  SL_ASSERT(num_servers >= 1 && offered_load < static_cast<double>(num_servers));
+  const double b = erlang_b(num_servers, offered_load);
   const double rho = offered_load / static_cast<double>(num_servers);
-  return erlang_b / (1.0 - rho * (1.0 - erlang_b));
+  return b / (1.0 - rho * (1.0 - b));
 }
 
 double mmc_mean_wait_s(std::int64_t num_servers, double lambda_per_s, double mu_per_s) {

@@ -4,11 +4,16 @@
 namespace sl::queues {
 
 // Closed forms of M/M/c: Poisson arrivals at rate lambda, c servers of exponential rate mu, one shared FCFS
-// queue. The load per server is rho = lambda / (c mu) and must be below 1 for every function here.
+// queue. The load per server is rho = lambda / (c mu) and must be below 1 for every function here but erlang_b
+// (a loss system, which has no queue to grow).
+
+/// Erlang B: probability that an arrival finds all c servers busy and is lost, in M/M/c/c (no queue), for any
+/// offered load a = lambda / mu >= 0. By the recursion B(0) = 1, B(k) = a B(k-1) / (k + a B(k-1)), which stays
+/// finite for thousands of servers where a^c / c! does not.
+double erlang_b(std::int64_t num_servers, double offered_load);
 
 /// Erlang C: probability that an arrival finds all c servers busy and waits, for offered load
-/// a = lambda / mu < c. Computed through the Erlang B recursion B(k) = a B(k-1) / (k + a B(k-1)), which
-/// stays finite for thousands of servers, then C = B / (1 - rho (1 - B)).
+/// a = lambda / mu < c: C = B / (1 - rho (1 - B)) with B = erlang_b(c, a).
 double erlang_c(std::int64_t num_servers, double offered_load);
 
 /// Mean wait in queue of M/M/c: C / (c mu - lambda). For c = 1 this is rho / (mu - lambda).

@@ -69,6 +69,15 @@ async function copied_link(page, cell) {
   return page.inputValue(`${cell} .sl-share-output input`);
 }
 
+/** The copied link, opened in a fresh browser context of `viewport`, runs A and B again: the same rows. */
+async function check_link_reproduces(browser, link, cell, rows, viewport) {
+  const fresh = await new_page(browser, viewport);
+  await open(fresh, link);
+  assert.deepEqual(await comparison(fresh, cell), rows, 'the link reproduces A, B and the differences');
+  assert.deepEqual(fresh.problems, []);
+  await fresh.context().close();
+}
+
 describe('two designs side by side', () => {
   const site = with_site();
 
@@ -105,11 +114,7 @@ describe('two designs side by side', () => {
     const link = await copied_link(page, cell);
     assert.match(link, /littles-law\.A=1/);
     assert.match(link, /littles-law\.lambda=180/);
-    const fresh = await new_page(site.browser, { width: 1280, height: 900 });
-    await open(fresh, link);
-    assert.deepEqual(await comparison(fresh, cell), rows, 'the link reproduces A, B and the differences');
-    assert.deepEqual(fresh.problems, []);
-    await fresh.context().close();
+    await check_link_reproduces(site.browser, link, cell, rows, { width: 1280, height: 900 });
 
     // The embed snippet carries A as well (plain keys), and the embedded cell shows the same comparison.
     await page.click(`${cell} .sl-embed-button`);
@@ -186,11 +191,7 @@ describe('two designs side by side', () => {
 
     const link = await copied_link(page, cell);
     assert.match(link, /batched-decode\.A=1/);
-    const fresh = await new_page(site.browser, { width: 390, height: 844 });
-    await open(fresh, link);
-    assert.deepEqual(await comparison(fresh, cell), rows, 'the link reproduces A, B and the differences');
-    assert.deepEqual(fresh.problems, []);
-    await fresh.context().close();
+    await check_link_reproduces(site.browser, link, cell, rows, { width: 390, height: 844 });
 
     // The language switch keeps the comparison and words it again.
     await page.click('.sl-lang-button[data-lang="en"]');

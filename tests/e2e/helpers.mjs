@@ -3,7 +3,8 @@
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { access, mkdir, readFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +66,14 @@ export function with_site(server_options = {}) {
   before(async () => { [site.server, site.browser] = await Promise.all([start_server(server_options), launch_browser()]); });
   after(async () => { await site.browser?.close(); await site.server?.stop(); });
   return site;
+}
+
+/** A scratch folder for the files a suite hands to the page, made before it and removed after: scratch.file(name). */
+export function with_scratch(prefix) {
+  const scratch = { dir: null, file: (name) => join(scratch.dir, name) };
+  before(async () => { scratch.dir = await mkdtemp(join(tmpdir(), `sl-${prefix}-`)); });
+  after(async () => { if (scratch.dir) await rm(scratch.dir, { recursive: true }); });
+  return scratch;
 }
 
 export async function new_page(browser, { width = 1100, height = 900, service_workers = 'block', context = null } = {}) {

@@ -4,13 +4,12 @@
 // onto the network; text over the parameter's max is refused unread with the message a file that large gets;
 // axe-core finds nothing on the cell with the paste box open, wide and at 390 px, in English and Vietnamese.
 // The cells come from the native CLI (`serving-lab list --json`), so a new file parameter is covered.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, new_page, open, screenshot, runs_of, next_run, reveal, output_text, with_site, axe_violations, saved_run, paste_by_keyboard } from './helpers.mjs';
+import { ROOT, new_page, open, screenshot, runs_of, next_run, reveal, output_text, with_site, with_scratch, axe_violations, saved_run, paste_by_keyboard } from './helpers.mjs';
 
 const CLI = join(ROOT, 'build/native/serving-lab');
 const specs = JSON.parse(execFileSync(CLI, ['list', '--json'], { encoding: 'utf8' }));
@@ -43,9 +42,7 @@ const field_error = (page, cell) => page.textContent(`${cell} .sl-field-error:no
 
 describe('a file parameter given by the reader: chosen or pasted', () => {
   const site = with_site();
-  let dir;
-  before(async () => { dir = await mkdtemp(join(tmpdir(), 'sl-paste-')); });
-  after(async () => { if (dir) await rm(dir, { recursive: true }); });
+  const scratch = with_scratch('paste');
 
   test('there are llm cells whose trace sets Workload, and the paste test has a JSON file parameter to use', () => {
     assert.ok(traced.length > 0, 'no llm cell has a trace used at workload = trace');
@@ -62,7 +59,7 @@ describe('a file parameter given by the reader: chosen or pasted', () => {
       assert.equal(await page.inputValue(`${cell} select[name="workload"]`), 'laws');
       await reveal(page, `${cell} input[name="trace"]`);
       assert.ok(await page.isVisible(`${cell} input[name="trace"]`), 'the file field is in view at Workload = laws');
-      const file = join(dir, 'three.csv');
+      const file = scratch.file('three.csv');
       await writeFile(file, THREE_ROWS);
       const runs = await runs_of(page, cell);
       await page.setInputFiles(`${cell} input[name="trace"]`, file);
@@ -135,7 +132,7 @@ describe('a file parameter given by the reader: chosen or pasted', () => {
     await open(page, url_of(site, spec, '&workload=trace'));
     await page.waitForSelector(`${cell}[data-state="done"]`, { timeout: 60_000 });
     const runs = await runs_of(page, cell);
-    const large = join(dir, 'large.csv');
+    const large = scratch.file('large.csv');
     await writeFile(large, '');
     await truncate(large, max + 1);
     await reveal(page, `${cell} input[name="trace"]`);

@@ -1,12 +1,10 @@
 // The request lab's file parameter in a real browser: request/resnet-request decodes its built-in photo,
 // then a JPEG chosen in the file input (made here by Chromium's own encoder), and reports that image's size;
 // the browser's createImageBitmap is timed beside our decoder.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { new_page, open, screenshot, runs_of, next_run, with_site } from './helpers.mjs';
+import { writeFile } from 'node:fs/promises';
+import { new_page, open, screenshot, runs_of, next_run, with_site, with_scratch } from './helpers.mjs';
 
 const CELL = '#resnet-request';
 
@@ -34,9 +32,7 @@ const value_of = (page, key) => page.textContent(`${CELL} .sl-outputs tr[data-ke
 
 describe('a photo chosen in the file input', () => {
   const site = with_site();
-  let dir;
-  before(async () => { dir = await mkdtemp(join(tmpdir(), 'sl-photo-')); });
-  after(async () => { if (dir) await rm(dir, { recursive: true }); });
+  const scratch = with_scratch('photo');
 
   test('request/resnet-request decodes the built-in photo, then the chosen JPEG, reports its size, and rejects a non-JPEG', async () => {
     const page = await new_page(site.browser, { width: 900, height: 900 });
@@ -47,7 +43,7 @@ describe('a photo chosen in the file input', () => {
     assert.equal((await value_of(page, 'photo_builtin')).trim(), '1');
     assert.ok(Number.parseFloat(await value_of(page, 'bitmap_decode_ms')) > 0, 'createImageBitmap was timed');
 
-    const path = join(dir, 'chosen.jpg');
+    const path = scratch.file('chosen.jpg');
     await writeFile(path, await canvas_jpeg(page));
     const before_runs = await runs_of(page, CELL);
     await page.setInputFiles(`${CELL} [name="photo"]`, path);
@@ -57,7 +53,7 @@ describe('a photo chosen in the file input', () => {
     assert.equal((await value_of(page, 'photo_builtin')).trim(), '0');
     await screenshot(page, 'photo-chosen');
 
-    const bad = join(dir, 'not-a-photo.jpg');
+    const bad = scratch.file('not-a-photo.jpg');
     await writeFile(bad, 'this text is not a JPEG');
     const runs = await runs_of(page, CELL);
     await page.setInputFiles(`${CELL} [name="photo"]`, bad);

@@ -2,12 +2,10 @@
 // replays the bundled Azure sample once Workload = trace is chosen (the sample is fetched only then), then a
 // CSV chosen in the file input; a malformed file gets one message naming its line, in Vietnamese too; and
 // llm/workload-trace's fill sets the fitted laws in the other cells of the page.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { new_page, open, screenshot, runs_of, next_run, reveal, output_text, with_site } from './helpers.mjs';
+import { writeFile } from 'node:fs/promises';
+import { new_page, open, screenshot, runs_of, next_run, reveal, output_text, with_site, with_scratch } from './helpers.mjs';
 
 const CB = '#continuous-batching';
 const WT = '#workload-trace';
@@ -17,9 +15,7 @@ const value_of = (page, cell, key) => output_text(page, key, cell);
 
 describe('a trace replayed in the page', () => {
   const site = with_site();
-  let dir;
-  before(async () => { dir = await mkdtemp(join(tmpdir(), 'sl-trace-')); });
-  after(async () => { if (dir) await rm(dir, { recursive: true }); });
+  const scratch = with_scratch('trace');
 
   test('continuous-batching replays the sample when asked, then a chosen CSV, and names a bad line', async () => {
     const page = await new_page(site.browser, { width: 1000, height: 1000 });
@@ -38,14 +34,14 @@ describe('a trace replayed in the page', () => {
     assert.ok(!(await page.isVisible(`${CB} [data-param="prompt_mean"]`)), 'the length laws hide while a trace is replayed');
     await screenshot(page, 'replay-sample');
 
-    const good = join(dir, 'mine.csv');
+    const good = scratch.file('mine.csv');
     await writeFile(good, 'arrival_s,prompt_tokens,output_tokens\r\n0,500,50\r\n0.5,700,80\r\n1.25,300,20\r\n');
     runs = await runs_of(page, CB);
     await page.setInputFiles(`${CB} input[name="trace"]`, good);
     assert.equal(await next_run(page, runs, CB), 'done');
     assert.equal((await value_of(page, CB, 'trace_rows')).trim(), '3');
 
-    const bad = join(dir, 'bad.csv');
+    const bad = scratch.file('bad.csv');
     await writeFile(bad, 'arrival_s,prompt_tokens,output_tokens\n0,500,50\n1,-3,5\n');
     runs = await runs_of(page, CB);
     await page.setInputFiles(`${CB} input[name="trace"]`, bad);
@@ -60,7 +56,7 @@ describe('a trace replayed in the page', () => {
     const page = await new_page(site.browser, { width: 390, height: 900 });
     await open(page, `${site.server.url}lab.html?lab=llm&cell=continuous-batching&embed=1&lang=vi&workload=trace`);
     await page.waitForSelector(`${CB}[data-state="done"]`, { timeout: 60_000 });
-    const bad = join(dir, 'unsorted.csv');
+    const bad = scratch.file('unsorted.csv');
     await writeFile(bad, 'arrival_s,prompt_tokens,output_tokens\n2,500,50\n1,500,50\n');
     const runs = await runs_of(page, CB);
     await reveal(page, `${CB} input[name="trace"]`);

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "corpus_escapes.h"
+
 #include "core/cell.h"
 #include "core/error.h"
 #include "core/registry.h"
@@ -281,20 +283,7 @@ std::vector<std::string> model_config_seeds() {
   for (std::size_t at = 0; (at = text.find(tag, at)) != std::string::npos;) {
     const std::size_t begin = at + tag.size(), end = text.find('\n', begin);
     const std::string value = text.substr(begin, end - begin);
-    std::string seed;
-    for (std::size_t i = 0; i < value.size(); ++i) {
-      if (value[i] != '\\' || i + 1 == value.size()) {
-        seed += value[i];
-        continue;
-      }
-      const char c = value[++i];
-      if (c == 'n') seed += '\n';
-      else if (c == 't') seed += '\t';
-      else if (c == '0') seed += '\0';
-      else if (c == 'x' && i + 2 < value.size()) seed += static_cast<char>(std::stoi(value.substr(i + 1, 2), nullptr, 16)), i += 2;
-      else seed += c;
-    }
-    seeds.push_back(seed);
+    seeds.push_back(sl_fuzz::unescape(value));
     at = begin;
   }
 #endif

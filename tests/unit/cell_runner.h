@@ -30,6 +30,13 @@ inline std::string error_arg(const sl::Error& e, const std::string& key) {
   return "<none>";
 }
 
+/// The value of a result that must succeed; the test fails with the error's message where it does not.
+template <class T>
+T value_of(sl::Result<T> r) {
+  if (!r.ok()) FAIL(r.error().message);
+  return std::move(r.value());
+}
+
 // What every cell test uses, brought in by one `using namespace cell_test;`.
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
@@ -42,18 +49,14 @@ inline sl::Result<sl::RunResult> try_run(const std::string& cell, std::map<std::
 
 inline sl::RunResult run(const std::string& cell, std::map<std::string, std::string> raw = {},
                          const std::string& seed = "1") {
-  auto r = try_run(cell, std::move(raw), seed);
-  if (!r.ok()) FAIL(r.error().message);
-  return r.value();
+  return value_of(try_run(cell, std::move(raw), seed));
 }
 
 /// The raw inputs parsed against a list of parameters alone (no cell around them), for the tests of a shared
 /// reader such as validate_model or validate_engine_hardware; fails the test where they are refused.
 inline sl::Inputs parsed_inputs(std::vector<sl::ParamSpec> params, const std::map<std::string, std::string>& raw) {
   const sl::CellSpec cell{"test/params", std::move(params), nullptr};
-  auto parsed = sl::parse_inputs(cell, raw);
-  if (!parsed.ok()) FAIL(parsed.error().message);
-  return parsed.value();
+  return value_of(sl::parse_inputs(cell, raw));
 }
 
 /// One run per (cell, inputs) at seed 1 for the whole test process, for the tests that sweep every cell and

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../../fuzz/corpus_escapes.h"
 #include "cell_runner.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -31,24 +32,7 @@ std::optional<sl::Error> replay(const std::string& cell, std::map<std::string, s
   return r.ok() ? std::nullopt : std::optional<sl::Error>(r.error());
 }
 
-std::string unescape(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '\\' || i + 1 == text.size()) {
-      out += text[i];
-      continue;
-    }
-    const char c = text[++i];
-    if (c == 'n') out += '\n';
-    else if (c == 't') out += '\t';
-    else if (c == '0') out += '\0';
-    else if (c == 'x' && i + 2 < text.size() + 1) {
-      out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
-      i += 2;
-    } else out += c;  // \\ and \|
-  }
-  return out;
-}
+using sl_fuzz::unescape;
 
 std::vector<std::string> fields(const std::string& line) {
   std::vector<std::string> out(1);

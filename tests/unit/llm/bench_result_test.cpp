@@ -27,11 +27,7 @@ const char* const kFixture = "tests/unit/llm/fixtures/vllm-4.0qps-Llama-3.1-8B-I
 
 std::string fixture() { return cell_test::source_file(kFixture); }
 
-std::vector<BenchRun> parsed(const std::string& bytes) {
-  auto r = parse_vllm_bench(bytes, "bench");
-  if (!r.ok()) FAIL(r.error().message);
-  return r.value();
-}
+std::vector<BenchRun> parsed(const std::string& bytes) { return cell_test::value_of(parse_vllm_bench(bytes, "bench")); }
 
 std::string arg(const sl::Error& e, const std::string& name) { return cell_test::error_arg(e, name); }
 

@@ -14,11 +14,7 @@ namespace {
 
 std::string arg(const sl::Error& e, const std::string& key) { return cell_test::error_arg(e, key); }
 
-Measurements parsed(const std::string& text) {
-  auto m = parse_measurements(text, "measurements");
-  if (!m.ok()) FAIL(m.error().message);
-  return m.value();
-}
+Measurements parsed(const std::string& text) { return cell_test::value_of(parse_measurements(text, "measurements")); }
 
 const char* const kRun =
     R"({"date": "20250530-203806", "backend": "vllm", "model_id": "m", "num_prompts": 200, "request_rate": %s,)"

@@ -29,11 +29,7 @@ namespace {
 // The expected values below are read off those files, not from our output.
 std::string fixture(const std::string& name) { return cell_test::source_file("tests/unit/llm/fixtures/hf-config/" + name); }
 
-ModelArchitecture parsed(const std::string& json) {
-  auto r = parse_model_config(json);
-  if (!r.ok()) FAIL(r.error().message);
-  return r.value();
-}
+ModelArchitecture parsed(const std::string& json) { return cell_test::value_of(parse_model_config(json)); }
 
 using cell_test::error_arg;
 std::string arg(const sl::Error& e, const std::string& name) { return error_arg(e, name); }

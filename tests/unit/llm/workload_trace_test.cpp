@@ -16,11 +16,7 @@ namespace {
 
 std::string arg(const sl::Error& e, const std::string& key) { return cell_test::error_arg(e, key); }
 
-WorkloadTrace parsed(const std::string& text) {
-  auto t = parse_workload_trace(text, "trace");
-  if (!t.ok()) FAIL(t.error().message);
-  return t.value();
-}
+WorkloadTrace parsed(const std::string& text) { return cell_test::value_of(parse_workload_trace(text, "trace")); }
 
 }  // namespace
 

@@ -19,6 +19,24 @@ TEST_CASE("Erlang C with one server is rho, and the M/M/c forms reduce to M/M/1 
   CHECK_THAT(mmc_time_in_system_quantile_s(1, lambda, mu, 0.99), WithinRel(std::log(100.0) / (mu - lambda), 1e-9));
 }
 
+TEST_CASE("Erlang B: the loss probability of M/M/c/c, by hand and from the classic table", "[queues][multiserver][erlang]") {
+  // One server: a / (1 + a). Two at a = 1: (1/2) / (1 + 1 + 1/2) = 1/5. No server loses every arrival.
+  CHECK_THAT(erlang_b(1, 3.0), WithinRel(0.75, 1e-12));
+  CHECK_THAT(erlang_b(2, 1.0), WithinRel(0.2, 1e-12));
+  CHECK(erlang_b(0, 2.0) == 1.0);
+  // a^c / c! over sum_k a^k / k!, summed directly where it cannot overflow: c = 10, a = 5 gives 0.018385.
+  double term = 1, sum = 1;
+  for (int k = 1; k <= 10; ++k) sum += (term *= 5.0 / k);
+  CHECK_THAT(erlang_b(10, 5.0), WithinRel(term / sum, 1e-12));
+  CHECK_THAT(erlang_b(10, 5.0), WithinAbs(0.018385, 5e-7));
+  // A loss system has no stability bound: at a = 2c half the arrivals and more are lost, and B < 1 still.
+  const double overloaded = erlang_b(100, 200.0);
+  CHECK(overloaded > 0.5);
+  CHECK(overloaded < 1);
+  // Erlang C from it: C = B / (1 - rho (1 - B)) >= B.
+  CHECK(erlang_c(10, 5.0) > erlang_b(10, 5.0));
+}
+
 TEST_CASE("Erlang C matches hand-computed values", "[queues][multiserver][erlang]") {
   // c = 2, a = 1: (a^2/2!)(2/(2-1)) = 1 over 1 + a + 1 = 3, so C = 1/3.
   CHECK_THAT(erlang_c(2, 1.0), WithinRel(1.0 / 3.0, 1e-12));

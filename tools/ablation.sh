@@ -6,7 +6,7 @@ set -eu
 cli=${1:-build/native/serving-lab}
 printf '%-26s %8s %8s %8s %8s %8s\n' switch_off ttft itl e2e e2e_p99 tok/s
 for m in none layer_tax_every_step host_time request_overhead short_step_efficiency cuda_graph_padding collectives \
-         low_precision_efficiency lm_head_and_embedding; do
+         low_precision_efficiency lm_head_and_embedding attention_roofline; do
   "$cli" run llm/validation --switch_off "$m" --json 2>/dev/null | node -e '
     let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
       const o = JSON.parse(s).outputs;

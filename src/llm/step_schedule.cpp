@@ -41,7 +41,8 @@ ScheduleRecorder::ScheduleRecorder(const EngineConfig& config)
       peak_flop_per_s_(config.gpu.peak_flop_per_s),
       num_layers_(static_cast<double>(config.model.num_layers)),
       host_overlapped_(config.gpu.host_overlapped),
-      low_precision_peak_(config.gpu.low_precision_peak) {
+      low_precision_peak_(config.gpu.low_precision_peak),
+      attention_roofline_(config.gpu.attention_roofline) {
   SL_ASSERT(config.scheduler.speculative.num_speculative_tokens == 0);  // no draft model's time to re-time
 }
 
@@ -50,6 +51,10 @@ void ScheduleRecorder::on_step(const SchedulerOutput& out, double start_s, doubl
   bytes_.push_back(t.bytes);
   flop_.push_back(t.flop);
   all_reduce_s_.push_back(t.all_reduce_s);
+  if (attention_roofline_) {
+    kv_bytes_.push_back(t.kv_bytes);
+    attention_share_.push_back(attention_share(t));
+  }
   num_chunks_.push_back(static_cast<std::int32_t>(out.work.num_prefill_chunks));
   const std::int64_t tokens = out.work.num_decode_seqs + out.work.num_prefill_tokens + out.work.num_spec_tokens;
   rows_.push_back(static_cast<std::int32_t>(step_time_.rows(tokens)));
@@ -66,6 +71,9 @@ RecordedSchedule ScheduleRecorder::finish(const EngineRun& run, const Workload& 
   s.num_chunks_ = std::move(num_chunks_);
   s.rows_ = std::move(rows_);
   s.layer_taxed_ = std::move(layer_taxed_);
+  s.kv_bytes_ = std::move(kv_bytes_);
+  s.attention_share_ = std::move(attention_share_);
+  s.attention_roofline_ = attention_roofline_;
   s.host_overlapped_ = host_overlapped_;
   s.low_precision_peak_ = low_precision_peak_;
   s.hbm_bytes_per_s_ = hbm_bytes_per_s_;
@@ -117,7 +125,10 @@ void RecordedSchedule::retime(const StepKnobs& k, std::vector<double>& end_s) co
     const double start = std::max(end, wake_s_[i]);
     const double overhead_s = (layer_taxed_[i] != 0 ? layer_tax_s : 0.0) + static_cast<double>(num_chunks_[i]) * k.dispatch_tax_s;
     const double compute_s = short_step_compute_s(flop_[i] / flop_per_s, static_cast<double>(rows_[i]), k.half_efficiency_tokens);
-    end = start + step_total_s(bytes_[i] / bytes_per_s, compute_s, overhead_s, all_reduce_s_[i], k.step_host_s, host_overlapped_);
+    const double roof_s = attention_roofline_ ? roofline_s(bytes_[i] / bytes_per_s, compute_s, kv_bytes_[i] / bytes_per_s,
+                                                          attention_share_[i], true)
+                                              : roofline_s(bytes_[i] / bytes_per_s, compute_s, 0, 0, false);
+    end = start + step_total_s(roof_s, overhead_s, all_reduce_s_[i], k.step_host_s, host_overlapped_);
     end_s[i] = end;
   }
 }

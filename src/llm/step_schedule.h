@@ -5,6 +5,7 @@
 // Re-timing keeps the decisions and changes only the steps' durations:
 //   step k starts at max(end of step k - 1, the latest up-front arrival among the requests it admits), and lasts
 //   max(bytes / (HBM x bw_eff), FLOP / (peak x compute_eff) x (rows + half_eff_tokens) / rows)
+//   (or that roofline split at attention: roofline_s)
 //   + layers x layer tax (if it decodes, or always) + chunks x dispatch tax + all-reduce,
 //   then + host time (or max with it, overlapped)     (step_time.h's formula, term for term)
 // At the knobs it was recorded at, the times are the run's to the bit; elsewhere it approximates the run, since a
@@ -62,11 +63,11 @@ class ScheduleRecorder : public StepListener {
  private:
   friend class RecordedSchedule;
   StepTimeModel step_time_;
-  std::vector<double> bytes_, flop_, all_reduce_s_, start_s_, end_s_;
+  std::vector<double> bytes_, flop_, all_reduce_s_, start_s_, end_s_, kv_bytes_, attention_share_;
   std::vector<std::int32_t> num_chunks_, rows_;
   std::vector<std::uint8_t> layer_taxed_;
   double hbm_bytes_per_s_, peak_flop_per_s_, num_layers_;
-  bool host_overlapped_, low_precision_peak_;
+  bool host_overlapped_, low_precision_peak_, attention_roofline_;
 };
 
 /// A recorded run, and its re-timing at other knobs.
@@ -101,9 +102,10 @@ class RecordedSchedule {
   std::vector<std::int32_t> num_chunks_;
   std::vector<std::int32_t> rows_;          ///< the rows its matrix products ran over (tokens, padded)
   std::vector<std::uint8_t> layer_taxed_;   ///< it paid the layer tax (it decoded, or every step does)
+  std::vector<double> kv_bytes_, attention_share_;  ///< with attention_roofline only (else empty)
   std::vector<RequestSteps> requests_;
   double hbm_bytes_per_s_ = 0, peak_flop_per_s_ = 0, num_layers_ = 0;
-  bool host_overlapped_ = false, low_precision_peak_ = false;
+  bool host_overlapped_ = false, low_precision_peak_ = false, attention_roofline_ = false;
 };
 
 /// Runs `workload` on `config` (run_continuous) and keeps its schedule, its first num_warmup requests as warm-up.

@@ -116,7 +116,8 @@ StepTimeModel::StepTimeModel(const ModelSpec& model, const GpuSpec& gpu, const T
       half_efficiency_tokens_(gpu.half_efficiency_tokens),
       host_overlapped_(gpu.host_overlapped),
       layer_tax_every_step_(gpu.layer_tax_every_step),
-      cuda_graph_padding_(gpu.cuda_graph_padding) {
+      cuda_graph_padding_(gpu.cuda_graph_padding),
+      attention_roofline_(gpu.attention_roofline) {
   // The LM head and embedding: the table(s) at the weights' precision out of the bytes, the LM head back in at 16
   // bits, split over the GPUs (vocab-parallel); the embedding rows a step reads are a few kB and left out. FLOPs: the
   // LM head per sampled row only.
@@ -155,11 +156,12 @@ StepTime StepTimeModel::operator()(const StepWork& work) const {
   t.bytes = weight_bytes_per_gpu_ + t.kv_bytes;
   // The matrix products run over as many rows as the CUDA graph replayed (attention and KV: the real tokens).
   const double rows = static_cast<double>(this->rows(num_tokens));
-  t.flop = (two_params_ * rows +
-            attention_flop_per_pair_ *
-                (static_cast<double>(work.decode_context_tokens) + static_cast<double>(work.prefill_attention_pairs) +
-                 static_cast<double>(work.spec_context_tokens))) /
-           static_cast<double>(tp_.size);
+  const double pairs_flop =
+      attention_flop_per_pair_ * (static_cast<double>(work.decode_context_tokens) +
+                                  static_cast<double>(work.prefill_attention_pairs) +
+                                  static_cast<double>(work.spec_context_tokens));
+  t.flop = (two_params_ * rows + pairs_flop) / static_cast<double>(tp_.size);
+  t.attention_flop = pairs_flop / static_cast<double>(tp_.size);
   if (two_lm_head_params_ > 0) {
     const double sampled = static_cast<double>(work.num_decode_seqs + work.num_spec_tokens + work.num_prefill_chunks);
     t.flop += two_lm_head_params_ * sampled / static_cast<double>(tp_.size);
@@ -176,7 +178,9 @@ StepTime StepTimeModel::operator()(const StepWork& work) const {
   t.overhead_s = (pays_layer_tax(work) ? layer_tax_s_ : 0.0) + static_cast<double>(work.num_prefill_chunks) * dispatch_tax_s_;
   t.all_reduce_s = tp_.collective_s(*model_, num_tokens);
   t.host_s = host_s_;
-  t.total_s = step_total_s(t.memory_s, t.compute_s, t.overhead_s, t.all_reduce_s, t.host_s, host_overlapped_);
+  t.total_s = step_total_s(roofline_s(t.memory_s, t.compute_s, t.kv_bytes / bytes_per_s_, attention_share(t),
+                                      attention_roofline_),
+                           t.overhead_s, t.all_reduce_s, t.host_s, host_overlapped_);
   return t;
 }
 

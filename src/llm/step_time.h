@@ -107,6 +107,10 @@ struct GpuSpec {
   /// token of each prefill chunk: vLLM computes logits at logits_indices only); the input embedding is read at the
   /// step's tokens' rows, not whole. Needs ModelSpec::embedding_params.
   bool lm_head_and_embedding = false;
+  /// Attention runs as its own kernel on its own roofline: the step takes max(weight bytes / BW, matrix-product
+  /// compute) + max(KV bytes / BW, attention compute) (each layer's qkv_proj, attention and o_proj/MLP kernels run
+  /// one after another; InferSim's per-component roofline), in place of one max over the step's totals.
+  bool attention_roofline = false;
 };
 
 /// Largest step vLLM captures a CUDA graph for (its default cap; vLLM also caps it at 2 x max_num_seqs, which this
@@ -188,14 +192,17 @@ struct StepTime {
   double flop = 0;        ///< done by one GPU
   double memory_s = 0;    ///< bytes / (HBM bandwidth x bandwidth efficiency)
   double compute_s = 0;   ///< FLOP / (peak x efficiency)
+  double attention_flop = 0;  ///< the attention part of flop (query-key pairs)
   double overhead_s = 0;  ///< layer tax (if any decode, or every step) + dispatch tax per prefill chunk
   double all_reduce_s = 0;  ///< tensor parallelism's all-reduces (0 on one GPU)
   double host_s = 0;      ///< the host's time (GpuSpec::step_host_s)
-  /// GPU time max(memory_s, compute_s) + overhead_s + all_reduce_s, then the host's: + host_s, or
-  /// max(GPU time, host_s) when the host is overlapped.
+  /// GPU time roofline_s (max(memory_s, compute_s), or split at attention) + overhead_s + all_reduce_s, then the
+  /// host's: + host_s, or max(GPU time, host_s) when the host is overlapped.
   double total_s = 0;
   bool is_compute_bound() const { return compute_s > memory_s; }
 };
+/// The attention's share of a step's FLOPs (attention_roofline splits its compute time by it); 0 for no FLOPs.
+inline double attention_share(const StepTime& t) { return t.flop > 0 ? t.attention_flop / t.flop : 0.0; }
 
 /// Roofline time of one step of n = decode seqs + prefill tokens + draft tokens tokens:
 ///   bytes = weights + KV/token x (decode context + prefill context + prefill and draft tokens written)
@@ -203,6 +210,8 @@ struct StepTime {
 ///           (decode context + prefill attention pairs + draft tokens' context)
 ///           where n' = cuda_graph_tokens(n) with CUDA-graph padding, else n
 ///   time  = max(bytes / BW, FLOP / (peak x efficiency) x (n' + half_efficiency_tokens) / n')
+///           (with attention_roofline: the same max over the weights and the matrix products, + the same max over
+///           the KV bytes and the attention FLOPs)
 ///           + layers x layer tax (if decoding, or always with layer_tax_every_step) + chunks x dispatch tax
 ///           + all-reduces, then + host time (or max(that, host time) when overlapped)
 /// An empty step costs nothing. With GpuSpec's mechanisms at their defaults this is the book's model.
@@ -244,7 +253,7 @@ class StepTimeModel {
   // The LM head and embedding mechanism: the LM head's FLOPs per sampled row (x 2, on one GPU's share), and the
   // weights' bytes already corrected (0 when off).
   double two_lm_head_params_ = 0;
-  bool host_overlapped_, layer_tax_every_step_, cuda_graph_padding_;
+  bool host_overlapped_, layer_tax_every_step_, cuda_graph_padding_, attention_roofline_;
 };
 
 /// peak x compute efficiency (x the low-precision share), as StepTimeModel and RecordedSchedule::retime both form it.
@@ -262,11 +271,21 @@ inline double short_step_compute_s(double compute_s, double rows, double half_ef
   return compute_s;
 }
 
+/// A step's roofline time: max(memory_s, compute_s); or, with attention on its own roofline (`split`),
+/// max(memory_s - kv_memory_s, compute_s x (1 - attention_share)) + max(kv_memory_s, compute_s x attention_share),
+/// attention_share being the attention's part of the step's FLOPs. compute_s already scaled for the step's efficiency.
+inline double roofline_s(double memory_s, double compute_s, double kv_memory_s, double attention_share, bool split) {
+  if (!split) return memory_s > compute_s ? memory_s : compute_s;
+  const double attention_s = compute_s * attention_share;
+  const double matmul_s = compute_s - attention_s, weights_s = memory_s - kv_memory_s;
+  return (weights_s > matmul_s ? weights_s : matmul_s) + (kv_memory_s > attention_s ? kv_memory_s : attention_s);
+}
+
 /// A step's time from its parts, as StepTimeModel and RecordedSchedule::retime both form it (the same doubles):
-/// compute_s already scaled for the step's efficiency.
-inline double step_total_s(double memory_s, double compute_s, double overhead_s, double all_reduce_s, double host_s,
+/// roofline_s's time, then the taxes, the all-reduces and the host.
+inline double step_total_s(double roofline_s, double overhead_s, double all_reduce_s, double host_s,
                            bool host_overlapped) {
-  const double gpu_s = (memory_s > compute_s ? memory_s : compute_s) + overhead_s + all_reduce_s;
+  const double gpu_s = roofline_s + overhead_s + all_reduce_s;
   if (host_s == 0) return gpu_s;
   return host_overlapped ? (gpu_s > host_s ? gpu_s : host_s) : gpu_s + host_s;
 }

@@ -29,12 +29,14 @@ constexpr int kDefaultIterations = 8;  // trust-region steps; at 4/6/8, vLLM's h
 
 /// The mechanisms `switch_off` can switch off (step_time.h), or none.
 enum class Mechanism { None = -1, LayerTaxEveryStep = 0, HostTime = 1, RequestOverhead = 2, ShortStepEfficiency = 3,
-                       CudaGraphPadding = 4, Collectives = 5, LowPrecisionEfficiency = 6, LmHeadAndEmbedding = 7 };
+                       CudaGraphPadding = 4, Collectives = 5, LowPrecisionEfficiency = 6, LmHeadAndEmbedding = 7,
+                       AttentionRoofline = 8 };
 /// The `switch_off` choices, in Mechanism order after "none".
 const std::vector<std::string>& mechanism_names() {
   static const std::vector<std::string> names = {"none", "layer_tax_every_step", "host_time", "request_overhead",
                                                  "short_step_efficiency", "cuda_graph_padding", "collectives",
-                                                 "low_precision_efficiency", "lm_head_and_embedding"};
+                                                 "low_precision_efficiency", "lm_head_and_embedding",
+                                                 "attention_roofline"};
   return names;
 }
 
@@ -127,7 +129,7 @@ InputFill knobs_fill(const StepKnobs& k) {
                     {"host_overlap", "off"}, {"half_efficiency_tokens", rounded(k.half_efficiency_tokens)},
                     {"cuda_graph_padding", "on"}, {"request_overhead_ms", rounded(k.request_overhead_s * units::kMsPerS)},
                     {"low_precision_efficiency_frac", rounded(k.low_precision_efficiency)}, {"all_reduce", "direct"},
-                    {"lm_head_and_embedding", "on"}}};
+                    {"lm_head_and_embedding", "on"}, {"attention_roofline", "on"}}};
 }
 
 void error_outputs(const std::vector<double> (&start)[kNumFamilies], const std::vector<double> (&loo)[kNumFamilies],
@@ -238,6 +240,7 @@ std::vector<ServingPoint> without(const std::vector<ServingPoint>& points, Mecha
     if (m == Mechanism::LayerTaxEveryStep) s.config.gpu.layer_tax_every_step = false;
     if (m == Mechanism::CudaGraphPadding) s.config.gpu.cuda_graph_padding = false;
     if (m == Mechanism::LmHeadAndEmbedding) s.config.gpu.lm_head_and_embedding = false;
+    if (m == Mechanism::AttentionRoofline) s.config.gpu.attention_roofline = false;
     if (m == Mechanism::Collectives) {  // a free, instant link: tensor parallelism's all-reduces cost nothing
       s.config.tp.link_bytes_per_s = std::numeric_limits<double>::infinity();
       s.config.tp.link_latency_s = 0;

@@ -146,6 +146,7 @@ EngineConfig config_of(const MeasuredPoint& m, std::int64_t prompt_tokens, std::
   c.tp.direct_all_reduce = c.gpu.link_bytes_per_s >= kNvlinkClassBytesPerS;
   c.gpu.cuda_graph_padding = !is_trt;
   c.gpu.lm_head_and_embedding = true;  // neither engine's FP8/INT4 recipes quantize the LM head
+  c.gpu.attention_roofline = true;  // both engines run attention as its own kernel in every layer
   c.kv_cache.enable_caching = m.prefix_caching >= 0 ? m.prefix_caching == 1 : !is_trt;
   c.kv_cache.block_size = m.block_size > 0 ? m.block_size : is_trt ? kTrtBlockSize : kVllmBlockSize;
   const double memory = static_cast<double>(c.gpu.memory_bytes);

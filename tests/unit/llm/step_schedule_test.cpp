@@ -42,6 +42,7 @@ RecordedSchedule recorded(const WorkloadRecipe& w, const StepKnobs& k, EngineRun
     c.gpu.layer_tax_every_step = true;
     c.gpu.cuda_graph_padding = true;
     c.gpu.low_precision_peak = true;
+    c.gpu.attention_roofline = true;
   }
   c.gpu = with_knobs(c.gpu, k);
   Workload workload = make_recipe_workload(w, 5);

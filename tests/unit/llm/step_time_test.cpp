@@ -292,3 +292,42 @@ TEST_CASE("The LM head stays 16-bit and multiplies sampled rows only; the embedd
   m.embedding_params = 0;
   CHECK(step_time(m, g, prefill).total_s == step_time(m, h100(), prefill).total_s);
 }
+
+TEST_CASE("Attention on its own roofline: max(weights, matrix products) + max(KV, attention)",
+          "[llm][model][mechanisms]") {
+  // 1e9 one-byte weights and 1e9 KV bytes at 1e12 B/s: 1 ms each; 2e12 FLOP of matrix products and 1e9 of attention
+  // at 1e15 FLOP/s: 2 ms and 1 us. One max over the totals hides the KV read under the compute (2.001 ms); split at
+  // attention, the KV read is the attention kernel's own time and adds to the matrix products' (2 + 1 = 3 ms).
+  ModelSpec m;
+  m.params = 1'000'000'000;
+  m.bytes_per_weight = 1.0;
+  m.num_layers = 10;
+  m.num_heads = 10;
+  m.num_kv_heads = 10;
+  m.head_dim = 100;  // KV: 2 x 10 x 10 x 100 x 2 B = 40,000 B a token; attention: 4 x 10 x 10 x 100 = 40,000 FLOP a pair
+  GpuSpec g;
+  g.peak_flop_per_s = 1e15;
+  g.hbm_bytes_per_s = 1e12;
+  g.compute_efficiency = 1.0;
+  g.layer_tax_s = 0;
+  g.dispatch_tax_s = 0;
+  StepWork decode;
+  decode.num_decode_seqs = 1000;
+  decode.decode_context_tokens = 25'000;  // 25,000 x 40,000 B = 1e9 B; 25,000 x 40,000 FLOP = 1e9 FLOP
+  const StepTime one_max = step_time(m, g, decode);
+  CHECK(one_max.memory_s == Approx(2e-3).epsilon(1e-12));
+  CHECK(one_max.compute_s == Approx(2.001e-3).epsilon(1e-12));
+  CHECK(one_max.attention_flop == Approx(1e9).epsilon(1e-12));
+  CHECK(one_max.total_s == Approx(2.001e-3).epsilon(1e-12));
+  g.attention_roofline = true;
+  const StepTime split = step_time(m, g, decode);
+  CHECK(split.total_s == Approx(3e-3).epsilon(1e-12));
+  CHECK(split.memory_s == one_max.memory_s);  // the parts are the same; only how they add changes
+  CHECK(split.compute_s == one_max.compute_s);
+  // A step bound by the same resource in both parts is the same either way: batch 1 reads 1 ms of weights, 2 us of
+  // matrix products, and its 25,000-token KV (1 ms) for 1 us of attention: 2 ms.
+  decode.num_decode_seqs = 1;
+  CHECK(step_time(m, g, decode).total_s == Approx(2e-3).epsilon(1e-12));
+  g.attention_roofline = false;
+  CHECK(step_time(m, g, decode).total_s == Approx(2e-3).epsilon(1e-12));
+}

@@ -47,7 +47,7 @@ TEST_CASE("llm/validation offers vLLM's fitted knobs and mechanisms to every cel
   CHECK(f.name == "fitted_knobs");
   CHECK(f.whole_page);
   std::map<std::string, std::string> raw(f.values.begin(), f.values.end());
-  CHECK(raw.size() == 13);  // the book's four terms, and the mechanisms' nine switches and terms
+  CHECK(raw.size() == 14);  // the book's four terms, and the mechanisms' ten switches and terms
   CHECK(std::stod(raw.at("efficiency_frac")) == Approx(out(r, "fitted_efficiency_frac")).epsilon(1e-3));
   CHECK(std::stod(raw.at("layer_tax_ms")) == Approx(out(r, "fitted_layer_tax_ms")).epsilon(1e-3));
   CHECK(std::stod(raw.at("request_overhead_ms")) == Approx(out(r, "fitted_request_overhead_ms")).epsilon(1e-3));
@@ -162,20 +162,29 @@ TEST_CASE("llm/validation's median errors do not grow past their recorded values
   // faster still), E2E 19.09 -> 22.42 (the mean of 248-token requests, no longer the median of the client's shorter
   // count), throughput 4.858 -> 4.613. The fit is rough: at 4, 6 and 8 steps vLLM's held-out E2E median was 21.5,
   // 15.1 and 6.95 %, and small changes to a mechanism move the medians by a few points (tools/ablation.sh).
+  // Re-recorded for attention's own roofline (step_time.h's attention_roofline, on for every point: both engines run
+  // attention as its own kernel in each layer). Held out: ITL 8.149 -> 4.723 (TensorRT-LLM 0.14's 70B gaps near
+  // saturation, where the KV read no longer hides under compute-bound matrix products), E2E p99 8.414 -> 8.216,
+  // throughput 2.614 -> 2.455, worst TTFT 39.81 -> 35.24; TTFT 10.05 -> 10.08 and E2E mean 6.955 -> 7.018 grew by
+  // less than the fit's noise (seeds 2 and 3 move them by 0.2 to 1.8 points either way while ITL falls by 2.8 to
+  // 3.1), and every source's own TTFT median fell (inference-sim 15.96 -> 13.29). At the default knobs the split
+  // roofline makes every step at least as long: TTFT 60.29 -> 61.28, ITL 31.77 -> 29.96, E2E 22.42 -> 22.41, E2E p99
+  // 29.59 -> 29.60, throughput 4.613 -> 6.669 (the default knobs, 0.4 and 1.0, were not fitted with it). These five
+  // pins grew: docs/fidelity.md gives the ablation, and each seed's figures.
   const sl::RunResult& r = shared_run(kCell.id);
   // Calibrated on the other points of each source (leave-one-out): what the cell claims.
-  CHECK(out(r, "ttft_median_err_pct") <= 10.05);
-  CHECK(out(r, "itl_median_err_pct") <= 8.149);
-  CHECK(out(r, "e2e_median_err_pct") <= 6.955);
-  CHECK(out(r, "e2e_p99_median_err_pct") <= 8.414);
-  CHECK(out(r, "throughput_median_err_pct") <= 2.614);
+  CHECK(out(r, "ttft_median_err_pct") <= 10.08);
+  CHECK(out(r, "itl_median_err_pct") <= 4.723);
+  CHECK(out(r, "e2e_median_err_pct") <= 7.018);
+  CHECK(out(r, "e2e_p99_median_err_pct") <= 8.216);
+  CHECK(out(r, "throughput_median_err_pct") <= 2.455);
   // No run the real server kept up with saturates in the simulator (a queue that grows is 10 times off or more): the
-  // worst held-out TTFT, TensorRT-LLM 0.5's batch-1 first token of 128 FP8 tokens, is 39.81 % too long.
-  CHECK(out(r, "ttft_worst_err_pct") <= 39.81);
+  // worst held-out TTFT, inference-sim's Llama-2-7B at 5 requests/s, is 35.24 % too long.
+  CHECK(out(r, "ttft_worst_err_pct") <= 35.24);
   // At the page's default knobs: the simulator as every other cell runs it.
-  CHECK(out(r, "ttft_median_err_default_pct") <= 60.29);
-  CHECK(out(r, "itl_median_err_default_pct") <= 31.77);
-  CHECK(out(r, "e2e_median_err_default_pct") <= 22.42);
-  CHECK(out(r, "e2e_p99_median_err_default_pct") <= 29.59);
-  CHECK(out(r, "throughput_median_err_default_pct") <= 4.613);
+  CHECK(out(r, "ttft_median_err_default_pct") <= 61.28);
+  CHECK(out(r, "itl_median_err_default_pct") <= 29.96);
+  CHECK(out(r, "e2e_median_err_default_pct") <= 22.41);
+  CHECK(out(r, "e2e_p99_median_err_default_pct") <= 29.60);
+  CHECK(out(r, "throughput_median_err_default_pct") <= 6.669);
 }

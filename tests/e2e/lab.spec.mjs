@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   CELL, new_page, open, screenshot, runs_of, next_run, set_param, set_param_and_wait, output_text, reveal, with_site,
+  axe_violations,
 } from './helpers.mjs';
 
 describe('the queueing lab page', () => {
@@ -59,6 +60,8 @@ describe('the queueing lab page', () => {
       const error = await page.textContent(`${CELL} .sl-error[role="alert"]`);
       assert.match(error, expect);
       assert.equal(await page.getAttribute(`${CELL} [name="${name}"]`, 'aria-invalid'), 'true');
+      // The earlier results stay, marked stale, and as readable as before.
+      if (name === 'lambda' && text === '-1') assert.deepEqual(await axe_violations(page), [], 'axe-core with stale results');
       await screenshot(page, `lab-error-${name}-${text}`, { of: CELL });
       const good = name === 'n' ? '20000' : '150';
       assert.equal(await set_param_and_wait(page, name, good), 'done', `${name}=${good} after ${text}`);

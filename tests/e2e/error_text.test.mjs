@@ -26,21 +26,29 @@ const budget = { code: 'too_large', param: 'n', message: 'the work must be at mo
 const typed = { code: 'out_of_range', param: 'n', message: 'n must be a number in [100, 1e+07], got 1e12',
   args: { min: '100', max: '1e+07', unit: 'requests', got: '1e12' } };
 
-test('English: the problem template, other parameters by label, numbers with separators, got as typed', async () => {
-  await set_lang('en');
-  assert.equal(error_text(routing, label_in('en')), 'Lowest load ρ must not exceed Highest load ρ (0.5); you set 0.9.');
-  assert.equal(error_text(budget, label_in('en')),
-    'Requests: this run would need 1,210,000,000 units, more than the 400,000,000 units a run may take here. Lower Requests.');
-  assert.equal(error_text(typed, label_in('en')), 'Requests must be between 100 and 10,000,000 requests; you entered 1e12.');
-});
+// Each error as the reader sees it, by language: the problem template, other parameters by their labels, numbers
+// formatted for the language (separators, decimal commas, translated units), and the reader's text as typed.
+const EXPECTED = {
+  en: {
+    routing: 'Lowest load ρ must not exceed Highest load ρ (0.5); you set 0.9.',
+    budget: 'Requests: this run would need 1,210,000,000 units, more than the 400,000,000 units a run may take here. Lower Requests.',
+    typed: 'Requests must be between 100 and 10,000,000 requests; you entered 1e12.',
+  },
+  vi: {
+    routing: 'Tải ρ thấp nhất không được vượt quá Tải ρ cao nhất (0,5); bạn đã đặt 0,9.',
+    budget: 'Số yêu cầu: lần chạy này cần 1.210.000.000 đơn vị, vượt mức 400.000.000 đơn vị cho phép ở đây. Hãy giảm Số yêu cầu.',
+    typed: 'Số yêu cầu phải nằm trong khoảng từ 100 đến 10.000.000 yêu cầu; bạn đã nhập 1e12.',
+  },
+};
 
-test('Vietnamese: decimal commas and thousands dots, translated units, the reader\'s text as typed', async () => {
-  await set_lang('vi');
-  assert.equal(error_text(routing, label_in('vi')), 'Tải ρ thấp nhất không được vượt quá Tải ρ cao nhất (0,5); bạn đã đặt 0,9.');
-  assert.equal(error_text(budget, label_in('vi')),
-    'Số yêu cầu: lần chạy này cần 1.210.000.000 đơn vị, vượt mức 400.000.000 đơn vị cho phép ở đây. Hãy giảm Số yêu cầu.');
-  assert.equal(error_text(typed, label_in('vi')), 'Số yêu cầu phải nằm trong khoảng từ 100 đến 10.000.000 yêu cầu; bạn đã nhập 1e12.');
-});
+for (const [lang, sentences] of Object.entries(EXPECTED)) {
+  test(`${lang}: the problem template, labels, the language's numbers, the reader's text as typed`, async () => {
+    await set_lang(lang);
+    for (const [name, error] of Object.entries({ routing, budget, typed })) {
+      assert.equal(error_text(error, label_in(lang)), sentences[name], name);
+    }
+  });
+}
 
 test('a template whose arguments are missing falls back to the next one; Vietnamese never shows the English message', async () => {
   const bare = { code: 'invalid', param: 'rho_min', message: 'rho_min is wrong', args: { problem: 'at_most_other' } };

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "llm/step_time.h"
 
@@ -151,6 +152,16 @@ struct MixedStep {
   }();
 };
 
+/// A dense model of `params` parameters with multi-head attention (as many KV heads as heads).
+ModelSpec dense_mha(std::int64_t params, std::int64_t layers, std::int64_t heads, std::int64_t head_dim) {
+  ModelSpec m;
+  m.params = params;
+  m.num_layers = layers;
+  m.num_heads = m.num_kv_heads = heads;
+  m.head_dim = head_dim;
+  return m;
+}
+
 }  // namespace
 
 TEST_CASE("Mechanisms off are the book's step, to the bit", "[llm][model][mechanisms]") {
@@ -259,12 +270,7 @@ TEST_CASE("A direct all-reduce takes 2 hops of latency where a ring of p GPUs ta
 TEST_CASE("The LM head stays 16-bit and multiplies sampled rows only; the embedding is not read whole",
           "[llm][model][mechanisms]") {
   // Llama-2-7B-like, untied: a 32,000 x 4,096 embedding and as large an LM head inside 6.74e9 parameters.
-  ModelSpec m;
-  m.params = 6'740'000'000;
-  m.num_layers = 32;
-  m.num_heads = 32;
-  m.num_kv_heads = 32;
-  m.head_dim = 128;
+  ModelSpec m = dense_mha(6'740'000'000, 32, 32, 128);
   m.embedding_params = 32'000LL * 4096;
   const double table = 32'000.0 * 4096;
   StepWork prefill;  // one 300-token chunk: one sampled row
@@ -298,13 +304,9 @@ TEST_CASE("Attention on its own roofline: max(weights, matrix products) + max(KV
   // 1e9 one-byte weights and 1e9 KV bytes at 1e12 B/s: 1 ms each; 2e12 FLOP of matrix products and 1e9 of attention
   // at 1e15 FLOP/s: 2 ms and 1 us. One max over the totals hides the KV read under the compute (2.001 ms); split at
   // attention, the KV read is the attention kernel's own time and adds to the matrix products' (2 + 1 = 3 ms).
-  ModelSpec m;
-  m.params = 1'000'000'000;
+  // KV: 2 x 10 x 10 x 100 x 2 B = 40,000 B a token; attention: 4 x 10 x 10 x 100 = 40,000 FLOP a pair.
+  ModelSpec m = dense_mha(1'000'000'000, 10, 10, 100);
   m.bytes_per_weight = 1.0;
-  m.num_layers = 10;
-  m.num_heads = 10;
-  m.num_kv_heads = 10;
-  m.head_dim = 100;  // KV: 2 x 10 x 10 x 100 x 2 B = 40,000 B a token; attention: 4 x 10 x 10 x 100 = 40,000 FLOP a pair
   GpuSpec g;
   g.peak_flop_per_s = 1e15;
   g.hbm_bytes_per_s = 1e12;

@@ -159,23 +159,15 @@ int run(const sl::cli::Args& args) {
   return 0;
 }
 
-/// The refusal `run` gives these inputs before it simulates anything, or none: the inputs, the seed, then the
-/// cell's validation (CellSpec::validate, its budget included; checked_cell sets it for every cell natively).
+/// The refusal `run` gives these inputs before it simulates anything, or none: run_cell's own checks (the cell, the
+/// inputs, the seed), then the cell's validation, budget included, with RunControl::validate_only.
 std::optional<sl::Error> validation_error(const std::string& cell_id, const std::map<std::string, std::string>& raw,
                                           const std::string& seed_text) {
-  const sl::CellSpec* cell = sl::find_cell(cell_id);
-  if (cell == nullptr) {  // run_cell's own refusal, word for word
-    sl::RunControl ctl;
-    return sl::run_cell(cell_id, raw, seed_text, ctl).error();
-  }
-  auto inputs = sl::parse_inputs(*cell, raw);
-  if (!inputs.ok()) return sl::printable(inputs.error());
-  auto seed = sl::parse_seed(seed_text);
-  if (!seed.ok()) return sl::printable(seed.error());
-  if (cell->validate == nullptr) return std::nullopt;
-  auto refused = cell->validate(inputs.value());
-  if (refused) return sl::printable(*refused);
-  return std::nullopt;
+  sl::RunControl validation_alone;
+  validation_alone.validate_only = true;
+  auto accepted = sl::run_cell(cell_id, raw, seed_text, validation_alone);
+  if (accepted.ok()) return std::nullopt;
+  return accepted.error();
 }
 
 /// `validate <cell>`: "ok" (exit 0), or the error `run` would give (exit 2); --json prints {"ok": true} or the

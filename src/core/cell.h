@@ -160,8 +160,8 @@ class RunControl {
   void finish();
   /// Most points a time series may have; simulations downsample to this.
   int max_points = 400;
-  /// Set by CellSpec::default_cost_s: a checked run (core/checked_run.h) returns an empty result once its
-  /// validation, budget check included, has passed, and runs nothing.
+  /// Set by CellSpec::default_cost_s and `serving-lab validate`: a checked run (core/checked_run.h) returns an empty
+  /// result once its validation, budget check included, has passed, and runs nothing.
   bool validate_only = false;
 
  private:
@@ -267,8 +267,8 @@ struct CellSpec {
   /// Its cost model and limits (core/budget.h), one line per part, for `serving-lab list`: what the cell counts
   /// from its inputs and the most it runs. Empty for a calculator whose work does not grow with its inputs.
   std::vector<std::string> budget;
-  /// Its validation alone (checked_cell sets it natively, and every cell is declared so): the fuzzer's hook and
-  /// `serving-lab validate`.
+  /// Its validation alone (checked_cell sets it natively, and every cell is declared so): the fuzzer's hook
+  /// (`serving-lab validate` and default_cost_s run the cell with RunControl::validate_only instead).
   ValidateFn validate = nullptr;
   /// The InputFill names its runs may propose (each labelled in the lab file).
   std::vector<std::string> fills;

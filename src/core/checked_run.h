@@ -28,8 +28,8 @@ RunFn checked_run(Result<Params> (*validate)(const Inputs&),
 }
 
 /// A cell `id` with these parameters whose run is checked_run(validate, run), and whose validation alone is
-/// CellSpec::validate, natively: the fuzzer's hook (`sl_fuzz validate`, tests/unit/core/run_budget_test.cpp) and
-/// `serving-lab validate`. The module leaves it out: no page calls it, and its instantiations were 950 B of the
+/// CellSpec::validate, natively: the fuzzer's hook (`sl_fuzz validate`, tests/unit/core/run_budget_test.cpp). The
+/// module leaves it out: no page calls it, and its instantiations were 950 B of the
 /// brotli'd wasm every page downloads (the cost at the defaults comes from a validate_only run, in both builds).
 template <auto validate, auto run>
 CellSpec checked_cell(std::string id, std::vector<ParamSpec> params) {

@@ -129,7 +129,7 @@ Result<RunResult> run_checked_cell(const std::string& id, const std::map<std::st
   auto seed = parse_seed(seed_text);
   if (!seed.ok()) return seed.error();
   auto result = cell->run(inputs.value(), seed.value(), ctl);
-  if (!result.ok()) return result;
+  if (!result.ok() || ctl.validate_only) return result;  // validate_only: accepted, nothing run (checked_run.h)
   RunResult& r = result.value();
   r.cell = cell->id;
   r.seed = seed.value();

@@ -71,7 +71,7 @@ async function main() {
   await mkdir(out, { recursive: true });
   const chunks_of = await bundle();
   await write_pages(chunks_of);
-  await cp(join(web, 'css'), join(out, 'css'), { recursive: true });
+  await write_css();
   await write_i18n();
   await write_worker();
   await cp(join(web, 'embed', 'embed.js'), join(out, 'embed.js'));   // the course page's listener (README)
@@ -87,6 +87,16 @@ async function main() {
   const compressed = await precompress(out);
   console.log(`precompressed ${compressed.files} files: ${compressed.raw} → ${compressed.br} bytes (br), ${compressed.gz} (gzip)`);
   console.log(`built ${out}: ${labs.length} labs (${labs.map((lab) => `${lab.id}:${lab.status}`).join(', ')})`);
+}
+
+/** The style sheets, minified (comments and white space are bytes every page downloads before its first result). */
+async function write_css() {
+  await mkdir(join(out, 'css'), { recursive: true });
+  for (const name of await readdir(join(web, 'css'))) {
+    if (!name.endsWith('.css')) continue;
+    const { code } = await transform(await readFile(join(web, 'css', name), 'utf8'), { loader: 'css', minify: true });
+    await writeFile(join(out, 'css', name), code);
+  }
 }
 
 /** Each page from the template, with a modulepreload link for each chunk its entry imports (no waterfall). */

@@ -37,6 +37,26 @@ export function line_of(text, instance_path) {
   return text.slice(0, offset).split('\n').length;
 }
 
+/** A column's "values_as": "<table>.<column>" replaced by that column's own values, so every reader sees one map. */
+function resolve_values_as(cell, path, errors) {
+  for (const [table_name, table] of Object.entries(cell.tables || {})) {
+    for (const [column_name, column] of Object.entries(table.columns)) {
+      if (column.values_as === undefined) continue;
+      const [other_table, other_column] = column.values_as.split('.');
+      const values = cell.tables[other_table]?.columns?.[other_column]?.values;
+      if (column.values) {
+        errors.push(`${relative(ROOT, path)}: tables.${table_name}.columns.${column_name} has both values and values_as`);
+      } else if (values) {
+        table.columns[column_name] = { ...column, values };
+        delete table.columns[column_name].values_as;
+      } else {
+        errors.push(`${relative(ROOT, path)}: tables.${table_name}.columns.${column_name}.values_as names ${column.values_as}, ` +
+                    'which is not a column with values in this file');
+      }
+    }
+  }
+}
+
 async function read_checked(path, validate, errors, { optional = false } = {}) {
   const where = relative(ROOT, path);
   let text;
@@ -82,6 +102,7 @@ export async function load_labs(labs_dir = LABS_DIR) {
       // The lab's shared parameter and output labels (lab.json "params", "outputs"), under the cell's own: a cell
       // keeps what it labels itself.
       if (cell) {
+        resolve_values_as(cell, join(labs_dir, lab_id, `${cell_name}.json`), errors);
         cells.push({ id: `${lab_id}/${cell_name}`, ...cell, params: { ...lab.params, ...cell.params },
                      outputs: { ...lab.outputs, ...cell.outputs }, book: book?.book ?? [] });
       }

@@ -37,6 +37,7 @@ std::vector<ParamSpec> mechanism_params() {
           choice("cuda_graph_padding", {"off", "on"}, "off"),
           real("request_overhead_ms", "ms", 0, 0, 1e6),
           real("low_precision_efficiency_frac", "", 1, 0.01, 1),
+          real("expert_efficiency_frac", "", 1, 0.01, 1),
           choice("lm_head_and_embedding", {"off", "on"}, "off"),
           choice("attention_roofline", {"off", "on"}, "off")};
 }
@@ -49,6 +50,7 @@ void validate_mechanisms(const Inputs& in, GpuSpec& gpu) {
   gpu.cuda_graph_padding = in.choice("cuda_graph_padding") == "on";
   gpu.request_overhead_s = in.real("request_overhead_ms") / units::kMsPerS;
   gpu.low_precision_efficiency = in.real("low_precision_efficiency_frac");
+  gpu.expert_efficiency = in.real("expert_efficiency_frac");
   gpu.lm_head_and_embedding = in.choice("lm_head_and_embedding") == "on";
   gpu.attention_roofline = in.choice("attention_roofline") == "on";
 }

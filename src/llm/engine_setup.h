@@ -44,6 +44,7 @@ std::vector<ParamSpec> engine_hardware_params();
 /// layer_tax_every_step (off | on), host_step_ms, host_overlap (off | on), half_efficiency_tokens,
 /// cuda_graph_padding (off | on), request_overhead_ms (added to each request's TTFT and E2E),
 /// low_precision_efficiency_frac (the share of compute efficiency an FP8 or FP4 step reaches),
+/// expert_efficiency_frac (the share of both efficiencies a mixture of experts' expert layers reach),
 /// lm_head_and_embedding (off | on: the LM head at 16 bits on sampled rows, the embedding read by rows),
 /// attention_roofline (off | on: attention on its own roofline, added to the matrix products').
 std::vector<ParamSpec> mechanism_params();

@@ -38,26 +38,27 @@ double robust_log_error(double predicted, double measured) { return robust(porta
 
 std::vector<double> knob_vector(const StepKnobs& k) {
   return {k.compute_efficiency, k.bandwidth_efficiency, k.layer_tax_s, k.dispatch_tax_s,
-          k.step_host_s, k.request_overhead_s, k.half_efficiency_tokens, k.low_precision_efficiency};
+          k.step_host_s, k.request_overhead_s, k.half_efficiency_tokens, k.low_precision_efficiency, k.expert_efficiency,
+          k.first_text_lag_tokens};
 }
 
 StepKnobs knobs_from(const std::vector<double>& theta) {
   SL_ASSERT(theta.size() == static_cast<std::size_t>(kNumKnobs));
-  return {theta[0], theta[1], theta[2], theta[3], theta[4], theta[5], theta[6], theta[7]};
+  return {theta[0], theta[1], theta[2], theta[3], theta[4], theta[5], theta[6], theta[7], theta[8], theta[9]};
 }
 
 const std::vector<double>& knob_lower() {
-  static const std::vector<double> lower = {0.05, 0.05, 0.0, 0.0, 0.0, 0.0, 0.0, 0.2};
+  static const std::vector<double> lower = {0.05, 0.05, 0.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.1, 0.0};
   return lower;
 }
 
 const std::vector<double>& knob_upper() {
-  static const std::vector<double> upper = {1.0, 1.0, 1e-3, 0.05, 0.02, 0.5, 2048.0, 1.0};
+  static const std::vector<double> upper = {1.0, 1.0, 1e-3, 0.05, 0.02, 0.5, 2048.0, 1.0, 1.0, 16.0};
   return upper;
 }
 
 const std::vector<double>& knob_scale() {
-  static const std::vector<double> scale = {0.4, 1.0, 1e-4, 1e-3, 1e-3, 1e-2, 64.0, 0.2};
+  static const std::vector<double> scale = {0.4, 1.0, 1e-4, 1e-3, 1e-3, 1e-2, 64.0, 0.2, 0.2, 1.0};
   return scale;
 }
 

@@ -6,7 +6,8 @@
 // fit_step_times here predicts measured decode steps with the step-time model directly.
 // The box (issue 32): efficiencies in [0.05, 1], layer tax in [0, 1] ms, dispatch tax in [0, 50] ms; and for the
 // mechanisms' terms (issue 37): host time per step in [0, 20] ms, time outside the engine per request in [0, 500] ms,
-// half-efficiency tokens in [0, 2048], the low-precision share of the efficiency in [0.2, 1]. A fit moves only the
+// half-efficiency tokens in [0, 2048], the low-precision share of the efficiency in [0.2, 1], the expert layers'
+// share of it in [0.1, 1], the client's first-text lag in [0, 16] tokens. A fit moves only the
 // knobs its mask frees; the others keep their start.
 #include <array>
 #include <cstdint>
@@ -42,14 +43,20 @@ double robust(double log_error);
 /// The knobs as a parameter vector (the order of the fit and of its tables' knob codes), and back.
 enum class Knob {
   ComputeEfficiency = 0, BandwidthEfficiency = 1, LayerTax = 2, DispatchTax = 3,
-  StepHost = 4, RequestOverhead = 5, HalfEfficiencyTokens = 6, LowPrecisionEfficiency = 7
+  StepHost = 4, RequestOverhead = 5, HalfEfficiencyTokens = 6, LowPrecisionEfficiency = 7, ExpertEfficiency = 8,
+  FirstTextLag = 9
 };
-inline constexpr int kNumKnobs = 8;
+inline constexpr int kNumKnobs = 10;
 /// Which knobs a fit moves (Knob order).
 using KnobMask = std::array<bool, kNumKnobs>;
 /// The book's four terms (llm/calibration fits these), and every knob.
-inline constexpr KnobMask kBookKnobs = {true, true, true, true, false, false, false, false};
-inline constexpr KnobMask kAllKnobs = {true, true, true, true, true, true, true, true};
+inline constexpr KnobMask kBookKnobs = {true, true, true, true, false, false, false, false, false, false};
+inline constexpr KnobMask kAllKnobs = {true, true, true, true, true, true, true, true, true, true};
+/// Whether knob j changes the engine's steps (else only how the client times them: the request's time outside the
+/// engine, the first text's lag), so that moving it needs a new simulation.
+constexpr bool moves_steps(std::size_t j) {
+  return j != static_cast<std::size_t>(Knob::RequestOverhead) && j != static_cast<std::size_t>(Knob::FirstTextLag);
+}
 constexpr int num_free(const KnobMask& mask) {
   int n = 0;
   for (const bool f : mask) n += f ? 1 : 0;

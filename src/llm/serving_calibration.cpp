@@ -46,9 +46,10 @@ double linearised(double predicted, double measured, const std::array<double, kN
 /// A target's figure of a run, as its client counts it: TTFT and E2E with the request's time outside the engine
 /// (client-timed points), throughput in the client's tokens.
 double client_value(const ServingPoint& point, const Target& t, const RecordedSchedule& s, const std::vector<double>& end_s,
-                    std::vector<double>& scratch, double request_overhead_s) {
-  const double overhead_s = point.client_timed ? request_overhead_s : 0.0;
-  const double v = s.value(t.metric, t.stat, end_s, scratch, t.count_scale, overhead_s);
+                    std::vector<double>& scratch, const StepKnobs& k) {
+  const double overhead_s = point.client_timed ? k.request_overhead_s : 0.0;
+  const double lag = point.client_timed ? k.first_text_lag_tokens : 0.0;
+  const double v = s.value(t.metric, t.stat, end_s, scratch, t.count_scale, overhead_s, lag);
   return t.metric == Metric::Throughput ? v * t.client_tokens_per_token : v;
 }
 
@@ -57,7 +58,7 @@ Predictions retimed(const ServingPoint& point, const RecordedSchedule& s, const 
                     std::vector<double>& scratch) {
   s.retime(k, end_s);
   Predictions p;
-  for (const Target& t : point.targets) p.push_back(client_value(point, t, s, end_s, scratch, k.request_overhead_s));
+  for (const Target& t : point.targets) p.push_back(client_value(point, t, s, end_s, scratch, k));
   return p;
 }
 
@@ -89,30 +90,35 @@ class Fit {
  public:
   Fit(const std::vector<ServingPoint>& points, const KnobMask& free, std::uint64_t seed, RunControl& ctl, double planned)
       : points_(points), free_(free), seed_(seed), ctl_(ctl), planned_(planned), schedules_(points.size()),
-        jacobian_(points.size()) {}
+        jacobian_(points.size()) {
+    for (const ServingPoint& p : points) moving_.push_back(knobs_moving(p, free));
+  }
 
   /// Records the time-free points once (exact at any knobs) and simulates the timed ones at `k`.
   std::vector<Predictions> start(const StepKnobs& k) {
     std::vector<Predictions> p(points_.size());
     for (std::size_t i = 0; i < points_.size(); ++i)
       if (is_time_free(points_[i].workload)) p[i] = simulate(i, k, &schedules_[i]);
-    center_ = simulate_timed(k);
+    center_ = simulate_timed(k, kNumKnobs, &center_schedules_);
     knobs_ = k;
     for (std::size_t i = 0; i < points_.size(); ++i)
       if (!is_time_free(points_[i].workload)) p[i] = center_[i];
     return p;
   }
 
-  /// Forward differences of the timed points' log-figures at the current knobs (simulated).
+  /// Forward differences of the timed points' log-figures at the current knobs (simulated; 0 without simulating
+  /// where the knob cannot move the point, knobs_moving).
   void difference_jacobian() {
     for (std::size_t j = 0; j < static_cast<std::size_t>(kNumKnobs); ++j) {
       if (!free_[j]) continue;  // its column stays 0: the model never moves it
       const double h = difference_step(knobs_, j);
-      const std::vector<Predictions> p = simulate_timed(moved(knobs_, j, h));
+      // A knob of the client's timing alone: the same steps, timed again (exact, no simulation).
+      const std::vector<Predictions> p = moves_steps(j) ? simulate_timed(moved(knobs_, j, h), j) : reclocked(moved(knobs_, j, h), j);
       for (std::size_t i = 0; i < points_.size(); ++i) {
         if (is_time_free(points_[i].workload)) continue;
-        jacobian_[i].resize(p[i].size());
-        for (std::size_t t = 0; t < p[i].size(); ++t) jacobian_[i][t][j] = portable_log(p[i][t] / center_[i][t]) / h;
+        jacobian_[i].resize(center_[i].size());
+        for (std::size_t t = 0; t < center_[i].size(); ++t)
+          jacobian_[i][t][j] = p[i].empty() ? 0.0 : portable_log(p[i][t] / center_[i][t]) / h;
       }
     }
     is_fresh_ = true;
@@ -151,7 +157,7 @@ class Fit {
 
   /// Simulates the timed points at `k`; returns the true cost there and keeps their figures in `at`.
   double cost_at(const StepKnobs& k, std::vector<Predictions>& at) {
-    at = simulate_timed(k);
+    at = simulate_timed(k, kNumKnobs, &trial_schedules_);
     std::vector<Predictions> all = at;
     std::vector<double> end_s, scratch;
     for (std::size_t i = 0; i < points_.size(); ++i)
@@ -183,6 +189,7 @@ class Fit {
       }
     knobs_ = k;
     center_ = std::move(at);
+    center_schedules_.swap(trial_schedules_);
     is_fresh_ = false;
   }
 
@@ -210,11 +217,36 @@ class Fit {
     return simulate_point(points_[i], k, seed_ + i, schedule);
   }
 
-  std::vector<Predictions> simulate_timed(const StepKnobs& k) {
+  /// The timed points at `k`; with `knob`, only those it moves (the others' figures left empty). With `schedules`,
+  /// keeps the schedules of the points a client's knob moves (reclocked's).
+  std::vector<Predictions> simulate_timed(const StepKnobs& k, std::size_t knob = kNumKnobs,
+                                          std::vector<RecordedSchedule>* schedules = nullptr) {
     std::vector<Predictions> p(points_.size());
-    for (std::size_t i = 0; i < points_.size(); ++i)
-      if (!is_time_free(points_[i].workload)) p[i] = simulate(i, k, nullptr);
+    if (schedules != nullptr) schedules->resize(points_.size());
+    for (std::size_t i = 0; i < points_.size(); ++i) {
+      if (is_time_free(points_[i].workload) || (knob != kNumKnobs && !moving_[i][knob])) continue;
+      const bool keep = schedules != nullptr && is_client_moved(i);
+      p[i] = simulate(i, k, keep ? &(*schedules)[i] : nullptr);
+    }
     return p;
+  }
+
+  /// The timed points `knob` (a client's) moves, at `k`: their current schedules timed as the client would.
+  std::vector<Predictions> reclocked(const StepKnobs& k, std::size_t knob) const {
+    std::vector<Predictions> p(points_.size());
+    std::vector<double> scratch;
+    for (std::size_t i = 0; i < points_.size(); ++i) {
+      if (is_time_free(points_[i].workload) || !moving_[i][knob]) continue;
+      const RecordedSchedule& s = center_schedules_[i];
+      for (const Target& t : points_[i].targets) p[i].push_back(client_value(points_[i], t, s, s.recorded_end_s(), scratch, k));
+    }
+    return p;
+  }
+
+  bool is_client_moved(std::size_t i) const {
+    for (std::size_t j = 0; j < static_cast<std::size_t>(kNumKnobs); ++j)
+      if (!moves_steps(j) && moving_[i][j]) return true;
+    return false;
   }
 
   bool model_residuals(const StepKnobs& k, std::vector<double>& r, std::vector<double>& end_s,
@@ -238,10 +270,13 @@ class Fit {
 
   const std::vector<ServingPoint>& points_;
   KnobMask free_;
+  std::vector<KnobMask> moving_;  ///< per point, the free knobs that can move it
   std::uint64_t seed_;
   RunControl& ctl_;
   double planned_;
   std::vector<RecordedSchedule> schedules_;  ///< time-free points only
+  /// Timed points a client's knob moves: their schedules at knobs_, and at the last trial (cost_at's).
+  std::vector<RecordedSchedule> center_schedules_, trial_schedules_;
   Jacobian jacobian_;                        ///< timed points only, per scaled knob
   std::vector<Predictions> center_;          ///< timed points' figures at knobs_
   StepKnobs knobs_;
@@ -262,12 +297,36 @@ Predictions simulate_point(const ServingPoint& point, const StepKnobs& knobs, st
   Predictions p;
   std::vector<double> scratch;
   for (const Target& t : point.targets)
-    p.push_back(client_value(point, t, s, s.recorded_end_s(), scratch, knobs.request_overhead_s));
+    p.push_back(client_value(point, t, s, s.recorded_end_s(), scratch, knobs));
   if (schedule != nullptr) *schedule = std::move(s);
   return p;
 }
 
-EngineWork calibration_work(const std::vector<ServingPoint>& points, int max_iterations, int num_free_knobs) {
+KnobMask knobs_moving(const ServingPoint& point, KnobMask free) {
+  free[static_cast<std::size_t>(Knob::ExpertEfficiency)] &= point.config.model.is_moe();
+  free[static_cast<std::size_t>(Knob::LowPrecisionEfficiency)] &= point.config.gpu.low_precision_peak;
+  bool ttft = false, latency = false;  // figures a client's timing moves
+  for (const Target& t : point.targets) {
+    ttft = ttft || t.metric == Metric::Ttft || t.metric == Metric::Tpot;
+    latency = latency || t.metric == Metric::Ttft || t.metric == Metric::E2e;
+  }
+  free[static_cast<std::size_t>(Knob::RequestOverhead)] &= point.client_timed && latency;
+  free[static_cast<std::size_t>(Knob::FirstTextLag)] &= point.client_timed && ttft;
+  return free;
+}
+
+namespace {
+
+/// The knobs of `free` whose Jacobian column needs simulations (moves_steps).
+int num_simulated(const KnobMask& free) {
+  int n = 0;
+  for (std::size_t j = 0; j < free.size(); ++j) n += free[j] && moves_steps(j) ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+EngineWork calibration_work(const std::vector<ServingPoint>& points, int max_iterations, const KnobMask& free) {
   EngineWork total;
   for (const ServingPoint& p : points) {
     const WorkloadRecipe& w = p.workload;
@@ -280,7 +339,8 @@ EngineWork calibration_work(const std::vector<ServingPoint>& points, int max_ite
     o.max_model_len = w.prompt_tokens + w.output_tokens + 1;
     const EnginePool pool{p.config.model, p.config.gpu, p.config.kv_cache.num_blocks, p.config.kv_cache.block_size,
                           p.config.scheduler, p.config.kv_cache.enable_caching};
-    const double runs = is_time_free(w) ? 1.0 : static_cast<double>(planned_timed_simulations(max_iterations, num_free_knobs));
+    const double runs = is_time_free(w) ? 1.0
+                                        : static_cast<double>(planned_timed_simulations(max_iterations, num_simulated(knobs_moving(p, free))));
     total += open_loop_work(o, pool).times(runs);
   }
   return total;
@@ -290,9 +350,12 @@ Result<Calibration> calibrate_serving(const std::vector<ServingPoint>& points, c
                                       const CalibrationOptions& options, std::uint64_t seed, RunControl& ctl) {
   SL_ASSERT(!points.empty() && options.max_iterations >= 0);
   std::size_t num_timed = 0;
-  for (const ServingPoint& p : points) num_timed += is_time_free(p.workload) ? 0 : 1;
-  const double planned = static_cast<double>(
-      points.size() + num_timed * planned_timed_simulations(options.max_iterations, num_free(options.free)));
+  double planned = static_cast<double>(points.size());
+  for (const ServingPoint& p : points) {
+    if (is_time_free(p.workload)) continue;
+    ++num_timed;
+    planned += planned_timed_simulations(options.max_iterations, num_simulated(knobs_moving(p, options.free)));
+  }
   Fit fit(points, options.free, seed, ctl, planned);
   Calibration c;
   c.free = options.free;

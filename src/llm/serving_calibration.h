@@ -85,10 +85,14 @@ inline int planned_timed_simulations(int max_iterations, int num_free_knobs = nu
   return 3 + 2 * num_free_knobs + max_iterations;
 }
 
+/// The knobs of `free` that can move a point's figures: the expert layers' share only on a mixture of experts, the
+/// low-precision share only on a step at an FP8 or FP4 peak. A knob that cannot is not simulated for the point (its
+/// Jacobian column is 0).
+KnobMask knobs_moving(const ServingPoint& point, KnobMask free);
+
 /// The simulator's work of a calibration with leave-one-out (engine_budget.h): each time-free point simulated
-/// once, each timed point planned_timed_simulations times.
-EngineWork calibration_work(const std::vector<ServingPoint>& points, int max_iterations,
-                            int num_free_knobs = num_free(kBookKnobs));
+/// once, each timed point planned_timed_simulations times over the knobs of `free` that move it.
+EngineWork calibration_work(const std::vector<ServingPoint>& points, int max_iterations, const KnobMask& free = kBookKnobs);
 
 /// The relative error of a prediction: predicted / measured - 1.
 inline double relative_error(double predicted, double measured) { return predicted / measured - 1.0; }

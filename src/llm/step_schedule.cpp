@@ -20,7 +20,8 @@ std::int32_t step_at(const std::vector<double>& times, double t) {
 
 StepKnobs knobs_of(const GpuSpec& gpu) {
   return {gpu.compute_efficiency, gpu.bandwidth_efficiency, gpu.layer_tax_s, gpu.dispatch_tax_s,
-          gpu.step_host_s, gpu.request_overhead_s, gpu.half_efficiency_tokens, gpu.low_precision_efficiency};
+          gpu.step_host_s, gpu.request_overhead_s, gpu.half_efficiency_tokens, gpu.low_precision_efficiency,
+          gpu.expert_efficiency};
 }
 
 GpuSpec with_knobs(GpuSpec gpu, const StepKnobs& knobs) {
@@ -32,6 +33,7 @@ GpuSpec with_knobs(GpuSpec gpu, const StepKnobs& knobs) {
   gpu.request_overhead_s = knobs.request_overhead_s;
   gpu.half_efficiency_tokens = knobs.half_efficiency_tokens;
   gpu.low_precision_efficiency = knobs.low_precision_efficiency;
+  gpu.expert_efficiency = knobs.expert_efficiency;
   return gpu;
 }
 
@@ -42,7 +44,8 @@ ScheduleRecorder::ScheduleRecorder(const EngineConfig& config)
       num_layers_(static_cast<double>(config.model.num_layers)),
       host_overlapped_(config.gpu.host_overlapped),
       low_precision_peak_(config.gpu.low_precision_peak),
-      attention_roofline_(config.gpu.attention_roofline) {
+      attention_roofline_(config.gpu.attention_roofline),
+      is_moe_(config.model.is_moe()) {
   SL_ASSERT(config.scheduler.speculative.num_speculative_tokens == 0);  // no draft model's time to re-time
 }
 
@@ -54,6 +57,10 @@ void ScheduleRecorder::on_step(const SchedulerOutput& out, double start_s, doubl
   if (attention_roofline_) {
     kv_bytes_.push_back(t.kv_bytes);
     attention_share_.push_back(attention_share(t));
+  }
+  if (is_moe_) {
+    expert_bytes_.push_back(t.expert_bytes);
+    expert_flop_.push_back(t.expert_flop);
   }
   num_chunks_.push_back(static_cast<std::int32_t>(out.work.num_prefill_chunks));
   const std::int64_t tokens = out.work.num_decode_seqs + out.work.num_prefill_tokens + out.work.num_spec_tokens;
@@ -73,6 +80,8 @@ RecordedSchedule ScheduleRecorder::finish(const EngineRun& run, const Workload& 
   s.layer_taxed_ = std::move(layer_taxed_);
   s.kv_bytes_ = std::move(kv_bytes_);
   s.attention_share_ = std::move(attention_share_);
+  s.expert_bytes_ = std::move(expert_bytes_);
+  s.expert_flop_ = std::move(expert_flop_);
   s.attention_roofline_ = attention_roofline_;
   s.host_overlapped_ = host_overlapped_;
   s.low_precision_peak_ = low_precision_peak_;
@@ -124,17 +133,22 @@ void RecordedSchedule::retime(const StepKnobs& k, std::vector<double>& end_s) co
   for (std::size_t i = 0; i < n; ++i) {
     const double start = std::max(end, wake_s_[i]);
     const double overhead_s = (layer_taxed_[i] != 0 ? layer_tax_s : 0.0) + static_cast<double>(num_chunks_[i]) * k.dispatch_tax_s;
-    const double compute_s = short_step_compute_s(flop_[i] / flop_per_s, static_cast<double>(rows_[i]), k.half_efficiency_tokens);
-    const double roof_s = attention_roofline_ ? roofline_s(bytes_[i] / bytes_per_s, compute_s, kv_bytes_[i] / bytes_per_s,
-                                                          attention_share_[i], true)
-                                              : roofline_s(bytes_[i] / bytes_per_s, compute_s, 0, 0, false);
+    // A mixture of experts' expert part counted 1 / expert_efficiency times, as StepTimeModel counts it.
+    const bool moe = !expert_bytes_.empty();
+    const double bytes = moe ? expert_weighted(bytes_[i], expert_bytes_[i], k.expert_efficiency) : bytes_[i];
+    const double flop = moe ? expert_weighted(flop_[i], expert_flop_[i], k.expert_efficiency) : flop_[i];
+    const double compute_s = short_step_compute_s(flop / flop_per_s, static_cast<double>(rows_[i]), k.half_efficiency_tokens);
+    double share = 0;
+    if (attention_roofline_) share = flop == flop_[i] ? attention_share_[i] : attention_share_[i] * flop_[i] / flop;
+    const double roof_s = attention_roofline_ ? roofline_s(bytes / bytes_per_s, compute_s, kv_bytes_[i] / bytes_per_s, share, true)
+                                              : roofline_s(bytes / bytes_per_s, compute_s, 0, 0, false);
     end = start + step_total_s(roof_s, overhead_s, all_reduce_s_[i], k.step_host_s, host_overlapped_);
     end_s[i] = end;
   }
 }
 
 double RecordedSchedule::value(Metric metric, Stat stat, const std::vector<double>& end_s, std::vector<double>& scratch,
-                               double count_scale, double request_overhead_s) const {
+                               double count_scale, double request_overhead_s, double first_text_lag_tokens) const {
   SL_ASSERT(end_s.size() == end_s_.size());
   const auto at = [&](std::int32_t step) { return end_s[static_cast<std::size_t>(step)]; };
   if (metric == Metric::Throughput || metric == Metric::Itl) {
@@ -157,15 +171,21 @@ double RecordedSchedule::value(Metric metric, Stat stat, const std::vector<doubl
     if (count_scale == 1) return tokens / (last_finish_s - first_arrival_s);
     return count_scale * tokens / (count_scale * (last_arrival_s - first_arrival_s) + (last_finish_s - last_arrival_s));
   }
+  // The client's first text arrives `lag` of the request's mean gaps after its first token (at most its last token).
+  const auto lag_s = [&](const RequestSteps& r) {
+    if (first_text_lag_tokens == 0 || r.num_output_tokens < 2) return 0.0;
+    const double gaps = static_cast<double>(r.num_output_tokens - 1);
+    return std::min(first_text_lag_tokens, gaps) * (at(r.finish_step) - at(r.first_token_step)) / gaps;
+  };
   scratch.clear();
   for (const RequestSteps& r : requests_) {
     if (r.is_warmup) continue;
     switch (metric) {
-      case Metric::Ttft: scratch.push_back(at(r.first_token_step) - arrival_s(r, end_s) + request_overhead_s); break;
+      case Metric::Ttft: scratch.push_back(at(r.first_token_step) - arrival_s(r, end_s) + request_overhead_s + lag_s(r)); break;
       case Metric::E2e: scratch.push_back(at(r.finish_step) - arrival_s(r, end_s) + request_overhead_s); break;
       default:  // Tpot
         if (r.num_output_tokens > 1)
-          scratch.push_back((at(r.finish_step) - at(r.first_token_step)) / static_cast<double>(r.num_output_tokens - 1));
+          scratch.push_back((at(r.finish_step) - at(r.first_token_step) - lag_s(r)) / static_cast<double>(r.num_output_tokens - 1));
         break;
     }
   }

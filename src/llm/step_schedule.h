@@ -32,6 +32,13 @@ struct StepKnobs {
   double request_overhead_s = 0;
   double half_efficiency_tokens = 0;
   double low_precision_efficiency = 1.0;
+  double expert_efficiency = 1.0;
+  /// The tokens a client waits past the first before it times the first token: a client that times only the
+  /// streamed chunks carrying text (inference-perf's streaming parser; `vllm bench serve` times every chunk) skips a
+  /// token whose text ends inside a UTF-8 sequence, which streams as an empty chunk. Client TTFT = engine TTFT + this x the request's mean gap
+  /// (at most its output - 1 tokens); TPOT as (E2E - TTFT) / (output - 1) then shrinks with it; E2E and ITL do not
+  /// move. Not a GpuSpec field: it is how the client measures, not what the server does.
+  double first_text_lag_tokens = 0;
 };
 StepKnobs knobs_of(const GpuSpec& gpu);
 /// `gpu` with these knobs.
@@ -64,10 +71,11 @@ class ScheduleRecorder : public StepListener {
   friend class RecordedSchedule;
   StepTimeModel step_time_;
   std::vector<double> bytes_, flop_, all_reduce_s_, start_s_, end_s_, kv_bytes_, attention_share_;
+  std::vector<double> expert_bytes_, expert_flop_;
   std::vector<std::int32_t> num_chunks_, rows_;
   std::vector<std::uint8_t> layer_taxed_;
   double hbm_bytes_per_s_, peak_flop_per_s_, num_layers_;
-  bool host_overlapped_, low_precision_peak_, attention_roofline_;
+  bool host_overlapped_, low_precision_peak_, attention_roofline_, is_moe_;
 };
 
 /// A recorded run, and its re-timing at other knobs.
@@ -80,8 +88,9 @@ class RecordedSchedule {
   /// span count_scale times as long, the drain after the last arrival is the run's (a benchmark of N requests
   /// divides by first arrival to last finish, so a shorter run's drain would weigh more).
   /// request_overhead_s is added to each request's TTFT and E2E (a client's timing; 0: the engine's).
+  /// first_text_lag_tokens moves a client's TTFT and TPOT (StepKnobs::first_text_lag_tokens).
   double value(Metric metric, Stat stat, const std::vector<double>& end_s, std::vector<double>& scratch,
-               double count_scale = 1, double request_overhead_s = 0) const;
+               double count_scale = 1, double request_overhead_s = 0, double first_text_lag_tokens = 0) const;
   const std::vector<double>& recorded_end_s() const { return end_s_; }
   std::int64_t num_steps() const { return static_cast<std::int64_t>(end_s_.size()); }
   std::int64_t num_requests() const { return static_cast<std::int64_t>(requests_.size()); }
@@ -103,6 +112,7 @@ class RecordedSchedule {
   std::vector<std::int32_t> rows_;          ///< the rows its matrix products ran over (tokens, padded)
   std::vector<std::uint8_t> layer_taxed_;   ///< it paid the layer tax (it decoded, or every step does)
   std::vector<double> kv_bytes_, attention_share_;  ///< with attention_roofline only (else empty)
+  std::vector<double> expert_bytes_, expert_flop_;  ///< a mixture of experts' only (else empty)
   std::vector<RequestSteps> requests_;
   double hbm_bytes_per_s_ = 0, peak_flop_per_s_ = 0, num_layers_ = 0;
   bool host_overlapped_ = false, low_precision_peak_ = false, attention_roofline_ = false;

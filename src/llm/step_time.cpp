@@ -114,6 +114,7 @@ StepTimeModel::StepTimeModel(const ModelSpec& model, const GpuSpec& gpu, const T
       dispatch_tax_s_(gpu.dispatch_tax_s),
       host_s_(gpu.step_host_s),
       half_efficiency_tokens_(gpu.half_efficiency_tokens),
+      expert_efficiency_(gpu.expert_efficiency),
       host_overlapped_(gpu.host_overlapped),
       layer_tax_every_step_(gpu.layer_tax_every_step),
       cuda_graph_padding_(gpu.cuda_graph_padding),
@@ -169,17 +170,21 @@ StepTime StepTimeModel::operator()(const StepWork& work) const {
   if (routing_) {
     const double touched = tp_.expert_parallel ? routing_->busiest_gpu_distinct_experts(num_tokens)
                                                : routing_->distinct_experts(num_tokens);
-    t.bytes += expert_bytes_per_gpu_ * touched;
-    t.flop += two_expert_flop_params_ * rows * expert_token_share_;
+    t.expert_bytes = expert_bytes_per_gpu_ * touched;
+    t.expert_flop = two_expert_flop_params_ * rows * expert_token_share_;
+    t.bytes += t.expert_bytes;
+    t.flop += t.expert_flop;
   }
-  t.memory_s = t.bytes / bytes_per_s_;
-  t.compute_s = short_step_compute_s(t.flop / flop_per_s_, rows, half_efficiency_tokens_);
+  const double flop = expert_weighted(t.flop, t.expert_flop, expert_efficiency_);
+  t.memory_s = expert_weighted(t.bytes, t.expert_bytes, expert_efficiency_) / bytes_per_s_;
+  t.compute_s = short_step_compute_s(flop / flop_per_s_, rows, half_efficiency_tokens_);
+  // attention's share of the time-weighted FLOPs, formed as RecordedSchedule::retime forms it
+  const double share = flop == t.flop ? attention_share(t) : attention_share(t) * t.flop / flop;
   // The book charges decode a per-layer framework tax and prefill a per-chunk dispatch tax (§0, §6).
   t.overhead_s = (pays_layer_tax(work) ? layer_tax_s_ : 0.0) + static_cast<double>(work.num_prefill_chunks) * dispatch_tax_s_;
   t.all_reduce_s = tp_.collective_s(*model_, num_tokens);
   t.host_s = host_s_;
-  t.total_s = step_total_s(roofline_s(t.memory_s, t.compute_s, t.kv_bytes / bytes_per_s_, attention_share(t),
-                                      attention_roofline_),
+  t.total_s = step_total_s(roofline_s(t.memory_s, t.compute_s, t.kv_bytes / bytes_per_s_, share, attention_roofline_),
                            t.overhead_s, t.all_reduce_s, t.host_s, host_overlapped_);
   return t;
 }

@@ -111,6 +111,10 @@ struct GpuSpec {
   /// compute) + max(KV bytes / BW, attention compute) (each layer's qkv_proj, attention and o_proj/MLP kernels run
   /// one after another; InferSim's per-component roofline), in place of one max over the step's totals.
   bool attention_roofline = false;
+  /// A mixture of experts' expert layers reach this share of the step's efficiencies, on their bytes and their FLOPs:
+  /// their grouped GEMMs over uneven per-expert batches (vLLM's fused_moe Triton kernel pads each expert's rows to its
+  /// block size; routing, sorting and the weighted sum are kernels a dense MLP does not run). 1: the dense roofline.
+  double expert_efficiency = 1.0;
 };
 
 /// Largest step vLLM captures a CUDA graph for (its default cap; vLLM also caps it at 2 x max_num_seqs, which this
@@ -193,6 +197,8 @@ struct StepTime {
   double memory_s = 0;    ///< bytes / (HBM bandwidth x bandwidth efficiency)
   double compute_s = 0;   ///< FLOP / (peak x efficiency)
   double attention_flop = 0;  ///< the attention part of flop (query-key pairs)
+  double expert_bytes = 0;    ///< the routed experts' part of bytes (0: dense)
+  double expert_flop = 0;     ///< the routed experts' part of flop (0: dense)
   double overhead_s = 0;  ///< layer tax (if any decode, or every step) + dispatch tax per prefill chunk
   double all_reduce_s = 0;  ///< tensor parallelism's all-reduces (0 on one GPU)
   double host_s = 0;      ///< the host's time (GpuSpec::step_host_s)
@@ -214,6 +220,7 @@ inline double attention_share(const StepTime& t) { return t.flop > 0 ? t.attenti
 ///           the KV bytes and the attention FLOPs)
 ///           + layers x layer tax (if decoding, or always with layer_tax_every_step) + chunks x dispatch tax
 ///           + all-reduces, then + host time (or max(that, host time) when overlapped)
+///           (a mixture of experts' expert bytes and FLOPs count 1 / expert_efficiency times)
 /// An empty step costs nothing. With GpuSpec's mechanisms at their defaults this is the book's model.
 StepTime step_time(const ModelSpec& model, const GpuSpec& gpu, const StepWork& work);
 /// The same step on `tp.size` GPUs (TensorParallel): each reads its share of the weights and KV and does its
@@ -250,6 +257,7 @@ class StepTimeModel {
   double dispatch_tax_s_;
   double host_s_;
   double half_efficiency_tokens_;
+  double expert_efficiency_;
   // The LM head and embedding mechanism: the LM head's FLOPs per sampled row (x 2, on one GPU's share), and the
   // weights' bytes already corrected (0 when off).
   double two_lm_head_params_ = 0;
@@ -262,6 +270,13 @@ inline double flop_rate(double peak_flop_per_s, double compute_efficiency, bool 
   double efficiency = compute_efficiency;
   if (low_precision_peak) efficiency *= low_precision_efficiency;
   return peak_flop_per_s * efficiency;
+}
+
+/// A step's bytes or FLOPs with its expert part counted 1 / expert_efficiency times (the time they take at the dense
+/// rate), as StepTimeModel and RecordedSchedule::retime both form it; `total` itself at efficiency 1.
+inline double expert_weighted(double total, double expert_part, double expert_efficiency) {
+  if (expert_efficiency == 1.0) return total;
+  return total + expert_part * (1.0 / expert_efficiency - 1.0);
 }
 
 /// A step's compute time at its efficiency for `rows` rows: compute_s x (rows + half_efficiency_tokens) / rows, as

@@ -30,13 +30,13 @@ constexpr int kDefaultIterations = 8;  // trust-region steps; at 4/6/8, vLLM's h
 /// The mechanisms `switch_off` can switch off (step_time.h), or none.
 enum class Mechanism { None = -1, LayerTaxEveryStep = 0, HostTime = 1, RequestOverhead = 2, ShortStepEfficiency = 3,
                        CudaGraphPadding = 4, Collectives = 5, LowPrecisionEfficiency = 6, LmHeadAndEmbedding = 7,
-                       AttentionRoofline = 8 };
+                       AttentionRoofline = 8, FirstTextLag = 9 };
 /// The `switch_off` choices, in Mechanism order after "none".
 const std::vector<std::string>& mechanism_names() {
   static const std::vector<std::string> names = {"none", "layer_tax_every_step", "host_time", "request_overhead",
                                                  "short_step_efficiency", "cuda_graph_padding", "collectives",
                                                  "low_precision_efficiency", "lm_head_and_embedding",
-                                                 "attention_roofline"};
+                                                 "attention_roofline", "first_text_lag"};
   return names;
 }
 
@@ -45,6 +45,7 @@ struct ValidationParams {
   std::int64_t max_requests = 500;
   int max_iterations = kDefaultIterations;
   Mechanism off = Mechanism::None;
+  bool expert_efficiency = false;  ///< fit the expert layers' own efficiency too (off: the dense roofline's)
   std::vector<ValidationPoint> points;  ///< every measured point, modelled or not
   std::vector<ServingPoint> modelled;   ///< the modelled ones' serving points, in order
 };
@@ -55,6 +56,27 @@ EngineFilter filter_of(const std::string& name) {
   return EngineFilter::All;
 }
 
+std::vector<std::pair<int, std::vector<std::size_t>>> source_groups(const ValidationParams& p);
+KnobMask moved_by(const std::vector<ServingPoint>& points, KnobMask free);
+std::vector<ServingPoint> subset(const std::vector<ServingPoint>& points, const std::vector<std::size_t>& members);
+
+/// Every knob, the expert layers' share only when asked for.
+KnobMask mechanisms_free(const ValidationParams& p) {
+  KnobMask free = kAllKnobs;
+  free[static_cast<std::size_t>(Knob::ExpertEfficiency)] = p.expert_efficiency;
+  return free;
+}
+
+/// The calibrations' work: each source's Poisson points simulated once per trial and per knob its points move.
+EngineWork validation_work(const ValidationParams& p) {
+  EngineWork total;
+  for (const auto& [source, members] : source_groups(p)) {
+    const std::vector<ServingPoint> group = subset(p.modelled, members);
+    total += calibration_work(group, p.max_iterations, moved_by(group, mechanisms_free(p)));
+  }
+  return total;
+}
+
 Result<ValidationParams> validate_validation(const Inputs& in) {
   ValidationParams p;
   p.filter = filter_of(in.choice("engines"));
@@ -62,6 +84,7 @@ Result<ValidationParams> validate_validation(const Inputs& in) {
   p.max_iterations = static_cast<int>(in.count("iterations"));
   const auto& names = mechanism_names();
   p.off = static_cast<Mechanism>(std::find(names.begin(), names.end(), in.choice("switch_off")) - names.begin() - 1);
+  p.expert_efficiency = in.choice("expert_efficiency") == "fitted";
   p.points = validation_points(p.max_requests, p.filter);
   for (const ValidationPoint& v : p.points)
     if (v.exclusion == Exclusion::None) p.modelled.push_back(v.serving);
@@ -71,8 +94,8 @@ Result<ValidationParams> validate_validation(const Inputs& in) {
     const EngineWork one = calibration_work({s}, 0);
     if (one.bytes() > largest.bytes()) largest = one;
   }
-  if (auto e = check_engine_budget(calibration_work(p.modelled, p.max_iterations, kNumKnobs), largest, "max_requests",
-                                   "the published points' calibration (each Poisson point simulated " +
+  if (auto e = check_engine_budget(validation_work(p), largest, "max_requests",
+                                   "the published points' calibration (each Poisson point simulated up to " +
                                        std::to_string(planned_timed_simulations(p.max_iterations, kNumKnobs)) + " times)"))
     return *e;
   return p;
@@ -107,7 +130,8 @@ int engine_code(const std::string& engine) { return engine == "vllm" ? 0 : engin
 double knob_shown(const std::vector<double>& theta, int j) {
   const double x = theta[static_cast<std::size_t>(j)];
   const bool is_time = j >= static_cast<int>(Knob::LayerTax) && j != static_cast<int>(Knob::HalfEfficiencyTokens) &&
-                       j != static_cast<int>(Knob::LowPrecisionEfficiency);
+                       j != static_cast<int>(Knob::LowPrecisionEfficiency) && j != static_cast<int>(Knob::ExpertEfficiency) &&
+                       j != static_cast<int>(Knob::FirstTextLag);
   return is_time ? x * units::kMsPerS : x;
 }
 
@@ -128,7 +152,8 @@ InputFill knobs_fill(const StepKnobs& k) {
                     {"layer_tax_every_step", "on"}, {"host_step_ms", rounded(k.step_host_s * units::kMsPerS)},
                     {"host_overlap", "off"}, {"half_efficiency_tokens", rounded(k.half_efficiency_tokens)},
                     {"cuda_graph_padding", "on"}, {"request_overhead_ms", rounded(k.request_overhead_s * units::kMsPerS)},
-                    {"low_precision_efficiency_frac", rounded(k.low_precision_efficiency)}, {"all_reduce", "direct"},
+                    {"low_precision_efficiency_frac", rounded(k.low_precision_efficiency)},
+                    {"expert_efficiency_frac", rounded(k.expert_efficiency)}, {"all_reduce", "direct"},
                     {"lm_head_and_embedding", "on"}, {"attention_roofline", "on"}}};
 }
 
@@ -230,12 +255,12 @@ void notices(const ValidationParams& p, RunResult& result) {
 /// when its knob stays at the start's 0).
 std::vector<ServingPoint> without(const std::vector<ServingPoint>& points, Mechanism m, KnobMask& free) {
   std::vector<ServingPoint> out = points;
-  free = kAllKnobs;
   const auto fix = [&free](Knob k) { free[static_cast<std::size_t>(k)] = false; };
   if (m == Mechanism::HostTime) fix(Knob::StepHost);
   if (m == Mechanism::RequestOverhead) fix(Knob::RequestOverhead);
   if (m == Mechanism::ShortStepEfficiency) fix(Knob::HalfEfficiencyTokens);
   if (m == Mechanism::LowPrecisionEfficiency) fix(Knob::LowPrecisionEfficiency);
+  if (m == Mechanism::FirstTextLag) fix(Knob::FirstTextLag);
   for (ServingPoint& s : out) {
     if (m == Mechanism::LayerTaxEveryStep) s.config.gpu.layer_tax_every_step = false;
     if (m == Mechanism::CudaGraphPadding) s.config.gpu.cuda_graph_padding = false;
@@ -295,16 +320,22 @@ std::vector<std::pair<int, std::vector<std::size_t>>> source_groups(const Valida
 }
 
 /// The knobs of `free` that some point of `points` can move: the low-precision share only where a step computes at
-/// an FP8 or FP4 peak, the time outside the engine only where a client timed a TTFT or an E2E.
+/// an FP8 or FP4 peak, the time outside the engine only where a client timed a TTFT or an E2E, the expert layers'
+/// share only where a point runs a mixture of experts.
 KnobMask moved_by(const std::vector<ServingPoint>& points, KnobMask free) {
-  bool low_precision = false, client_latency = false;
+  bool low_precision = false, client_latency = false, client_first = false, moe = false;
   for (const ServingPoint& s : points) {
     low_precision = low_precision || s.config.gpu.low_precision_peak;
-    for (const Target& t : s.targets)
+    moe = moe || s.config.model.is_moe();
+    for (const Target& t : s.targets) {
       client_latency = client_latency || (s.client_timed && (t.metric == Metric::Ttft || t.metric == Metric::E2e));
+      client_first = client_first || (s.client_timed && (t.metric == Metric::Ttft || t.metric == Metric::Tpot));
+    }
   }
   free[static_cast<std::size_t>(Knob::LowPrecisionEfficiency)] &= low_precision;
   free[static_cast<std::size_t>(Knob::RequestOverhead)] &= client_latency;
+  free[static_cast<std::size_t>(Knob::ExpertEfficiency)] &= moe;
+  free[static_cast<std::size_t>(Knob::FirstTextLag)] &= client_first;
   return free;
 }
 
@@ -387,7 +418,7 @@ void sources_table(const ValidationParams& p, const std::vector<SourceFit>& fits
 }
 
 Result<RunResult> run_validation(const ValidationParams& p, std::uint64_t seed, RunControl& ctl) {
-  KnobMask free;
+  KnobMask free = mechanisms_free(p);
   const std::vector<ServingPoint> points = without(p.modelled, p.off, free);
   auto fits = fit_sources(p, points, free, seed, ctl);
   if (!fits.ok()) return fits.error();
@@ -414,6 +445,7 @@ Result<RunResult> run_validation(const ValidationParams& p, std::uint64_t seed, 
   result.output("fitted_host_step_ms", k.step_host_s * units::kMsPerS);
   result.output("fitted_request_overhead_ms", k.request_overhead_s * units::kMsPerS);
   result.output("fitted_half_efficiency_tokens", k.half_efficiency_tokens);
+  result.output("fitted_expert_efficiency_frac", k.expert_efficiency);
   std::int64_t simulations = 0;
   for (const SourceFit& f : fits.value()) simulations += f.fitted.calibration.num_simulations;
   result.output("simulations", static_cast<double>(simulations));
@@ -428,7 +460,8 @@ CellSpec validation_cell() {
   CellSpec cell = checked_cell<&validate_validation, &run_validation>("llm/validation",
       {choice("engines", {"all", "vllm", "tensorrt-llm"}, "all"),
        explored(count("max_requests", "requests", 500, 20, 100'000), 50, 1000),
-       count("iterations", "steps", kDefaultIterations, 1, 30), choice("switch_off", mechanism_names(), "none")});
+       count("iterations", "steps", kDefaultIterations, 1, 30), choice("switch_off", mechanism_names(), "none"),
+       choice("expert_efficiency", {"off", "fitted"}, "off")});
   cell.outputs = {out("points_modelled", "points"), out("points_excluded", "points"), out("simulations", "runs")};
   const char* const families[kNumFamilies] = {"ttft", "itl", "e2e", "e2e_p99", "throughput"};
   for (const char* f : families)
@@ -441,6 +474,7 @@ CellSpec validation_cell() {
   for (const char* name : {"fitted_layer_tax_ms", "fitted_dispatch_tax_ms", "fitted_host_step_ms", "fitted_request_overhead_ms"})
     cell.outputs.push_back(out(name, "ms"));
   cell.outputs.push_back(out("fitted_half_efficiency_tokens", "tokens"));
+  cell.outputs.push_back(out("fitted_expert_efficiency_frac", ""));
   cell.tables = {table("validation"), table("excluded", Presence::SomeInputs), table("knobs"), table("sources")};
   cell.fills = {"fitted_knobs"};
   cell.budget = {describe_engine_budget() + ", over every Poisson point's " + std::to_string(planned_timed_simulations(kDefaultIterations, kNumKnobs)) +

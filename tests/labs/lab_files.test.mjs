@@ -138,3 +138,22 @@ test('the schema rejects a row without a kind, a simulation without an se tolera
     });
   });
 });
+
+test('a column\'s values_as reads another column\'s values; one that names none, or has both, is an error', async () => {
+  const validation = (await load_labs()).find((lab) => lab.id === 'llm').cells.find((cell) => cell.id === 'llm/validation');
+  const codes = validation.tables.validation.columns.source.values;
+  assert.ok(Object.keys(codes).length >= 4);
+  assert.deepEqual(validation.tables.knobs.columns.source.values, codes);
+  assert.equal(validation.tables.knobs.columns.source.values_as, undefined);
+  await with_labs_copy(async (dir) => {
+    await edit_lab_file(join(dir, 'llm', 'validation.json'), (cell) => {
+      cell.tables.knobs.columns.source.values_as = 'validation.no_such_column';
+      cell.tables.sources.columns.source.values = { 0: { en: 'x', vi: 'x' } };
+    });
+    await assert.rejects(load_labs(dir), (error) => {
+      assert.match(error.message, /llm\/validation\.json: tables\.knobs\.columns\.source\.values_as names validation\.no_such_column/);
+      assert.match(error.message, /llm\/validation\.json: tables\.sources\.columns\.source has both values and values_as/);
+      return true;
+    });
+  });
+});

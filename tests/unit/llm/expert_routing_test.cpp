@@ -164,3 +164,29 @@ TEST_CASE("Expert parallelism: the same expert bytes under uniform routing, all-
   dense.num_experts = 0;
   CHECK(step_time(dense, h100(), w, ep).total_s == step_time(dense, h100(), w, tp).total_s);
 }
+
+TEST_CASE("Expert layers at their own efficiency: their bytes and FLOPs take 1 / e times as long, the rest as before",
+          "[llm][moe][mechanisms]") {
+  // At batch 1 the step reads the shared weights (3.2e9 B), 2 of 8 experts (2 x 11.275e9 B) and its KV; at e = 0.5
+  // the experts' 22.55e9 B take twice as long, so the memory time grows by exactly their time at the full rate.
+  const ModelSpec m = toy_moe();
+  GpuSpec g = h100();
+  StepWork w;
+  w.num_decode_seqs = 1;
+  w.decode_context_tokens = 1000;
+  const StepTime dense_rate = step_time(m, g, w);
+  CHECK_THAT(dense_rate.expert_bytes, WithinRel(2 * 2.0 * 45.1e9 / 8, 1e-12));
+  CHECK(dense_rate.expert_flop > 0);
+  g.expert_efficiency = 0.5;
+  const StepTime own = step_time(m, g, w);
+  CHECK(own.bytes == dense_rate.bytes);  // what the step reads is unchanged; only how fast
+  CHECK(own.flop == dense_rate.flop);
+  CHECK_THAT(own.memory_s, WithinRel(dense_rate.memory_s + dense_rate.expert_bytes / g.hbm_bytes_per_s, 1e-12));
+  CHECK_THAT(own.compute_s, WithinRel(dense_rate.compute_s * (dense_rate.flop + dense_rate.expert_flop) / dense_rate.flop,
+                                      1e-12));
+  // A dense model has no expert part: the knob moves nothing, to the bit.
+  ModelSpec dense = m;
+  dense.num_experts = 0;
+  GpuSpec book = h100();
+  CHECK(step_time(dense, g, w).total_s == step_time(dense, book, w).total_s);
+}

@@ -37,6 +37,6 @@ TEST_CASE("Decode steps timed by the step-time model at known knobs give the kno
   CHECK_THAT(k.bandwidth_efficiency, Catch::Matchers::WithinRel(truth.bandwidth_efficiency, 0.02));
   CHECK_THAT(k.layer_tax_s, Catch::Matchers::WithinRel(truth.layer_tax_s, 0.02));
   CHECK(k.dispatch_tax_s == start.dispatch_tax_s);
-  // The mechanisms' three knobs are not freed here: unseen, kept at their start.
-  CHECK(fit.value().is_unseen == std::vector<bool>{false, false, false, true, true, true, true, true});
+  // The mechanisms' knobs are not freed here: unseen, kept at their start.
+  CHECK(fit.value().is_unseen == std::vector<bool>{false, false, false, true, true, true, true, true, true, true});
 }

@@ -35,6 +35,18 @@ WorkloadRecipe recipe(Arrival arrival) {
   return w;
 }
 
+/// `w` run on `c` at knobs `k`, its schedule recorded.
+RecordedSchedule recorded_on(EngineConfig c, const WorkloadRecipe& w, const StepKnobs& k, EngineRun* run) {
+  c.gpu = with_knobs(c.gpu, k);
+  Workload workload = make_recipe_workload(w, 5);
+  sl::RunControl ctl;
+  ScheduleRecorder recorder(c);
+  EngineRun r = run_continuous(c, workload, ctl, {}, &recorder);
+  RecordedSchedule s = std::move(recorder).finish(r, workload, w.num_warmup);
+  if (run != nullptr) *run = std::move(r);
+  return s;
+}
+
 RecordedSchedule recorded(const WorkloadRecipe& w, const StepKnobs& k, EngineRun* run = nullptr,
                           bool with_mechanisms = false) {
   EngineConfig c = test_engine();
@@ -44,14 +56,7 @@ RecordedSchedule recorded(const WorkloadRecipe& w, const StepKnobs& k, EngineRun
     c.gpu.low_precision_peak = true;
     c.gpu.attention_roofline = true;
   }
-  c.gpu = with_knobs(c.gpu, k);
-  Workload workload = make_recipe_workload(w, 5);
-  sl::RunControl ctl;
-  ScheduleRecorder recorder(c);
-  EngineRun r = run_continuous(c, workload, ctl, {}, &recorder);
-  RecordedSchedule s = std::move(recorder).finish(r, workload, w.num_warmup);
-  if (run != nullptr) *run = std::move(r);
-  return s;
+  return recorded_on(c, w, k, run);
 }
 
 const StepKnobs kSlower{0.3, 0.7, 5e-5, 2e-3};
@@ -145,4 +150,56 @@ TEST_CASE("With every mechanism on, a schedule re-times bit for bit, and a burst
   const RecordedSchedule burst_slower = recorded(recipe(Arrival::Burst), slower, nullptr, true);
   burst.retime(slower, end_s);
   CHECK(end_s == burst_slower.recorded_end_s());
+}
+
+TEST_CASE("A client's first-text lag moves TTFT by lag x the request's own gap and TPOT back, not E2E or ITL",
+          "[llm][schedule][mechanisms]") {
+  EngineRun run;
+  const RecordedSchedule s = recorded(recipe(Arrival::Poisson), StepKnobs{}, &run);
+  const std::vector<double>& end_s = s.recorded_end_s();
+  std::vector<double> scratch;
+  const double lag = 2.5;
+  // The closed form over the run's own records: each request's first token, its mean gap after it.
+  double ttft = 0, tpot = 0;
+  for (const RequestRecord& r : run.records) {
+    const double gaps = static_cast<double>(r.num_output_tokens - 1);  // 120 tokens a request: 119 gaps
+    const double gap = (r.finished_at_s - r.first_token_at_s) / gaps;
+    ttft += r.first_token_at_s - r.arrival_at_s + lag * gap;
+    tpot += gap * (gaps - lag) / gaps;
+  }
+  const double n = static_cast<double>(run.records.size());
+  CHECK_THAT(s.value(Metric::Ttft, Stat::Mean, end_s, scratch, 1, 0, lag), Catch::Matchers::WithinRel(ttft / n, 1e-12));
+  CHECK_THAT(s.value(Metric::Tpot, Stat::Mean, end_s, scratch, 1, 0, lag), Catch::Matchers::WithinRel(tpot / n, 1e-12));
+  for (const Metric m : {Metric::E2e, Metric::Itl, Metric::Throughput})
+    CHECK(s.value(m, Stat::Mean, end_s, scratch, 1, 0, lag) == s.value(m, Stat::Mean, end_s, scratch));
+  // No request's first text comes after its last token: a lag of 1,000 tokens is capped at each request's 119 gaps.
+  CHECK_THAT(s.value(Metric::Ttft, Stat::Mean, end_s, scratch, 1, 0, 1000),
+             Catch::Matchers::WithinRel(s.value(Metric::E2e, Stat::Mean, end_s, scratch), 1e-12));
+}
+
+TEST_CASE("A mixture of experts at its experts' own efficiency re-times bit for bit, and a burst at another is the run",
+          "[llm][schedule][mechanisms]") {
+  EngineConfig c = test_engine();
+  c.model = ModelSpec{"toy-moe", 46'700'000'000, 32, 32, 8, 128, 1.0, 2.0};  // Mixtral-like: 2 of 8 experts
+  c.model.num_experts = 8;
+  c.model.experts_per_token = 2;
+  c.model.num_moe_layers = 32;
+  c.model.expert_params = 45'100'000'000;
+  c.model.flop_params = 12'900'000'000;
+  c.model.hidden_size = 4096;
+  c.gpu.attention_roofline = true;
+  const auto moe_run = [&c](const WorkloadRecipe& w, const StepKnobs& k, EngineRun* run) { return recorded_on(c, w, k, run); };
+  StepKnobs k;
+  k.expert_efficiency = 0.7;
+  const RecordedSchedule s = moe_run(recipe(Arrival::Poisson), k, nullptr);
+  std::vector<double> end_s;
+  s.retime(k, end_s);
+  CHECK(end_s == s.recorded_end_s());
+  StepKnobs slower = k;
+  slower.expert_efficiency = 0.4;
+  const RecordedSchedule burst = moe_run(recipe(Arrival::Burst), k, nullptr);
+  const RecordedSchedule burst_slower = moe_run(recipe(Arrival::Burst), slower, nullptr);
+  burst.retime(slower, end_s);
+  CHECK(end_s == burst_slower.recorded_end_s());
+  CHECK(end_s.back() > burst.recorded_end_s().back());
 }

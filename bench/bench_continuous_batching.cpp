@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "llm/engine.h"
-#include "llm/serving_metrics.h"
+#include "llm/engine/engine.h"
+#include "llm/engine/serving_metrics.h"
 
 int main(int argc, char** argv) {
   using namespace sl::llm;

@@ -270,7 +270,7 @@ if (!argv.includes('--no-knobs')) {
 
 // ---- long_prefill_token_threshold: why TTFT moves in opposite directions ----
 // Both schedulers cap every prefill chunk at the threshold, in running and waiting alike (ours: cap_prefill in
-// src/llm/scheduler.cpp, as vLLM; theirs: scheduler.rs, phases 1 and 2), and neither limits how many prompts
+// src/llm/engine/scheduler.cpp, as vLLM; theirs: scheduler.rs, phases 1 and 2), and neither limits how many prompts
 // prefill at once (their max_num_partial_prefills is read only to set a default threshold). The difference is where
 // the first token comes from: ours samples it in the step that computes the prompt's last chunk (vLLM); theirs in the
 // next step, as a decode (request.rs: the first token is recorded once num_computed_tokens exceeds the prompt). That

@@ -6,7 +6,7 @@ set(calibration_example_csv "${PROJECT_SOURCE_DIR}/assets/calibration/serving-ex
 add_custom_command(
   OUTPUT "${calibration_example_cpp}"
   COMMAND "${CMAKE_COMMAND}" "-DINPUT=${calibration_example_csv}" "-DOUTPUT=${calibration_example_cpp}"
-          "-DHEADER=llm/calibration_measurements.h" "-DFUNCTION=sl::llm::calibration_example_csv"
+          "-DHEADER=llm/calibration/calibration_measurements.h" "-DFUNCTION=sl::llm::calibration_example_csv"
           -P "${PROJECT_SOURCE_DIR}/cmake/EmbedBytes.cmake"
   DEPENDS "${calibration_example_csv}" "${PROJECT_SOURCE_DIR}/cmake/EmbedBytes.cmake"
   COMMENT "Embedding serving-example.csv"

@@ -17,6 +17,6 @@ endfunction()
 
 # stb (libstb-dev): single-header libraries, <stb/stb_image.h>.
 sl_debian_headers(stb stb_image.h libstb-dev "the request lab's JPEG decoder")
-# RapidJSON (rapidjson-dev): the vLLM benchmark-result reader (src/llm/bench_result.cpp) uses its SAX Reader,
-# <rapidjson/reader.h>.
+# RapidJSON (rapidjson-dev): the vLLM benchmark-result reader (src/llm/calibration/bench_result.cpp) uses its SAX
+# Reader, <rapidjson/reader.h>.
 sl_debian_headers(rapidjson reader.h rapidjson-dev "the vLLM benchmark-result reader")

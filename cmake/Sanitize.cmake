@@ -1,7 +1,7 @@
 # The sanitizer stage (scripts/test.sh): ASan + UBSan, -fno-sanitize-recover=all, at -O1. A second full build
 # of every cell does not fit npm test's CI budget, so only the code that meets raw input is instrumented —
 # src/core (parsing, CSV, text, result checks, registry, least squares), the JPEG path (our segment walk and
-# stb_image), the readers of a trace (src/llm/workload_trace.cpp), of a vLLM benchmark result and of a Hugging
+# stb_image), the readers of a trace (src/llm/workload/workload_trace.cpp), of a vLLM benchmark result and of a Hugging
 # Face config.json (RapidJSON: /usr/include, searched natively) and of llm/calibration's measurements, the CLI and
 # the tests — and the cells' objects come from the native build's libsl_core.a (SERVING_LAB_NATIVE_BUILD, default
 # build/native), which the linker reads after our objects: a member it already has is not taken again. Mixing
@@ -15,9 +15,9 @@ find_package(Catch2 2 REQUIRED)
 find_path(NLOHMANN_JSON_INCLUDE nlohmann/json.hpp REQUIRED)
 set(sanitize_flags -O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 
-file(GLOB sanitized_sources CONFIGURE_DEPENDS src/core/*.cpp src/request/resnet/jpeg_*.cpp src/llm/workload_trace.cpp
-     src/llm/bench_result*.cpp src/llm/model_config*.cpp src/llm/calibration_measurements.cpp
-     src/cli/*.cpp)
+file(GLOB sanitized_sources CONFIGURE_DEPENDS src/core/*.cpp src/request/resnet/jpeg_*.cpp
+     src/llm/workload/workload_trace.cpp src/llm/calibration/bench_result*.cpp src/llm/model/model_config*.cpp
+     src/llm/calibration/calibration_measurements.cpp src/cli/*.cpp)
 list(FILTER sanitized_sources EXCLUDE REGEX ".*/main\\.cpp$")
 add_library(sl_sanitized OBJECT ${sanitized_sources})
 target_include_directories(sl_sanitized PUBLIC src ${NLOHMANN_JSON_INCLUDE})
@@ -34,8 +34,9 @@ sanitized_executable(sl_fuzz tests/fuzz/fuzz.cpp)
 target_compile_definitions(sl_fuzz PRIVATE SERVING_LAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 # The core, CLI, JPEG, trace, benchmark-result, config.json and measurement-file tests, with the fuzz corpus replay.
 file(GLOB sanitizer_test_sources CONFIGURE_DEPENDS tests/unit/core/*_test.cpp tests/unit/cli/*_test.cpp
-     tests/unit/request/resnet/jpeg_*_test.cpp tests/unit/llm/workload_trace_test.cpp tests/unit/llm/bench_result_test.cpp
-     tests/unit/llm/model_config_test.cpp tests/unit/llm/calibration_measurements_test.cpp)
+     tests/unit/request/resnet/jpeg_*_test.cpp tests/unit/llm/workload/workload_trace_test.cpp
+     tests/unit/llm/calibration/bench_result_test.cpp tests/unit/llm/model/model_config_test.cpp
+     tests/unit/llm/calibration/calibration_measurements_test.cpp)
 sanitized_executable(sanitizer_tests tests/unit/main.cpp ${sanitizer_test_sources})
 target_link_libraries(sanitizer_tests PRIVATE Catch2::Catch2)
 target_include_directories(sanitizer_tests PRIVATE tests/unit)

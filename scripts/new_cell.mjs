@@ -1,8 +1,9 @@
-// npm run new-cell -- <lab>/<cell-id>: a new cell in today's shape, which builds and whose tests pass before any
-// edit but its placeholders (docs/adding-a-cell.md). It writes
-//   src/<lab>/<cell_id>_cell.cpp      the cell: typed params, validate_<cell>, run_<cell>, checked_cell
-//   src/<lab>/<cell_id>.{h,cpp}       its model (a placeholder: a straight line)
-//   tests/unit/<lab>/<cell_id>_test.cpp and <cell_id>_cell_test.cpp   Catch2 tests of both
+// npm run new-cell -- <lab>/<cell-id> [--in <sub-domain>]: a new cell in today's shape, which builds and whose tests
+// pass before any edit but its placeholders (docs/adding-a-cell.md). It writes, in src/<lab>/ or, with --in, in the
+// lab's sub-domain src/<lab>/<sub-domain>/ (llm/engine, request/wire...), and likewise under tests/unit/:
+//   src/<lab>/[<sub-domain>/]<cell_id>_cell.cpp   the cell: typed params, validate_<cell>, run_<cell>, checked_cell
+//   src/<lab>/[<sub-domain>/]<cell_id>.{h,cpp}    its model (a placeholder: a straight line)
+//   tests/unit/<lab>/[<sub-domain>/]<cell_id>_test.cpp and <cell_id>_cell_test.cpp   Catch2 tests of both
 //   labs/<lab>/<cell-id>.json         every field the lab-file tests require, EN/VI text marked TODO(new-cell)
 // and registers the cell: src/<lab>/cells.h, src/<lab>/cells.cpp and labs/<lab>/lab.json "cells". The lab-file
 // tests (tests/labs/) refuse to ship a file that still says TODO(new-cell), so the page never shows a placeholder.
@@ -17,16 +18,19 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const MARK = 'TODO(new-cell)';
 
 function usage(message) {
-  console.error(`${message}\nusage: npm run new-cell -- <lab>/<cell-id> [--print-files]   e.g. npm run new-cell -- queues/erlang-b`);
+  console.error(`${message}\nusage: npm run new-cell -- <lab>/<cell-id> [--in <sub-domain>] [--print-files]   ` +
+    'e.g. npm run new-cell -- queues/erlang-b, npm run new-cell -- llm/spec-decode --in engine');
   process.exit(2);
 }
 
 const exists = (path) => access(path).then(() => true, () => false);
 const pascal = (snake) => snake.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 
-/** The text of every new file, for a cell `lab/cell_id` (cell-id with dashes; C++ names with underscores). */
-export function files_of(lab, cell) {
+/** The text of every new file, for a cell `lab/cell_id` (cell-id with dashes; C++ names with underscores), in the
+ * lab's folder or in its sub-domain `sub` (src/<lab>/<sub>/, tests/unit/<lab>/<sub>/). */
+export function files_of(lab, cell, sub = '') {
   const id = `${lab}/${cell}`;
+  const dir = sub ? `${lab}/${sub}` : lab;
   const snake = cell.replace(/-/g, '_');
   const Params = `${pascal(snake)}Params`, Point = `${pascal(snake)}Point`;
   const todo = (what) => ({ en: `${MARK}: ${what}`, vi: `${MARK}: ${what} (tiếng Việt)` });
@@ -48,7 +52,7 @@ std::vector<${Point}> ${snake}_curve(double slope, double x_max, std::int64_t po
 
 }  // namespace sl::${lab}
 `;
-  const model_cpp = `#include "${lab}/${snake}.h"
+  const model_cpp = `#include "${dir}/${snake}.h"
 
 namespace sl::${lab} {
 
@@ -70,7 +74,7 @@ std::vector<${Point}> ${snake}_curve(double slope, double x_max, std::int64_t po
 
 #include "core/checked_run.h"
 #include "${lab}/cells.h"
-#include "${lab}/${snake}.h"
+#include "${dir}/${snake}.h"
 
 namespace sl::${lab} {
 namespace {
@@ -119,7 +123,7 @@ CellSpec ${snake}_cell() {
 
 }  // namespace sl::${lab}
 `;
-  const model_test = `#include "${lab}/${snake}.h"
+  const model_test = `#include "${dir}/${snake}.h"
 
 #include <catch2/catch.hpp>
 
@@ -186,11 +190,11 @@ TEST_CASE("${id} refuses fewer than two points, naming the parameter", "[${lab}]
     }],
   };
   return {
-    [`src/${lab}/${snake}.h`]: model_h,
-    [`src/${lab}/${snake}.cpp`]: model_cpp,
-    [`src/${lab}/${snake}_cell.cpp`]: cell_cpp,
-    [`tests/unit/${lab}/${snake}_test.cpp`]: model_test,
-    [`tests/unit/${lab}/${snake}_cell_test.cpp`]: cell_test,
+    [`src/${dir}/${snake}.h`]: model_h,
+    [`src/${dir}/${snake}.cpp`]: model_cpp,
+    [`src/${dir}/${snake}_cell.cpp`]: cell_cpp,
+    [`tests/unit/${dir}/${snake}_test.cpp`]: model_test,
+    [`tests/unit/${dir}/${snake}_cell_test.cpp`]: cell_test,
     [`labs/${lab}/${cell}.json`]: JSON.stringify(lab_file, null, 2) + '\n',
   };
 }
@@ -212,7 +216,12 @@ function register_source(text, lab, snake) {
 async function main() {
   const args = process.argv.slice(2);
   const print_files = args.includes('--print-files');
-  const ids = args.filter((a) => !a.startsWith('--'));
+  const in_at = args.indexOf('--in');
+  const sub = in_at >= 0 ? args[in_at + 1] ?? '' : '';
+  if (in_at >= 0 && !/^[a-z][a-z0-9_]*$/.test(sub)) {
+    usage('--in takes a sub-domain folder of the lab (lower case, digits and underscores: engine)');
+  }
+  const ids = args.filter((a, i) => !a.startsWith('--') && !(in_at >= 0 && i === in_at + 1));
   if (ids.length !== 1) usage('give one cell id');
   const m = /^([a-z]+)\/([a-z][a-z0-9]*(?:-[a-z0-9]+)*)$/.exec(ids[0]);
   if (!m) usage(`"${ids[0]}" is not <lab>/<cell-id> (lower case, digits and dashes: queues/erlang-b)`);
@@ -221,7 +230,7 @@ async function main() {
   for (const needed of [`src/${lab}/cells.h`, `src/${lab}/cells.cpp`, `labs/${lab}/lab.json`]) {
     if (!(await exists(join(ROOT, needed)))) usage(`no lab "${lab}": ${needed} is missing (a lab has src/<lab>/ and labs/<lab>/)`);
   }
-  const files = files_of(lab, cell);
+  const files = files_of(lab, cell, sub);
   for (const path of Object.keys(files)) if (await exists(join(ROOT, path))) usage(`${path} exists: pick another id`);
   const lab_json_path = join(ROOT, `labs/${lab}/lab.json`);
   const lab_json = JSON.parse(await readFile(lab_json_path, 'utf8'));

@@ -1,7 +1,7 @@
 // The published serving measurements (labs/llm/measured/*.json): each file checked against
 // labs/schema/measured.schema.json (ajv; an error names the file and the line), and all of them written as the C++
-// table src/llm/measured_points.h declares, so llm/validation reads the same points natively and in wasm without
-// parsing JSON at run time. Unknown values (null) become -1 or "", as the header says.
+// table src/llm/calibration/measured_points.h declares, so llm/validation reads the same points natively and in
+// wasm without parsing JSON at run time. Unknown values (null) become -1 or "", as the header says.
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import Ajv from 'ajv';
@@ -85,7 +85,7 @@ export function measured_points_cpp(files) {
       for (const [k, v] of Object.entries(p.measured)) values.push(`    {${cpp_string(k)}, ${num(v)}},`);
     }
   return `// Generated from labs/llm/measured/ by scripts/labs/measured.mjs. Do not edit.
-#include "llm/measured_points.h"
+#include "llm/calibration/measured_points.h"
 
 #include <cstdint>
 

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/units.h"
-#include "llm/model_architecture.h"
-#include "llm/model_inputs.h"
+#include "llm/model/model_architecture.h"
+#include "llm/model/model_inputs.h"
 
 namespace sl::cli {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "cli/read_files.h"
 #include "core/registry.h"
-#include "llm/capacity_search.h"
-#include "llm/model_architecture.h"
+#include "llm/fleet/capacity_search.h"
+#include "llm/model/model_architecture.h"
 
 namespace sl::cli {
 namespace {

@@ -12,7 +12,7 @@
 #endif
 
 // Always inlined: the callers' loops get the products with R known, and a caller compiled for another target
-// (llm/cpu_decode_probes.cpp's x86-64-v3 clones of the decode step, which uses dot_rows_i8) gets them in that
+// (llm/cpu/cpu_decode_probes.cpp's x86-64-v3 clones of the decode step, which uses dot_rows_i8) gets them in that
 // target's vectors.
 #define SL_DOT_INLINE inline __attribute__((always_inline))
 

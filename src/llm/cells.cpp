@@ -1,7 +1,7 @@
 #include "llm/cells.h"
 
 #include "llm/analytic_cells.h"
-#include "llm/cpu_decode_roofline.h"
+#include "llm/cpu/cpu_decode_roofline.h"
 #include "llm/simulator_cells.h"
 
 namespace sl::llm {

@@ -95,7 +95,8 @@ describe('llm/capacity-search: the frontier and the cheapest fleet', () => {
     assert.equal(number(await output_text(page, 'points_total', CELL)), 64);
     assert.equal(await set_param_and_wait(page, 'n', '100000', CELL), 'error');
     assert.match(await page.textContent(`${CELL} .sl-error`), /this search would need [0-9.,e+]+ units if every point ran.*about [\d,]+ of its points fit/);
-    // It offers a coarser search C++ says fits (tests/unit/llm/capacity_search_test.cpp): a smaller n, set and run.
+    // It offers a coarser search C++ says fits (tests/unit/llm/fleet/capacity_search_test.cpp): a smaller n, set
+    // and run.
     const offered = await page.getAttribute(`${CELL} [data-offer="n"]`, 'data-value');
     assert.ok(Number(offered) > 0 && Number(offered) < 100000, offered);
     assert.match(await page.textContent(`${CELL} [data-offer="n"]`), /^Run with .+ = [\d,]+$/);

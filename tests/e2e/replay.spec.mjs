@@ -1,7 +1,7 @@
-// Trace replay in a real browser (llm/workload_trace.h, trace_inputs.h): the LLM page's continuous-batching cell
-// replays the bundled Azure sample once Workload = trace is chosen (the sample is fetched only then), then a
-// CSV chosen in the file input; a malformed file gets one message naming its line, in Vietnamese too; and
-// llm/workload-trace's fill sets the fitted laws in the other cells of the page.
+// Trace replay in a real browser (llm/workload/workload_trace.h, llm/engine/trace_inputs.h): the LLM page's
+// continuous-batching cell replays the bundled Azure sample once Workload = trace is chosen (the sample is fetched
+// only then), then a CSV chosen in the file input; a malformed file gets one message naming its line, in Vietnamese
+// too; and llm/workload-trace's fill sets the fitted laws in the other cells of the page.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';

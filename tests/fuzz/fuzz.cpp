@@ -29,7 +29,7 @@
 #include "core/rng.h"
 #include "core/result_check.h"
 #include "core/text.h"
-#include "llm/model_config.h"
+#include "llm/model/model_config.h"
 #include "request/resnet/jpeg_decode.h"
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION

@@ -1,11 +1,12 @@
 // The source shape issue 11 asks for, checked on the tree: parameters read by name only inside validate_*
-// functions; every cell declared with checked_cell (issue 38); every output name the pages show is a string literal in src/ (one grep away); no lab file
-// restates "conditional"; no lab file over 400 lines. A failing check lists every offending place.
+// functions; every cell declared with checked_cell (issue 38); every cell at src/<lab>/[<sub-domain>/]<cell_id>_cell.cpp;
+// every output name the pages show is a string literal in src/ (one grep away); no lab file restates "conditional";
+// no lab file over 400 lines. A failing check lists every offending place.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { ROOT, lab_file_paths } from '../../scripts/labs/paths.mjs';
+import { ROOT, LABS_DIR, lab_file_paths, lab_ids } from '../../scripts/labs/paths.mjs';
 import { MARK } from '../../scripts/new_cell.mjs';
 
 const MAX_LINES = 400;
@@ -199,6 +200,33 @@ async function cells_outside_checked_cell() {
   return found;
 }
 
+/**
+ * Cells out of place (docs/adding-a-cell.md, "Where a cell's files live"): each cell of a lab file's "cells" must be
+ * the one file src/<lab>/<cell_id>_cell.cpp or src/<lab>/<sub-domain>/<cell_id>_cell.cpp, and every *_cell.cpp
+ * under src/ one of those.
+ */
+async function cells_out_of_place() {
+  const found = [];
+  const placed = new Set();
+  const cell_files = (await source_paths()).filter((path) => path.endsWith('_cell.cpp'))
+    .map((path) => relative(ROOT, path));
+  for (const lab of await lab_ids()) {
+    const { cells } = JSON.parse(await readFile(join(LABS_DIR, lab, 'lab.json'), 'utf8'));
+    for (const cell of cells) {
+      const name = `${cell.replace(/-/g, '_')}_cell.cpp`;
+      const files = cell_files.filter((path) => {
+        const parts = path.split(/[\\/]/);
+        return parts[0] === 'src' && parts[1] === lab && parts.length <= 4 && parts[parts.length - 1] === name;
+      });
+      files.forEach((path) => placed.add(path));
+      const where = files.length ? files.join(', ') : `no src/${lab}/[<sub-domain>/]${name}`;
+      if (files.length !== 1) found.push(`${lab}/${cell}: ${where}`);
+    }
+  }
+  for (const path of cell_files) if (!placed.has(path)) found.push(`${path}: no cell of a lab file`);
+  return found;
+}
+
 /** Every file under src/, tests/ and labs/ still holding a placeholder of `npm run new-cell` (scripts/new_cell.mjs). */
 async function placeholders_left() {
   const found = [];
@@ -230,6 +258,7 @@ const checks = [
     await reads_outside_validate()],
   ['every cell is declared with checked_cell<&validate_<cell>, &run_<cell>> (typed params, one validation hook)',
     await cells_outside_checked_cell()],
+  ['every cell is src/<lab>/[<sub-domain>/]<cell_id>_cell.cpp, the one file of its name there', await cells_out_of_place()],
   [`no placeholder of npm run new-cell is left (replace every ${MARK}: the page would show it)`, await placeholders_left()],
   ['every output name a lab file labels, compares with the book or charts is a string literal in src/',
     await names_not_in_src()],

@@ -11,7 +11,7 @@
 #include "cell_runner.h"
 #include "core/error.h"
 #include "core/text.h"
-#include "llm/model_config.h"
+#include "llm/model/model_config.h"
 
 // Replays tests/fuzz/corpus/*.txt: the inputs that once aborted, hung on junk or were accepted wrongly. One
 // case a line, fields separated by " | ":  <expect> | <cell> | <name>=<value> | ...

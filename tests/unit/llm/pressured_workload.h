@@ -1,7 +1,7 @@
 #pragma once
 // A workload and an engine shared by the engine's tests.
-#include "llm/engine.h"
-#include "llm/workload.h"
+#include "llm/engine/engine.h"
+#include "llm/workload/workload.h"
 
 namespace sl::llm::test {
 

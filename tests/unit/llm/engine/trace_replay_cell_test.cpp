@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cell_runner.h"
+#include "llm/lognormal_workload.h"
 
 #include "llm/workload/workload.h"
 #include "llm/workload/trace_stats.h"
@@ -21,12 +22,7 @@ std::string arg(const sl::Error& e, const std::string& key) { return cell_test::
 /// The workload llm/continuous-batching and llm/fleet draw at their defaults (their validate_* functions read
 /// these inputs into the same OpenLoopParams), written as a trace.
 std::string defaults_as_trace(std::int64_t n, double lambda, std::int64_t max_model_len, double doc_frac, std::uint64_t seed) {
-  sl::llm::OpenLoopParams w;
-  w.num_requests = n;
-  w.rate_per_s = lambda;
-  w.prompt_tokens = sl::Distribution::lognormal_mean_cv(1000, 0.5);
-  w.output_tokens = sl::Distribution::lognormal_mean_cv(256, 1);
-  w.max_model_len = max_model_len;
+  sl::llm::OpenLoopParams w = sl::llm::test::lognormal_workload(n, lambda, 1000, 0.5, 256, 1, max_model_len);
   w.batch_frac = doc_frac;
   if (doc_frac > 0) {
     w.has_batch_lengths = true;

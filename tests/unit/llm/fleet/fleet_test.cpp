@@ -13,6 +13,7 @@ using namespace sl::llm;
 
 namespace {
 
+using sl::llm::test::lognormal_workload;
 using sl::llm::test::pressured_engine;
 using sl::llm::test::pressured_workload;
 
@@ -122,12 +123,7 @@ TEST_CASE("Random routing over N replicas at lambda is one replica at lambda / N
 }
 
 TEST_CASE("Prefix affinity keeps each shared prefix on its replica: more prefix hits than round-robin", "[llm][fleet]") {
-  OpenLoopParams p;
-  p.num_requests = 2000;
-  p.rate_per_s = 40;
-  p.prompt_tokens = sl::Distribution::lognormal_mean_cv(200, 0.5);
-  p.output_tokens = sl::Distribution::lognormal_mean_cv(50, 0.5);
-  p.max_model_len = 2048;
+  OpenLoopParams p = lognormal_workload(2000, 40, 200, 0.5, 50, 0.5, 2048);
   p.shared_prefix_tokens = 512;
   p.num_prefixes = 8;
   EngineConfig c = pressured_engine();
@@ -194,12 +190,7 @@ TEST_CASE("Disaggregated: a request's TTFT is its prefill alone, its next token 
 
 TEST_CASE("Disaggregated under load: every answer is finished on a decode replica, which never prefills a prompt",
           "[llm][fleet][disaggregation]") {
-  OpenLoopParams p;
-  p.num_requests = 1500;
-  p.rate_per_s = 60;
-  p.prompt_tokens = sl::Distribution::lognormal_mean_cv(1500, 0.5);
-  p.output_tokens = sl::Distribution::lognormal_mean_cv(100, 1);
-  p.max_model_len = 8192;
+  OpenLoopParams p = lognormal_workload(1500, 60, 1500, 0.5, 100, 1, 8192);
   EngineConfig c = pressured_engine();
   c.kv_cache.num_blocks = 20'000;
   c.scheduler.max_num_batched_tokens = 2048;

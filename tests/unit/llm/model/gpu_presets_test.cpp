@@ -3,11 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include <map>
-#include <set>
 #include <string>
 
 #include "cell_runner.h"
 #include "llm/model/model_inputs.h"
+#include "llm/model/preset_list.h"
 
 using namespace cell_test;
 using namespace sl::llm;
@@ -37,15 +37,10 @@ void check_same_as_book(const GpuSpec& preset, const GpuSpec& book) {
 TEST_CASE("GPU presets: at least eight, the book's two first, each with its sources and whole figures",
           "[llm][gpu_presets]") {
   const auto& presets = gpu_presets();
-  REQUIRE(presets.size() >= 8);
-  CHECK(presets[0].id == "h100");
-  CHECK(presets[1].id == "a100");
-  std::set<std::string> ids;
+  sl::llm::test::check_preset_list(presets, 8, "h100", "a100", find_gpu_preset, "custom");
   for (const GpuPreset& p : presets) {
     INFO(p.id);
-    CHECK(ids.insert(p.id).second);
     CHECK(p.spec.name == p.id);
-    CHECK(find_gpu_preset(p.id) == &p);
     CHECK_FALSE(p.source.empty());
     CHECK_FALSE(p.price_source.empty());
     CHECK(p.spec.peak_flop_per_s > 0);
@@ -59,7 +54,6 @@ TEST_CASE("GPU presets: at least eight, the book's two first, each with its sour
     if (p.spec.peak_fp4_flop_per_s > 0) CHECK(p.spec.peak_fp4_flop_per_s >= p.spec.peak_fp8_flop_per_s);
   }
   for (const char* id : {"a100-40gb", "h100-pcie", "h200", "b200", "l40s", "mi300x"}) CHECK(find_gpu_preset(id));
-  CHECK(find_gpu_preset("custom") == nullptr);
 }
 
 TEST_CASE("The h100 and a100 presets are the book's h100() and a100() field for field, with FP8, link and price",

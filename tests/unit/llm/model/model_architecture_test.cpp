@@ -4,6 +4,7 @@
 #include <string>
 
 #include "llm/model/model_architecture.h"
+#include "llm/model/preset_list.h"
 
 using Catch::Matchers::WithinRel;
 using namespace sl::llm;
@@ -36,19 +37,13 @@ double active_tolerance(const std::string& id) {
 TEST_CASE("Model presets: at least 14, the book's two first, ids unique, every architecture valid",
           "[llm][model-presets]") {
   const auto& presets = model_presets();
-  REQUIRE(presets.size() >= 14);
-  CHECK(presets[0].id == "llama3-8b");
-  CHECK(presets[1].id == "llama3.1-70b");
-  std::set<std::string> ids;
+  sl::llm::test::check_preset_list(presets, 14, "llama3-8b", "llama3.1-70b", find_model_preset, "gpt-5");
   for (const auto& p : presets) {
     INFO(p.id);
-    CHECK(ids.insert(p.id).second);
     CHECK_FALSE(check_architecture(p.arch).has_value());
     CHECK_FALSE(p.config_source.empty());
     CHECK_FALSE(p.params_source.empty());
-    CHECK(find_model_preset(p.id) == &p);
   }
-  CHECK(find_model_preset("gpt-5") == nullptr);
 }
 
 TEST_CASE("Every preset's total sums to within 1% of its published count, and its active count too",

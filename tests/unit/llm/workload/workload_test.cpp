@@ -4,18 +4,16 @@
 
 #include <cmath>
 
+#include "llm/lognormal_workload.h"
+
 using namespace sl::llm;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 
 TEST_CASE("Open-loop requests fit max_model_len, start with the shared prefix and arrive in order",
           "[llm][workload]") {
-  OpenLoopParams p;
-  p.num_requests = 5000;
-  p.rate_per_s = 20;
-  p.prompt_tokens = sl::Distribution::lognormal_mean_cv(800, 1.5);  // heavy tail: many are clamped
-  p.output_tokens = sl::Distribution::lognormal_mean_cv(400, 1.5);
-  p.max_model_len = 2048;
+  // Heavy tails: many lengths are clamped.
+  OpenLoopParams p = sl::llm::test::lognormal_workload(5000, 20, 800, 1.5, 400, 1.5, 2048);
   p.shared_prefix_tokens = 100;
   const Workload w = make_open_loop(p, 3);
   REQUIRE(w.requests.size() == 5000);

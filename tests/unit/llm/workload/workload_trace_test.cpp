@@ -8,6 +8,7 @@
 #include "core/text.h"
 #include "llm/engine/engine.h"
 #include "cell_runner.h"
+#include "llm/lognormal_workload.h"
 
 using namespace sl::llm;
 using Catch::Matchers::WithinAbs;
@@ -199,13 +200,8 @@ TEST_CASE("A replay cuts requests to max_model_len and raises empty ones to a to
 }
 
 TEST_CASE("Replaying the trace written from a generated workload serves it record for record", "[llm][trace]") {
-  OpenLoopParams p;
-  p.num_requests = 600;
-  p.rate_per_s = 30;
+  OpenLoopParams p = sl::llm::test::lognormal_workload(600, 30, 700, 1.2, 150, 1, 2048);
   p.arrival_cv = 2;
-  p.prompt_tokens = sl::Distribution::lognormal_mean_cv(700, 1.2);
-  p.output_tokens = sl::Distribution::lognormal_mean_cv(150, 1);
-  p.max_model_len = 2048;
   p.batch_frac = 0.2;
   p.shared_prefix_tokens = 64;
   p.num_prefixes = 5;

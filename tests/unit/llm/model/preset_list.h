@@ -1,0 +1,29 @@
+#pragma once
+// What every preset list (model_presets(), gpu_presets()) promises, checked the same way for each.
+#include <catch2/catch.hpp>
+
+#include <cstddef>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace sl::llm::test {
+
+/// At least `min_size` presets, the book's two (`first`, `second`) first, ids unique, and `find` (find_*_preset)
+/// returning each preset by its id and nothing for `unknown_id`.
+template <typename Preset, typename Find>
+void check_preset_list(const std::vector<Preset>& presets, std::size_t min_size, const std::string& first,
+                       const std::string& second, Find find, const std::string& unknown_id) {
+  REQUIRE(presets.size() >= min_size);
+  CHECK(presets[0].id == first);
+  CHECK(presets[1].id == second);
+  std::set<std::string> ids;
+  for (const Preset& p : presets) {
+    INFO(p.id);
+    CHECK(ids.insert(p.id).second);
+    CHECK(find(p.id) == &p);
+  }
+  CHECK(find(unknown_id) == nullptr);
+}
+
+}  // namespace sl::llm::test

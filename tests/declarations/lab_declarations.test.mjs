@@ -41,5 +41,28 @@ for (const cell of cells) {
     }
     if (cell.result_table) assert.ok(tables.has(cell.result_table.table), `result table ${cell.result_table.table} is declared`);
     for (const name of Object.keys(cell.tables || {})) assert.ok(tables.has(name), `tables.${name} is a declared table`);
+    // Checked challenges: the outputs they compare, the parameters they search and state, as C++ declares them.
+    const number_param = (name) => spec.params.find((p) => p.name === name && ['real', 'count'].includes(p.kind));
+    for (const challenge of cell.challenges || []) {
+      const where = `challenge ${challenge.id}`;
+      assert.ok(outputs.has(challenge.check.output), `${where}: checks ${challenge.check.output}, not a declared output`);
+      const value = challenge.check.value;
+      if (value.output) assert.ok(outputs.has(value.output), `${where}: compares with ${value.output}, not a declared output`);
+      if (value.param) assert.ok(number_param(value.param), `${where}: compares with ${value.param}, not a number parameter`);
+      if (challenge.search) assert.ok(number_param(challenge.search.param), `${where}: searches ${challenge.search.param}, not a number parameter`);
+      if (challenge.answer) assert.ok(outputs.has(challenge.answer.output), `${where}: asks for ${challenge.answer.output}, not a declared output`);
+      for (const [name, text] of Object.entries(challenge.given || {})) {
+        const param = number_param(name);
+        assert.ok(param, `${where}: states ${name}, not a number parameter`);
+        assert.ok(Number(text) >= param.min && Number(text) <= param.max, `${where}: ${name} = ${text} is outside its range`);
+      }
+    }
   });
 }
+
+test('every lab has at least three checked challenges', () => {
+  for (const lab of new Set(cells.map((cell) => cell.id.split('/')[0]))) {
+    const count = cells.filter((cell) => cell.id.startsWith(`${lab}/`)).reduce((n, cell) => n + (cell.challenges || []).length, 0);
+    assert.ok(count >= 3, `${lab}: ${count} challenges`);
+  }
+});

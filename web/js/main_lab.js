@@ -11,7 +11,7 @@ import { set_timer_resolution_ms } from './timer_resolution.js';
 import { take_waiting_version, enable_offline } from './offline.js';
 
 const state = read_page_state();
-const page = { lab: null, views: [], message: null };
+const page = { lab: null, views: [], message: null, tools: null, banner: null, challenges: null, challenges_import: null };
 // ?predict=0: a teacher's switch that turns the predict-then-run prompts off.
 const ask_predictions = state.query.get('predict') !== '0';
 let toc_observer = null;
@@ -33,10 +33,28 @@ async function main() {
   page.lab = loaded.lab;
   if (!page.lab) return fail('lab.not_found', { lab: state.lab });
   if (page.lab.status !== 'ready' || !(page.lab.cells || []).length) return fail('lab.coming', {}, 'sl-coming');
-  const docs = page.lab.cells.filter((cell) => !state.embed || short_id(cell.id) === state.cell);
+  // An assignment link (?assign=, challenges.js): its module loads at once, sets and locks what it says before any cell is built.
+  if (state.query.has('assign')) await load_challenges();
+  const hidden = page.challenges?.hidden_cells() ?? [];
+  const docs = page.lab.cells.filter((cell) => (!state.embed || short_id(cell.id) === state.cell) && !hidden.includes(cell.id));
   if (!docs.length) return fail('lab.cell_not_found', { cell: state.cell });
   render();
   await start_cells(docs);
+}
+
+/**
+ * Checked challenges, progress and assignments (challenges.js): loaded after the first results (the first result's
+ * bytes stay without it), or before the cells when the URL carries an assignment. A module that fails to load
+ * leaves the lab as it is.
+ */
+function load_challenges() {
+  page.challenges_import ??= import('./challenges.js').then((module) => {
+    page.tools ??= document.createElement('div');
+    page.banner ??= document.createElement('div');
+    page.challenges = new module.Challenges({ lab: page.lab, query: state.query, embed: state.embed, tools: page.tools, banner: page.banner,
+      post: post_to_parent });
+  }, (error) => console.error(`challenges.js: ${error.message}`));
+  return page.challenges_import;
 }
 
 /** Whether a cell is run spread over the workers (web/js/spread_run.js): it declares parts of a grid and takes their points back. */
@@ -78,9 +96,16 @@ async function start_cells(docs) {
     const spec = specs[doc.id];
     if (!spec) return { element: el('p', { class: 'sl-error', role: 'alert' }, t('lab.cell_missing', { cell: doc.id })) };
     const number = page.lab.cells.findIndex((cell) => cell.id === doc.id) + 1;
-    return new CellView({ lab_id: page.lab.id, doc, spec, worker: spreads(spec) ? lazy_spread() : new CellWorker(), embed: state.embed, query: state.query,
+    const view = new CellView({ lab_id: page.lab.id, doc, spec, worker: spreads(spec) ? lazy_spread() : new CellWorker(), embed: state.embed, query: state.query,
       number, predict: ask_predictions });
+    page.challenges?.add(view);
+    return view;
   };
+  // The first result loads challenges.js; the views built by then are given to it (add is idempotent), later ones as built.
+  document.addEventListener('sl-run', () => load_challenges().then(() => {
+    for (const view of page.views) page.challenges?.add(view);
+    if (page.tools && !page.tools.isConnected) document.querySelector('.sl-lab-body .sl-cells')?.after(page.tools);
+  }), { once: true });
   const runs = new FirstRuns();
   const built = new Map();   // doc → its view, in the order built
   const build = (doc) => {
@@ -178,6 +203,7 @@ async function change_language(lang) {
     }
   }
   render({ rebuild: true });
+  page.challenges?.relabel();
 }
 
 /**
@@ -205,12 +231,13 @@ function render({ rebuild = false } = {}) {
     if (rebuild) view.build?.();
     cells.append(view.element);
   }
+  if (page.banner) main_element.append(page.banner);
   if (state.embed) {
     main_element.append(cells);
     return replace_children(document.body, main_element);
   }
   const toc = contents();
-  main_element.append(el('div', { class: toc ? 'sl-lab-layout' : '' }, toc, el('div', { class: 'sl-lab-body' }, cells, lab_links())));
+  main_element.append(el('div', { class: toc ? 'sl-lab-layout' : '' }, toc, el('div', { class: 'sl-lab-body' }, cells, page.tools, lab_links())));
   replace_children(document.body,
     site_header({ home_link: true, on_lang_change: change_language }), main_element, site_footer());
   watch_contents();

@@ -1,5 +1,7 @@
 // Predict, then run: the cell's lab file asks a question whose answer is one output; the cell's results
-// stay hidden until the reader types a guess (or skips), then the guess is shown beside the answer.
+// stay hidden until the reader types a guess (or skips), then the guess is shown beside the answer and compared
+// with it (how far above or below, relative to the result); a guess made while the run is still going is compared
+// when the run ends, and again after each later run.
 // A teacher turns prompts off with ?predict=0.
 import { el, replace_children } from './dom.js';
 import { t, current_lang, unit_text } from './i18n.js';
@@ -10,6 +12,7 @@ export class Prediction {
   pending = true;
   #guess = null;      // the reader's number, or null when skipped
   #answer_text = '';
+  #answer_value = null;   // the predicted output's value in the last result (C++'s), or null
   #id_prefix; #on_reveal; #box = null;
 
   constructor({ id_prefix, on_reveal }) {
@@ -55,6 +58,7 @@ export class Prediction {
   /** The current result of the predicted output (value, and its text with unit). */
   answer(value, text) {
     this.#answer_text = value === undefined ? t('cell.not_in_run') : text;
+    this.#answer_value = typeof value === 'number' && Number.isFinite(value) ? value : null;
     if (!this.pending) this.#render_revealed();
   }
 
@@ -66,12 +70,21 @@ export class Prediction {
     this.#on_reveal();
   }
 
+  /** How the guess compares with the result: " Your guess is 12 % above it." (empty before the result). */
+  #comparison() {
+    const value = this.#answer_value;
+    if (value === null || this.#guess === null) return '';
+    const off = value === 0 ? (this.#guess === 0 ? 0 : Math.sign(this.#guess)) : (this.#guess - value) / Math.abs(value);
+    if (Math.abs(off) < 0.005) return t('predict.on');
+    return t(off > 0 ? 'predict.above' : 'predict.below', { off: `${format_number(Math.abs(off) * 100, 2)} %` });
+  }
+
   #render_revealed() {
     if (!this.#box) return;
     const result = this.#answer_text || '—';
     const text = this.#guess === null
       ? t('predict.result_skipped', { result })
-      : t('predict.result', { guess: format_number(this.#guess), result });
+      : t('predict.result', { guess: format_number(this.#guess), result, comparison: this.#comparison() });
     replace_children(this.#box, el('p', { class: 'sl-predict-outcome', role: 'status' }, text));
   }
 }

@@ -175,7 +175,8 @@ async function bundle() {
 }
 
 /**
- * Writes labs/<lab>.json (and the text of its "Why?" sections, labs/<lab>.why.json) for every lab, in both languages ({en, vi} at every translated value; the page
+ * Writes labs/<lab>.json (and the text of its "Why?" sections, labs/<lab>.why.json, and its checked challenges,
+ * labs/<lab>.challenges.json) for every lab, in both languages ({en, vi} at every translated value; the page
  * localizes it, so switching language fetches nothing), and the manifest labs/index.json (id, order, status,
  * title, summary, in both languages). One file per lab rather than one per language: a first visit's service
  * worker precaches every lab, and the two languages share their structure (charts, book rows, declarations),
@@ -200,19 +201,24 @@ async function copy_labs() {
     const { params: _params, outputs: _outputs, ...rest } = lab;
     // The "Why?" sections' text goes to labs/<lab>.why.json, fetched when a reader first opens one: a third of
     // a lab file, closed until asked for (the queues lab moves 12.3 kB brotli less before its first result).
+    // The checked challenges go to labs/<lab>.challenges.json, which web/js/challenges.js fetches after the first
+    // result (the queues lab's three are 0.9 kB brotli).
     const why = {};
     // A book row as the page reads it (result_view.js): which C++ comparison it names, its label, and the reason
     // an expected difference is explained; the values, tolerances, scenarios and derivations are C++'s (check):
-    // 1.4 kB brotli of the queues lab's first visit.
+    // 1.9 kB brotli of the queues lab's first visit.
     const page_book = ({ ref, output, label, reason }) => ({ ref, output, label, ...(reason ? { reason } : {}) });
-    const cells = (rest.cells || []).map((lab_cell) => {
+    const challenges = {};
+    const cells = (rest.cells || []).map(({ challenges: cell_challenges, ...lab_cell }) => {
       const cell = lab_cell.book ? { ...lab_cell, book: lab_cell.book.map(page_book) } : lab_cell;
+      if (cell_challenges) challenges[cell.id] = cell_challenges;
       if (!cell.why) return cell;
       why[cell.id] = cell.why.map((section) => section.text);
       return { ...cell, why: cell.why.map(({ text: _text, ...head }) => head) };
     });
     await writeFile(join(out, 'labs', `${lab.id}.json`), JSON.stringify({ ...rest, cells, neighbours, cell_specs: cell_specs_of_lab }));
     await writeFile(join(out, 'labs', `${lab.id}.why.json`), JSON.stringify(why));
+    await writeFile(join(out, 'labs', `${lab.id}.challenges.json`), JSON.stringify(challenges));
   }
   const index = labs.map(({ id, order, status, title, summary }) => ({ id, order, status, title, summary }));
   await writeFile(join(out, 'labs', 'index.json'), `${JSON.stringify({ labs: index }, null, 2)}\n`);

@@ -22,3 +22,5 @@ import './compare.spec.mjs';
 import './fleet.spec.mjs';
 import './replay.spec.mjs';
 import './trace.spec.mjs';
+import './challenges.spec.mjs';
+import './assignment.spec.mjs';

@@ -2,6 +2,9 @@
 // with Serving Lab iframes, and each frame takes its content's height. The embed works without it (the
 // frame keeps its height attribute and scrolls). A frame posts {type: "serving-lab:resize", height}
 // whenever its height changes; only a message from one of this page's own iframes resizes that iframe.
+// A frame with checked challenges also posts {type: "serving-lab:challenge", cell, challenge, state:
+// "attempted" | "solved", values: {input or output: number}} after each check following the reader's edit
+// (README "Challenges and assignment links"); this file leaves those to the host page's own listener.
 (() => {
   const MIN_PX = 120;
   const MAX_PX = 20000;

@@ -38,7 +38,6 @@ export class CellView {
   #ran = null;                    // the inputs of #last_result: {values, files, seed}
   #runs_started = 0;              // a run that waited (for error texts) shows nothing once a newer one started
   #compare = null; #compare_import = null; #compare_ready = null; #compare_box;   // design A (compare.js)
-  #restricted = { lock: [], hide: [], note: '' };   // an assignment's locked and hidden parameters (challenges.js)
   #edits = 0;                     // the reader's edits since the page loaded
   /** Where challenges.js puts the cell's challenges; kept across rebuilds. */
   challenge_slot = el('div', { class: 'sl-challenge-slot' });
@@ -117,7 +116,6 @@ export class CellView {
       on_refused: (error) => this.#refused(error),
       on_consent: (name, choice) => this.run_now({ [name]: choice }),   // this run only: later edits download nothing
     });
-    this.#restrict_fields();
     this.#status.relabel();
     this.#asset_gate = el('div', { class: 'sl-asset-gate', hidden: true });
     this.#error_box = el('div', { class: 'sl-error', role: 'alert', hidden: true });
@@ -179,6 +177,7 @@ export class CellView {
       this.#results,
       // Closed disclosures side by side; an open one takes the whole width.
       el('div', { class: 'sl-disclosures' }, this.#more_charts, this.#outputs_box, why, this.#share_row()));
+    this.element.dispatchEvent(new CustomEvent('sl-built'));   // challenges.js locks and hides an assignment's fields again
     if (this.element.dataset.state === 'waiting') this.#show_asset_gate();   // in the new language
     if (this.#last_result) this.#show_result(this.#last_result, false);
     else this.#show_compare();
@@ -188,41 +187,12 @@ export class CellView {
     }
   }
 
-  /**
-   * An assignment's limits (challenges.js): locked parameters show their value, disabled, with `note`; hidden
-   * ones are not shown. Kept across rebuilds.
-   */
-  restrict({ lock = [], hide = [], note = '' }) {
-    this.#restricted = { lock: [...lock], hide: [...hide], note };
-    this.#restrict_fields();
-  }
-
-  #restrict_fields() {
-    if (!this.#form) return;
-    const { lock, hide, note } = this.#restricted;
-    for (const name of [...lock, ...hide]) {
-      const box = this.#form.element.querySelector(`.sl-field[data-param="${CSS.escape(name)}"]`);
-      if (!box) continue;
-      if (hide.includes(name)) {
-        box.hidden = true;
-        box.dataset.restricted = 'hidden';
-        continue;
-      }
-      box.dataset.restricted = 'locked';
-      for (const control of box.querySelectorAll('input, select, button')) control.disabled = true;
-      if (!box.querySelector('.sl-locked-note')) box.append(el('p', { class: 'sl-locked-note' }, note));
-    }
-  }
-
   /** The cell's lab-file entry and C++ spec, its inputs as typed, its last result and the reader's edits so far. */
   get doc() { return this.#doc; }
   get spec() { return this.#spec; }
   get values() { return { ...this.#values }; }
   get last_result() { return this.#last_result; }
   get edits() { return this.#edits; }
-
-  /** Sets these inputs (C text) and runs, as a fill does. */
-  set_inputs(values) { return this.#apply(values); }
 
   /**
    * The result of a run at the reader's inputs with `values` changed, computed by this cell's worker and shown

@@ -13,13 +13,14 @@
 // An assignment is the link itself: ?assign=<base64url of {"v":1,"c":{<short cell id>:{s,l,h,k,x}}}>, where s sets
 // parameters (C text), l locks and h hides parameters, k picks the challenges shown and x hides the cell. It is
 // hostile until parsed: bounded in size, every name checked against the lab, refused whole with one message.
-import { el, replace_children } from './dom.js';
-import { current_lang, fill, pick } from './i18n.js';
-import { format_number } from './format.js';
-import { to_c_number } from './number_text.js';
-import { save, to_csv } from './download.js';
-import { output_unit } from './result_view.js';
-import { embed_url, lab_url, param_key, short_id } from './url_state.js';
+let el, replace_children, current_lang, fill, pick, format_number, to_c_number, save, to_csv, output_unit;
+let embed_url, lab_url, param_key, short_id;
+
+/** Takes the page's modules (compare_host.js); called once, before the Challenges are made. */
+export function connect(host) {
+  ({ el, replace_children, current_lang, fill, pick, format_number, to_c_number, save, to_csv, output_unit } = host);
+  ({ embed_url, lab_url, param_key, short_id } = host);
+}
 
 export const STORE_KEY = 'serving-lab:challenges:v1';
 export const ASSIGN_VERSION = 1;
@@ -163,10 +164,10 @@ export function encode_assignment(assignment) {
 }
 
 /**
- * Reads ?assign= against the lab (its cells with their C++ specs): {cells: {<cell id>: {set, lock, hide, pick,
+ * Reads ?assign= against the lab (its cells with their C++ specs; challenges_of(cell id) → its challenges): {cells: {<cell id>: {set, lock, hide, pick,
  * hidden}}}, or throws on anything out of place (the caller refuses the whole link).
  */
-export function decode_assignment(text, lab) {
+export function decode_assignment(text, lab, challenges_of) {
   const fail = (why) => { throw new Error(`assignment: ${why}`); };
   if (typeof text !== 'string' || !text || text.length > MAX_ASSIGN_CHARS || !/^[A-Za-z0-9_-]+$/.test(text)) fail('size or alphabet');
   let json;
@@ -197,7 +198,7 @@ export function decode_assignment(text, lab) {
     if (entry.x !== undefined && entry.x !== 1) fail('hidden flag');
     cells[doc.id] = {
       set: { ...set }, lock: names(entry.l, params), hide: names(entry.h, params),
-      pick: names(entry.k, new Set((doc.challenges || []).map((challenge) => challenge.id))), hidden: entry.x === 1,
+      pick: names(entry.k, new Set(challenges_of(doc.id).map((challenge) => challenge.id))), hidden: entry.x === 1,
     };
   }
   return { cells };
@@ -236,14 +237,28 @@ const distance_text = (a, b) => (b === 0 ? format_number(Math.abs(a - b)) : perc
 
 export class Challenges {
   #lab; #embed; #tools; #banner; #post;
+  #texts;               // {cell id: [challenge]}, labs/<lab>.challenges.json
   #assignment = null; #refused = false;
   #views = new Map();   // view → {element, items: Map(challenge id → {challenge, state, text, answer})}
   #progress = load_progress();
   #dialog = null;
   #status_text = '';
 
-  constructor({ lab, query, embed, tools, banner, post }) {
+  /** The page's challenges, once labs/<lab>.challenges.json has come (none if it cannot be read). */
+  static async create(options) {
+    let texts = {};
+    try {
+      const response = await fetch(`labs/${options.lab.id}.challenges.json`);
+      if (response.ok) texts = await response.json();
+    } catch (error) {
+      console.warn(`challenges: ${error.message}`);
+    }
+    return new Challenges({ ...options, texts });
+  }
+
+  constructor({ lab, query, embed, tools, banner, post, texts = {} }) {
     this.#lab = lab;
+    this.#texts = texts;
     this.#banner = banner;
     this.#embed = embed;
     this.#tools = tools;
@@ -252,7 +267,7 @@ export class Challenges {
     if (!document.querySelector(`link[href="${STYLESHEET}"]`)) document.head.append(el('link', { rel: 'stylesheet', href: STYLESHEET }));
     if (query.has('assign')) {
       try {
-        this.#assignment = decode_assignment(query.get('assign'), lab);
+        this.#assignment = decode_assignment(query.get('assign'), lab, (id) => this.#of(id));
       } catch (error) {
         this.#refused = true;
         console.warn(error.message);
@@ -268,6 +283,8 @@ export class Challenges {
     this.#render_tools();
   }
 
+  #of(cell_id) { return Array.isArray(this.#texts[cell_id]) ? this.#texts[cell_id] : []; }
+
   /** The cells the assignment hides (full ids). */
   hidden_cells() {
     return Object.entries(this.#assignment?.cells || {}).filter(([, entry]) => entry.hidden).map(([id]) => id);
@@ -277,8 +294,11 @@ export class Challenges {
   add(view) {
     if (this.#views.has(view)) return;
     const entry = this.#assignment?.cells[view.cell_id];
-    if (entry) view.restrict({ lock: entry.lock, hide: entry.hide, note: tx('locked_note') });
-    const all = view.doc.challenges || [];
+    if (entry) {
+      restrict(view, entry);
+      view.element.addEventListener('sl-built', () => restrict(view, entry));
+    }
+    const all = this.#of(view.cell_id);
     const shown = this.#assignment ? all.filter((challenge) => entry?.pick.includes(challenge.id)) : all;
     const record = { items: new Map(shown.map((challenge) => [challenge.id, { challenge, state: 'wait', text: tx('status_wait'), answer: '' }])) };
     this.#views.set(view, record);
@@ -293,7 +313,7 @@ export class Challenges {
     for (const [view, record] of this.#views) {
       if (!record.items.size) continue;
       const entry = this.#assignment?.cells[view.cell_id];
-      if (entry) view.restrict({ lock: entry.lock, hide: entry.hide, note: tx('locked_note') });
+      if (entry) restrict(view, entry);
       this.check_all(view);
     }
     this.#render_tools();
@@ -304,7 +324,11 @@ export class Challenges {
     for (const id of record.items.keys()) await this.#check(view, id);
   }
 
-  async #check(view, id) {
+  /**
+   * Checks one challenge at the cell's last result. Progress is recorded (and an embedding page told) only once the
+   * reader has edited the cell or pressed Check (`pressed`): a link that opens at an answer solves nothing by itself.
+   */
+  async #check(view, id, pressed = false) {
     const record = this.#views.get(view);
     const item = record.items.get(id);
     const { challenge } = item;
@@ -328,8 +352,10 @@ export class Challenges {
     const unit = output_unit(view.spec, challenge.check.output);
     const with_unit = (x) => `${format_number(x)}${unit ? ` ${unit}` : ''}`;
     const args = { label: output_label, value: with_unit(here.output), op: challenge.check.op === '<=' ? '≤' : '≥', target: with_unit(here.target) };
-    const record_values = { [challenge.check.output]: here.output, ...Object.fromEntries(Object.keys(challenge.given || {}).map((name) => [name, Number(values[name])])) };
-    const edited = view.edits > 0;
+    // What a record keeps: the inputs the question names (stated and searched) and the output it checks.
+    const named = [...Object.keys(challenge.given || {}), ...(challenge.search ? [challenge.search.param] : [])];
+    const record_values = { ...Object.fromEntries(named.map((name) => [name, Number(values[name])])), [challenge.check.output]: here.output };
+    const edited = view.edits > 0 || pressed;
     if (!here.known || !here.ok) {
       if (edited) this.#record(view, challenge, 'attempted', record_values);
       return set('unsolved', tx('status_off', { ...args, distance: here.known ? distance_text(here.output, here.target) : '—' }));
@@ -338,7 +364,6 @@ export class Challenges {
     if (challenge.search) {
       const param = view.spec.params.find((p) => p.name === challenge.search.param);
       const x = Number(values[param.name]);
-      record_values[param.name] = x;
       const neighbour = neighbour_of(param, x, challenge.search);
       if (neighbour === null) {
         solved_text = tx('status_solved_edge', { ...args, param: param_label(param.name) });
@@ -366,12 +391,12 @@ export class Challenges {
       record_values.answer = typed;
       const off = answer === 0 ? Math.abs(typed) : Math.abs(typed - answer) / Math.abs(answer);
       if (!(off <= challenge.answer.within_frac)) {
-        this.#record(view, challenge, 'attempted', record_values);
+        if (edited) this.#record(view, challenge, 'attempted', record_values);
         return set('answer-off', tx('answer_off', { answer: format_number(typed), distance: distance_text(typed, answer) }));
       }
       solved_text = `${solved_text} ${tx('answer_solved', { answer: format_number(typed), within: percent(challenge.answer.within_frac), value: format_number(answer) })}`;
     }
-    this.#record(view, challenge, 'solved', record_values);
+    if (edited) this.#record(view, challenge, 'solved', record_values);
     return set('solved', solved_text);
   }
 
@@ -409,7 +434,7 @@ export class Challenges {
         answer_box,
         el('div', { class: 'sl-challenge-row' },
           el('button', { type: 'button', class: 'sl-button sl-button-small sl-challenge-check', 'aria-describedby': `${id}-q`,
-            on: { click: () => this.#check(view, challenge.id) } }, tx('check')),
+            on: { click: () => this.#check(view, challenge.id, true) } }, tx('check')),
           el('p', { class: 'sl-challenge-status', role: 'status' }, text)),
         challenge.hint ? el('details', { class: 'sl-challenge-hint' }, el('summary', {}, tx('hint')), el('p', {}, pick(challenge.hint))) : null,
         progress === 'solved' ? el('p', { class: 'sl-challenge-explanation' }, el('strong', {}, `${tx('explanation')}: `), pick(challenge.explanation)) : null);
@@ -436,16 +461,16 @@ export class Challenges {
         : this.#assignment ? el('p', { class: 'sl-notice sl-assign-note' }, tx('assigned')) : null);
     }
     if (this.#embed) return undefined;
-    const keys = this.#lab.cells.flatMap((cell) => (cell.challenges || []).map((challenge) => `${cell.id}/${challenge.id}`));
+    const keys = this.#lab.cells.flatMap((cell) => this.#of(cell.id).map((challenge) => `${cell.id}/${challenge.id}`));
     const count = (state) => keys.filter((key) => this.#progress[key]?.state === state).length;
     const status = el('p', { class: 'sl-tools-status', role: 'status' }, this.#status_text);
-    replace_children(this.#tools, el('section', { class: 'sl-progress', 'aria-labelledby': 'sl-progress-title' },
-      el('h2', { id: 'sl-progress-title' }, tx('progress_heading')),
-      el('p', { class: 'sl-progress-summary' }, tx('progress_summary', { solved: count('solved'), attempted: count('attempted'), total: keys.length })),
-      el('div', { class: 'sl-progress-actions' },
-        el('button', { type: 'button', class: 'sl-button sl-button-small sl-progress-json', on: { click: () => this.#download('json') } }, tx('download_json')),
-        el('button', { type: 'button', class: 'sl-button sl-button-small sl-progress-csv', on: { click: () => this.#download('csv') } }, tx('download_csv')),
-        el('button', { type: 'button', class: 'sl-button sl-button-small sl-progress-clear', on: { click: () => this.#clear() } }, tx('clear')),
+    replace_children(this.#tools, el('section', { class: 'sl-mine', 'aria-labelledby': 'sl-mine-title' },
+      el('h2', { id: 'sl-mine-title' }, tx('progress_heading')),
+      el('p', { class: 'sl-mine-summary' }, tx('progress_summary', { solved: count('solved'), attempted: count('attempted'), total: keys.length })),
+      el('div', { class: 'sl-mine-actions' },
+        el('button', { type: 'button', class: 'sl-button sl-button-small sl-mine-json', on: { click: () => this.#download('json') } }, tx('download_json')),
+        el('button', { type: 'button', class: 'sl-button sl-button-small sl-mine-csv', on: { click: () => this.#download('csv') } }, tx('download_csv')),
+        el('button', { type: 'button', class: 'sl-button sl-button-small sl-mine-clear', on: { click: () => this.#clear() } }, tx('clear')),
         el('button', { type: 'button', class: 'sl-button sl-button-small sl-assign-open', on: { click: () => this.#open_dialog() } }, tx('assign'))),
       status));
     this.#status_text = '';
@@ -476,7 +501,7 @@ export class Challenges {
     for (const view of this.#views.keys()) this.#render(view);
     this.#status_text = tx('cleared');
     this.#render_tools();
-    this.#tools.querySelector('.sl-progress-clear')?.focus();
+    this.#tools.querySelector('.sl-mine-clear')?.focus();
   }
 
   /** The teacher's dialog: each cell's current inputs, with what to lock, hide and pick. */
@@ -495,8 +520,8 @@ export class Challenges {
       const values = view.values;
       return el('fieldset', { class: 'sl-assign-cell', 'data-cell': view.cell_id },
         el('legend', {}, view.plain_title),
-        box('cell', 'hidden', tx('hide_cell')),
-        (view.doc.challenges || []).map((challenge) => el('div', {}, box('pick', challenge.id, tx('pick', { question: pick(challenge.question) })))),
+        el('div', { class: 'sl-assign-choice' }, box('cell', 'hidden', tx('hide_cell'))),
+        this.#of(view.cell_id).map((challenge) => el('div', { class: 'sl-assign-choice' }, box('pick', challenge.id, tx('pick', { question: pick(challenge.question) })))),
         el('details', { class: 'sl-assign-params' }, el('summary', {}, tx('params_heading', { count: params.length })),
           el('ul', {}, params.map((param) => el('li', { 'data-param': param.name },
             el('span', { class: 'sl-assign-param' }, `${pick(view.doc.params?.[param.name]?.label, param.name)} = ${values[param.name]}`),
@@ -544,6 +569,23 @@ export class Challenges {
     this.#dialog.addEventListener('close', () => { this.#dialog?.remove(); this.#dialog = null; this.#tools.querySelector('.sl-assign-open')?.focus(); });
     document.body.append(this.#dialog);
     this.#dialog.showModal();
+  }
+}
+
+/** An assignment's limits on a cell's form: a locked parameter is disabled, with a note; a hidden one is not shown. */
+function restrict(view, { lock, hide }) {
+  for (const name of [...lock, ...hide]) {
+    const box = view.element.querySelector(`.sl-form .sl-field[data-param="${CSS.escape(name)}"]`);
+    if (!box) continue;
+    if (hide.includes(name)) {
+      box.hidden = true;
+      box.dataset.restricted = 'hidden';
+      continue;
+    }
+    box.dataset.restricted = 'locked';
+    for (const control of box.querySelectorAll('input, select, button')) control.disabled = true;
+    box.querySelector('.sl-locked-note')?.remove();
+    box.append(el('p', { class: 'sl-locked-note' }, tx('locked_note')));
   }
 }
 

@@ -9,6 +9,7 @@ import { CellView } from './cell_view.js';
 import { site_header, site_footer, refresh_footer_timer } from './site_chrome.js';
 import { set_timer_resolution_ms } from './timer_resolution.js';
 import { take_waiting_version, enable_offline } from './offline.js';
+import * as host from './compare_host.js';
 
 const state = read_page_state();
 const page = { lab: null, views: [], message: null, tools: null, banner: null, challenges: null, challenges_import: null };
@@ -48,10 +49,11 @@ async function main() {
  * leaves the lab as it is.
  */
 function load_challenges() {
-  page.challenges_import ??= import('./challenges.js').then((module) => {
+  page.challenges_import ??= import('./challenges.js').then(async (module) => {
+    module.connect(host);
     page.tools ??= document.createElement('div');
     page.banner ??= document.createElement('div');
-    page.challenges = new module.Challenges({ lab: page.lab, query: state.query, embed: state.embed, tools: page.tools, banner: page.banner,
+    page.challenges = await module.Challenges.create({ lab: page.lab, query: state.query, embed: state.embed, tools: page.tools, banner: page.banner,
       post: post_to_parent });
   }, (error) => console.error(`challenges.js: ${error.message}`));
   return page.challenges_import;

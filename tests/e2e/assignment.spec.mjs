@@ -43,6 +43,9 @@ describe('assignment links', () => {
   test('the teacher makes a link from the page: current values, a locked and a hidden parameter, a hidden cell, one challenge', async () => {
     const page = await new_page(site.browser, { width: 1100, height: 900 });
     await open(page, `${site.server.url}lab.html?lab=queues&littles-law.lambda=170`);
+    await page.waitForSelector('.sl-assign-open');
+    assert.equal(await page.$$eval('.sl-challenges', (panels) => panels.length), 3, 'every challenge of the lab, without an assignment');
+    assert.deepEqual(await axe_violations(page), [], 'a lab page with its challenge panels and progress');
     await page.click('.sl-assign-open');
     const dialog = '.sl-assign-dialog';
     await page.waitForSelector(`${dialog}[open]`);

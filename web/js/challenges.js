@@ -443,7 +443,7 @@ export class Challenges {
     // The panel keeps its focus across re-renders: a button that had it gets it back.
     const focused = view.challenge_slot.contains(document.activeElement) ? document.activeElement.closest('[data-challenge]')?.dataset.challenge : null;
     const focused_class = focused ? document.activeElement.className.split(' ').find((name) => name.startsWith('sl-challenge-')) : null;
-    replace_children(view.challenge_slot, el('section', { class: 'sl-challenges', 'aria-labelledby': heading_id },
+    replace_children(view.challenge_slot, el('div', { class: 'sl-challenges' },
       el(this.#embed ? 'h2' : 'h3', { class: 'sl-challenges-title', id: heading_id }, tx('heading')),
       el('p', { class: 'sl-challenges-intro' }, tx('intro')),
       el('ol', { class: 'sl-challenge-list' }, items)));

@@ -104,10 +104,11 @@ async function start_cells(docs) {
     return view;
   };
   // The first result loads challenges.js; the views built by then are given to it (add is idempotent), later ones as built.
-  document.addEventListener('sl-run', () => load_challenges().then(() => {
+  // (A task later: its request then starts after the first result is on the page.)
+  document.addEventListener('sl-run', () => setTimeout(() => load_challenges().then(() => {
     for (const view of page.views) page.challenges?.add(view);
     if (page.tools && !page.tools.isConnected) document.querySelector('.sl-lab-body .sl-cells')?.after(page.tools);
-  }), { once: true });
+  })), { once: true });
   const runs = new FirstRuns();
   const built = new Map();   // doc → its view, in the order built
   const build = (doc) => {

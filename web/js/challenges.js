@@ -32,7 +32,7 @@ const STYLESHEET = 'css/challenges.css';
 // This module's strings (not in i18n/<lang>.json: a page's first result does not wait for them).
 const TEXT = {
   en: {
-    heading: 'Challenges',
+    heading_count: 'Challenges ({count}, {solved} solved)',
     intro: 'Move the controls until the condition holds; the page checks C++\'s results after each run.',
     check: 'Check',
     hint: 'Hint',
@@ -76,7 +76,7 @@ const TEXT = {
     too_long: 'The assignment is too long for a link ({chars} characters, at most {max}): lock or hide fewer parameters.',
   },
   vi: {
-    heading: 'Thử thách',
+    heading_count: 'Thử thách ({count}, đã giải {solved})',
     intro: 'Hãy chỉnh các tham số cho tới khi điều kiện thỏa mãn; trang kiểm tra kết quả của C++ sau mỗi lần chạy.',
     check: 'Kiểm tra',
     hint: 'Gợi ý',
@@ -300,7 +300,8 @@ export class Challenges {
     }
     const all = this.#of(view.cell_id);
     const shown = this.#assignment ? all.filter((challenge) => entry?.pick.includes(challenge.id)) : all;
-    const record = { items: new Map(shown.map((challenge) => [challenge.id, { challenge, state: 'wait', text: tx('status_wait'), answer: '' }])) };
+    // A closed disclosure on a lab page, like the cell's others (open in an embed or an assignment: the reader came for them).
+    const record = { open: this.#embed || Boolean(this.#assignment), items: new Map(shown.map((challenge) => [challenge.id, { challenge, state: 'wait', text: tx('status_wait'), answer: '' }])) };
     this.#views.set(view, record);
     if (!shown.length) return;
     view.element.addEventListener('sl-run', () => this.check_all(view));
@@ -436,15 +437,19 @@ export class Challenges {
           el('button', { type: 'button', class: 'sl-button sl-button-small sl-challenge-check', 'aria-describedby': `${id}-q`,
             on: { click: () => this.#check(view, challenge.id, true) } }, tx('check')),
           el('p', { class: 'sl-challenge-status', role: 'status' }, text)),
-        challenge.hint ? el('details', { class: 'sl-challenge-hint' }, el('summary', {}, tx('hint')), el('p', {}, pick(challenge.hint))) : null,
+        challenge.hint ? el('details', { class: 'sl-challenge-hint', open: record.items.get(challenge.id).hint_open,
+          on: { toggle: (event) => { record.items.get(challenge.id).hint_open = event.target.open; } } },
+        el('summary', {}, tx('hint')), el('p', {}, pick(challenge.hint))) : null,
         progress === 'solved' ? el('p', { class: 'sl-challenge-explanation' }, el('strong', {}, `${tx('explanation')}: `), pick(challenge.explanation)) : null);
     });
     const heading_id = `${prefix}-title`;
     // The panel keeps its focus across re-renders: a button that had it gets it back.
     const focused = view.challenge_slot.contains(document.activeElement) ? document.activeElement.closest('[data-challenge]')?.dataset.challenge : null;
     const focused_class = focused ? document.activeElement.className.split(' ').find((name) => name.startsWith('sl-challenge-')) : null;
-    replace_children(view.challenge_slot, el('div', { class: 'sl-challenges' },
-      el(this.#embed ? 'h2' : 'h3', { class: 'sl-challenges-title', id: heading_id }, tx('heading')),
+    const solved = [...record.items.keys()].filter((id) => this.#progress[`${view.cell_id}/${id}`]?.state === 'solved').length;
+    replace_children(view.challenge_slot, el('details', { class: 'sl-challenges', open: record.open,
+      on: { toggle: (event) => { record.open = event.target.open; } } },
+      el('summary', { class: 'sl-challenges-title', id: heading_id }, tx('heading_count', { count: record.items.size, solved })),
       el('p', { class: 'sl-challenges-intro' }, tx('intro')),
       el('ol', { class: 'sl-challenge-list' }, items)));
     if (focused && focused_class) view.challenge_slot.querySelector(`[data-challenge="${focused}"] .${focused_class}`)?.focus();

@@ -173,10 +173,10 @@ export class CellView {
       el('div', { class: 'sl-explore' },
         el('div', { class: 'sl-controls' }, form, this.#asset_gate, this.#error_box, this.#offers),
         this.#main_box),
-      this.#notices, this.#fills, this.challenge_slot, this.#stale_note,
+      this.#notices, this.#fills, this.#stale_note,
       this.#results,
       // Closed disclosures side by side; an open one takes the whole width.
-      el('div', { class: 'sl-disclosures' }, this.#more_charts, this.#outputs_box, why, this.#share_row()));
+      el('div', { class: 'sl-disclosures' }, this.challenge_slot, this.#more_charts, this.#outputs_box, why, this.#share_row()));
     this.element.dispatchEvent(new CustomEvent('sl-built'));   // challenges.js locks and hides an assignment's fields again
     if (this.element.dataset.state === 'waiting') this.#show_asset_gate();   // in the new language
     if (this.#last_result) this.#show_result(this.#last_result, false);

@@ -5,9 +5,8 @@
 //   node --test tests/e2e/assignment.spec.mjs   (after the wasm and site builds)
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { axe_violations, new_context, new_page, next_run, open, reveal, runs_of, screenshot, with_site } from './helpers.mjs';
+import { axe_violations, course_page_with, new_context, new_page, next_run, open, reveal, runs_of, screenshot, with_site } from './helpers.mjs';
 
 const CELL = '#littles-law';
 const ITEM = `${CELL} [data-challenge="mean-50ms"]`;
@@ -25,15 +24,8 @@ async function move(page_or_frame, name, text) {
 }
 
 /** A course page on another origin embedding the snippet, recording every message it receives. */
-async function course_page(snippet) {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title></head><body>
-<h1>Week 3: queues</h1>
-${snippet.replace('<iframe ', '<iframe id="lab" ')}
-<script>window.messages = []; addEventListener('message', (event) => window.messages.push(event.data));</script>
-</body></html>`;
-  const server = createServer((request, response) => response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html));
-  await new Promise((done) => server.listen(0, '127.0.0.1', done));
-  return { url: `http://127.0.0.1:${server.address().port}/`, stop: () => new Promise((done) => server.close(done)) };
+function course_page(snippet) {
+  return course_page_with(snippet.replace('<iframe ', '<iframe id="lab" '));
 }
 
 describe('assignment links', () => {

@@ -1,19 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { CELL, new_page, open, screenshot, with_site } from './helpers.mjs';
+import { CELL, course_page_with, new_page, open, screenshot, with_site } from './helpers.mjs';
 
 /** A course page on another origin (another port) embedding one cell with the README's snippet. */
-async function course_page(site_url, embed_query) {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title></head><body>
-<h1>Week 3: queues</h1>
-<iframe id="lab" src="${site_url}lab.html?${embed_query}" title="Little's law" width="100%" height="300" style="border:0"></iframe>
-<script>window.messages = []; addEventListener('message', (event) => window.messages.push(event.data));</script>
-<script src="${site_url}embed.js" defer></script>
-</body></html>`;
-  const server = createServer((request, response) => response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html));
-  await new Promise((done) => server.listen(0, '127.0.0.1', done));
-  return { url: `http://127.0.0.1:${server.address().port}/`, stop: () => new Promise((done) => server.close(done)) };
+function course_page(site_url, embed_query) {
+  return course_page_with(`<iframe id="lab" src="${site_url}lab.html?${embed_query}" title="Little's law" width="100%" height="300" style="border:0"></iframe>
+<script src="${site_url}embed.js" defer></script>`);
 }
 
 describe('the embed view', () => {

@@ -1,5 +1,6 @@
 // Shared setup for the e2e specs: serve dist/ with scripts/serve.mjs on a free port, launch Debian's
 // chromium through playwright-core, and save a screenshot per test under test-artifacts/.
+import { createServer } from 'node:http';
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -199,4 +200,19 @@ export async function paste_by_keyboard(page, cell, name, text) {
   await page.keyboard.press('Tab');
   assert.ok(await page.evaluate(() => document.activeElement.classList.contains('sl-paste-use')), 'then "Use pasted text"');
   await page.keyboard.press('Enter');
+}
+
+/**
+ * A course page on another origin (a port of its own) holding `body` (an iframe with id "lab", say) and recording
+ * every message it receives in window.messages: what an LMS page sees of an embedded cell. {url, stop}.
+ */
+export async function course_page_with(body) {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title></head><body>
+<h1>Week 3: queues</h1>
+${body}
+<script>window.messages = []; addEventListener('message', (event) => window.messages.push(event.data));</script>
+</body></html>`;
+  const server = createServer((request, response) => response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html));
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return { url: `http://127.0.0.1:${server.address().port}/`, stop: () => new Promise((done) => server.close(done)) };
 }

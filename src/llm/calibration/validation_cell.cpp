@@ -57,7 +57,6 @@ EngineFilter filter_of(const std::string& name) {
 }
 
 std::vector<std::pair<int, std::vector<std::size_t>>> source_groups(const ValidationParams& p);
-KnobMask moved_by(const std::vector<ServingPoint>& points, KnobMask free);
 std::vector<ServingPoint> subset(const std::vector<ServingPoint>& points, const std::vector<std::size_t>& members);
 
 /// Every knob, the expert layers' share only when asked for.
@@ -67,13 +66,11 @@ KnobMask mechanisms_free(const ValidationParams& p) {
   return free;
 }
 
-/// The calibrations' work: each source's Poisson points simulated once per trial and per knob its points move.
+/// The calibrations' work: each source's Poisson points simulated once per trial and per knob that moves them.
 EngineWork validation_work(const ValidationParams& p) {
   EngineWork total;
-  for (const auto& [source, members] : source_groups(p)) {
-    const std::vector<ServingPoint> group = subset(p.modelled, members);
-    total += calibration_work(group, p.max_iterations, moved_by(group, mechanisms_free(p)));
-  }
+  for (const auto& [source, members] : source_groups(p))
+    total += calibration_work(subset(p.modelled, members), p.max_iterations, mechanisms_free(p));
   return total;
 }
 
@@ -319,24 +316,16 @@ std::vector<std::pair<int, std::vector<std::size_t>>> source_groups(const Valida
   return groups;
 }
 
-/// The knobs of `free` that some point of `points` can move: the low-precision share only where a step computes at
-/// an FP8 or FP4 peak, the time outside the engine only where a client timed a TTFT or an E2E, the expert layers'
-/// share only where a point runs a mixture of experts.
-KnobMask moved_by(const std::vector<ServingPoint>& points, KnobMask free) {
-  bool low_precision = false, client_latency = false, client_first = false, moe = false;
+/// The knobs of `free` that some point of `points` can move (knobs_moving: the low-precision share only where a
+/// step computes at an FP8 or FP4 peak, the client's knobs only where a client timed the figures they move, the
+/// expert layers' share only on a mixture of experts).
+KnobMask moved_by(const std::vector<ServingPoint>& points, const KnobMask& free) {
+  KnobMask moved{};
   for (const ServingPoint& s : points) {
-    low_precision = low_precision || s.config.gpu.low_precision_peak;
-    moe = moe || s.config.model.is_moe();
-    for (const Target& t : s.targets) {
-      client_latency = client_latency || (s.client_timed && (t.metric == Metric::Ttft || t.metric == Metric::E2e));
-      client_first = client_first || (s.client_timed && (t.metric == Metric::Ttft || t.metric == Metric::Tpot));
-    }
+    const KnobMask by_point = knobs_moving(s, free);
+    for (std::size_t j = 0; j < moved.size(); ++j) moved[j] = moved[j] || by_point[j];
   }
-  free[static_cast<std::size_t>(Knob::LowPrecisionEfficiency)] &= low_precision;
-  free[static_cast<std::size_t>(Knob::RequestOverhead)] &= client_latency;
-  free[static_cast<std::size_t>(Knob::ExpertEfficiency)] &= moe;
-  free[static_cast<std::size_t>(Knob::FirstTextLag)] &= client_first;
-  return free;
+  return moved;
 }
 
 std::vector<ServingPoint> subset(const std::vector<ServingPoint>& points, const std::vector<std::size_t>& members) {

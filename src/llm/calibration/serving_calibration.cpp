@@ -315,17 +315,6 @@ KnobMask knobs_moving(const ServingPoint& point, KnobMask free) {
   return free;
 }
 
-namespace {
-
-/// The knobs of `free` whose Jacobian column needs simulations (moves_steps).
-int num_simulated(const KnobMask& free) {
-  int n = 0;
-  for (std::size_t j = 0; j < free.size(); ++j) n += free[j] && moves_steps(j) ? 1 : 0;
-  return n;
-}
-
-}  // namespace
-
 EngineWork calibration_work(const std::vector<ServingPoint>& points, int max_iterations, const KnobMask& free) {
   EngineWork total;
   for (const ServingPoint& p : points) {
@@ -340,7 +329,7 @@ EngineWork calibration_work(const std::vector<ServingPoint>& points, int max_ite
     const EnginePool pool{p.config.model, p.config.gpu, p.config.kv_cache.num_blocks, p.config.kv_cache.block_size,
                           p.config.scheduler, p.config.kv_cache.enable_caching};
     const double runs = is_time_free(w) ? 1.0
-                                        : static_cast<double>(planned_timed_simulations(max_iterations, num_simulated(knobs_moving(p, free))));
+                                        : static_cast<double>(planned_timed_simulations(max_iterations, knobs_moving(p, free)));
     total += open_loop_work(o, pool).times(runs);
   }
   return total;
@@ -354,7 +343,7 @@ Result<Calibration> calibrate_serving(const std::vector<ServingPoint>& points, c
   for (const ServingPoint& p : points) {
     if (is_time_free(p.workload)) continue;
     ++num_timed;
-    planned += planned_timed_simulations(options.max_iterations, num_simulated(knobs_moving(p, options.free)));
+    planned += planned_timed_simulations(options.max_iterations, knobs_moving(p, options.free));
   }
   Fit fit(points, options.free, seed, ctl, planned);
   Calibration c;

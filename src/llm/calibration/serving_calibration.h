@@ -80,9 +80,12 @@ Result<LeaveOneOut> leave_one_out(const std::vector<ServingPoint>& points, const
                                   std::uint64_t seed, RunControl& ctl);
 
 /// Simulations of each timed point a calibration plans (its progress total): the start, a Jacobian (one per
-/// free knob), each step, one refresh, and leave-one-out's.
-inline int planned_timed_simulations(int max_iterations, int num_free_knobs = num_free(kBookKnobs)) {
-  return 3 + 2 * num_free_knobs + max_iterations;
+/// free knob that changes the steps, moves_steps: a client's knob re-times the kept schedule), each step, one
+/// refresh, and leave-one-out's.
+inline int planned_timed_simulations(int max_iterations, const KnobMask& free = kBookKnobs) {
+  int simulated = 0;
+  for (std::size_t j = 0; j < free.size(); ++j) simulated += free[j] && moves_steps(j) ? 1 : 0;
+  return 3 + 2 * simulated + max_iterations;
 }
 
 /// The knobs of `free` that can move a point's figures: the expert layers' share only on a mixture of experts, the

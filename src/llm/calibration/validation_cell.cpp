@@ -93,7 +93,7 @@ Result<ValidationParams> validate_validation(const Inputs& in) {
   }
   if (auto e = check_engine_budget(validation_work(p), largest, "max_requests",
                                    "the published points' calibration (each Poisson point simulated up to " +
-                                       std::to_string(planned_timed_simulations(p.max_iterations, kNumKnobs)) + " times)"))
+                                       std::to_string(planned_timed_simulations(p.max_iterations, kAllKnobs)) + " times)"))
     return *e;
   return p;
 }
@@ -466,7 +466,7 @@ CellSpec validation_cell() {
   cell.outputs.push_back(out("fitted_expert_efficiency_frac", ""));
   cell.tables = {table("validation"), table("excluded", Presence::SomeInputs), table("knobs"), table("sources")};
   cell.fills = {"fitted_knobs"};
-  cell.budget = {describe_engine_budget() + ", over every Poisson point's " + std::to_string(planned_timed_simulations(kDefaultIterations, kNumKnobs)) +
+  cell.budget = {describe_engine_budget() + ", over every Poisson point's " + std::to_string(planned_timed_simulations(kDefaultIterations, kAllKnobs)) +
                  " simulations (at " + std::to_string(kDefaultIterations) + " steps) and every other point's one"};
   return cell;
 }

@@ -1,13 +1,16 @@
 // make_calibration_example: writes llm/calibration's bundled measurements (assets/calibration/serving-example.csv) to
 // stdout. The rows' rates and lengths are fixed below; their figures are what llm/calibration itself predicts for
 // them at known knobs, at its default deployment and seed: the "start" column of the cell's fit table when its own
-// knobs are set to the truth. Calibrating on the file from other knobs should then find the truth again.
+// knobs are set to the truth. The truth is the default step model (step_model = fitted: llm/validation's fit to
+// vLLM, step_model.h) with its four book terms moved, so that calibrating on the file from the defaults, which moves
+// only those four, should find the truth again.
 //   build/native/make_calibration_example > assets/calibration/serving-example.csv
 #include <cstdio>
 #include <map>
 #include <string>
 
 #include "core/registry.h"
+#include "llm/engine/step_model.h"
 
 namespace {
 
@@ -17,6 +20,17 @@ const char* const kRows[][3] = {{"0.5", "4000", "16"}, {"1", "64", "128"}, {"4",
                                 {"8", "1000", "256"},  {"4", "3000", "512"}};
 const std::map<std::string, std::string> kTruth = {
     {"efficiency_frac", "0.5"}, {"bw_efficiency_frac", "0.8"}, {"layer_tax_ms", "0.03"}, {"dispatch_tax_ms", "1"}};
+
+/// step_model = custom at the fitted model's mechanisms and terms, with kTruth's four terms in place of its.
+std::map<std::string, std::string> truth_inputs() {
+  sl::llm::GpuSpec gpu = sl::llm::with_knobs(sl::llm::GpuSpec{}, sl::llm::vllm_fit().knobs);
+  sl::llm::TensorParallel tp;
+  sl::llm::real_server_mechanisms(true, gpu, tp);
+  std::map<std::string, std::string> inputs;
+  for (const auto& [name, value] : sl::llm::step_model_fields(gpu, tp)) inputs[name] = value;
+  for (const auto& [name, value] : kTruth) inputs[name] = value;
+  return inputs;
+}
 
 const std::vector<double>& column(const sl::RunResult& r, const std::string& name) {
   for (const auto& t : r.tables)
@@ -32,7 +46,7 @@ const std::vector<double>& column(const sl::RunResult& r, const std::string& nam
 int main() {
   std::string csv = "rate,ttft_p50_ms,tpot_p50_ms,tok_per_s,prompt_tokens,output_tokens\n";
   for (const auto& row : kRows) csv += std::string(row[0]) + ",1,1,1," + row[1] + "," + row[2] + "\n";
-  std::map<std::string, std::string> inputs = kTruth;
+  std::map<std::string, std::string> inputs = truth_inputs();
   inputs["measurements"] = csv;
   inputs["iterations"] = "1";
   sl::RunControl ctl;
@@ -46,9 +60,9 @@ int main() {
   std::printf("# llm/calibration's bundled example: serving points made by this simulator, not measured on a GPU.\n"
               "# Made by tools/make_calibration_example.cpp (build/native/make_calibration_example > this file):\n"
               "# llm/calibration at its default deployment (Llama-3-8B, INT4 weights, FP16 KV, one H100 SXM, 72 GiB\n"
-              "# of KV, vLLM's default scheduler), seed 1, 300 Poisson requests a row, at known knobs: compute\n"
-              "# efficiency 0.5, bandwidth efficiency 0.8, layer tax 0.03 ms, chunk tax 1 ms. Calibrated from the\n"
-              "# page's defaults (0.4, 1, 0.01 ms, 0.01 ms), the cell should find them again. Public domain (CC0).\n");
+              "# of KV, vLLM's default scheduler), seed 1, 300 Poisson requests a row, at known knobs: the default step\n"
+              "# model (fitted to vLLM runs) with compute efficiency 0.5, bandwidth efficiency 0.8, layer tax 0.03 ms,\n"
+              "# chunk tax 1 ms. Calibrated from the page's defaults, the cell should find them again. Public domain (CC0).\n");
   std::printf("rate,ttft_p50_ms,tpot_p50_ms,tok_per_s,prompt_tokens,output_tokens\n");
   for (std::size_t i = 0; i < 5; ++i) {
     double f[3] = {0, 0, 0};

@@ -99,12 +99,13 @@ export async function load_labs(labs_dir = LABS_DIR) {
     for (const cell_name of lab.cells) {
       const cell = await read_checked(join(labs_dir, lab_id, `${cell_name}.json`), validate.cell, errors);
       const book = await read_checked(book_file_path(lab_id, cell_name, labs_dir), validate.book, errors, { optional: true });
-      // The lab's shared parameter and output labels (lab.json "params", "outputs"), under the cell's own: a cell
+      // The lab's shared parameter and output labels and notice texts (lab.json "params", "outputs", "notices"), under the cell's own: a cell
       // keeps what it labels itself.
       if (cell) {
         resolve_values_as(cell, join(labs_dir, lab_id, `${cell_name}.json`), errors);
         cells.push({ id: `${lab_id}/${cell_name}`, ...cell, params: { ...lab.params, ...cell.params },
-                     outputs: { ...lab.outputs, ...cell.outputs }, book: book?.book ?? [] });
+                     outputs: { ...lab.outputs, ...cell.outputs }, book: book?.book ?? [],
+                     ...(lab.notices || cell.notices ? { notices: { ...lab.notices, ...cell.notices } } : {}) });
       }
     }
     const files = (await readdir(join(labs_dir, lab_id))).filter((name) => name.endsWith('.json') && name !== 'lab.json');

@@ -204,7 +204,9 @@ struct BookCheck {
 /// A warning that is not an error: the run is valid, but the reader must know (e.g. an unstable queue).
 struct Notice {
   std::string code;
-  std::string message;
+  std::string message;  ///< English, with its numbers: the CLI prints it
+  /// Named numbers and names for the page's own text of the notice (its {name} placeholders), as errors carry theirs.
+  std::vector<std::pair<std::string, std::string>> args;
 };
 
 /// Inputs a run proposes to the reader (the length laws fitted to a replayed trace, knobs fitted to measurements):
@@ -229,7 +231,7 @@ struct RunResult {
 
   void output(std::string name, double value);
   Table& table(std::string name);
-  void notice(std::string code, std::string message);
+  void notice(std::string code, std::string message, std::vector<std::pair<std::string, std::string>> args = {});
   /// Value of a named output, or nullptr.
   const double* find_output(const std::string& name) const;
 };

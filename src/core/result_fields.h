@@ -82,6 +82,10 @@ void write(const RunResult& r, Writer& w) {
   w.key("notices"), write_objects(r.notices, w, [&](const Notice& n) {
     w.key("code"), w.string(n.code);
     w.key("message"), w.string(n.message);
+    if (n.args.empty()) return;
+    w.key("args"), w.begin_object();
+    for (const auto& [k, v] : n.args) w.key(k), w.string(v);
+    w.end_object();
   });
   w.key("fills"), write_objects(r.fills, w, [&](const InputFill& f) {
     w.key("name"), w.string(f.name);

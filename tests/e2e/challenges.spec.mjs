@@ -18,7 +18,7 @@ const ANSWERS = {
   'batching/fixed-window/window-20ms': { solve: { lambda: '160', window_ms: '24' }, away: { window_ms: '10' }, away_state: 'not-extreme' },
   'batching/batching-tax/batch-30ms': { solve: { batch: '16' }, away: { batch: '20' }, away_state: 'unsolved' },
   'batching/phone-pipeline/decode-24fps': { solve: { decode_ms: '23' }, away: { decode_ms: '15' }, away_state: 'not-extreme' },
-  'llm/fleet/replicas-60': { solve: { lambda: '60', replicas: '6' }, away: { replicas: '4' }, away_state: 'unsolved', typed: true },
+  'llm/fleet/replicas-60': { solve: { lambda: '60', replicas: '4' }, away: { replicas: '3' }, away_state: 'unsolved', typed: true },
   'llm/energy/joule-per-token': { solve: { concurrent: '157' }, away: { concurrent: '114' }, away_state: 'unsolved' },
   'llm/llama3-8b-case/prompt-100ms': { solve: { prompt: '2250' }, away: { prompt: '1500' }, away_state: 'not-extreme' },
   'request/latency-budget/amdahl-6ms': { solve: { speedup_k: '5.7' }, away: { speedup_k: '3' }, away_state: 'unsolved' },

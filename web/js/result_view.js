@@ -209,15 +209,18 @@ function table(caption, headers, rows, class_name) {
 
 /** One notice (a warning, not an error): the lab file's text for its code, else the UI's, else C++'s. */
 export function notice_text(notice, doc) {
+  // Its numbers (a fit's runs and errors) in the reader's language; names as C++ wrote them.
+  const args = Object.fromEntries(Object.entries(notice.args || {}).map(([key, value]) =>
+    [key, TEXT_ARGS.has(key) ? value : reader_number(value)]));
   const from_lab = pick(doc.notices?.[notice.code], '');
-  if (from_lab) return from_lab;
-  if (has(`notices.${notice.code}`)) return t(`notices.${notice.code}`);
+  if (from_lab) return fill(from_lab, args);
+  if (has(`notices.${notice.code}`)) return t(`notices.${notice.code}`, args);
   return notice.message || notice.code;
 }
 
 // Arguments shown as C++ wrote them: names, identifiers and places in a file (line 1234 is found as typed).
 const TEXT_ARGS = new Set(['problem', 'key', 'cell', 'path', 'where', 'reason', 'choices', 'supported', 'gpu', 'precision',
-  'example', 'line', 'column', 'before_line', 'index']);
+  'example', 'line', 'column', 'before_line', 'index', 'engine', 'source', 'fit_gpu']);
 // `got` is the reader's own text (not_a_number "1e", out_of_range "1e12"), a file's ("-0.000001" in a trace) or a
 // size the page compares with a file's, so it is quoted as written, to be recognised; only a check across
 // parameters (invalid, unstable) computes its `got` (C++'s format_number of the value), which then reads like the

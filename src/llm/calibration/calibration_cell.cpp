@@ -96,12 +96,6 @@ Result<CalibrationParams> validate_calibration(const Inputs& in) {
   return p;
 }
 
-std::string rounded(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", x);
-  return buf;
-}
-
 double shown(double metric, double value) { return metric == static_cast<double>(Metric::Throughput) ? value : value * units::kMsPerS; }
 
 /// One row per measured figure; the relative errors at the start and fitted knobs.
@@ -213,13 +207,11 @@ Result<RunResult> run_calibration(const CalibrationParams& p, std::uint64_t seed
   result.output("fitted_dispatch_tax_ms", f.knobs.dispatch_tax_s * units::kMsPerS);
   rows.table.into(result.table("fit"));
   knobs_table(p.start, f, result);
-  result.fills.push_back(InputFill{"fitted_knobs", true,
-                                   {{"efficiency_frac", rounded(f.knobs.compute_efficiency)},
-                                    {"bw_efficiency_frac", rounded(f.knobs.bandwidth_efficiency)},
-                                    {"layer_tax_ms", rounded(f.knobs.layer_tax_s * units::kMsPerS)},
-                                    {"dispatch_tax_ms", rounded(f.knobs.dispatch_tax_s * units::kMsPerS)}}});
+  // The fitted terms with the mechanisms the fit ran with: step_model = custom reproduces this model.
+  result.fills.push_back(InputFill{"fitted_knobs", true, step_model_fields(with_knobs(p.hw.gpu, f.knobs), p.hw.tp)});
   notices(p, f, result);
   note_ignored_custom_fields(p.hw, result);
+  note_step_model(p.hw.step_model, p.hw.gpu, result);
   add_model_outputs(p.hw.model, result);
   return result;
 }

@@ -20,6 +20,7 @@
 #include "llm/model/model_architecture.h"
 #include "llm/simulator_cells.h"
 #include "llm/calibration/validation_points.h"
+#include "llm/engine/step_model.h"
 
 namespace sl::llm {
 namespace {
@@ -132,26 +133,13 @@ double knob_shown(const std::vector<double>& theta, int j) {
   return is_time ? x * units::kMsPerS : x;
 }
 
-std::string rounded(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", x);
-  return buf;
-}
-
-/// The knobs as the page's parameters take them (efficiency_frac, bw_efficiency_frac, layer_tax_ms, dispatch_tax_ms),
-/// and the mechanisms they were fitted with (engine_setup.h's mechanism_params, all_reduce): the switches as vLLM's
-/// points ran (validation_points.h), the fitted terms.
+/// The knobs as the page's parameters take them (step_model = custom and its fields), with the mechanisms vLLM's
+/// points ran with (validation_points.cpp's config_of: real_server_mechanisms, NVLink's direct all-reduce).
 InputFill knobs_fill(const StepKnobs& k) {
-  return InputFill{"fitted_knobs", true,
-                   {{"efficiency_frac", rounded(k.compute_efficiency)}, {"bw_efficiency_frac", rounded(k.bandwidth_efficiency)},
-                    {"layer_tax_ms", rounded(k.layer_tax_s * units::kMsPerS)},
-                    {"dispatch_tax_ms", rounded(k.dispatch_tax_s * units::kMsPerS)},
-                    {"layer_tax_every_step", "on"}, {"host_step_ms", rounded(k.step_host_s * units::kMsPerS)},
-                    {"host_overlap", "off"}, {"half_efficiency_tokens", rounded(k.half_efficiency_tokens)},
-                    {"cuda_graph_padding", "on"}, {"request_overhead_ms", rounded(k.request_overhead_s * units::kMsPerS)},
-                    {"low_precision_efficiency_frac", rounded(k.low_precision_efficiency)},
-                    {"expert_efficiency_frac", rounded(k.expert_efficiency)}, {"all_reduce", "direct"},
-                    {"lm_head_and_embedding", "on"}, {"attention_roofline", "on"}}};
+  GpuSpec gpu = with_knobs(GpuSpec{}, k);
+  TensorParallel tp;
+  real_server_mechanisms(true, gpu, tp);
+  return InputFill{"fitted_knobs", true, step_model_fields(gpu, tp)};
 }
 
 void error_outputs(const std::vector<double> (&start)[kNumFamilies], const std::vector<double> (&loo)[kNumFamilies],
@@ -283,7 +271,7 @@ Result<Fitted> fit_and_hold_out(const std::vector<ServingPoint>& points, const K
   options.max_iterations = p.max_iterations;
   options.need_jacobian_at_fitted = true;
   options.free = free;
-  auto c = calibrate_serving(points, page_default_knobs(), options, seed, calibrating);
+  auto c = calibrate_serving(points, book_knobs(), options, seed, calibrating);
   if (!c.ok()) return c.error();
   RunControl folds([&ctl](double f) { ctl.report(0.9 + 0.1 * f, 1); });
   auto loo = leave_one_out(points, c.value(), seed, folds);

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/units.h"
+#include "llm/engine/step_model.h"
 #include "llm/model/model_architecture.h"
 
 namespace sl::llm {
@@ -21,7 +22,6 @@ constexpr double kVllmMemoryFrac = 0.9;
 constexpr double kTrtFreeMemoryFrac = 0.9;
 constexpr std::int64_t kTrtMaxBatchSize = 2048, kTrtMaxNumTokens = 8192, kTrtBlockSize = 64;
 constexpr std::int64_t kVllmBlockSize = 16;
-constexpr double kNvlinkClassBytesPerS = 100e9;  // one direction; PCIe 5 x16 is 64 GB/s
 
 /// Bytes of one element at a precision the step model takes (16-, 8- and 4-bit), or 0.
 double bytes_of(const std::string& precision) {
@@ -141,12 +141,7 @@ EngineConfig config_of(const MeasuredPoint& m, std::int64_t prompt_tokens, std::
   // layer by layer in every step; vLLM replays CUDA graphs padded to their capture sizes (TensorRT-LLM's C++ runtime
   // runs its engines without them by default); neither overlaps its host work with the GPU by default (vLLM V1's
   // --async-scheduling is opt-in). The host and request times are fitted knobs.
-  c.gpu.layer_tax_every_step = true;
-  // Both engines all-reduce with their own kernels where the GPUs share an NVSwitch (NVLink-class links).
-  c.tp.direct_all_reduce = c.gpu.link_bytes_per_s >= kNvlinkClassBytesPerS;
-  c.gpu.cuda_graph_padding = !is_trt;
-  c.gpu.lm_head_and_embedding = true;  // neither engine's FP8/INT4 recipes quantize the LM head
-  c.gpu.attention_roofline = true;  // both engines run attention as its own kernel in every layer
+  real_server_mechanisms(!is_trt, c.gpu, c.tp);
   c.kv_cache.enable_caching = m.prefix_caching >= 0 ? m.prefix_caching == 1 : !is_trt;
   c.kv_cache.block_size = m.block_size > 0 ? m.block_size : is_trt ? kTrtBlockSize : kVllmBlockSize;
   const double memory = static_cast<double>(c.gpu.memory_bytes);
@@ -274,7 +269,7 @@ const GpuPreset* gpu_preset_of(const std::string& sku) {
   return nullptr;
 }
 
-StepKnobs page_default_knobs() { return knobs_of(GpuSpec{}); }
+StepKnobs book_knobs() { return knobs_of(GpuSpec{}); }
 
 std::int64_t source_code(const MeasuredPoint& point) {
   std::int64_t code = -1;

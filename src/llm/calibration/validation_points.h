@@ -67,9 +67,10 @@ std::vector<ValidationPoint> validation_points(std::int64_t max_requests, Engine
 /// a100-40gb), from its words before any parenthesis, or nullptr ("GeForce RTX 4090 24GB").
 const GpuPreset* gpu_preset_of(const std::string& sku);
 
-/// The knobs every page cell starts from (GpuSpec's defaults): efficiency 0.4, bandwidth efficiency 1, layer and
-/// dispatch taxes 0.01 ms.
-StepKnobs page_default_knobs();
+/// The book's knobs (GpuSpec's defaults: efficiency 0.4, bandwidth efficiency 1, layer and dispatch taxes 0.01 ms,
+/// no mechanism's term), where llm/validation's fits start: not the engine cells' defaults, which are its fit
+/// (step_model.h), so that a held-out point never starts from a fit that saw it.
+StepKnobs book_knobs();
 
 /// The source files' order (measured_points()), as the table's `source` codes: index of a point's source.
 std::int64_t source_code(const MeasuredPoint& point);

@@ -11,9 +11,13 @@ namespace sl::llm {
 using units::kGiB;
 
 std::vector<ParamSpec> engine_hardware_params() {
-  std::vector<ParamSpec> params = model_and_gpu_params(llama3_8b(), h100());
+  std::vector<ParamSpec> params, moved;
+  for (ParamSpec& spec : model_and_gpu_params(llama3_8b(), h100())) {
+    const bool is_term = spec.name == "efficiency_frac" || spec.name == "layer_tax_ms" || spec.name == "dispatch_tax_ms";
+    (is_term ? moved : params).push_back(std::move(spec));
+  }
   const std::vector<ParamSpec> rest = {
-      real("bw_efficiency_frac", "", 1, 0.01, 1), real("mem_util_frac", "", 1, 0.01, 1),
+      real("mem_util_frac", "", 1, 0.01, 1),
       choice("kv_pool", {"reserve", "fill", "blocks", "tokens"}, "reserve"),
       used_when(real("kv_gib", "GiB", 72, 0.001, 1024), "kv_pool", {"reserve"}),
       used_when(real("activation_gib", "GiB", 0, 0, 1024), "kv_pool", {"fill"}),
@@ -22,37 +26,10 @@ std::vector<ParamSpec> engine_hardware_params() {
       count("block_size", "tokens", 16, 1, 1024),
       count("tensor_parallel_size", "GPUs", 1, 1, 64),
       choice("expert_parallel", {"off", "on"}, "off"),
-      real("link_gb_per_s", "GB/s", 450, 0.001, 1e5), real("link_latency_us", "µs", 5, 0, 1e5),
-      choice("all_reduce", {"ring", "direct"}, "ring")};
+      real("link_gb_per_s", "GB/s", 450, 0.001, 1e5), real("link_latency_us", "µs", 5, 0, 1e5)};
   params.insert(params.end(), rest.begin(), rest.end());
-  for (ParamSpec& spec : mechanism_params()) params.push_back(std::move(spec));
+  for (ParamSpec& spec : step_model_params(std::move(moved))) params.push_back(std::move(spec));
   return params;
-}
-
-std::vector<ParamSpec> mechanism_params() {
-  return {choice("layer_tax_every_step", {"off", "on"}, "off"),
-          real("host_step_ms", "ms", 0, 0, 1000),
-          choice("host_overlap", {"off", "on"}, "off"),
-          real("half_efficiency_tokens", "tokens", 0, 0, 1e6),
-          choice("cuda_graph_padding", {"off", "on"}, "off"),
-          real("request_overhead_ms", "ms", 0, 0, 1e6),
-          real("low_precision_efficiency_frac", "", 1, 0.01, 1),
-          real("expert_efficiency_frac", "", 1, 0.01, 1),
-          choice("lm_head_and_embedding", {"off", "on"}, "off"),
-          choice("attention_roofline", {"off", "on"}, "off")};
-}
-
-void validate_mechanisms(const Inputs& in, GpuSpec& gpu) {
-  gpu.layer_tax_every_step = in.choice("layer_tax_every_step") == "on";
-  gpu.step_host_s = in.real("host_step_ms") / units::kMsPerS;
-  gpu.host_overlapped = in.choice("host_overlap") == "on";
-  gpu.half_efficiency_tokens = in.real("half_efficiency_tokens");
-  gpu.cuda_graph_padding = in.choice("cuda_graph_padding") == "on";
-  gpu.request_overhead_s = in.real("request_overhead_ms") / units::kMsPerS;
-  gpu.low_precision_efficiency = in.real("low_precision_efficiency_frac");
-  gpu.expert_efficiency = in.real("expert_efficiency_frac");
-  gpu.lm_head_and_embedding = in.choice("lm_head_and_embedding") == "on";
-  gpu.attention_roofline = in.choice("attention_roofline") == "on";
 }
 
 namespace {
@@ -146,13 +123,11 @@ Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t m
   auto choices = validate_model_and_gpu(in, llama3_8b(), h100());
   if (!choices.ok()) return choices.error();
   EngineHardware hw{choices.value()};
-  hw.gpu.bandwidth_efficiency = in.real("bw_efficiency_frac");
-  validate_mechanisms(in, hw.gpu);
   hw.tp.size = in.count("tensor_parallel_size");
   hw.tp.link_bytes_per_s = in.real("link_gb_per_s") * units::kGB;
   hw.tp.link_latency_s = in.real("link_latency_us") / units::kUsPerS;
   hw.tp.expert_parallel = in.choice("expert_parallel") == "on";  // a dense model has no experts to place
-  hw.tp.direct_all_reduce = in.choice("all_reduce") == "direct";
+  hw.step_model = validate_step_model(in, hw.gpu, hw.tp);  // the terms, the mechanisms and the all-reduce
   hw.block_size = in.count("block_size");
   const std::int64_t tp = hw.tp.size;
   // vLLM's rules: the query heads split evenly; KV heads split evenly or are replicated evenly.

@@ -17,6 +17,7 @@
 #include "llm/engine/engine.h"
 #include "llm/model/model_inputs.h"
 #include "llm/engine/scheduler.h"
+#include "llm/engine/step_model.h"
 #include "llm/model/step_time.h"
 
 namespace sl::llm {
@@ -28,28 +29,20 @@ struct EngineHardware : ModelAndGpu {
   std::int64_t pool_tokens = 0;  ///< floor(KV pool per GPU / KV bytes per token per GPU)
   std::int64_t block_size = 16;
   std::int64_t num_blocks = 0;   ///< floor(pool_tokens / block_size)
+  StepModelChoice step_model;    ///< where the step-time terms came from (step_model.h)
 };
 
-/// Parameters: model_params(llama3-8b), gpu_params(h100), bw_efficiency_frac, mem_util_frac, kv_pool
+/// Parameters: model_params(llama3-8b), gpu_params(h100) but for its step-time terms, mem_util_frac, kv_pool
 /// (reserve | fill | blocks | tokens), kv_gib, activation_gib, num_gpu_blocks, kv_tokens, block_size,
 /// tensor_parallel_size, expert_parallel (off | on: an MoE's experts placed whole over the GPUs, vLLM's
-/// --enable-expert-parallel; step_time.h), link_gb_per_s, link_latency_us. activation_gib (fill, default 0) is what vLLM's profiler
+/// --enable-expert-parallel; step_time.h), link_gb_per_s, link_latency_us, then step_model_params (step_model.h:
+/// step_model, and the terms and mechanisms it takes when custom, gpu_params' among them). activation_gib (fill, default 0) is what vLLM's profiler
 /// measures before it sizes the cache (determine_available_memory): the peak activation memory of a dummy forward
 /// pass of max_num_batched_tokens tokens, plus memory outside PyTorch's allocator (NCCL and cuBLAS buffers),
 /// subtracted with the weights from gpu_memory_utilization x memory. num_gpu_blocks and kv_tokens default to the reserve's 36,864 blocks and
 /// 589,824 tokens (Llama-3-8B, FP16 KV, 72 GiB).
 std::vector<ParamSpec> engine_hardware_params();
 
-/// A real server's mechanisms (step_time.h's GpuSpec fields, issue 37), all off by default (the book's model):
-/// layer_tax_every_step (off | on), host_step_ms, host_overlap (off | on), half_efficiency_tokens,
-/// cuda_graph_padding (off | on), request_overhead_ms (added to each request's TTFT and E2E),
-/// low_precision_efficiency_frac (the share of compute efficiency an FP8 or FP4 step reaches),
-/// expert_efficiency_frac (the share of both efficiencies a mixture of experts' expert layers reach),
-/// lm_head_and_embedding (off | on: the LM head at 16 bits on sampled rows, the embedding read by rows),
-/// attention_roofline (off | on: attention on its own roofline, added to the matrix products').
-std::vector<ParamSpec> mechanism_params();
-/// Sets `gpu`'s mechanisms from mechanism_params' inputs (each already checked against its range).
-void validate_mechanisms(const Inputs& in, GpuSpec& gpu);
 
 /// Checked hardware. Errors: heads or KV heads that do not split over the GPUs ("invalid",
 /// tensor_parallel_size); weights that leave no room ("too_large", weights); an activation reserve that leaves no

@@ -127,6 +127,7 @@ Result<SearchParams> validate_search(const Inputs& in) {
   SearchParams p;
   p.fleet_params = fleet_cell().params;
   p.in = in;
+  p.step_model.model = in.choice("step_model");
   if (const std::string* trace = in.asset(sample_trace_asset().name)) p.sample_trace = *trace;
   std::vector<std::string> gpus;
   if (in.choice("gpus") == "all")

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/cell.h"
+#include "llm/engine/step_model.h"
 
 namespace sl::llm {
 
@@ -68,6 +69,7 @@ struct SearchParams {
   double slo_target_frac = 0.9;
   double idle_w = 300;  ///< a GPU's busy power is its preset's TDP, at least this
   std::optional<std::string> sample_trace;  ///< the sample trace's bytes, when the host passed them
+  StepModelChoice step_model;               ///< the step model every design runs (its notices)
   /// Points read from a file (`points`, read_points) instead of run: the frontier of a search run elsewhere.
   std::optional<std::vector<SearchPoint>> loaded;
   std::int64_t num_replica_counts() const { return replicas_max - replicas_min + 1; }

@@ -8,6 +8,7 @@
 #include "core/table_columns.h"
 #include "llm/fleet/capacity_search.h"
 #include "llm/engine/engine_budget.h"
+#include "llm/engine/step_model.h"
 #include "llm/simulator_cells.h"
 #include "llm/engine/trace_inputs.h"
 
@@ -120,6 +121,12 @@ Result<RunResult> run_search(const SearchParams& p, std::uint64_t seed, RunContr
     for (const auto& [name, value] : fewer_outputs) result.output(name, value);
   }
   result.output("binding", static_cast<double>(binding));
+  // Every design runs the step model chosen; the fit's caveat names the first GPU of the grid the fit has no run on.
+  GpuSpec named;
+  named.name = vllm_fit().gpu;
+  for (const Design& d : p.designs)
+    if (d.gpu != named.name) { named.name = d.gpu; break; }
+  note_step_model(p.step_model, named, result);
   result.notice(binding_code(binding), binding == Binding::Range
                                            ? "the smallest fleet of the range already meets every SLO: lower replicas_min"
                                            : "one replica fewer misses its SLOs");

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "cell_runner.h"
+#include "llm/engine/step_model.h"
 
 #include "llm/model/step_time.h"
 
@@ -20,9 +21,18 @@ void check_knobs(const sl::RunResult& r, double efficiency, double bandwidth, do
   CHECK_THAT(out(r, "fitted_dispatch_tax_ms"), WithinRel(chunk_tax_ms, 0.02));
 }
 
-/// The knobs assets/calibration/serving-example.csv was made at (tools/make_calibration_example.cpp).
-const std::map<std::string, std::string> kTruth = {
-    {"efficiency_frac", "0.5"}, {"bw_efficiency_frac", "0.8"}, {"layer_tax_ms", "0.03"}, {"dispatch_tax_ms", "1"}};
+/// The knobs assets/calibration/serving-example.csv was made at (tools/make_calibration_example.cpp): the default
+/// step model's mechanisms and terms (step_model = fitted), with its four book terms moved.
+std::map<std::string, std::string> truth() {
+  sl::llm::GpuSpec gpu = sl::llm::with_knobs(sl::llm::GpuSpec{}, sl::llm::vllm_fit().knobs);
+  sl::llm::TensorParallel tp;
+  sl::llm::real_server_mechanisms(true, gpu, tp);
+  std::map<std::string, std::string> inputs;
+  for (const auto& [name, value] : sl::llm::step_model_fields(gpu, tp)) inputs[name] = value;
+  inputs["efficiency_frac"] = "0.5", inputs["bw_efficiency_frac"] = "0.8";
+  inputs["layer_tax_ms"] = "0.03", inputs["dispatch_tax_ms"] = "1";
+  return inputs;
+}
 
 }  // namespace
 
@@ -35,7 +45,13 @@ TEST_CASE("llm/calibration finds the knobs its bundled serving example was made 
   CHECK(out(r, "median_err_pct") < 0.5);      // ... the fit is not
   REQUIRE(r.fills.size() == 1);
   CHECK(r.fills[0].whole_page);
-  CHECK(r.fills[0].values.size() == 4);
+  // step_model = custom with every term and mechanism of the model it fitted: the four fitted terms, and the
+  // default model's mechanisms and other terms as they were.
+  std::map<std::string, std::string> filled(r.fills[0].values.begin(), r.fills[0].values.end());
+  CHECK(filled.size() == truth().size());
+  CHECK(filled["step_model"] == "custom");
+  CHECK(filled["cuda_graph_padding"] == "on");
+  CHECK(filled["request_overhead_ms"] == truth()["request_overhead_ms"]);
   CHECK(column(r, "fit", "line").front() == 8);  // six comment lines and the header above the first row
 }
 
@@ -50,8 +66,9 @@ TEST_CASE("llm/calibration fits decode steps on the step-time model: the chunk t
     for (const std::int64_t context : {256, 2048})
       csv += std::to_string(batch) + "," + std::to_string(context) + "," +
              sl::format_number(sl::llm::decode_step_s(model, gpu, batch, batch * context) * 1e3) + "\n";
-  const sl::RunResult r = kCell.run({{"measurements", csv}});
-  check_knobs(r, 0.6, 0.75, 0.05, 0.01);  // 0.01 ms: the cell's own chunk tax, its start
+  // The steps are the book's step model's (no mechanism), so the cell fits that model.
+  const sl::RunResult r = kCell.run({{"measurements", csv}, {"step_model", "book"}});
+  check_knobs(r, 0.6, 0.75, 0.05, 0.01);  // 0.01 ms: the book's chunk tax, its start
   CHECK(has_notice(r, "calib_unseen"));
   CHECK(column(r, "knobs", "unseen") == std::vector<double>{0, 0, 0, 1});
   CHECK(r.find_output("simulations") == nullptr);  // no simulation: the model itself
@@ -72,7 +89,7 @@ TEST_CASE("llm/calibration fits a vllm bench serve file: a burst, a closed loop 
               sl::format_number(f[3 * i + 1]) + ", \"output_throughput\": " + sl::format_number(f[3 * i + 2]) + "}\n";
     return text;
   };
-  std::map<std::string, std::string> at_truth = kTruth;
+  std::map<std::string, std::string> at_truth = truth();
   at_truth["measurements"] = bench(std::vector<double>(12, 1.0));
   at_truth["iterations"] = "1";
   const sl::RunResult truth = kCell.run(at_truth);

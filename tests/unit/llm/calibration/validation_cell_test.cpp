@@ -4,6 +4,7 @@
 
 #include "cell_runner.h"
 #include "llm/calibration/measured_points.h"
+#include "llm/engine/step_model.h"
 
 using namespace cell_test;
 
@@ -47,7 +48,8 @@ TEST_CASE("llm/validation offers vLLM's fitted knobs and mechanisms to every cel
   CHECK(f.name == "fitted_knobs");
   CHECK(f.whole_page);
   std::map<std::string, std::string> raw(f.values.begin(), f.values.end());
-  CHECK(raw.size() == 15);  // the book's four terms, and the mechanisms' eleven switches and terms
+  CHECK(raw.size() == 16);  // step_model = custom, the book's four terms, and the mechanisms' eleven switches and terms
+  CHECK(raw.at("step_model") == "custom");
   CHECK(std::stod(raw.at("efficiency_frac")) == Approx(out(r, "fitted_efficiency_frac")).epsilon(1e-3));
   CHECK(std::stod(raw.at("layer_tax_ms")) == Approx(out(r, "fitted_layer_tax_ms")).epsilon(1e-3));
   CHECK(std::stod(raw.at("request_overhead_ms")) == Approx(out(r, "fitted_request_overhead_ms")).epsilon(1e-3));
@@ -62,7 +64,7 @@ TEST_CASE("llm/validation offers vLLM's fitted knobs and mechanisms to every cel
   REQUIRE(knob.size() == 4 * 10);
   CHECK(source.front() == 0);  // vLLM's fit first: the one offered
   const std::vector<double> defaults(column(r, "knobs", "default").begin(), column(r, "knobs", "default").begin() + 10);
-  CHECK(defaults == std::vector<double>{0.4, 1.0, 0.01, 0.01, 0, 0, 0, 1, 1, 0});  // the page's defaults: the book's model
+  CHECK(defaults == std::vector<double>{0.4, 1.0, 0.01, 0.01, 0, 0, 0, 1, 1, 0});  // the book's model: every fit's start
   // vLLM's points compute at no FP8 peak: the low-precision share is not fitted (unseen, kept at 1); nor, by
   // default, the expert layers' own share (expert_efficiency = off).
   CHECK(column(r, "knobs", "unseen")[7] == 1);
@@ -221,4 +223,43 @@ TEST_CASE("llm/validation's median errors do not grow past their recorded values
   CHECK(out(r, "e2e_median_err_default_pct") <= 22.41);
   CHECK(out(r, "e2e_p99_median_err_default_pct") <= 29.60);
   CHECK(out(r, "throughput_median_err_default_pct") <= 6.669);
+}
+
+// The engine cells' default step model (step_model = fitted, src/llm/engine/vllm_fit.cpp) is this cell's fit at its
+// defaults, as tools/fit_defaults.mjs wrote it: a change to the model or the measured set that moves the fit fails
+// here until the tool is run again, so the page never shows defaults that are not the fit it states.
+TEST_CASE("the engine cells' default step model is llm/validation's fit to vLLM, and states its provenance",
+          "[llm][validation]") {
+  const sl::RunResult& r = shared_run(kCell.id);
+  const sl::llm::FittedStepModel& fit = sl::llm::vllm_fit();
+  const auto& source = column(r, "knobs", "source");
+  const auto& knob = column(r, "knobs", "knob");
+  const auto& fitted = column(r, "knobs", "fitted");
+  const auto value = [&](int k) {
+    for (std::size_t i = 0; i < source.size(); ++i)
+      if (source[i] == 0 && knob[i] == k) return fitted[i];
+    FAIL("no knob " << k << " of source 0");
+    return 0.0;
+  };
+  // Times are shown in ms; the file holds them in seconds (the tool divides by 1,000: a last-bit difference).
+  const sl::llm::StepKnobs& k = fit.knobs;
+  CHECK(k.compute_efficiency == Approx(value(0)).epsilon(1e-12));
+  CHECK(k.bandwidth_efficiency == Approx(value(1)).epsilon(1e-12));
+  CHECK(k.layer_tax_s * 1e3 == Approx(value(2)).epsilon(1e-12).margin(1e-15));
+  CHECK(k.dispatch_tax_s * 1e3 == Approx(value(3)).epsilon(1e-12).margin(1e-15));
+  CHECK(k.step_host_s * 1e3 == Approx(value(4)).epsilon(1e-12).margin(1e-15));
+  CHECK(k.request_overhead_s * 1e3 == Approx(value(5)).epsilon(1e-12).margin(1e-15));
+  CHECK(k.half_efficiency_tokens == Approx(value(6)).epsilon(1e-12).margin(1e-12));
+  CHECK(k.low_precision_efficiency == Approx(value(7)).epsilon(1e-12));
+  CHECK(k.expert_efficiency == Approx(value(8)).epsilon(1e-12));
+  // Its provenance, as the page states it: the source's runs and held-out median errors.
+  CHECK(column(r, "sources", "source")[0] == 0);
+  CHECK(fit.runs == column(r, "sources", "points")[0]);
+  CHECK(fit.ttft_err_pct == Approx(column(r, "sources", "ttft_median_err_pct")[0]).epsilon(1e-12));
+  CHECK(fit.itl_err_pct == Approx(column(r, "sources", "itl_median_err_pct")[0]).epsilon(1e-12));
+  CHECK(fit.e2e_err_pct == Approx(column(r, "sources", "e2e_median_err_pct")[0]).epsilon(1e-12));
+  CHECK(fit.e2e_p99_err_pct == Approx(column(r, "sources", "e2e_p99_median_err_pct")[0]).epsilon(1e-12));
+  CHECK(fit.throughput_err_pct == Approx(column(r, "sources", "throughput_median_err_pct")[0]).epsilon(1e-12));
+  // The fit is not the book's model: a reader who never calibrates sees other numbers than the book's roofline.
+  CHECK(k.compute_efficiency != Approx(0.4));
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cell_runner.h"
+#include "llm/engine/step_model.h"
 
 using namespace cell_test;
 
@@ -118,7 +119,7 @@ namespace {
 std::map<std::string, std::string> notebook_slots(const std::string& lambda) {
   return {{"model", "custom"}, {"params_b", "2"}, {"layers", "1"}, {"heads", "1"}, {"kv_heads", "1"},
           {"head_dim", "1"}, {"gpu", "custom"}, {"peak_tflop_per_s", "1000"}, {"bw_tb_per_s", "1"},
-          {"layer_tax_ms", "0"}, {"dispatch_tax_ms", "0"}, {"kv_gib", "0.001"}, {"max_num_seqs", "8"},
+          {"step_model", "custom"}, {"layer_tax_ms", "0"}, {"dispatch_tax_ms", "0"}, {"kv_gib", "0.001"}, {"max_num_seqs", "8"},
           {"prompt_mean", "1"}, {"prompt_cv", "0"}, {"output_mean", "197.8"}, {"output_cv", "1.3108"},
           {"output_max", "1000"}, {"lambda", lambda}, {"n", "10000"}};
 }
@@ -271,4 +272,25 @@ TEST_CASE("vLLM's start-up log: the pool in tokens and blocks, and the requests 
   CHECK(out(b, "kv_pool_tokens") == 16'000);
   CHECK(out(b, "kv_pool_blocks") == 1'000);
   CHECK_THAT(out(b, "max_concurrency"), WithinRel(16'000.0 / 1'256, 1e-12));
+}
+
+TEST_CASE("An engine cell says where its step model comes from: the fit's runs and held-out errors, a GPU it has no "
+          "run on, fields it ignores", "[llm][scheduler]") {
+  const auto r = cell.run({{"n", "50"}});
+  REQUIRE(has_notice(r, "step_model_fitted"));
+  for (const sl::Notice& n : r.notices)
+    if (n.code == "step_model_fitted") {
+      const std::map<std::string, std::string> args(n.args.begin(), n.args.end());
+      CHECK(args.at("runs") == std::to_string(sl::llm::vllm_fit().runs));
+      CHECK(args.at("gpu") == "h100");
+      CHECK(std::stod(args.at("ttft_err_pct")) == Approx(sl::llm::vllm_fit().ttft_err_pct).margin(0.05));
+      CHECK(args.count("itl_err_pct") == (sl::llm::vllm_fit().itl_err_pct < 0 ? 0u : 1u));  // none published
+    }
+  CHECK_FALSE(has_notice(r, "step_model_other_gpu"));
+  CHECK_FALSE(has_notice(r, "step_model_fields_ignored"));
+  CHECK(has_notice(cell.run({{"n", "50"}, {"gpu", "a100"}}), "step_model_other_gpu"));
+  CHECK(has_notice(cell.run({{"n", "50"}, {"bw_efficiency_frac", "0.5"}}), "step_model_fields_ignored"));
+  const auto book = cell.run({{"n", "50"}, {"step_model", "book"}});
+  CHECK_FALSE(has_notice(book, "step_model_fitted"));
+  CHECK(policy(book, "ttft_p99_ms", kContinuous) != policy(cell.run({{"n", "50"}}), "ttft_p99_ms", kContinuous));
 }

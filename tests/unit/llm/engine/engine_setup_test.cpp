@@ -23,13 +23,49 @@ TEST_CASE("Engine hardware at the defaults is the book's: 589,824 tokens in the 
           "[llm][engine_setup][book]") {
   const auto hw = validate_engine_hardware(inputs({}), 2048, "max_model_len");
   REQUIRE(hw.ok());
-  // 72 x 2^30 B / 131,072 B per token (§21), exact; the step model is the analytic cells' (INT4, FP16 KV).
+  // 72 x 2^30 B / 131,072 B per token (§21), exact; the model is the analytic cells' (INT4, FP16 KV).
   CHECK(hw.value().pool_tokens == 589'824);
   CHECK(hw.value().num_blocks == 36'864);
   CHECK(hw.value().tp.size == 1);
   CHECK(hw.value().model.bytes_per_weight == 0.5);
-  CHECK(hw.value().gpu.compute_efficiency == 0.4);
-  CHECK(hw.value().gpu.bandwidth_efficiency == 1.0);
+}
+
+TEST_CASE("The step model: fitted to vLLM by default, the book's roofline, or the reader's fields",
+          "[llm][engine_setup]") {
+  // fitted: llm/validation's terms for vLLM, with the mechanisms its vLLM points ran with.
+  const auto fitted = validate_engine_hardware(inputs({}), 2048, "x");
+  REQUIRE(fitted.ok());
+  const GpuSpec& f = fitted.value().gpu;
+  CHECK(fitted.value().step_model.model == "fitted");
+  CHECK(f.compute_efficiency == sl::llm::vllm_fit().knobs.compute_efficiency);
+  CHECK(f.bandwidth_efficiency == sl::llm::vllm_fit().knobs.bandwidth_efficiency);
+  CHECK(f.request_overhead_s == sl::llm::vllm_fit().knobs.request_overhead_s);
+  CHECK((f.layer_tax_every_step && f.cuda_graph_padding && f.lm_head_and_embedding && f.attention_roofline));
+  CHECK_FALSE(f.host_overlapped);
+  CHECK(fitted.value().tp.direct_all_reduce);  // 450 GB/s each way: an NVLink-class link
+  CHECK_FALSE(fitted.value().step_model.ignored_fields);
+  // book: 0.4 of the peak, all the bandwidth, 0.01 ms taxes, no mechanism, NCCL's ring.
+  const auto book = validate_engine_hardware(inputs({{"step_model", "book"}}), 2048, "x");
+  REQUIRE(book.ok());
+  const GpuSpec& b = book.value().gpu;
+  CHECK(b.compute_efficiency == 0.4);
+  CHECK(b.bandwidth_efficiency == 1.0);
+  CHECK(b.layer_tax_s == 1e-5);
+  CHECK(b.request_overhead_s == 0);
+  CHECK_FALSE((b.layer_tax_every_step || b.cuda_graph_padding || b.lm_head_and_embedding || b.attention_roofline));
+  CHECK_FALSE(book.value().tp.direct_all_reduce);
+  // custom: the fields, from the book's values; a field set while the choice ignores it is flagged.
+  const auto custom = validate_engine_hardware(inputs({{"step_model", "custom"}, {"efficiency_frac", "0.7"},
+                                                       {"cuda_graph_padding", "on"}}), 2048, "x");
+  REQUIRE(custom.ok());
+  CHECK(custom.value().gpu.compute_efficiency == 0.7);
+  CHECK(custom.value().gpu.cuda_graph_padding);
+  CHECK(custom.value().gpu.bandwidth_efficiency == 1.0);
+  CHECK_FALSE(custom.value().gpu.attention_roofline);
+  const auto ignored = validate_engine_hardware(inputs({{"efficiency_frac", "0.7"}}), 2048, "x");
+  REQUIRE(ignored.ok());
+  CHECK(ignored.value().step_model.ignored_fields);
+  CHECK(ignored.value().gpu.compute_efficiency == sl::llm::vllm_fit().knobs.compute_efficiency);
 }
 
 TEST_CASE("Tensor parallelism over 2 GPUs halves each GPU's weights and KV per token, so the same reserve holds "

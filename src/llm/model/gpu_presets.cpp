@@ -136,10 +136,4 @@ const std::vector<GpuPreset>& gpu_presets() {
   return presets;
 }
 
-const GpuPreset* find_gpu_preset(const std::string& id) {
-  for (const GpuPreset& p : gpu_presets())
-    if (p.id == id) return &p;
-  return nullptr;
-}
-
 }  // namespace sl::llm

@@ -22,6 +22,15 @@
 
 namespace sl::llm {
 
+/// The preset of this id in `presets` (model or GPU presets, below), or nullptr.
+template <typename Preset>
+const Preset* find_preset(const std::vector<Preset>& presets, const std::string& id) {
+  for (const Preset& p : presets) {
+    if (p.id == id) return &p;
+  }
+  return nullptr;
+}
+
 /// The architecture facts of a decoder-only transformer, as config.json names them (the comments give the keys).
 struct ModelArchitecture {
   std::string name;                        ///< an id ("qwen3-8b") or the config's model_type
@@ -103,7 +112,7 @@ struct ModelPreset {
 /// Every model preset, the book's two first.
 const std::vector<ModelPreset>& model_presets();
 /// The preset of this id, or nullptr.
-const ModelPreset* find_model_preset(const std::string& id);
+inline const ModelPreset* find_model_preset(const std::string& id) { return find_preset(model_presets(), id); }
 
 /// A named GPU, each figure citing its datasheet.
 struct GpuPreset {
@@ -115,6 +124,6 @@ struct GpuPreset {
 
 /// Every GPU preset, the book's two first (h100, a100).
 const std::vector<GpuPreset>& gpu_presets();
-const GpuPreset* find_gpu_preset(const std::string& id);
+inline const GpuPreset* find_gpu_preset(const std::string& id) { return find_preset(gpu_presets(), id); }
 
 }  // namespace sl::llm

@@ -180,11 +180,4 @@ const std::vector<ModelPreset>& model_presets() {
   return presets;
 }
 
-const ModelPreset* find_model_preset(const std::string& id) {
-  for (const auto& p : model_presets()) {
-    if (p.id == id) return &p;
-  }
-  return nullptr;
-}
-
 }  // namespace sl::llm

@@ -27,6 +27,16 @@ ModelArchitecture dense(std::string name, std::int64_t hidden, std::int64_t inte
   return a;
 }
 
+/// `a` made a mixture of experts: `experts` routed experts a layer, `per_token` of them run a token, each `width`
+/// wide (0: intermediate_size).
+ModelArchitecture with_experts(ModelArchitecture a, std::int64_t experts, std::int64_t per_token,
+                               std::int64_t width = 0) {
+  a.num_experts = experts;
+  a.experts_per_token = per_token;
+  a.moe_intermediate_size = width;
+  return a;
+}
+
 ModelPreset preset(std::string id, ModelArchitecture arch, double total_b, double active_b, std::string config_source,
                    std::string params_source, double book_params = 0) {
   return ModelPreset{std::move(id),          std::move(arch),          total_b, active_b,
@@ -75,9 +85,7 @@ std::vector<ModelPreset> llama_and_mistral_presets() {
                      "'a 7.3B parameter model'"));
   // Mixtral-8x7B: Mistral-7B's attention, 8 experts of Mistral-7B's MLP a layer, 2 a token. Its 12.9B active
   // count includes both embedding tables.
-  ModelArchitecture mixtral = dense("mixtral-8x7b", 4096, 14336, 32, 32, 8, 128, 32000);
-  mixtral.num_experts = 8;
-  mixtral.experts_per_token = 2;
+  const ModelArchitecture mixtral = with_experts(dense("mixtral-8x7b", 4096, 14336, 32, 32, 8, 128, 32000), 8, 2);
   p.push_back(preset("mixtral-8x7b", mixtral, 46.7, 12.9,
                      "huggingface.co/mistralai/Mixtral-8x7B-v0.1/blob/main/config.json",
                      "Mistral AI, 'Mixtral of experts' (mistral.ai/news/mixtral-of-experts, Dec. 2023): '46.7B total "
@@ -106,10 +114,7 @@ std::vector<ModelPreset> qwen_presets() {
                      "Qwen3-32B model card (huggingface.co/Qwen/Qwen3-32B): 'Number of Parameters: 32.8B'"));
   // 128 experts of width 768 a layer, 8 a token (intermediate_size 6144 is unused: no dense layer). Its 3.3B
   // active count includes both embedding tables; it is rounded to two digits, 1.6% below the sum's 3.35B.
-  ModelArchitecture moe = qwen3("qwen3-30b-a3b", 2048, 6144, 48, 32, 4);
-  moe.num_experts = 128;
-  moe.experts_per_token = 8;
-  moe.moe_intermediate_size = 768;
+  const ModelArchitecture moe = with_experts(qwen3("qwen3-30b-a3b", 2048, 6144, 48, 32, 4), 128, 8, 768);
   p.push_back(preset("qwen3-30b-a3b", moe, 30.5, 3.3, "huggingface.co/Qwen/Qwen3-30B-A3B/blob/main/config.json",
                      "Qwen3-30B-A3B model card (huggingface.co/Qwen/Qwen3-30B-A3B): 'Number of Parameters: 30.5B in "
                      "total and 3.3B activated'"));
@@ -124,12 +129,10 @@ std::vector<ModelPreset> qwen_presets() {
 /// gpt-oss: biases on q, k, v, o, the router and the experts; 4 experts a token; head_dim 64; vocabulary 201,088.
 /// Not counted: the learned attention sink, one scalar a head a layer (1,536 and 2,304 parameters).
 ModelArchitecture gpt_oss(std::string name, std::int64_t layers, std::int64_t experts) {
-  ModelArchitecture a = dense(std::move(name), 2880, 2880, layers, 64, 8, 64, 201088);
+  ModelArchitecture a = with_experts(dense(std::move(name), 2880, 2880, layers, 64, 8, 64, 201088), experts, 4);
   a.attention_bias = true;
   a.attention_out_bias = true;
   a.mlp_bias = true;
-  a.num_experts = experts;
-  a.experts_per_token = 4;
   return a;
 }
 
@@ -147,10 +150,7 @@ std::vector<ModelPreset> moe_presets() {
   // DeepSeek-V2-Lite: MLA without a query LoRA (q_lora_rank null), the first layer dense (first_k_dense_replace
   // 1), then 64 routed experts (6 a token) and 2 shared ones of width 1408. Its 2.4B activated count matches the
   // sum without both embedding tables (2.24B) no better than with them (2.66B); see the test.
-  ModelArchitecture lite = dense("deepseek-v2-lite", 2048, 10944, 27, 16, 16, 0, 102400);
-  lite.num_experts = 64;
-  lite.experts_per_token = 6;
-  lite.moe_intermediate_size = 1408;
+  ModelArchitecture lite = with_experts(dense("deepseek-v2-lite", 2048, 10944, 27, 16, 16, 0, 102400), 64, 6, 1408);
   lite.num_shared_experts = 2;
   lite.first_dense_layers = 1;
   lite.kv_lora_rank = 512;

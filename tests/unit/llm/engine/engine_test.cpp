@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "llm/conversation_workload.h"
 #include "llm/pressured_workload.h"
 
 #include "llm/engine/serving_metrics.h"
@@ -167,14 +168,7 @@ TEST_CASE("Static batching holds a finished sequence's slot until the batch's lo
 
 TEST_CASE("Multi-turn conversations: each turn finds the whole previous turn in the cache, in full blocks",
           "[llm][scheduler][engine]") {
-  ConversationParams c;
-  c.num_conversations = 6;
-  c.num_turns = 3;
-  c.rate_per_s = 0.5;
-  c.system_prompt_tokens = 100;
-  c.user_tokens = 30;
-  c.answer_tokens = 40;
-  c.think_s = 2;
+  const ConversationParams c = sl::llm::test::conversations(6, 3, 0.5, 100, 30, 40, 2);
   Workload w = make_conversations(c, 4);
   sl::RunControl ctl;
   EngineConfig e = pressured_engine(true, 0);

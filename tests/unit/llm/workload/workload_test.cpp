@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "llm/conversation_workload.h"
 #include "llm/lognormal_workload.h"
 
 using namespace sl::llm;
@@ -61,13 +62,7 @@ TEST_CASE("An arrival CV of 0 spaces requests evenly at 1 / rate", "[llm][worklo
 
 TEST_CASE("A conversation's turn k resends the whole history: system + k (user + answer) + user",
           "[llm][workload]") {
-  ConversationParams p;
-  p.num_conversations = 3;
-  p.num_turns = 4;
-  p.system_prompt_tokens = 500;
-  p.user_tokens = 30;
-  p.answer_tokens = 70;
-  p.think_s = 2.5;
+  const ConversationParams p = sl::llm::test::conversations(3, 4, 2, 500, 30, 70, 2.5);
   const Workload w = make_conversations(p, 5);
   REQUIRE(w.requests.size() == 12);
   REQUIRE(w.initial.size() == 3);  // only first turns arrive up front

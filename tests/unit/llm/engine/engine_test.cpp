@@ -4,6 +4,7 @@
 
 #include "llm/conversation_workload.h"
 #include "llm/pressured_workload.h"
+#include "llm/same_records.h"
 
 #include "llm/engine/serving_metrics.h"
 #include "llm/engine/static_batching.h"
@@ -195,11 +196,7 @@ TEST_CASE("The engine is deterministic: the same seed gives identical records", 
   sl::RunControl ctl;
   const EngineRun ra = run_continuous(pressured_engine(true, 0), a, ctl);
   const EngineRun rb = run_continuous(pressured_engine(true, 0), b, ctl);
-  REQUIRE(ra.records.size() == rb.records.size());
-  for (std::size_t i = 0; i < ra.records.size(); ++i) {
-    CHECK(ra.records[i].request_id == rb.records[i].request_id);
-    CHECK(ra.records[i].finished_at_s == rb.records[i].finished_at_s);
-  }
+  sl::llm::test::check_same_records(ra.records, rb.records);
   CHECK(ra.num_preemptions == rb.num_preemptions);
 }
 

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "llm/pressured_workload.h"
+#include "llm/same_records.h"
 
 #include <algorithm>
 #include <map>
@@ -27,13 +28,7 @@ EngineRun run_with(RequestTrace* trace) {
 TEST_CASE("Tracing changes nothing in the run", "[llm][trace]") {
   RequestTrace trace(40, 100'000);
   const EngineRun a = run_with(nullptr), b = run_with(&trace);
-  REQUIRE(a.records.size() == b.records.size());
-  for (std::size_t i = 0; i < a.records.size(); ++i) {
-    CHECK(a.records[i].request_id == b.records[i].request_id);
-    CHECK(a.records[i].first_token_at_s == b.records[i].first_token_at_s);
-    CHECK(a.records[i].finished_at_s == b.records[i].finished_at_s);
-    CHECK(a.records[i].num_preemptions == b.records[i].num_preemptions);
-  }
+  sl::llm::test::check_same_records(a.records, b.records);
   CHECK(a.num_steps == b.num_steps);
   CHECK(a.end_s == b.end_s);
   CHECK(a.busy_s == b.busy_s);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "llm/pressured_workload.h"
+#include "llm/same_records.h"
 
 #include "core/stats.h"
 #include "llm/engine/serving_metrics.h"
@@ -13,23 +14,10 @@ using namespace sl::llm;
 
 namespace {
 
+using sl::llm::test::check_same_records;
 using sl::llm::test::lognormal_workload;
 using sl::llm::test::pressured_engine;
 using sl::llm::test::pressured_workload;
-
-void check_same_records(const std::vector<RequestRecord>& a, const std::vector<RequestRecord>& b) {
-  REQUIRE(a.size() == b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    INFO("record " << i);
-    CHECK(a[i].request_id == b[i].request_id);
-    CHECK(a[i].arrival_at_s == b[i].arrival_at_s);
-    CHECK(a[i].first_scheduled_at_s == b[i].first_scheduled_at_s);
-    CHECK(a[i].first_token_at_s == b[i].first_token_at_s);
-    CHECK(a[i].finished_at_s == b[i].finished_at_s);
-    CHECK(a[i].num_cached_tokens == b[i].num_cached_tokens);
-    CHECK(a[i].num_preemptions == b[i].num_preemptions);
-  }
-}
 
 /// Every `n`-th request of `w` from `k` on, renumbered from 0, as a workload of its own.
 Workload every_nth(const Workload& w, std::size_t k, std::size_t n) {

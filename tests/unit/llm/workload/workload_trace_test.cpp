@@ -9,6 +9,7 @@
 #include "llm/engine/engine.h"
 #include "cell_runner.h"
 #include "llm/lognormal_workload.h"
+#include "llm/same_records.h"
 
 using namespace sl::llm;
 using Catch::Matchers::WithinAbs;
@@ -239,23 +240,9 @@ TEST_CASE("Replaying the trace written from a generated workload serves it recor
   sl::RunControl ctl;
   const EngineRun a_run = run_continuous(c, generated, ctl);
   const EngineRun b_run = run_continuous(c, replayed, ctl);
-  REQUIRE(a_run.records.size() == b_run.records.size());
   CHECK(a_run.num_preemptions > 0);
   CHECK(a_run.prefix_cache.num_hit_tokens > 0);
-  for (std::size_t i = 0; i < a_run.records.size(); ++i) {
-    const RequestRecord &x = a_run.records[i], &y = b_run.records[i];
-    INFO("record " << i);
-    CHECK(x.request_id == y.request_id);
-    CHECK(x.request_class == y.request_class);
-    CHECK(x.arrival_at_s == y.arrival_at_s);
-    CHECK(x.first_scheduled_at_s == y.first_scheduled_at_s);
-    CHECK(x.first_token_at_s == y.first_token_at_s);
-    CHECK(x.finished_at_s == y.finished_at_s);
-    CHECK(x.num_prompt_tokens == y.num_prompt_tokens);
-    CHECK(x.num_output_tokens == y.num_output_tokens);
-    CHECK(x.num_cached_tokens == y.num_cached_tokens);
-    CHECK(x.num_preemptions == y.num_preemptions);
-  }
+  sl::llm::test::check_same_records(a_run.records, b_run.records);
   CHECK(a_run.num_steps == b_run.num_steps);
   CHECK(a_run.end_s == b_run.end_s);
 }

@@ -20,6 +20,20 @@ std::string arg(const sl::Error& e, const std::string& key) { return cell_test::
 
 WorkloadTrace parsed(const std::string& text) { return cell_test::value_of(parse_workload_trace(text, "trace")); }
 
+struct Case {
+  std::string text, code, line, column, message;
+};
+
+const char* const kWholeTokens = "a whole number in [0, 1e+09]";
+const char* const kSeconds = "a number in [0, 1e+09]";
+
+/// `text` refused for a value: "trace line <line>, column <column>: expected <expected>, got <got>".
+Case bad_value(const std::string& text, const std::string& line, const std::string& column, const std::string& expected,
+               const std::string& got) {
+  return {text, "trace_value", line, column,
+          "trace line " + line + ", column " + column + ": expected " + expected + ", got " + got};
+}
+
 }  // namespace
 
 TEST_CASE("A plain trace reads arrival times as written, with classes and shared prefixes", "[llm][trace]") {
@@ -63,9 +77,6 @@ TEST_CASE("Azure and BurstGPT traces count time from their first row", "[llm][tr
 }
 
 TEST_CASE("Every malformed trace is refused whole, with one message naming its line and column", "[llm][trace]") {
-  struct Case {
-    std::string text, code, line, column, message;
-  };
   const std::string plain = "arrival_s,prompt_tokens,output_tokens\n";
   const std::vector<Case> cases = {
       {"", "trace_empty", "1", "<none>", "trace holds no header and no request"},
@@ -82,27 +93,20 @@ TEST_CASE("Every malformed trace is refused whole, with one message naming its l
        "trace line 1: no column prefix_tokens (a shared prefix needs both prefix_group and prefix_tokens)"},
       {"arrival_s,prompt_tokens,output_tokens,Prompt_Tokens\n1,2,3,4\n", "trace_duplicate_column", "1",
        "Prompt_Tokens", "trace line 1: the column Prompt_Tokens appears twice"},
-      {plain + "0,10,5\n1,-3,5\n", "trace_value", "3", "prompt_tokens",
-       "trace line 3, column prompt_tokens: expected a whole number in [0, 1e+09], got -3"},
-      {plain + "0,10,5\n1,ten,5\n", "trace_value", "3", "prompt_tokens",
-       "trace line 3, column prompt_tokens: expected a whole number in [0, 1e+09], got ten"},
-      {plain + "0,10.5,5\n", "trace_value", "2", "prompt_tokens",
-       "trace line 2, column prompt_tokens: expected a whole number in [0, 1e+09], got 10.5"},
-      {plain + "0x10,10,5\n", "trace_value", "2", "arrival_s",
-       "trace line 2, column arrival_s: expected a number in [0, 1e+09], got 0x10"},
-      {plain + "nan,10,5\n", "trace_value", "2", "arrival_s",
-       "trace line 2, column arrival_s: expected a number in [0, 1e+09], got nan"},
-      {plain + "-1,10,5\n", "trace_value", "2", "arrival_s",
-       "trace line 2, column arrival_s: expected a number in [0, 1e+09], got -1"},
-      {plain + "0,10,\n", "trace_value", "2", "output_tokens",
-       "trace line 2, column output_tokens: expected a whole number in [0, 1e+09], got "},
+      bad_value(plain + "0,10,5\n1,-3,5\n", "3", "prompt_tokens", kWholeTokens, "-3"),
+      bad_value(plain + "0,10,5\n1,ten,5\n", "3", "prompt_tokens", kWholeTokens, "ten"),
+      bad_value(plain + "0,10.5,5\n", "2", "prompt_tokens", kWholeTokens, "10.5"),
+      bad_value(plain + "0x10,10,5\n", "2", "arrival_s", kSeconds, "0x10"),
+      bad_value(plain + "nan,10,5\n", "2", "arrival_s", kSeconds, "nan"),
+      bad_value(plain + "-1,10,5\n", "2", "arrival_s", kSeconds, "-1"),
+      bad_value(plain + "0,10,\n", "2", "output_tokens", kWholeTokens, ""),
       {plain + "2,10,5\n1,10,5\n", "trace_unsorted", "3", "arrival_s",
        "trace line 3: this request arrives at 1 s, before the one on line 2 (2 s); sort the trace by time"},
       {plain + "1,10,5\n2,10\n", "trace_field_count", "3", "<none>", "trace line 3: 2 fields where the header has 3"},
-      {"TIMESTAMP,ContextTokens,GeneratedTokens\n2023-02-30 00:00:00,1,2\n", "trace_value", "2", "TIMESTAMP",
-       "trace line 2, column TIMESTAMP: expected a date and time like 2023-11-16 18:15:46.68, got 2023-02-30 00:00:00"},
-      {"arrival_s,prompt_tokens,output_tokens,class\n0,10,5,2\n", "trace_value", "2", "class",
-       "trace line 2, column class: expected a whole number in [0, 1], got 2"},
+      bad_value("TIMESTAMP,ContextTokens,GeneratedTokens\n2023-02-30 00:00:00,1,2\n", "2", "TIMESTAMP",
+                "a date and time like 2023-11-16 18:15:46.68", "2023-02-30 00:00:00"),
+      bad_value("arrival_s,prompt_tokens,output_tokens,class\n0,10,5,2\n", "2", "class", "a whole number in [0, 1]",
+                "2"),
       {"arrival_s,prompt_tokens,output_tokens,prefix_group,prefix_tokens\n0,10,5,1,10\n", "trace_value", "2",
        "prefix_tokens",
        "trace line 2, column prefix_tokens: a shared prefix must be shorter than its prompt (10 tokens), got 10"},

@@ -171,12 +171,16 @@ TEST_CASE("Lab files name only cells, parameters, outputs and tables the registr
       CHECK(spec->lab() == file.lab);
       check_text(c["title"], id + " title");
       check_text(c["text"], id + " text");
-      for (const auto& p : spec->params) {
-        INFO("param " << p.name << " has a label (the cell's own or the lab's shared one)");
-        const nlohmann::json* entry = file.param(p.name);
-        REQUIRE(entry != nullptr);
-        check_text((*entry)["label"], id + " " + p.name);
-      }
+      // Each declared parameter and output has a label, the cell's own or the lab's shared one.
+      const auto check_labelled = [&](const char* what, const auto& declared, auto entry_of) {
+        for (const auto& d : declared) {
+          INFO(what << " " << d.name << " has a label (the cell's own or the lab's shared one)");
+          const nlohmann::json* entry = entry_of(d.name);
+          REQUIRE(entry != nullptr);
+          check_text((*entry)["label"], id + " " + d.name);
+        }
+      };
+      check_labelled("param", spec->params, [&](const std::string& name) { return file.param(name); });
       for (const auto& [name, _] : c["params"].items()) {
         bool known = false;
         for (const auto& p : spec->params) known = known || p.name == name;
@@ -185,12 +189,7 @@ TEST_CASE("Lab files name only cells, parameters, outputs and tables the registr
       // Outputs and tables are declared in C++ (CellSpec::outputs, ::tables); the lab file labels each
       // declared output, nothing else, and charts only declared tables (tests/unit/core/cell_test.cpp
       // checks the runs against the declarations).
-      for (const auto& o : spec->outputs) {
-        INFO("declared output " << o.name << " has a label (the cell's own or the lab's shared one)");
-        const nlohmann::json* entry = file.output(o.name);
-        REQUIRE(entry != nullptr);
-        check_text((*entry)["label"], id + " " + o.name);
-      }
+      check_labelled("declared output", spec->outputs, [&](const std::string& name) { return file.output(name); });
       for (const auto& [name, entry] : c["outputs"].items()) {
         INFO("labelled output " << name << " is declared in C++");
         CHECK(spec->find_output(name) != nullptr);

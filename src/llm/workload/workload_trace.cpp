@@ -189,6 +189,15 @@ class RowReader {
     return x;
   }
 
+  /// A token count (a whole number in [0, kMaxTokens]) into `out`, or the error naming its cell.
+  std::optional<Error> tokens(const std::vector<std::string>& f, int column, std::int64_t line,
+                              std::int64_t& out) const {
+    auto n = number(f, column, line, 0, kMaxTokens, true);
+    if (!n.ok()) return n.error();
+    out = static_cast<std::int64_t>(n.value());
+    return std::nullopt;
+  }
+
  private:
   const std::string& param_;
   const Columns& columns_;
@@ -266,12 +275,8 @@ Result<WorkloadTrace> parse_workload_trace(const std::string& text, const std::s
                    {{"line", std::to_string(line)}, {"column", echo(c.names[static_cast<std::size_t>(c.arrival)])},
                     {"before_line", std::to_string(before.line)}}};
     }
-    auto prompt = rows.number(fields, c.prompt, line, 0, kMaxTokens, true);
-    if (!prompt.ok()) return prompt.error();
-    auto output = rows.number(fields, c.output, line, 0, kMaxTokens, true);
-    if (!output.ok()) return output.error();
-    row.prompt_tokens = static_cast<std::int64_t>(prompt.value());
-    row.output_tokens = static_cast<std::int64_t>(output.value());
+    if (auto e = rows.tokens(fields, c.prompt, line, row.prompt_tokens)) return *e;
+    if (auto e = rows.tokens(fields, c.output, line, row.output_tokens)) return *e;
     if (c.request_class >= 0) {
       auto cls = rows.number(fields, c.request_class, line, 0, 1, true);
       if (!cls.ok()) return cls.error();
@@ -280,12 +285,8 @@ Result<WorkloadTrace> parse_workload_trace(const std::string& text, const std::s
     if (c.prefix_group >= 0) {
       const bool none = csv::header_name(fields[static_cast<std::size_t>(c.prefix_group)]).empty();
       if (!none) {
-        auto group = rows.number(fields, c.prefix_group, line, 0, kMaxTokens, true);
-        if (!group.ok()) return group.error();
-        auto tokens = rows.number(fields, c.prefix_tokens, line, 0, kMaxTokens, true);
-        if (!tokens.ok()) return tokens.error();
-        row.prefix_group = static_cast<std::int64_t>(group.value());
-        row.prefix_tokens = static_cast<std::int64_t>(tokens.value());
+        if (auto e = rows.tokens(fields, c.prefix_group, line, row.prefix_group)) return *e;
+        if (auto e = rows.tokens(fields, c.prefix_tokens, line, row.prefix_tokens)) return *e;
         if (row.prefix_tokens >= row.prompt_tokens)
           return rows.value_error(line, c.prefix_tokens, fields[static_cast<std::size_t>(c.prefix_tokens)],
                                   "a shared prefix must be shorter than its prompt (" +

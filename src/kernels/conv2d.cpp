@@ -19,11 +19,6 @@ void add_bias_and_activate(const Conv2dShape& s, const float* bias, bool relu, f
   }
 }
 
-/// A 1x1 kernel with stride 1 and no padding needs no unfolding: the image already is its patch matrix.
-bool is_pointwise(const Conv2dShape& s) {
-  return s.kernel_h == 1 && s.kernel_w == 1 && s.stride == 1 && s.padding == 0;
-}
-
 }  // namespace
 
 std::int64_t Conv2dShape::out_height() const { return (height + 2 * padding - kernel_h) / stride + 1; }
@@ -57,23 +52,32 @@ void im2col(const Conv2dShape& s, const float* image, float* columns) {
       }
 }
 
+void for_each_patch_matrix(const Conv2dShape& s, const float* input,
+                           void (*unfold)(const Conv2dShape&, const float*, float*),
+                           const std::function<void(std::int64_t n, const float* patches)>& multiply) {
+  const std::int64_t positions = s.out_height() * s.out_width();
+  const std::int64_t image_in = s.in_channels * s.height * s.width;
+  std::vector<float> columns(s.is_pointwise() ? 0 : static_cast<std::size_t>(s.patch_size() * positions));
+  for (std::int64_t n = 0; n < s.batch; ++n) {
+    const float* patches = input + n * image_in;
+    if (!s.is_pointwise()) {
+      unfold(s, patches, columns.data());
+      patches = columns.data();
+    }
+    multiply(n, patches);
+  }
+}
+
 void conv2d_f32(const Conv2dShape& s, const float* input, const float* weight, const float* bias, float* output,
                 bool relu) {
   const std::int64_t plane = s.out_height() * s.out_width();
-  const std::int64_t image_in = s.in_channels * s.height * s.width;
   const std::int64_t image_out = s.out_channels * plane;
-  std::vector<float> columns(is_pointwise(s) ? 0 : static_cast<std::size_t>(s.patch_size() * plane));
-  for (std::int64_t n = 0; n < s.batch; ++n) {
-    const float* patches = input + n * image_in;
-    if (!is_pointwise(s)) {
-      im2col(s, patches, columns.data());
-      patches = columns.data();
-    }
+  for_each_patch_matrix(s, input, &im2col, [&](std::int64_t n, const float* patches) {
     // (C_out x C_in kh kw) * (C_in kh kw x H_out W_out), written straight into the NCHW output image.
     gemm_f32({s.out_channels, plane, s.patch_size(), BLayout::Normal}, weight, s.patch_size(), patches, plane,
              output + n * image_out, plane);
     add_bias_and_activate(s, bias, relu, output + n * image_out);
-  }
+  });
 }
 
 void conv2d_f32_naive(const Conv2dShape& s, const float* input, const float* weight, const float* bias,

@@ -4,6 +4,7 @@
 // the C_out x (H_out W_out) output image. Zero padding and a stride, as ResNet-style layers need; a direct
 // seven-loop convolution is the reference.
 #include <cstdint>
+#include <functional>
 
 namespace sl::kernels {
 
@@ -26,6 +27,8 @@ struct Conv2dShape {
   std::int64_t input_size() const { return batch * in_channels * height * width; }
   std::int64_t weight_size() const { return out_channels * patch_size(); }
   std::int64_t output_size() const { return batch * out_channels * out_height() * out_width(); }
+  /// A 1x1 kernel with stride 1 and no padding needs no unfolding: the image already is its patch matrix.
+  bool is_pointwise() const { return kernel_h == 1 && kernel_w == 1 && stride == 1 && padding == 0; }
   /// Positive sizes, stride >= 1, 0 <= padding, and an output of at least 1 x 1.
   bool is_valid() const;
 };
@@ -36,6 +39,13 @@ std::int64_t conv2d_flop(const Conv2dShape& s);
 /// Unfolds one C_in x H x W image into patches: row (c, u, v), column (y, x) holds
 /// image[c][y stride - pad + u][x stride - pad + v], or 0 outside the image.
 void im2col(const Conv2dShape& s, const float* image, float* columns);
+
+/// Calls multiply(n, patches) for each image n of `input` (NCHW or NHWC, C_in H W values an image) with its patch
+/// matrix: the image itself when the kernel is pointwise, else the image unfolded by `unfold` (im2col or
+/// im2col_nhwc) into one buffer that every image reuses.
+void for_each_patch_matrix(const Conv2dShape& s, const float* input,
+                           void (*unfold)(const Conv2dShape&, const float*, float*),
+                           const std::function<void(std::int64_t n, const float* patches)>& multiply);
 
 /// output = conv(input, weight) + bias (bias may be null), optionally ReLU; shapes as in Conv2dShape.
 void conv2d_f32(const Conv2dShape& s, const float* input, const float* weight, const float* bias, float* output,

@@ -1,16 +1,11 @@
 #include "kernels/conv2d_nhwc.h"
 
 #include <algorithm>
-#include <vector>
 
 #include "kernels/gemm.h"
 
 namespace sl::kernels {
 namespace {
-
-bool is_pointwise(const Conv2dShape& s) {
-  return s.kernel_h == 1 && s.kernel_w == 1 && s.stride == 1 && s.padding == 0;
-}
 
 void add_bias_and_activate_rows(std::int64_t pixels, std::int64_t channels, const float* bias, bool relu,
                                 float* out) {
@@ -59,20 +54,13 @@ void im2col_nhwc(const Conv2dShape& s, const float* image, float* columns) {
 void conv2d_nhwc_f32(const Conv2dShape& s, const float* input, const float* weight_ohwi, const float* bias,
                      float* output, bool relu) {
   const std::int64_t pixels = s.out_height() * s.out_width();
-  const std::int64_t image_in = s.height * s.width * s.in_channels;
   const std::int64_t image_out = pixels * s.out_channels;
-  std::vector<float> columns(is_pointwise(s) ? 0 : static_cast<std::size_t>(s.patch_size() * pixels));
-  for (std::int64_t n = 0; n < s.batch; ++n) {
-    const float* patches = input + n * image_in;
-    if (!is_pointwise(s)) {
-      im2col_nhwc(s, patches, columns.data());
-      patches = columns.data();
-    }
+  for_each_patch_matrix(s, input, &im2col_nhwc, [&](std::int64_t n, const float* patches) {
     // (H_out W_out x C_in kh kw) * (C_out x C_in kh kw)^T, written straight into the NHWC output image.
     gemm_f32({pixels, s.out_channels, s.patch_size(), BLayout::Transposed}, patches, s.patch_size(), weight_ohwi,
              s.patch_size(), output + n * image_out, s.out_channels);
     add_bias_and_activate_rows(pixels, s.out_channels, bias, relu, output + n * image_out);
-  }
+  });
 }
 
 }  // namespace sl::kernels

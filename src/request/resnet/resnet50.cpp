@@ -74,8 +74,7 @@ std::int64_t ResnetPlan::max_columns() const {
   std::int64_t m = 0;
   for (const auto& c : convs) {
     const auto& s = c.shape;
-    const bool pointwise = s.kernel_h == 1 && s.kernel_w == 1 && s.stride == 1 && s.padding == 0;
-    if (!pointwise) m = std::max(m, s.patch_size() * s.out_height() * s.out_width());
+    if (!s.is_pointwise()) m = std::max(m, s.patch_size() * s.out_height() * s.out_width());
   }
   return m;
 }

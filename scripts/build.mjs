@@ -175,8 +175,8 @@ async function bundle() {
 }
 
 /**
- * Writes labs/<lab>.json (and the text of its "Why?" sections, labs/<lab>.why.json, and its checked challenges,
- * labs/<lab>.challenges.json) for every lab, in both languages ({en, vi} at every translated value; the page
+ * Writes labs/<lab>.json (and the text of its "Why?" sections, labs/<lab>.why.json, its checked challenges,
+ * labs/<lab>.challenges.json, and its charts' Vega-Lite specs, labs/<lab>.charts.json) for every lab, in both languages ({en, vi} at every translated value; the page
  * localizes it, so switching language fetches nothing), and the manifest labs/index.json (id, order, status,
  * title, summary, in both languages). One file per lab rather than one per language: a first visit's service
  * worker precaches every lab, and the two languages share their structure (charts, book rows, declarations),
@@ -209,9 +209,16 @@ async function copy_labs() {
     // 1.9 kB brotli of the queues lab's first visit.
     const page_book = ({ ref, output, label, reason }) => ({ ref, output, label, ...(reason ? { reason } : {}) });
     const challenges = {};
+    // The charts' Vega-Lite specs go to labs/<lab>.charts.json, which a page fetches when it first draws a chart,
+    // after its first result, as Vega itself comes then (the queues lab moves 3.0 kB brotli less before it).
+    const chart_specs = {};
     const cells = (rest.cells || []).map(({ challenges: cell_challenges, ...lab_cell }) => {
-      const cell = lab_cell.book ? { ...lab_cell, book: lab_cell.book.map(page_book) } : lab_cell;
+      let cell = lab_cell.book ? { ...lab_cell, book: lab_cell.book.map(page_book) } : lab_cell;
       if (cell_challenges) challenges[cell.id] = cell_challenges;
+      if (cell.charts) {
+        chart_specs[cell.id] = Object.fromEntries(cell.charts.map((chart) => [chart.id, chart.spec]));
+        cell = { ...cell, charts: cell.charts.map(({ spec: _spec, ...head }) => head) };
+      }
       if (!cell.why) return cell;
       why[cell.id] = cell.why.map((section) => section.text);
       return { ...cell, why: cell.why.map(({ text: _text, ...head }) => head) };
@@ -219,6 +226,7 @@ async function copy_labs() {
     await writeFile(join(out, 'labs', `${lab.id}.json`), JSON.stringify({ ...rest, cells, neighbours, cell_specs: cell_specs_of_lab }));
     await writeFile(join(out, 'labs', `${lab.id}.why.json`), JSON.stringify(why));
     await writeFile(join(out, 'labs', `${lab.id}.challenges.json`), JSON.stringify(challenges));
+    await writeFile(join(out, 'labs', `${lab.id}.charts.json`), JSON.stringify(chart_specs));
   }
   const index = labs.map(({ id, order, status, title, summary }) => ({ id, order, status, title, summary }));
   await writeFile(join(out, 'labs', 'index.json'), `${JSON.stringify({ labs: index }, null, 2)}\n`);

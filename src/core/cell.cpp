@@ -174,6 +174,10 @@ Table& RunResult::table(std::string name) {
   return tables.back();
 }
 
+void RunResult::notice(std::string code, std::string message) {
+  notices.push_back({std::move(code), std::move(message), {}});
+}
+
 void RunResult::notice(std::string code, std::string message, std::vector<std::pair<std::string, std::string>> args) {
   notices.push_back({std::move(code), std::move(message), std::move(args)});
 }

@@ -231,7 +231,10 @@ struct RunResult {
 
   void output(std::string name, double value);
   Table& table(std::string name);
-  void notice(std::string code, std::string message, std::vector<std::pair<std::string, std::string>> args = {});
+  void notice(std::string code, std::string message);
+  /// A notice with named numbers and names for the page's text (its {name} placeholders). Two overloads, not a
+  /// default argument: the ~100 calls without args would each build an empty vector in the wasm module.
+  void notice(std::string code, std::string message, std::vector<std::pair<std::string, std::string>> args);
   /// Value of a named output, or nullptr.
   const double* find_output(const std::string& name) const;
 };

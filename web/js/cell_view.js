@@ -9,7 +9,7 @@ import { t, pick, current_lang, load_errors } from './i18n.js';
 import { build_param_fields, needs_consent } from './param_form.js';
 import { headline, result_table, book_details, all_outputs, notice_text, error_text, value_with_unit, output_unit } from './result_view.js';
 import { ChartPanel } from './chart_panel.js';
-import { fetch_why } from './labs.js';
+import { fetch_why, fetch_chart_specs } from './labs.js';
 import { RunStatus } from './run_status.js';
 import { share_actions } from './share_actions.js';
 import { columns_to_rows, book_rows } from './charts.js';
@@ -543,6 +543,16 @@ export class CellView {
 
   /** Draws charts from the last result (a folded chart only once "More charts" is open: it has no width before). */
   #draw(charts) {
+    // The specs come with the first drawing (labs/<lab>.charts.json), then every chart on view is drawn.
+    if (this.#charts.some((chart) => !chart.has_vl_spec)) {
+      const cell_id = this.#spec.id;
+      fetch_chart_specs(this.#lab_id).then((specs) => {
+        for (const chart of this.#charts) chart.set_vl_spec(specs[cell_id]?.[chart.chart_id] ?? null);
+        const concealed = Boolean(this.#prediction?.pending);
+        if (this.#charts.every((chart) => chart.has_vl_spec) && this.#last_result && !concealed) this.#draw(this.#shown_charts());
+      }, () => {});   // offline with no copy: the numbers stay, the charts are tried again at the next drawing
+      return;
+    }
     for (const chart of charts) chart.show(this.#datasets, this.#last_result?.outputs || {}, this.#compare?.design_a());
   }
 

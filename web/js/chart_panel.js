@@ -11,7 +11,8 @@ import { draw_near_view } from './chart_gate.js';
 const SECONDARY_HEIGHT_PX = 180;
 
 export class ChartPanel {
-  #chart;            // the lab file's chart entry {id, title, summary, note, spec}
+  #chart;            // the lab file's chart entry {id, title, summary, note}
+  #vl_spec = null;   // its Vega-Lite spec (labs/<lab>.charts.json, set_vl_spec): none until the first drawing
   #doc = {};         // the cell's lab-file entry (column labels)
   #spec = null;      // the cell's C++ spec (output units)
   #view = null;      // the current Vega view
@@ -33,6 +34,10 @@ export class ChartPanel {
 
   /** The same chart's entry in another language (its spec's axis titles and its title); build() then redraws. */
   set_chart(chart) { this.#chart = chart; }
+
+  /** The chart's Vega-Lite spec, once its lab's chart file has come. */
+  set_vl_spec(spec) { this.#vl_spec = spec; }
+  get has_vl_spec() { return this.#vl_spec !== null; }
 
   /** Marks this chart as one of the smaller ones under the main chart. */
   set secondary(is_secondary) { this.#max_height = is_secondary ? SECONDARY_HEIGHT_PX : Infinity; }
@@ -77,14 +82,14 @@ export class ChartPanel {
     this.#outputs = outputs;
     this.#design_a = design_a;
     // A chart of a table this result lacks (measured only in the browser, say) is hidden, not drawn empty.
-    this.element.hidden = !data_names(this.#chart.spec).some((name) => datasets[name]);
+    this.element.hidden = !data_names(this.#vl_spec).some((name) => datasets[name]);
     if (this.element.hidden) return this.#drawing;
     const title = pick(this.#chart.title, this.#chart.id);
     const summary_b = this.summary_text();
     const summary = summary_b && design_a ? design_a.summary(summary_b, this.summary_text(design_a.outputs)) : summary_b;
     this.#summary.textContent = summary;
     this.#canvas.setAttribute('aria-label', summary ? `${title}. ${summary}` : title);
-    const spec_b = spec_with_data(this.#chart.spec, datasets, summary || title, this.#max_height);
+    const spec_b = spec_with_data(this.#vl_spec, datasets, summary || title, this.#max_height);
     const spec = design_a ? design_a.spec(spec_b) : spec_b;
     const canvas = this.#canvas;
     this.#drawing = this.#drawing.then(() => draw_near_view(canvas, () => draw_chart(canvas, spec, this.#view))).then((view) => {
@@ -119,7 +124,7 @@ export class ChartPanel {
       csv);
   }
 
-  #table_names() { return data_names(this.#chart.spec).filter((name) => this.#datasets?.[name] && name !== 'book'); }
+  #table_names() { return data_names(this.#vl_spec).filter((name) => this.#datasets?.[name] && name !== 'book'); }
 
   /** A table's rows; with a design A, A's and this run's, each marked (compare.js). */
   #rows(name) { return this.#design_a ? this.#design_a.rows(name, this.#datasets[name]) : this.#datasets[name]; }
@@ -131,7 +136,7 @@ export class ChartPanel {
 
   #save_csv(name) {
     const columns = this.#columns(name);
-    const titles = field_titles(this.#chart.spec);
+    const titles = field_titles(this.#vl_spec);
     const headers = columns.map((column) => column_header(this.#doc, name, column, titles));
     const rows = this.#rows(name).map((row) => columns.map((column) => csv_value(this.#doc, name, column, row[column])));
     save(this.#file_name('csv', name), to_csv(headers, rows), 'text/csv');
@@ -147,7 +152,7 @@ export class ChartPanel {
   #fill_table() {
     if (!this.#datasets) return;
     const title = pick(this.#chart.title, this.#chart.id);
-    const titles = field_titles(this.#chart.spec);
+    const titles = field_titles(this.#vl_spec);
     const tables = this.#table_names().map((name) => {
       const rows = this.#rows(name);
       const columns = this.#columns(name);

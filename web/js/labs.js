@@ -37,6 +37,17 @@ export async function fetch_lab(id, lang) {
   return lab && localize(lab, lang);
 }
 
+const chart_files = new Map();   // id → promise of {cell id: {chart id: its Vega-Lite spec}}
+
+/** A lab's chart specs (labs/<id>.charts.json), fetched once, when its page first draws a chart. */
+export function fetch_chart_specs(id) {
+  if (!chart_files.has(id)) {
+    chart_files.set(id, fetch_json(`labs/${id}.charts.json`));
+    chart_files.get(id).catch(() => chart_files.delete(id));   // tried again at the next drawing
+  }
+  return chart_files.get(id);
+}
+
 const why_files = new Map();   // id → promise of {cell id: [each "Why?" section's text, both languages]}
 
 /** The text of a lab's "Why?" sections (labs/<id>.why.json), fetched once, when a reader first opens one. */

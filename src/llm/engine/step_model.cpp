@@ -49,42 +49,62 @@ std::vector<ParamSpec> step_model_params(std::vector<ParamSpec> moved) {
   return params;
 }
 
+namespace {
+
+/// The terms step_model = custom takes, each once: its field, and the factor from the field's text (ms, a fraction,
+/// tokens) to GpuSpec's (seconds...). Reading, the ignored-field check and the fill all walk these two tables.
+struct Term {
+  const char* name;
+  double GpuSpec::*field;
+  double per_shown;  ///< field = shown x this (1e-3 for ms: x_ms * 1e-3 is not always x_ms / 1e3 to the bit)
+};
+constexpr Term kTerms[] = {{"efficiency_frac", &GpuSpec::compute_efficiency, 1},
+                           {"layer_tax_ms", &GpuSpec::layer_tax_s, units::kSPerMs},
+                           {"dispatch_tax_ms", &GpuSpec::dispatch_tax_s, units::kSPerMs},
+                           {"bw_efficiency_frac", &GpuSpec::bandwidth_efficiency, 1},
+                           {"host_step_ms", &GpuSpec::step_host_s, units::kSPerMs},
+                           {"half_efficiency_tokens", &GpuSpec::half_efficiency_tokens, 1},
+                           {"request_overhead_ms", &GpuSpec::request_overhead_s, units::kSPerMs},
+                           {"low_precision_efficiency_frac", &GpuSpec::low_precision_efficiency, 1},
+                           {"expert_efficiency_frac", &GpuSpec::expert_efficiency, 1}};
+struct Switch {
+  const char* name;
+  bool GpuSpec::*field;
+};
+constexpr Switch kSwitches[] = {{"layer_tax_every_step", &GpuSpec::layer_tax_every_step},
+                                {"host_overlap", &GpuSpec::host_overlapped},
+                                {"cuda_graph_padding", &GpuSpec::cuda_graph_padding},
+                                {"lm_head_and_embedding", &GpuSpec::lm_head_and_embedding},
+                                {"attention_roofline", &GpuSpec::attention_roofline}};
+
+double shown(const Term& t, double field) { return t.per_shown == 1 ? field : field * units::kMsPerS; }
+
+}  // namespace
+
 StepModelChoice validate_step_model(const Inputs& in, GpuSpec& gpu, TensorParallel& tp) {
   StepModelChoice c;
   c.model = in.choice("step_model");
-  if (c.model == "custom") {  // the GPU's own fields (efficiency_frac and the taxes) are already in `gpu`
-    gpu.bandwidth_efficiency = in.real("bw_efficiency_frac");
-    tp.direct_all_reduce = in.choice("all_reduce") == "direct";
-    gpu.layer_tax_every_step = in.choice("layer_tax_every_step") == "on";
-    gpu.step_host_s = in.real("host_step_ms") * units::kSPerMs;
-    gpu.host_overlapped = in.choice("host_overlap") == "on";
-    gpu.half_efficiency_tokens = in.real("half_efficiency_tokens");
-    gpu.cuda_graph_padding = in.choice("cuda_graph_padding") == "on";
-    gpu.request_overhead_s = in.real("request_overhead_ms") * units::kSPerMs;
-    gpu.low_precision_efficiency = in.real("low_precision_efficiency_frac");
-    gpu.expert_efficiency = in.real("expert_efficiency_frac");
-    gpu.lm_head_and_embedding = in.choice("lm_head_and_embedding") == "on";
-    gpu.attention_roofline = in.choice("attention_roofline") == "on";
-    return c;
+  const GpuSpec book;  // every field's default is the book's value, every switch off, the ring
+  const bool custom = c.model == "custom";
+  for (const Term& t : kTerms) {
+    const double x = in.real(t.name);
+    if (custom) gpu.*t.field = x * t.per_shown;
+    // Away from its default while the choice ignores it: by more than text round-tripping can explain.
+    else if (std::fabs(x - shown(t, book.*t.field)) > 1e-9 * std::fabs(shown(t, book.*t.field))) c.ignored_fields = true;
   }
-  // A field away from its default (the book's value) while the choice ignores it: by more than text round-tripping
-  // can explain. The GPU's own fields (gpu_params) are among them.
-  const auto moved = [](double x, double default_value) { return std::fabs(x - default_value) > 1e-9 * std::fabs(default_value); };
-  for (const ParamSpec& spec : step_model_params({})) {
-    if (spec.name == "step_model") continue;
-    c.ignored_fields = c.ignored_fields || (spec.kind == ParamSpec::Kind::Choice ? in.choice(spec.name) != spec.default_choice
-                                                                                 : moved(in.real(spec.name), spec.default_value));
+  for (const Switch& s : kSwitches) {
+    const bool on = in.choice(s.name) == "on";
+    if (custom) gpu.*s.field = on;
+    else if (on) c.ignored_fields = true;
   }
-  const GpuSpec book;
-  c.ignored_fields = c.ignored_fields || moved(in.real("efficiency_frac"), book.compute_efficiency) ||
-                     moved(in.real("layer_tax_ms"), book.layer_tax_s * units::kMsPerS) ||
-                     moved(in.real("dispatch_tax_ms"), book.dispatch_tax_s * units::kMsPerS);
+  const bool direct = in.choice("all_reduce") == "direct";
+  if (custom) tp.direct_all_reduce = direct;
+  else if (direct) c.ignored_fields = true;
   if (c.model == "book") {
-    gpu = with_knobs(gpu, knobs_of(book));
-    gpu.layer_tax_every_step = gpu.host_overlapped = gpu.cuda_graph_padding = false;
-    gpu.lm_head_and_embedding = gpu.attention_roofline = false;
+    for (const Term& t : kTerms) gpu.*t.field = book.*t.field;
+    for (const Switch& s : kSwitches) gpu.*s.field = false;
     tp.direct_all_reduce = false;
-  } else {
+  } else if (c.model == "fitted") {
     gpu = with_knobs(gpu, vllm_fit().knobs);
     real_server_mechanisms(true, gpu, tp);
   }
@@ -92,23 +112,11 @@ StepModelChoice validate_step_model(const Inputs& in, GpuSpec& gpu, TensorParall
 }
 
 std::vector<std::pair<std::string, std::string>> step_model_fields(const GpuSpec& gpu, const TensorParallel& tp) {
-  const auto on = [](bool b) { return std::string(b ? "on" : "off"); };
-  return {{"step_model", "custom"},
-          {"efficiency_frac", digits4(gpu.compute_efficiency)},
-          {"layer_tax_ms", digits4(gpu.layer_tax_s * units::kMsPerS)},
-          {"dispatch_tax_ms", digits4(gpu.dispatch_tax_s * units::kMsPerS)},
-          {"bw_efficiency_frac", digits4(gpu.bandwidth_efficiency)},
-          {"all_reduce", tp.direct_all_reduce ? "direct" : "ring"},
-          {"layer_tax_every_step", on(gpu.layer_tax_every_step)},
-          {"host_step_ms", digits4(gpu.step_host_s * units::kMsPerS)},
-          {"host_overlap", on(gpu.host_overlapped)},
-          {"half_efficiency_tokens", digits4(gpu.half_efficiency_tokens)},
-          {"cuda_graph_padding", on(gpu.cuda_graph_padding)},
-          {"request_overhead_ms", digits4(gpu.request_overhead_s * units::kMsPerS)},
-          {"low_precision_efficiency_frac", digits4(gpu.low_precision_efficiency)},
-          {"expert_efficiency_frac", digits4(gpu.expert_efficiency)},
-          {"lm_head_and_embedding", on(gpu.lm_head_and_embedding)},
-          {"attention_roofline", on(gpu.attention_roofline)}};
+  std::vector<std::pair<std::string, std::string>> fields = {{"step_model", "custom"},
+                                                             {"all_reduce", tp.direct_all_reduce ? "direct" : "ring"}};
+  for (const Term& t : kTerms) fields.emplace_back(t.name, digits4(shown(t, gpu.*t.field)));
+  for (const Switch& s : kSwitches) fields.emplace_back(s.name, gpu.*s.field ? "on" : "off");
+  return fields;
 }
 
 void note_step_model(const StepModelChoice& choice, const GpuSpec& gpu, RunResult& result) {
@@ -117,26 +125,20 @@ void note_step_model(const StepModelChoice& choice, const GpuSpec& gpu, RunResul
                                                    ": the step model's fields are ignored; choose step_model = custom to use them.");
   if (choice.model != "fitted") return;
   const FittedStepModel& fit = vllm_fit();
-  std::string errors;
   std::vector<std::pair<std::string, std::string>> args = {
       {"runs", std::to_string(fit.runs)}, {"engine", fit.engine}, {"gpu", fit.gpu}, {"source", fit.source}};
-  const std::pair<const char*, double> families[] = {{"ttft", fit.ttft_err_pct}, {"itl", fit.itl_err_pct},
-                                                     {"e2e", fit.e2e_err_pct}, {"e2e_p99", fit.e2e_p99_err_pct},
-                                                     {"throughput", fit.throughput_err_pct}};
-  for (const auto& [family, pct] : families) {
-    if (pct < 0) continue;
-    args.emplace_back(std::string(family) + "_err_pct", one_decimal(pct));
-    errors += std::string(errors.empty() ? "" : ", ") + family + " " + one_decimal(pct) + " %";
+  std::string message = "step_model = fitted: the step model's terms are fitted to " + args[0].second +
+                        " published runs of vLLM on " + fit.gpu + " (" + fit.source + "); held out one at a time, its median errors (%) are";
+  const char* const families[] = {"ttft", "itl", "e2e", "e2e_p99", "throughput"};
+  const double errors[] = {fit.ttft_err_pct, fit.itl_err_pct, fit.e2e_err_pct, fit.e2e_p99_err_pct, fit.throughput_err_pct};
+  for (int i = 0; i < 5; ++i) {
+    if (errors[i] < 0) continue;  // the source publishes no figure of the kind
+    args.emplace_back(std::string(families[i]) + "_err_pct", one_decimal(errors[i]));
+    message += std::string(" ") + families[i] + " " + args.back().second;
   }
-  result.notice("step_model_fitted",
-                std::string("step_model = fitted: the step model's terms are fitted to ") + std::to_string(fit.runs) +
-                    " published runs of " + fit.engine + " on " + fit.gpu + " (" + fit.source +
-                    "); held out one at a time, its median errors are " + errors + ".",
-                args);
+  result.notice("step_model_fitted", message + ".", std::move(args));
   if (gpu.name != fit.gpu)
-    result.notice("step_model_other_gpu",
-                  "gpu = " + gpu.name + ": no published " + fit.engine + " run on it is in the fit; the terms fitted on " +
-                      fit.gpu + " are used.",
+    result.notice("step_model_other_gpu", "gpu = " + gpu.name + ": no published vLLM run on it is in the fit; the terms fitted on " + fit.gpu + " are used.",
                   {{"gpu", gpu.name}, {"fit_gpu", fit.gpu}, {"engine", fit.engine}});
 }
 

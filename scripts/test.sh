@@ -114,8 +114,8 @@ if [ -f build/wasm/serving_lab.wasm ] && [ -x build/native/serving-lab ]; then
   stage wasm-tests node --test --test-reporter=tap tests/wasm/ || true
   count_node "$LOGS/wasm-tests.log"
 fi
-# The sanitizer stage runs in the background beside the browser suite, whose pages spend much of their time waiting;
-# at a lower priority (nice 10), so the browser's waits are not stretched. Its log is shown once both are done.
+# The sanitizer stage runs in the background beside the browser suite, which leaves most of the second core
+# idle; at a lower priority (nice 10), so the browser's waits are not stretched. Its log is shown once both are done.
 sanitizers_in_background() {
   say "sanitizers (in the background, beside the browser suite; its log follows it)"
   rm -f "$LOGS/sanitizers.rc"
@@ -135,9 +135,7 @@ wait_for_sanitizers() {
 }
 if stage site-build build_site; then
   sanitizers_in_background
-  # The specs in two halves (tests/e2e/e2e_a.test.mjs, e2e_b.test.mjs), one node process, server and browser
-  # each, run at once: a test mostly waits on one wasm worker, so one half at a time left a core idle.
-  stage e2e-tests node --test --test-concurrency=2 --test-reporter=tap tests/e2e/ || true
+  stage e2e-tests node --test --test-concurrency=1 --test-reporter=tap tests/e2e/ || true
   count_node "$LOGS/e2e-tests.log"
   wait_for_sanitizers
 elif stage sanitizers sanitizers; then passed=$((passed + 1)); else failed=$((failed + 1)); fi

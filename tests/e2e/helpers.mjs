@@ -107,12 +107,10 @@ export async function agree_to_assets(page) {
 /**
  * Opens a page of the site and waits until it has rendered (body[data-ready]), which is after every cell's first
  * run: the whole llm page runs eleven cells, llm/validation's fit of 70 published runs among them (5 s in wasm).
- * Up to 90 s, as explorable.spec and offline.spec wait for a whole lab: the e2e suite runs in two processes at
- * once, and on a loaded 2-core machine the llm page then took over 45 s.
  */
 export async function open(page, url) {
   await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 90_000 });
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 45_000 });
 }
 
 /** The cell section of the queueing lab's first cell. */

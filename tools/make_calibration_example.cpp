@@ -23,11 +23,8 @@ const std::map<std::string, std::string> kTruth = {
 
 /// step_model = custom at the fitted model's mechanisms and terms, with kTruth's four terms in place of its.
 std::map<std::string, std::string> truth_inputs() {
-  sl::llm::GpuSpec gpu = sl::llm::with_knobs(sl::llm::GpuSpec{}, sl::llm::vllm_fit().knobs);
-  sl::llm::TensorParallel tp;
-  sl::llm::real_server_mechanisms(true, gpu, tp);
-  std::map<std::string, std::string> inputs;
-  for (const auto& [name, value] : sl::llm::step_model_fields(gpu, tp)) inputs[name] = value;
+  const auto fields = sl::llm::vllm_step_model_fields(sl::llm::vllm_fit().knobs);
+  std::map<std::string, std::string> inputs(fields.begin(), fields.end());
   for (const auto& [name, value] : kTruth) inputs[name] = value;
   return inputs;
 }

@@ -32,7 +32,7 @@ export class CellView {
   #form = null; #status; #error_box; #offers; #notices; #fills; #results; #stale_note; #charts;
   #last_result = null; #last_error = null; #datasets = null; #debounce = 0;
   #open_full = null;
-  #more_charts = null; #folded = [];
+  #more_charts = null; #folded = []; #specs_coming = null;
   #number; #prediction = null; #headline_box; #table_box; #book_box; #outputs_box; #main_box;
   #asset_gate = null;             // the "download the data and run" box, while the cell waits for it
   #ran = null;                    // the inputs of #last_result: {values, files, seed}
@@ -544,13 +544,14 @@ export class CellView {
   /** Draws charts from the last result (a folded chart only once "More charts" is open: it has no width before). */
   #draw(charts) {
     // The specs come with the first drawing (labs/<lab>.charts.json), then every chart on view is drawn.
+    // Draws asked for meanwhile are one drawing, of the charts on view once the file is here.
     if (this.#charts.some((chart) => !chart.has_vl_spec)) {
-      const cell_id = this.#spec.id;
-      fetch_chart_specs(this.#lab_id).then((specs) => {
-        for (const chart of this.#charts) chart.set_vl_spec(specs[cell_id]?.[chart.chart_id] ?? null);
+      this.#specs_coming ??= fetch_chart_specs(this.#lab_id).then((specs) => {
+        for (const chart of this.#charts) chart.set_vl_spec(specs[this.#spec.id]?.[chart.chart_id] ?? null);
         const concealed = Boolean(this.#prediction?.pending);
         if (this.#charts.every((chart) => chart.has_vl_spec) && this.#last_result && !concealed) this.#draw(this.#shown_charts());
-      }, () => {});   // offline with no copy: the numbers stay, the charts are tried again at the next drawing
+      }, () => {})   // offline with no copy: the numbers stay, the charts are tried again at the next drawing
+        .finally(() => { this.#specs_coming = null; });
       return;
     }
     for (const chart of charts) chart.show(this.#datasets, this.#last_result?.outputs || {}, this.#compare?.design_a());

@@ -211,7 +211,7 @@ Result<RunResult> run_calibration(const CalibrationParams& p, std::uint64_t seed
   result.fills.push_back(InputFill{"fitted_knobs", true, step_model_fields(with_knobs(p.hw.gpu, f.knobs), p.hw.tp)});
   notices(p, f, result);
   note_ignored_custom_fields(p.hw, result);
-  note_step_model(p.hw.step_model, p.hw.gpu, result);
+  note_step_model(p.hw.step_model, p.hw.gpu.name, result);
   add_model_outputs(p.hw.model, result);
   return result;
 }

@@ -135,12 +135,7 @@ double knob_shown(const std::vector<double>& theta, int j) {
 
 /// The knobs as the page's parameters take them (step_model = custom and its fields), with the mechanisms vLLM's
 /// points ran with (validation_points.cpp's config_of: real_server_mechanisms, NVLink's direct all-reduce).
-InputFill knobs_fill(const StepKnobs& k) {
-  GpuSpec gpu = with_knobs(GpuSpec{}, k);
-  TensorParallel tp;
-  real_server_mechanisms(true, gpu, tp);
-  return InputFill{"fitted_knobs", true, step_model_fields(gpu, tp)};
-}
+InputFill knobs_fill(const StepKnobs& k) { return InputFill{"fitted_knobs", true, vllm_step_model_fields(k)}; }
 
 void error_outputs(const std::vector<double> (&start)[kNumFamilies], const std::vector<double> (&loo)[kNumFamilies],
                    RunResult& result) {

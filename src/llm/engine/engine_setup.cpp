@@ -11,11 +11,7 @@ namespace sl::llm {
 using units::kGiB;
 
 std::vector<ParamSpec> engine_hardware_params() {
-  std::vector<ParamSpec> params, moved;
-  for (ParamSpec& spec : model_and_gpu_params(llama3_8b(), h100())) {
-    const bool is_term = spec.name == "efficiency_frac" || spec.name == "layer_tax_ms" || spec.name == "dispatch_tax_ms";
-    (is_term ? moved : params).push_back(std::move(spec));
-  }
+  std::vector<ParamSpec> params = model_and_gpu_params(llama3_8b(), h100());
   const std::vector<ParamSpec> rest = {
       real("mem_util_frac", "", 1, 0.01, 1),
       choice("kv_pool", {"reserve", "fill", "blocks", "tokens"}, "reserve"),
@@ -28,7 +24,7 @@ std::vector<ParamSpec> engine_hardware_params() {
       choice("expert_parallel", {"off", "on"}, "off"),
       real("link_gb_per_s", "GB/s", 450, 0.001, 1e5), real("link_latency_us", "µs", 5, 0, 1e5)};
   params.insert(params.end(), rest.begin(), rest.end());
-  for (ParamSpec& spec : step_model_params(std::move(moved))) params.push_back(std::move(spec));
+  add_step_model_params(params);  // the GPU's step-time terms move under step_model
   return params;
 }
 

@@ -35,7 +35,7 @@ struct EngineHardware : ModelAndGpu {
 /// Parameters: model_params(llama3-8b), gpu_params(h100) but for its step-time terms, mem_util_frac, kv_pool
 /// (reserve | fill | blocks | tokens), kv_gib, activation_gib, num_gpu_blocks, kv_tokens, block_size,
 /// tensor_parallel_size, expert_parallel (off | on: an MoE's experts placed whole over the GPUs, vLLM's
-/// --enable-expert-parallel; step_time.h), link_gb_per_s, link_latency_us, then step_model_params (step_model.h:
+/// --enable-expert-parallel; step_time.h), link_gb_per_s, link_latency_us, then add_step_model_params's (step_model.h:
 /// step_model, and the terms and mechanisms it takes when custom, gpu_params' among them). activation_gib (fill, default 0) is what vLLM's profiler
 /// measures before it sizes the cache (determine_available_memory): the peak activation memory of a dummy forward
 /// pass of max_num_batched_tokens tokens, plus memory outside PyTorch's allocator (NCCL and cuBLAS buffers),

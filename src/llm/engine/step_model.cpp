@@ -1,9 +1,12 @@
 #include "llm/engine/step_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 #include "core/units.h"
+#include "llm/model/model_inputs.h"
 
 namespace sl::llm {
 namespace {
@@ -35,38 +38,29 @@ void real_server_mechanisms(bool cuda_graphs, GpuSpec& gpu, TensorParallel& tp) 
   tp.direct_all_reduce = tp.link_bytes_per_s >= kNvlinkClassBytesPerS;
 }
 
-std::vector<ParamSpec> step_model_params(std::vector<ParamSpec> moved) {
-  const std::vector<ParamSpec> own = {
-      real("bw_efficiency_frac", "", 1, 0.01, 1), choice("all_reduce", {"ring", "direct"}, "ring"),
-      choice("layer_tax_every_step", {"off", "on"}, "off"), real("host_step_ms", "ms", 0, 0, 1000),
-      choice("host_overlap", {"off", "on"}, "off"), real("half_efficiency_tokens", "tokens", 0, 0, 1e6),
-      choice("cuda_graph_padding", {"off", "on"}, "off"), real("request_overhead_ms", "ms", 0, 0, 1e6),
-      real("low_precision_efficiency_frac", "", 1, 0.01, 1), real("expert_efficiency_frac", "", 1, 0.01, 1),
-      choice("lm_head_and_embedding", {"off", "on"}, "off"), choice("attention_roofline", {"off", "on"}, "off")};
-  std::vector<ParamSpec> params = {choice("step_model", {"fitted", "book", "custom"}, "fitted")};
-  for (ParamSpec& spec : moved) params.push_back(used_when(std::move(spec), "step_model", {"custom"}));
-  for (const ParamSpec& spec : own) params.push_back(used_when(spec, "step_model", {"custom"}));
-  return params;
+void vllm_step_model(const StepKnobs& knobs, GpuSpec& gpu, TensorParallel& tp) {
+  gpu = with_knobs(gpu, knobs);
+  real_server_mechanisms(true, gpu, tp);
 }
 
 namespace {
 
-/// The terms step_model = custom takes, each once: its field, and the factor from the field's text (ms, a fraction,
-/// tokens) to GpuSpec's (seconds...). Reading, the ignored-field check and the fill all walk these two tables.
+/// The terms step_model = custom takes, each once: its field, and whether its text is in ms (GpuSpec holds seconds).
+/// The parameters' order, reading, the ignored-field check and the fill all walk these two tables.
 struct Term {
   const char* name;
   double GpuSpec::*field;
-  double per_shown;  ///< field = shown x this (1e-3 for ms: x_ms * 1e-3 is not always x_ms / 1e3 to the bit)
+  bool in_ms;  ///< shown in ms, held in seconds
 };
-constexpr Term kTerms[] = {{"efficiency_frac", &GpuSpec::compute_efficiency, 1},
-                           {"layer_tax_ms", &GpuSpec::layer_tax_s, units::kSPerMs},
-                           {"dispatch_tax_ms", &GpuSpec::dispatch_tax_s, units::kSPerMs},
-                           {"bw_efficiency_frac", &GpuSpec::bandwidth_efficiency, 1},
-                           {"host_step_ms", &GpuSpec::step_host_s, units::kSPerMs},
-                           {"half_efficiency_tokens", &GpuSpec::half_efficiency_tokens, 1},
-                           {"request_overhead_ms", &GpuSpec::request_overhead_s, units::kSPerMs},
-                           {"low_precision_efficiency_frac", &GpuSpec::low_precision_efficiency, 1},
-                           {"expert_efficiency_frac", &GpuSpec::expert_efficiency, 1}};
+constexpr Term kTerms[] = {{"efficiency_frac", &GpuSpec::compute_efficiency, false},
+                           {"layer_tax_ms", &GpuSpec::layer_tax_s, true},
+                           {"dispatch_tax_ms", &GpuSpec::dispatch_tax_s, true},
+                           {"bw_efficiency_frac", &GpuSpec::bandwidth_efficiency, false},
+                           {"host_step_ms", &GpuSpec::step_host_s, true},
+                           {"half_efficiency_tokens", &GpuSpec::half_efficiency_tokens, false},
+                           {"request_overhead_ms", &GpuSpec::request_overhead_s, true},
+                           {"low_precision_efficiency_frac", &GpuSpec::low_precision_efficiency, false},
+                           {"expert_efficiency_frac", &GpuSpec::expert_efficiency, false}};
 struct Switch {
   const char* name;
   bool GpuSpec::*field;
@@ -77,9 +71,30 @@ constexpr Switch kSwitches[] = {{"layer_tax_every_step", &GpuSpec::layer_tax_eve
                                 {"lm_head_and_embedding", &GpuSpec::lm_head_and_embedding},
                                 {"attention_roofline", &GpuSpec::attention_roofline}};
 
-double shown(const Term& t, double field) { return t.per_shown == 1 ? field : field * units::kMsPerS; }
+double shown(const Term& t, double field) { return t.in_ms ? field * units::kMsPerS : field; }
+/// x_ms * 1e-3, as gpu_params reads its taxes (not always x_ms / 1e3 to the bit).
+double held(const Term& t, double text) { return t.in_ms ? text * units::kSPerMs : text; }
 
 }  // namespace
+
+void add_step_model_params(std::vector<ParamSpec>& params) {
+  const std::vector<ParamSpec> own = {
+      real("bw_efficiency_frac", "", 1, 0.01, 1), choice("all_reduce", {"ring", "direct"}, "ring"),
+      choice("layer_tax_every_step", {"off", "on"}, "off"), real("host_step_ms", "ms", 0, 0, 1000),
+      choice("host_overlap", {"off", "on"}, "off"), real("half_efficiency_tokens", "tokens", 0, 0, 1e6),
+      choice("cuda_graph_padding", {"off", "on"}, "off"), real("request_overhead_ms", "ms", 0, 0, 1e6),
+      real("low_precision_efficiency_frac", "", 1, 0.01, 1), real("expert_efficiency_frac", "", 1, 0.01, 1),
+      choice("lm_head_and_embedding", {"off", "on"}, "off"), choice("attention_roofline", {"off", "on"}, "off")};
+  const auto is_term = [](const ParamSpec& spec) {
+    return std::any_of(std::begin(kTerms), std::end(kTerms), [&spec](const Term& t) { return spec.name == t.name; });
+  };
+  std::vector<ParamSpec> kept, moved;  // moved: the GPU's terms (gpu_params), in their order
+  for (ParamSpec& spec : params) (is_term(spec) ? moved : kept).push_back(std::move(spec));
+  params = std::move(kept);
+  params.push_back(choice("step_model", {"fitted", "book", "custom"}, "fitted"));
+  for (ParamSpec& spec : moved) params.push_back(used_when(std::move(spec), "step_model", {"custom"}));
+  for (const ParamSpec& spec : own) params.push_back(used_when(spec, "step_model", {"custom"}));
+}
 
 StepModelChoice validate_step_model(const Inputs& in, GpuSpec& gpu, TensorParallel& tp) {
   StepModelChoice c;
@@ -88,9 +103,8 @@ StepModelChoice validate_step_model(const Inputs& in, GpuSpec& gpu, TensorParall
   const bool custom = c.model == "custom";
   for (const Term& t : kTerms) {
     const double x = in.real(t.name);
-    if (custom) gpu.*t.field = x * t.per_shown;
-    // Away from its default while the choice ignores it: by more than text round-tripping can explain.
-    else if (std::fabs(x - shown(t, book.*t.field)) > 1e-9 * std::fabs(shown(t, book.*t.field))) c.ignored_fields = true;
+    if (custom) gpu.*t.field = held(t, x);
+    else if (differs(x, shown(t, book.*t.field))) c.ignored_fields = true;  // away from its default, unused
   }
   for (const Switch& s : kSwitches) {
     const bool on = in.choice(s.name) == "on";
@@ -105,8 +119,7 @@ StepModelChoice validate_step_model(const Inputs& in, GpuSpec& gpu, TensorParall
     for (const Switch& s : kSwitches) gpu.*s.field = false;
     tp.direct_all_reduce = false;
   } else if (c.model == "fitted") {
-    gpu = with_knobs(gpu, vllm_fit().knobs);
-    real_server_mechanisms(true, gpu, tp);
+    vllm_step_model(vllm_fit().knobs, gpu, tp);
   }
   return c;
 }
@@ -119,7 +132,14 @@ std::vector<std::pair<std::string, std::string>> step_model_fields(const GpuSpec
   return fields;
 }
 
-void note_step_model(const StepModelChoice& choice, const GpuSpec& gpu, RunResult& result) {
+std::vector<std::pair<std::string, std::string>> vllm_step_model_fields(const StepKnobs& knobs) {
+  GpuSpec gpu;
+  TensorParallel tp;
+  vllm_step_model(knobs, gpu, tp);
+  return step_model_fields(gpu, tp);
+}
+
+void note_step_model(const StepModelChoice& choice, const std::string& gpu, RunResult& result) {
   if (choice.ignored_fields)
     result.notice("step_model_fields_ignored", "step_model = " + choice.model +
                                                    ": the step model's fields are ignored; choose step_model = custom to use them.");
@@ -128,7 +148,7 @@ void note_step_model(const StepModelChoice& choice, const GpuSpec& gpu, RunResul
   std::vector<std::pair<std::string, std::string>> args = {
       {"runs", std::to_string(fit.runs)}, {"engine", fit.engine}, {"gpu", fit.gpu}, {"source", fit.source}};
   std::string message = "step_model = fitted: the step model's terms are fitted to " + args[0].second +
-                        " published runs of vLLM on " + fit.gpu + " (" + fit.source + "); held out one at a time, its median errors (%) are";
+                        " published runs of " + fit.engine + " on " + fit.gpu + " (" + fit.source + "); held out one at a time, its median errors (%) are";
   const char* const families[] = {"ttft", "itl", "e2e", "e2e_p99", "throughput"};
   const double errors[] = {fit.ttft_err_pct, fit.itl_err_pct, fit.e2e_err_pct, fit.e2e_p99_err_pct, fit.throughput_err_pct};
   for (int i = 0; i < 5; ++i) {
@@ -137,9 +157,10 @@ void note_step_model(const StepModelChoice& choice, const GpuSpec& gpu, RunResul
     message += std::string(" ") + families[i] + " " + args.back().second;
   }
   result.notice("step_model_fitted", message + ".", std::move(args));
-  if (gpu.name != fit.gpu)
-    result.notice("step_model_other_gpu", "gpu = " + gpu.name + ": no published vLLM run on it is in the fit; the terms fitted on " + fit.gpu + " are used.",
-                  {{"gpu", gpu.name}, {"fit_gpu", fit.gpu}, {"engine", fit.engine}});
+  if (gpu != fit.gpu)
+    result.notice("step_model_other_gpu", "gpu = " + gpu + ": no published " + fit.engine + " run on it is in the fit; the terms fitted on " +
+                                              fit.gpu + " are used.",
+                  {{"gpu", gpu}, {"fit_gpu", fit.gpu}, {"engine", fit.engine}});
 }
 
 }  // namespace sl::llm

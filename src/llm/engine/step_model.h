@@ -32,15 +32,17 @@ const FittedStepModel& vllm_fit();
 /// in every step, the LM head and embedding, attention on its own roofline, the engine's own all-reduce where the
 /// GPUs share NVLink-class links, and (vLLM, not TensorRT-LLM's runtime) CUDA graphs padded to their capture sizes.
 void real_server_mechanisms(bool cuda_graphs, GpuSpec& gpu, TensorParallel& tp);
+/// `gpu` with `knobs` and vLLM's mechanisms: the shape of the fitted model (step_model = fitted is vllm_fit()'s).
+void vllm_step_model(const StepKnobs& knobs, GpuSpec& gpu, TensorParallel& tp);
 
-/// step_model (fitted | book | custom), then the fields custom takes, each shown only then: `moved`, the
-/// fields of the GPU's parameters (gpu_params: efficiency_frac, layer_tax_ms, dispatch_tax_ms), then
+/// Appends step_model (fitted | book | custom) to `params`, then the fields custom takes, each shown only then: the
+/// GPU's terms already in `params` (gpu_params: efficiency_frac, layer_tax_ms, dispatch_tax_ms), moved there, then
 /// bw_efficiency_frac, all_reduce (ring | direct) and the mechanisms: layer_tax_every_step (off | on), host_step_ms,
 /// host_overlap (off | on), half_efficiency_tokens, cuda_graph_padding (off | on), request_overhead_ms (added to
 /// each request's TTFT and E2E), low_precision_efficiency_frac (the share of compute efficiency an FP8 or FP4 step
 /// reaches), expert_efficiency_frac (the share of both efficiencies a mixture of experts' expert layers reach),
 /// lm_head_and_embedding (off | on), attention_roofline (off | on). Every default is the book's.
-std::vector<ParamSpec> step_model_params(std::vector<ParamSpec> moved);
+void add_step_model_params(std::vector<ParamSpec>& params);
 
 /// What a run's step_model chose.
 struct StepModelChoice {
@@ -52,8 +54,10 @@ StepModelChoice validate_step_model(const Inputs& in, GpuSpec& gpu, TensorParall
 /// The inputs that set step_model = custom to `gpu`'s terms and mechanisms and `tp`'s all-reduce, each as the
 /// CLI takes it (4 significant digits): what a fitted calibration offers the page (InputFill).
 std::vector<std::pair<std::string, std::string>> step_model_fields(const GpuSpec& gpu, const TensorParallel& tp);
+/// step_model_fields of vllm_step_model with `knobs` on the default link (NVLink-class: the direct all-reduce).
+std::vector<std::pair<std::string, std::string>> vllm_step_model_fields(const StepKnobs& knobs);
 /// Notices: where the step model's terms come from (the fit's runs and held-out errors; a GPU the fit has no run
-/// on), and fields the choice ignored.
-void note_step_model(const StepModelChoice& choice, const GpuSpec& gpu, RunResult& result);
+/// on, `gpu` naming the run's), and fields the choice ignored.
+void note_step_model(const StepModelChoice& choice, const std::string& gpu, RunResult& result);
 
 }  // namespace sl::llm

@@ -2,6 +2,7 @@
 // size, pruned where a smaller fleet of it already met every request's SLO for less; the page shows the frontier of
 // cost against SLO attainment (and against p99 TTFT), the cheapest point meeting every class's SLO, how many points
 // were run, pruned and refused, and what binds the winner: the same design one replica smaller, and why it misses.
+#include <algorithm>
 #include <optional>
 
 #include "core/checked_run.h"
@@ -122,11 +123,8 @@ Result<RunResult> run_search(const SearchParams& p, std::uint64_t seed, RunContr
   }
   result.output("binding", static_cast<double>(binding));
   // Every design runs the step model chosen; the fit's caveat names the first GPU of the grid the fit has no run on.
-  GpuSpec named;
-  named.name = vllm_fit().gpu;
-  for (const Design& d : p.designs)
-    if (d.gpu != named.name) { named.name = d.gpu; break; }
-  note_step_model(p.step_model, named, result);
+  const auto other = std::find_if(p.designs.begin(), p.designs.end(), [](const Design& d) { return d.gpu != vllm_fit().gpu; });
+  note_step_model(p.step_model, other != p.designs.end() ? other->gpu : std::string(vllm_fit().gpu), result);
   result.notice(binding_code(binding), binding == Binding::Range
                                            ? "the smallest fleet of the range already meets every SLO: lower replicas_min"
                                            : "one replica fewer misses its SLOs");

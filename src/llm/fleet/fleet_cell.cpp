@@ -131,7 +131,7 @@ Result<RunResult> run_fleet_cell(const FleetParams& p, std::uint64_t seed, RunCo
   }
   note_ignored_custom_fields(p.hw.model_choice, result);
   note_ignored_custom_fields(p.hw.gpu_choice, result);
-  note_step_model(p.hw.step_model, p.hw.gpu, result);
+  note_step_model(p.hw.step_model, p.hw.gpu.name, result);
   add_model_outputs(p.hw.model, result);
   if (p.trace) {
     replay_outputs(*p.trace, result);

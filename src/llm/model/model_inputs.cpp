@@ -109,10 +109,9 @@ Error precision_error(const GpuSpec& gpu, const std::string& weights) {
                 {"example", example}}};
 }
 
-/// True when a field differs from its default by more than text round-tripping can explain.
-bool differs(double x, double default_value) { return std::fabs(x - default_value) > 1e-9 * std::fabs(default_value); }
-
 }  // namespace
+
+bool differs(double x, double default_value) { return std::fabs(x - default_value) > 1e-9 * std::fabs(default_value); }
 
 ModelSpec preset_model_spec(const ModelPreset& preset, double bytes_per_weight, double bytes_per_kv) {
   ModelSpec m = preset.id == "llama3-8b"      ? llama3_8b()

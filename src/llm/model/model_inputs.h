@@ -10,6 +10,9 @@
 
 namespace sl::llm {
 
+/// True when a field differs from its default by more than text round-tripping can explain.
+bool differs(double x, double default_value);
+
 /// `model` (every model preset's id, model_presets(), then config and custom; default `preset`), the file
 /// `model_config` (a Hugging Face config.json, used when model = config), the custom model's params_b, layers,
 /// heads, kv_heads, head_dim (defaults: the preset's values), `routing_skew` (how unevenly a mixture of experts'

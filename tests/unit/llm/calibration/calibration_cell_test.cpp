@@ -24,11 +24,8 @@ void check_knobs(const sl::RunResult& r, double efficiency, double bandwidth, do
 /// The knobs assets/calibration/serving-example.csv was made at (tools/make_calibration_example.cpp): the default
 /// step model's mechanisms and terms (step_model = fitted), with its four book terms moved.
 std::map<std::string, std::string> truth() {
-  sl::llm::GpuSpec gpu = sl::llm::with_knobs(sl::llm::GpuSpec{}, sl::llm::vllm_fit().knobs);
-  sl::llm::TensorParallel tp;
-  sl::llm::real_server_mechanisms(true, gpu, tp);
-  std::map<std::string, std::string> inputs;
-  for (const auto& [name, value] : sl::llm::step_model_fields(gpu, tp)) inputs[name] = value;
+  const auto fields = sl::llm::vllm_step_model_fields(sl::llm::vllm_fit().knobs);
+  std::map<std::string, std::string> inputs(fields.begin(), fields.end());
   inputs["efficiency_frac"] = "0.5", inputs["bw_efficiency_frac"] = "0.8";
   inputs["layer_tax_ms"] = "0.03", inputs["dispatch_tax_ms"] = "1";
   return inputs;

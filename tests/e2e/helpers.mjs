@@ -184,8 +184,22 @@ export async function axe_violations(page) {
 
 /** The run as the page saves it ("Download JSON"), the object `serving-lab run --json` prints. */
 export async function saved_run(page, cell) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${cell} .sl-download-json`)]);
-  return JSON.parse(await readFile(await download.path(), 'utf8'));
+  const button = page.locator(`${cell} .sl-download-json`);
+  await button.waitFor({ state: 'visible', timeout: 10_000 });
+  // A click Chromium drops gets a second one; a CI run (2026-12-06) once waited 30 s for a download that never
+  // started, after the cell had shown its result. A second miss fails, with what the cell showed.
+  for (let attempt = 1; ; ++attempt) {
+    try {
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), button.click({ timeout: 15_000 })]);
+      return JSON.parse(await readFile(await download.path(), 'utf8'));
+    } catch (error) {
+      if (attempt === 2 || error.name !== 'TimeoutError') {
+        const state = await page.getAttribute(cell, 'data-state').catch(() => '?');
+        throw new Error(`${cell}: no download after ${attempt} clicks (data-state ${state}, problems ${JSON.stringify(page.problems)}): ${error.message}`);
+      }
+      console.warn(`saved_run: ${cell}: no download in 15 s, clicking again`);
+    }
+  }
 }
 
 /** Opens a file field's "Paste text instead" and pastes `text` by keyboard, then Tab to "Use pasted text" and Enter. */

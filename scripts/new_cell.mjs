@@ -127,6 +127,8 @@ CellSpec ${snake}_cell() {
 
 #include <catch2/catch.hpp>
 
+namespace SL_UNITY_ID {
+
 using namespace sl::${lab};
 
 // ${MARK}: the model's properties, each with its tolerance derived in a comment (docs/style.md, "Tests").
@@ -138,11 +140,15 @@ TEST_CASE("${snake}_curve: evenly spaced points on the line y = slope x, from 0 
   CHECK(curve[5].x == Approx(5));
   CHECK(curve.back().y == Approx(20));
 }
+
+}  // namespace SL_UNITY_ID
 `;
   const cell_test = `// ${id} through the registry, as the CLI and the page run it.
 #include <catch2/catch.hpp>
 
 #include "core/registry.h"
+
+namespace SL_UNITY_ID {
 
 // ${MARK}: book numbers from the lab file (cell_test::book_value), simulations within their confidence interval.
 TEST_CASE("${id} runs at its defaults: the line's end and the area under it", "[${lab}][${snake}]") {
@@ -159,6 +165,8 @@ TEST_CASE("${id} refuses fewer than two points, naming the parameter", "[${lab}]
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().param == "points");
 }
+
+}  // namespace SL_UNITY_ID
 `;
   const lab_file = {
     title: todo('the title, what the reader will see'),

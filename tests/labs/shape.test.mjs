@@ -244,6 +244,30 @@ async function placeholders_left() {
   return found;
 }
 
+/**
+ * Every test file under tests/unit/ whose code after its includes is not all inside `namespace SL_UNITY_ID { }`:
+ * the tests build eight files to a translation unit (CMakeLists.txt), where one file's helpers or `using namespace`
+ * outside it would meet the next file's.
+ */
+async function tests_outside_unity_namespace() {
+  const found = [];
+  const walk = async (dir) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.name.endsWith('_test.cpp')) {
+        const lines = strip_cpp(await readFile(path, 'utf8')).code.split('\n');
+        let after = lines.length;
+        for (let i = lines.length - 1; i >= 0; --i) if (/^\s*#\s*include\b/.test(lines[i])) { after = i + 1; break; }
+        const code = lines.slice(after).map((l) => l.trim()).filter(Boolean);
+        if (code[0] !== 'namespace SL_UNITY_ID {' || code.at(-1) !== '}') found.push(relative(ROOT, path));
+      }
+    }
+  };
+  await walk(join(ROOT, 'tests', 'unit'));
+  return found;
+}
+
 async function lab_files_with(predicate) {
   const found = [];
   for (const path of await lab_file_paths()) {
@@ -260,6 +284,8 @@ const checks = [
     await cells_outside_checked_cell()],
   ['every cell is src/<lab>/[<sub-domain>/]<cell_id>_cell.cpp, the one file of its name there', await cells_out_of_place()],
   [`no placeholder of npm run new-cell is left (replace every ${MARK}: the page would show it)`, await placeholders_left()],
+  ['every C++ test file holds its code, after its includes, in namespace SL_UNITY_ID { } (a unity build)',
+    await tests_outside_unity_namespace()],
   ['every output name a lab file labels, compares with the book or charts is a string literal in src/',
     await names_not_in_src()],
   ['no lab file says "conditional" (C++ declares which outputs only some runs have)',

@@ -11,3 +11,10 @@
 #include <vector>
 
 #include "cell_runner.h"
+
+// The tests build as a unity build, eight files a translation unit (CMakeLists.txt): each file's code sits in
+// `namespace SL_UNITY_ID { }`, which CMake names apart for every file of a batch, so two files' helpers never
+// meet. Compiled alone (the sanitizer build), it is an anonymous namespace.
+#ifndef SL_UNITY_ID
+#define SL_UNITY_ID
+#endif

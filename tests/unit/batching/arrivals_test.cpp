@@ -4,6 +4,8 @@
 
 #include "batching/arrivals.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using sl::batching::piecewise_poisson_arrivals_s;
 using sl::batching::poisson_arrivals_s;
@@ -47,3 +49,5 @@ TEST_CASE("Piecewise Poisson arrivals: none in a silent stretch, each stretch's 
   CHECK_THAT(static_cast<double>(first), WithinAbs(5000, 4 * std::sqrt(5000.0)));
   CHECK_THAT(static_cast<double>(burst), WithinAbs(20000, 4 * std::sqrt(20000.0)));
 }
+
+}  // namespace SL_UNITY_ID

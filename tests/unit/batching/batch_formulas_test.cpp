@@ -4,6 +4,8 @@
 
 #include "batching/batch_formulas.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using namespace sl::batching;
@@ -57,3 +59,5 @@ TEST_CASE("Eq. 13's envelope lies above eq. 7's mean latency", "[batching][formu
   CHECK_THAT(window_mean_latency_s(500, 0.01, svc), WithinRel(13.6e-3, 1e-12));
   CHECK(envelope_latency_s(500, 0.01, svc) > window_mean_latency_s(500, 0.01, svc));
 }
+
+}  // namespace SL_UNITY_ID

@@ -2,6 +2,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"batching/batch-sweep-table"};
@@ -51,3 +53,5 @@ TEST_CASE("A batch faster than a smaller one, or a non-positive time, is rejecte
       {"a batch-1 time of 0", {{"t_b1_ms", "0"}}, "out_of_range", "t_b1_ms"},
   });
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 #include "batching/batch_formulas.h"
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"batching/batching-tables"};
@@ -116,3 +118,5 @@ TEST_CASE("Batching tables reject a window twice the SLO, a service above the SL
       {"an overhead share above 1", {{"overhead_frac", "1.5"}}, "out_of_range", ""},
   });
 }
+
+}  // namespace SL_UNITY_ID

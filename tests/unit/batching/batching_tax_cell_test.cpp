@@ -5,6 +5,8 @@
 #include "batching/batch_formulas.h"
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"batching/batching-tax"};
@@ -103,3 +105,5 @@ TEST_CASE("Static batches of 32 at 500 req/s: p99 and maximum latency within 4 o
   CHECK(out(r, "total_sim_max_se_ms") > 0);
   CHECK_THAT(out(r, "total_sim_max_ms"), WithinAbs(lo * 1e3 + 24.2, 4 * out(r, "total_sim_max_se_ms")));
 }
+
+}  // namespace SL_UNITY_ID

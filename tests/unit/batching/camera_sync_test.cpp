@@ -2,6 +2,8 @@
 
 #include "batching/camera_sync.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using namespace sl::batching;
 
@@ -38,3 +40,5 @@ TEST_CASE("A late result is counted as a miss: inference longer than the slack",
   const auto run = simulate_camera_sync(p, zeros(10));
   CHECK(run.miss_frac() == 1.0);
 }
+
+}  // namespace SL_UNITY_ID

@@ -8,6 +8,8 @@
 #include "batching/cpu_batch_measure.h"
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::column;
@@ -218,3 +220,5 @@ TEST_CASE("A run that could measure for more than 10 s is refused, naming min_sa
   CHECK(r.error().code == "too_large");
   CHECK(r.error().param == "min_sample_ms");
 }
+
+}  // namespace SL_UNITY_ID

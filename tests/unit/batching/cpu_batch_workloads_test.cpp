@@ -3,6 +3,8 @@
 #include "batching/cpu_batch_measure.h"
 #include "core/budget.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinRel;
 using namespace sl::batching;
 
@@ -25,3 +27,5 @@ TEST_CASE("Memory of the tiny layer stack: 4 B x (depth (w^2 + w) + 2 w)", "[bat
   CHECK_THAT(m.total(), WithinRel(m.stack + m.mlp_weights + m.mlp_activations + m.conv, 1e-15));
   CHECK(m.total() < sl::budget::kMaxBytes);  // the defaults run
 }
+
+}  // namespace SL_UNITY_ID

@@ -6,6 +6,8 @@
 #include "batching/dynamic_batcher.h"
 #include "core/stats.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using sl::batching::BatcherParams;
@@ -131,3 +133,5 @@ TEST_CASE("Table 9 interpolation passes through its points and extends the last 
   const auto lin = ServiceModel::linear(5e-3, 0.6e-3);
   CHECK_THAT(lin.service_s(32), WithinRel(24.2e-3, 1e-12));
 }
+
+}  // namespace SL_UNITY_ID

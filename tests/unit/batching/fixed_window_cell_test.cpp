@@ -8,6 +8,8 @@
 #include "cell_runner.h"
 #include "core/stats.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 namespace b = sl::batching;
 
@@ -188,3 +190,5 @@ TEST_CASE("Fixed window: the share of requests slower than the eq. 13 envelope i
   CHECK(over <= (1 - below) + 4 * out(r, "over_envelope_se_frac"));
   CHECK(over < 0.01);
 }
+
+}  // namespace SL_UNITY_ID

@@ -2,6 +2,8 @@
 
 #include "batching/layer_call.h"
 
+namespace SL_UNITY_ID {
+
 TEST_CASE("A layer call is deterministic and its ReLU output is never negative", "[batching][layer-call]") {
   const int width = GENERATE(1, 16, 256);
   sl::batching::LayerCall a(width);
@@ -12,3 +14,5 @@ TEST_CASE("A layer call is deterministic and its ReLU output is never negative",
   CHECK(b.call() == first);
   CHECK(a.empty() == 0.0f);
 }
+
+}  // namespace SL_UNITY_ID

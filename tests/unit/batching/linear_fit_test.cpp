@@ -2,6 +2,8 @@
 
 #include "batching/linear_fit.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using sl::batching::fit_line;
@@ -68,3 +70,5 @@ TEST_CASE("Weighted least squares: exact on a line, and matching a hand computat
   CHECK_FALSE(sl::batching::fit_line({0, 1}, {0, 1}, {1, -1}));
   CHECK_FALSE(sl::batching::fit_line({0, 1}, {0, 1}, {0, 0}));
 }
+
+}  // namespace SL_UNITY_ID

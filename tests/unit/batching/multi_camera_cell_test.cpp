@@ -5,6 +5,8 @@
 #include "batching/camera_sync.h"
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 namespace {
@@ -118,3 +120,5 @@ TEST_CASE("Multi-camera with exponential jitter (the notebook's 8 ms + Exp(1.5 m
   // Every exponential delay is late (> 0), unlike the normal law's, whose mean delay is the nominal one.
   CHECK(out(with("8"), "sets_with_stale_frac") == 1);
 }
+
+}  // namespace SL_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 namespace {
@@ -148,3 +150,5 @@ TEST_CASE("The book's linear model is reported as the service line it is", "[bat
   const auto t9 = cell.run({{"grid_n", "500"}, {"n", "2000"}, {"service", "table9"}});
   CHECK(t9.find_output("service_a_ms") == nullptr);  // interpolated points have no single line
 }
+
+}  // namespace SL_UNITY_ID

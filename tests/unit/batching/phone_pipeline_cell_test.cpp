@@ -2,6 +2,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"batching/phone-pipeline"};
@@ -56,3 +58,5 @@ TEST_CASE("Phone pipeline rejects a path with no time or energy, and negative va
   CHECK(neg.code == "out_of_range");
   CHECK(neg.param == "npu_mj");
 }
+
+}  // namespace SL_UNITY_ID

@@ -3,6 +3,8 @@
 #include "batching/service_model.h"
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinRel;
 using namespace sl::batching;
 
@@ -44,3 +46,5 @@ TEST_CASE("validate_service_model reads the law and rejects a linear model that 
   const auto m = make_service_model(validate({{"svc_fixed_ms", "2"}, {"svc_per_item_ms", "1"}}).value(), 1, nullptr);
   CHECK_THAT(m.service_s(3), WithinRel(5e-3, 1e-12));
 }
+
+}  // namespace SL_UNITY_ID

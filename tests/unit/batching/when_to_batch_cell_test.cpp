@@ -3,6 +3,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"batching/when-to-batch"};
@@ -137,3 +139,5 @@ TEST_CASE("When to batch: the burst's on-time share, p99 and maximum, with SEs f
   patient["burst_deadline_ms"] = "1e6";
   CHECK(out(cell.run(patient), "burst_batch1_on_time_frac") == 1);
 }
+
+}  // namespace SL_UNITY_ID

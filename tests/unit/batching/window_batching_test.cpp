@@ -2,6 +2,8 @@
 
 #include "batching/window_batching.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using namespace sl::batching;
 
@@ -34,3 +36,5 @@ TEST_CASE("Calendar windows with one accelerator: a batch also waits for the pre
   p.one_accelerator = false;
   CHECK_THAT(simulate_calendar_windows(p, {0.001, 0.012}, 0.020).wait_s[1], WithinAbs(0.008, 1e-15));
 }
+
+}  // namespace SL_UNITY_ID

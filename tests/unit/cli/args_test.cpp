@@ -2,6 +2,8 @@
 
 #include "cli/args.h"
 
+namespace SL_UNITY_ID {
+
 namespace {
 
 sl::cli::Args parse(std::vector<std::string> argv) {
@@ -47,3 +49,5 @@ TEST_CASE("validate takes a cell like run, or --batch in its place; after a cell
   CHECK(batch.cell.empty());
   CHECK_FALSE(sl::cli::parse_args({"validate"}).ok());  // neither a cell nor --batch
 }
+
+}  // namespace SL_UNITY_ID

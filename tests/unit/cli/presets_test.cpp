@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+namespace SL_UNITY_ID {
+
 // `serving-lab presets`: issue 36 asks for at least ten model and six GPU presets, each with its source.
 TEST_CASE("presets lists at least ten models and six GPUs, each with the source of its figures", "[cli][presets]") {
   const auto all = nlohmann::json::parse(sl::cli::presets_json());
@@ -25,3 +27,5 @@ TEST_CASE("presets lists at least ten models and six GPUs, each with the source 
   const std::string text = sl::cli::presets_text();
   for (const auto& m : all["models"]) CHECK(text.find(m["id"].get<std::string>()) != std::string::npos);
 }
+
+}  // namespace SL_UNITY_ID

@@ -6,6 +6,8 @@
 
 #include "cli/read_files.h"
 
+namespace SL_UNITY_ID {
+
 // request/resnet-request has the one file parameter (photo, at most 16 MiB): --photo @path.
 namespace {
 const std::string kCell = "request/resnet-request";
@@ -67,3 +69,5 @@ TEST_CASE("A file over its parameter's limit is refused unread, with its own siz
   CHECK(r.error().param == "model_config");
   CHECK(r.error().message == "model_config must be at most 1048576 B, got 5.24288e+07 B");  // 50 MiB, not the bytes read
 }
+
+}  // namespace SL_UNITY_ID

@@ -7,6 +7,8 @@
 
 #include "core/registry.h"
 
+namespace SL_UNITY_ID {
+
 namespace {
 
 int quiet_fail(const sl::Error&) { return 2; }
@@ -160,3 +162,5 @@ TEST_CASE("A points file is refused whole, naming its line and what is wrong", "
   }
   CHECK(problem_of(header + "\"unclosed\n") == "unclosed_quote");
 }
+
+}  // namespace SL_UNITY_ID

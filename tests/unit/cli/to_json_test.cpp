@@ -5,6 +5,8 @@
 #include "cli/to_json.h"
 #include "core/registry.h"
 
+namespace SL_UNITY_ID {
+
 // The JSON `serving-lab run --json` prints is the result's fields, in the schema's order (core/result_fields.h),
 // with every double reading back exactly.
 TEST_CASE("A run's JSON has the result's keys in order, and its numbers read back exactly", "[cli][json]") {
@@ -47,3 +49,5 @@ TEST_CASE("An error prints as {error: {code, param, message, args}}", "[cli][jso
   CHECK(j["error"]["param"] == "n");
   CHECK(j["error"]["args"]["max"] == "1");
 }
+
+}  // namespace SL_UNITY_ID

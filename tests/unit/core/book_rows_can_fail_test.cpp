@@ -23,6 +23,8 @@
 #include "cell_runner.h"
 #include "core/registry.h"
 
+namespace SL_UNITY_ID {
+
 namespace {
 
 /// The value as text that parses back to the same double.
@@ -137,3 +139,5 @@ TEST_CASE("Every book row that is not a measurement moves when the inputs move, 
   }
   CHECK(num_rows > 100);
 }
+
+}  // namespace SL_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include "core/budget.h"
 
+namespace SL_UNITY_ID {
+
 using sl::budget::Estimate;
 using sl::budget::kMaxBytes;
 using sl::budget::kMaxRunSeconds;
@@ -68,3 +70,5 @@ TEST_CASE("A tally adds up the estimated seconds of the checks made while it liv
   sl::budget::check(tokens(std::numeric_limits<double>::quiet_NaN(), 1e-6, 0));  // no finite estimate: not added
   CHECK(outer.seconds() == Approx(kWasmSlowdown).epsilon(1e-12));
 }
+
+}  // namespace SL_UNITY_ID

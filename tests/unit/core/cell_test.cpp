@@ -4,6 +4,8 @@
 #include "core/budget.h"
 #include "core/registry.h"
 
+namespace SL_UNITY_ID {
+
 namespace {
 
 sl::Error run_error(const std::string& cell, std::map<std::string, std::string> raw, std::string seed = "1") {
@@ -265,3 +267,5 @@ TEST_CASE("A parameter's old name is accepted as its name, and giving both is an
   REQUIRE_FALSE(unknown.ok());
   CHECK(unknown.error().code == "unknown_param");
 }
+
+}  // namespace SL_UNITY_ID

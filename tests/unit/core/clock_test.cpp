@@ -2,6 +2,8 @@
 
 #include "core/clock.h"
 
+namespace SL_UNITY_ID {
+
 TEST_CASE("The wall clock never runs backwards and advances while work is done", "[core][clock]") {
   const double start = sl::wall_now_s();
   double last = start;
@@ -16,3 +18,5 @@ TEST_CASE("The wall clock never runs backwards and advances while work is done",
   }
   CHECK(last > start);
 }
+
+}  // namespace SL_UNITY_ID

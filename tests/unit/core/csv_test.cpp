@@ -7,6 +7,8 @@
 
 #include "core/text.h"
 
+namespace SL_UNITY_ID {
+
 namespace {
 
 using Records = std::vector<std::vector<std::string>>;
@@ -95,3 +97,5 @@ TEST_CASE("An empty CSV text has no record", "[core][csv]") {
   CHECK(read_all("\n\n# only a comment\n").empty());
   CHECK(read_all("\xEF\xBB\xBF").empty());
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 #include "core/distributions.h"
 #include "core/stats.h"
 
+namespace SL_UNITY_ID {
+
 using sl::Distribution;
 
 namespace {
@@ -74,3 +76,5 @@ TEST_CASE("Poisson variates have mean and variance equal to the rate", "[core][d
   // Var of the sample variance of Poisson(m): (m + 2 m^2) / n.
   CHECK(std::fabs(s.variance() - mean) < 5 * std::sqrt((mean + 2 * mean * mean) / n));
 }
+
+}  // namespace SL_UNITY_ID

@@ -6,6 +6,8 @@
 
 #include "core/error.h"
 
+namespace SL_UNITY_ID {
+
 TEST_CASE("format_number prints the shortest text that reads back as the same double", "[core][error]") {
   for (double x : {0.8, 0.1, 1.0 / 3.0, 1e-320, 123456789.0, -2.5e-7, 1e300, 0.0}) {
     INFO(x);
@@ -41,3 +43,5 @@ TEST_CASE("A Result holds either its value or its error", "[core][error]") {
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().param == "x");
 }
+
+}  // namespace SL_UNITY_ID

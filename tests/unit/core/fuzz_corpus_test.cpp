@@ -13,6 +13,8 @@
 #include "core/text.h"
 #include "llm/model/model_config.h"
 
+namespace SL_UNITY_ID {
+
 // Replays tests/fuzz/corpus/*.txt: the inputs that once aborted, hung on junk or were accepted wrongly. One
 // case a line, fields separated by " | ":  <expect> | <cell> | <name>=<value> | ...
 //   expect: ok, or error:<param>[:<code>] (the rejection must name <param>; "-" for none)
@@ -96,3 +98,5 @@ TEST_CASE("The fuzz corpus replays: no abort, every rejection names its paramete
   }
   CHECK(cases >= 40);
 }
+
+}  // namespace SL_UNITY_ID

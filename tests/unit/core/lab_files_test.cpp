@@ -14,6 +14,8 @@
 #include "cell_runner.h"
 #include "core/registry.h"
 
+namespace SL_UNITY_ID {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -301,3 +303,5 @@ TEST_CASE("Key parameters, headline and predicted outputs, chart summaries and r
     }
   }
 }
+
+}  // namespace SL_UNITY_ID

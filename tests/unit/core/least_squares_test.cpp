@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 
@@ -262,3 +264,5 @@ TEST_CASE("A fit is deterministic: the same problem gives bit-identical results"
   CHECK(a.std_errors == b.std_errors);
   CHECK(a.evaluations == b.evaluations);
 }
+
+}  // namespace SL_UNITY_ID

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace SL_UNITY_ID {
+
 using sl::unit_of_output;
 
 TEST_CASE("An output's unit is the one its name's suffix states, the longest suffix first", "[core][outputs]") {
@@ -33,3 +35,5 @@ TEST_CASE("An outputs() list keeps its order, derives the units of bare names an
   CHECK((specs[2].unit == "ms" && specs[2].presence == sl::Presence::SomeInputs));
   CHECK((specs[3].unit == "µs" && specs[3].presence == sl::Presence::BrowserOnly));
 }
+
+}  // namespace SL_UNITY_ID

@@ -9,6 +9,8 @@
 
 #include "core/rng.h"
 
+namespace SL_UNITY_ID {
+
 TEST_CASE("portable_log is within 2 ulp of std::log from 1e-300 to 1e300, and exact at 1", "[core][portable-log]") {
   CHECK(sl::portable_log(1.0) == 0.0);
   CHECK(sl::portable_log(2.0) == Approx(0.69314718055994530942).epsilon(1e-16));
@@ -24,3 +26,5 @@ TEST_CASE("portable_log is within 2 ulp of std::log from 1e-300 to 1e300, and ex
     CHECK(std::fabs(got - want) <= 2 * ulp);
   }
 }
+
+}  // namespace SL_UNITY_ID

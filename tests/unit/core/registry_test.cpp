@@ -7,6 +7,8 @@
 #include "cell_runner.h"
 #include "core/registry.h"
 
+namespace SL_UNITY_ID {
+
 TEST_CASE("Cell ids are unique and find_cell finds each one, nothing else", "[core][registry]") {
   std::set<std::string> ids;
   for (const auto& cell : sl::all_cells()) {
@@ -92,3 +94,5 @@ TEST_CASE("explored() sets the slider range and nothing else", "[core][cell]") {
   CHECK(p.max == 1e9);
   CHECK(p.default_value == 100);
 }
+
+}  // namespace SL_UNITY_ID

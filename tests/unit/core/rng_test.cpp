@@ -5,6 +5,8 @@
 #include "core/rng.h"
 #include "core/stats.h"
 
+namespace SL_UNITY_ID {
+
 using sl::Rng;
 
 TEST_CASE("The same seed gives the same sequence, and a different seed a different one", "[core][rng]") {
@@ -54,3 +56,5 @@ TEST_CASE("below(n) covers [0, n) evenly", "[core][rng]") {
   // Each count ~ Binomial(draws, 0.1): sd = sqrt(draws * 0.09) = 94.9; allow 5 sd.
   for (int c : counts) CHECK(std::fabs(c - draws / 10.0) < 5 * std::sqrt(draws * 0.09));
 }
+
+}  // namespace SL_UNITY_ID

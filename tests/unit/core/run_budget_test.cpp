@@ -10,6 +10,8 @@
 #include "../cell_runner.h"
 #include "core/registry.h"
 
+namespace SL_UNITY_ID {
+
 namespace {
 
 using Raw = std::map<std::string, std::string>;
@@ -118,3 +120,5 @@ TEST_CASE("A cell's validation alone (the fuzzer's mode) refuses what its run re
     CHECK_FALSE(refused.has_value());
   }
 }
+
+}  // namespace SL_UNITY_ID

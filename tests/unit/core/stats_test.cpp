@@ -7,6 +7,8 @@
 #include "core/rng.h"
 #include "core/stats.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 
@@ -112,3 +114,5 @@ TEST_CASE("Batch-means standard error exceeds the naive one on a positively corr
   CHECK(ratio > 3.0);
   CHECK(ratio < 6.5);
 }
+
+}  // namespace SL_UNITY_ID

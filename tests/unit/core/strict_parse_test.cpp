@@ -11,6 +11,8 @@
 #include "core/result_check.h"
 #include "core/text.h"
 
+namespace SL_UNITY_ID {
+
 // queues/littles-law: lambda in [0, 1e9] 1/s; service a choice.
 namespace {
 const cell_test::Cell kLittle{"queues/littles-law"};
@@ -153,3 +155,5 @@ TEST_CASE("A hostile key is cut in the error's param and message like any echo; 
   CHECK(hostile.error().code == "bad_measurement");
   CHECK(hostile.error().param.size() <= 64 + 3);
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 #include "kernel_test_util.h"
 #include "kernels/batch_norm.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using namespace sl::kernels;
 
@@ -64,3 +66,5 @@ TEST_CASE("A batch norm with gamma = sigma and beta = mean is the identity", "[k
   batch_norm_nchw(bn, 1, 2, y.data(), false);
   for (std::size_t i = 0; i < x.size(); ++i) CHECK_THAT(y[i], WithinAbs(x[i], 1e-6));
 }
+
+}  // namespace SL_UNITY_ID

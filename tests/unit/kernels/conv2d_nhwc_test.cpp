@@ -3,6 +3,8 @@
 #include "kernel_test_util.h"
 #include "kernels/conv2d_nhwc.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::kernels;
 
 namespace {
@@ -61,3 +63,5 @@ TEST_CASE("NHWC im2col puts each pixel's channels side by side, with zeros in th
   const std::vector<float> last_row(cols.end() - s.patch_size(), cols.end());
   CHECK(last_row == std::vector<float>{11, 111, 0, 0, 0, 0, 0, 0});
 }
+
+}  // namespace SL_UNITY_ID

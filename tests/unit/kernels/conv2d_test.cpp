@@ -5,6 +5,8 @@
 #include "kernel_test_util.h"
 #include "kernels/conv2d.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::kernels;
 
 namespace {
@@ -64,3 +66,5 @@ TEST_CASE("im2col places each patch value in its row and column, with zeros in t
                                    1, 3, 7, 9};  // (1, 1)
   CHECK(cols == want);
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 #include "kernel_test_util.h"
 #include "kernels/dense.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::kernels;
 
 TEST_CASE("Dense layer (GEMM + bias + ReLU) matches the naive layer within rounding", "[kernels][dense]") {
@@ -45,3 +47,5 @@ TEST_CASE("Dense layer weights are He-uniform from the seed, and the same seed g
   CHECK_THAT(sum_sq / static_cast<double>(a.weight.size()), Catch::Matchers::WithinRel(2.0 / 784.0, 0.01));
   CHECK(dense_flop(a, 10) == 2 * 10 * 784 * 256);
 }
+
+}  // namespace SL_UNITY_ID

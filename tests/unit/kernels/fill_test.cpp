@@ -7,6 +7,8 @@
 #include "core/rng.h"
 #include "kernels/fill.h"
 
+namespace SL_UNITY_ID {
+
 TEST_CASE("Uniform float fills stay in [-scale, scale) with mean 0 and variance scale^2 / 3", "[kernels][fill]") {
   sl::Rng rng(7);
   const std::int64_t n = 200'001;  // odd: the last value comes from a draw of its own
@@ -53,3 +55,5 @@ TEST_CASE("The same seed fills the same values", "[kernels][fill]") {
   sl::kernels::fill_uniform(r2, b.data(), 1000, 1.0f);
   CHECK(a == b);
 }
+
+}  // namespace SL_UNITY_ID

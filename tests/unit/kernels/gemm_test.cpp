@@ -3,6 +3,8 @@
 #include "kernel_test_util.h"
 #include "kernels/gemm.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::kernels;
 using sl::kernels::test::dot_error_bound;
 
@@ -91,3 +93,5 @@ TEST_CASE("The two layouts of B agree: A B equals A (B^T)^T", "[kernels][gemm]")
   gemm_f32({m, n, k, BLayout::Transposed}, a.data(), k, bt.data(), k, c2.data(), n);
   CHECK(c1 == c2);
 }
+
+}  // namespace SL_UNITY_ID

@@ -4,6 +4,8 @@
 #include "kernels/gemm.h"
 #include "kernels/gemv.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::kernels;
 
 namespace {
@@ -53,3 +55,5 @@ TEST_CASE("GEMV and a one-row GEMM against W^T give the same bits", "[kernels][g
   gemm_f32({1, n, k, BLayout::Transposed}, x.data(), k, w.data(), k, c.data(), n);
   CHECK(y == c);
 }
+
+}  // namespace SL_UNITY_ID

@@ -6,6 +6,8 @@
 #include "kernel_test_util.h"
 #include "kernels/int8.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::kernels;
 
 namespace {
@@ -74,3 +76,5 @@ TEST_CASE("Symmetric per-row quantisation keeps every weight within half a step"
     if (r != 2) CHECK(max_abs_q == 127);  // the largest weight maps to +-127
   }
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 #include "kernel_test_util.h"
 #include "kernels/pooling.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using namespace sl::kernels;
 
@@ -56,3 +58,5 @@ TEST_CASE("The residual join is max(a + b, 0) and may write in place", "[kernels
   CHECK(a == std::vector<float>{0, 0, 0.75f, 0.25f});
   CHECK_FALSE(Pool2dShape{1, 4, 4, 3, 2, 3}.is_valid());  // padding >= kernel: a window of padding only
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 #include "kernel_test_util.h"
 #include "kernels/resize.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using namespace sl::kernels;
 
@@ -62,3 +64,5 @@ TEST_CASE("8-bit resizing rounds to nearest and matches the float path", "[kerne
   resize_f32(s, ResizeFilter::BilinearAntialias, src_f.data(), dst_f.data());
   for (std::size_t i = 0; i < dst.size(); ++i) CHECK(std::abs(static_cast<float>(dst[i]) - dst_f[i]) <= 0.5f);
 }
+
+}  // namespace SL_UNITY_ID

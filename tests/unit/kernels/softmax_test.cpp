@@ -5,6 +5,8 @@
 #include "kernel_test_util.h"
 #include "kernels/softmax.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::kernels;
 using Catch::Matchers::WithinAbs;
 
@@ -40,3 +42,5 @@ TEST_CASE("Softmax is stable for large logits and unchanged by a shift", "[kerne
   softmax_rows(1, 3, x.data(), x.data());
   CHECK(x == y);
 }
+
+}  // namespace SL_UNITY_ID

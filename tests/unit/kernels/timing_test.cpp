@@ -8,6 +8,8 @@
 #include "kernels/heap_array.h"
 #include "kernels/timing.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::kernels;
 
 TEST_CASE("The timer resolution is positive and finite", "[kernels][timing]") {
@@ -77,3 +79,5 @@ TEST_CASE("Seeded fills are reproducible and stay in range", "[kernels][timing]"
   CHECK(lo < -100);
   CHECK(hi > 100);
 }
+
+}  // namespace SL_UNITY_ID

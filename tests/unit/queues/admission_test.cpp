@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <vector>
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinRel;
 using namespace sl::queues;
 
@@ -133,3 +135,5 @@ TEST_CASE("The waiting series' area is the total time accepted requests spent qu
   REQUIRE(queued > 0);
   CHECK_THAT(run.waiting.area(), WithinRel(queued, 1e-9));
 }
+
+}  // namespace SL_UNITY_ID

@@ -3,6 +3,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"queues/burst-admission"};
@@ -200,3 +202,5 @@ TEST_CASE("Burst admission: replicas are bounded by the total arrivals they simu
   CHECK(r.error().code == "too_large");
   CHECK(r.error().param == "replicas");
 }
+
+}  // namespace SL_UNITY_ID

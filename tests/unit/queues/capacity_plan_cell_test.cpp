@@ -5,6 +5,8 @@
 #include "queues/capacity_plan.h"
 #include "queues/closed_forms.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 using namespace sl::queues;
 
@@ -115,3 +117,5 @@ TEST_CASE("Capacity plan: the old parameter id peak_qps still sets the peak rate
   CHECK(out(old_name.value(), "gpus_planned") == 3);  // 150 x 5 ms / 0.54 = 1.39 -> 2 GPUs, x 1.3 -> 3
   CHECK(out(old_name.value(), "p99_random_f0_ms") == out(new_name.value(), "p99_random_f0_ms"));
 }
+
+}  // namespace SL_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using namespace sl::queues;
@@ -52,3 +54,5 @@ TEST_CASE("M/G/1 with exponential service variance S^2 reproduces the M/M/1 mean
   const double cv2_wait_s = mg1_mean_time_in_system_s(lambda, service_s, 4 * service_s * service_s) - service_s;
   CHECK_THAT(cv2_wait_s, WithinRel(5 * md1_wait_s, 1e-12));
 }
+
+}  // namespace SL_UNITY_ID

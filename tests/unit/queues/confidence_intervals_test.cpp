@@ -8,6 +8,8 @@
 #include "queues/confidence_intervals.h"
 #include "queues/sojourn_runs.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using namespace sl;
@@ -104,3 +106,5 @@ TEST_CASE("A ratio of independent estimates adds relative half-widths in quadrat
   CHECK_THAT(r.value, WithinRel(5.0, 1e-12));
   CHECK_THAT(r.half_width(), WithinRel(5 * std::sqrt(0.0125), 1e-12));
 }
+
+}  // namespace SL_UNITY_ID

@@ -4,6 +4,8 @@
 #include "queues/closed_forms.h"
 #include "queues/erlang_c.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using namespace sl::queues;
@@ -77,3 +79,5 @@ TEST_CASE("The M/M/c tail is continuous where the two exponential rates meet", "
   const double near = mmc_time_in_system_tail(4, 3.0 - 1e-7, mu, t);
   CHECK_THAT(at, WithinRel(near, 1e-6));
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 #include "cell_runner.h"
 #include "queues/fan_out.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 using namespace sl::queues;
 
@@ -129,3 +131,5 @@ TEST_CASE("fan-out: the simulated share's standard error is binomial and covers 
   CHECK(out(r, "sim_req_p50_se_ms") > 0);
   CHECK(out(r, "sim_req_p50_lo_ms") < out(r, "sim_req_p50_ms") - out(r, "sim_req_p50_se_ms"));
 }
+
+}  // namespace SL_UNITY_ID

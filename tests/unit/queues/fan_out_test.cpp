@@ -7,6 +7,8 @@
 
 #include "queues/confidence_intervals.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using namespace sl::queues;
@@ -64,3 +66,4 @@ TEST_CASE("Resampled leaves: the request quantile matches the measured sample's 
   }
 }
 
+}  // namespace SL_UNITY_ID

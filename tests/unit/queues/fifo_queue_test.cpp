@@ -6,6 +6,8 @@
 #include <cmath>
 #include <vector>
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using namespace sl::queues;
@@ -63,3 +65,5 @@ TEST_CASE("A fixed service time serves every request in exactly S, on the same a
     REQUIRE(det[i].arrival_at_s == exp[i].arrival_at_s);  // separate random streams per role
   }
 }
+
+}  // namespace SL_UNITY_ID

@@ -3,6 +3,8 @@
 #include "cell_runner.h"
 #include "queues/closed_forms.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"queues/littles-law"};
@@ -111,3 +113,5 @@ TEST_CASE("Little's law: W's batch-means standard error covers the M/M/1 mean, 1
   CHECK_THAT(out(r, "W_ms"), Catch::Matchers::WithinAbs(4.0, 4 * se));  // 1 / (1,250 - 1,000) s = 4 ms
   CHECK_THAT(out(r, "lambda_eff_W_se"), WithinRel(out(r, "lambda_eff_per_s") * se * 1e-3, 1e-12));
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 #include "queues/closed_forms.h"
 #include "queues/md1_tail.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using namespace sl::queues;
@@ -43,3 +45,5 @@ TEST_CASE("The M/D/1 p99 sits below eq. 6, between 0.38 and 0.5 of it, rising wi
     previous = ratio;
   }
 }
+
+}  // namespace SL_UNITY_ID

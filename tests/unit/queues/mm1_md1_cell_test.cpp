@@ -7,6 +7,8 @@
 #include "queues/confidence_intervals.h"
 #include "queues/md1_tail.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 namespace {
@@ -136,3 +138,5 @@ TEST_CASE("The 90 % outputs are the sweep's row at rho = 0.9 in multiples of S",
   CHECK_THAT(out(r, "mm1_p99_90_x"), WithinRel(column(r, "sweep", "mm1_p99_ms")[row] / 4, 1e-12));
   CHECK_THAT(out(r, "md1_p99_90_x"), WithinRel(column(r, "sweep", "md1_p99_ms")[row] / 4, 1e-12));
 }
+
+}  // namespace SL_UNITY_ID

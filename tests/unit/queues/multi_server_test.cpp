@@ -7,6 +7,8 @@
 #include "queues/erlang_c.h"
 #include "queues/multi_server.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using namespace sl::queues;
@@ -131,3 +133,5 @@ TEST_CASE("Deterministic service under random routing matches the M/D/1 mean (Po
   const auto s = measure(4, 0.8, Routing::Random, 2'000'000, 5, sl::Distribution::deterministic(0.005));
   CHECK_THAT(s.mean_s, WithinAbs(md1_mean_time_in_system_s(160, 200), 4 * s.mean_se_s));
 }
+
+}  // namespace SL_UNITY_ID

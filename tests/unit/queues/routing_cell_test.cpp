@@ -3,6 +3,8 @@
 #include "cell_runner.h"
 #include "queues/erlang_c.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"queues/routing"};
@@ -125,3 +127,5 @@ TEST_CASE("Routing headroom: a fleet that holds to the largest multiplier has no
   CHECK(out(close, "break_shared_x") == 1);
   CHECK_THAT(out(close, "break_shared_se_x"), WithinAbs(0.05, 1e-12));
 }
+
+}  // namespace SL_UNITY_ID

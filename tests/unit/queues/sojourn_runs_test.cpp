@@ -8,6 +8,8 @@
 
 #include "queues/fifo_queue.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using namespace sl::queues;
 
@@ -58,3 +60,5 @@ TEST_CASE("A progress splitter maps a part's own 0..1 into its share of the run"
   REQUIRE(fracs.size() == 1);
   CHECK(fracs[0] == 0.5);
 }
+
+}  // namespace SL_UNITY_ID

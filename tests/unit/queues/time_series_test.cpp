@@ -8,6 +8,8 @@
 
 #include "core/rng.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using sl::queues::StepSeries;
@@ -70,3 +72,5 @@ TEST_CASE("A step series that never advances has no buckets", "[queues][time-ser
   s.advance(0, 3);  // a zero-length step adds nothing
   CHECK(s.area() == 0);
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 #include "cell_runner.h"
 #include "queues/confidence_intervals.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"queues/utilization-fallacies"};
@@ -106,3 +108,5 @@ TEST_CASE("Utilization fallacies: the standard errors at rho_low and rho_high co
                                  sl::queues::kStudentT31, 1e-12));
   }
 }
+
+}  // namespace SL_UNITY_ID

@@ -14,6 +14,8 @@
 #include "core/text.h"
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using sl::llm::BenchRun;
 using sl::llm::parse_vllm_bench;
 
@@ -259,3 +261,5 @@ TEST_CASE("Truncated files are refused wherever they are cut", "[llm][bench-resu
   const auto e = refused(two.substr(0, two.size() - 5), "bad_bench_json", 2, "mean_ttft_ms");
   CHECK(e.message.find("cut short") != std::string::npos);
 }
+
+}  // namespace SL_UNITY_ID

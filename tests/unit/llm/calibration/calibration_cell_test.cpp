@@ -8,6 +8,8 @@
 
 #include "llm/model/step_time.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 namespace {
@@ -109,3 +111,5 @@ TEST_CASE("llm/calibration refuses bad files, short contexts and runs over the b
   CHECK(budget.code == "too_large");
   CHECK(budget.param == "n");
 }
+
+}  // namespace SL_UNITY_ID

@@ -8,6 +8,8 @@
 #include "core/text.h"
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 
 namespace {
@@ -157,3 +159,5 @@ TEST_CASE("Serving points cap their requests: a Poisson run's throughput extrapo
   CHECK(points[1].point.targets[0].metric == Metric::Throughput);
   CHECK(cut == 1);
 }
+
+}  // namespace SL_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 
 TEST_CASE("The robust log-error is log(predicted / measured) near 0, odd, and grows like log(2|r|) far off",
@@ -40,3 +42,5 @@ TEST_CASE("Decode steps timed by the step-time model at known knobs give the kno
   // The mechanisms' knobs are not freed here: unseen, kept at their start.
   CHECK(fit.value().is_unseen == std::vector<bool>{false, false, false, true, true, true, true, true, true, true});
 }
+
+}  // namespace SL_UNITY_ID

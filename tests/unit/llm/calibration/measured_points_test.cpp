@@ -9,6 +9,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+namespace SL_UNITY_ID {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -75,3 +77,5 @@ TEST_CASE("Unknown values are -1 or empty, and prompt reuse is carried where a f
     CHECK(p.value("no_such_key") == -1);
   }
 }
+
+}  // namespace SL_UNITY_ID

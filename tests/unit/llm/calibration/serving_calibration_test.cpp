@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 
 namespace {
@@ -83,3 +85,5 @@ TEST_CASE("With Poisson points among them, the efficiencies come back within 2 %
   CHECK_THAT(c.fitted.dispatch_tax_s, Catch::Matchers::WithinRel(kTruth.dispatch_tax_s, 0.1));
   CHECK(c.fitted_cost < 1e-4 * c.start_cost);
 }
+
+}  // namespace SL_UNITY_ID

@@ -6,6 +6,8 @@
 #include "llm/calibration/measured_points.h"
 #include "llm/engine/step_model.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 namespace {
@@ -263,3 +265,5 @@ TEST_CASE("the engine cells' default step model is llm/validation's fit to vLLM,
   // The fit is not the book's model: a reader who never calibrates sees other numbers than the book's roofline.
   CHECK(k.compute_efficiency != Approx(0.4));
 }
+
+}  // namespace SL_UNITY_ID

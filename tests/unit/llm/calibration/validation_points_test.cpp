@@ -8,6 +8,8 @@
 
 #include <map>
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 
 namespace {
@@ -194,3 +196,5 @@ TEST_CASE("A point's figures hardly move when its request cap goes from 500 to 2
     CHECK(moved <= (k.compute_efficiency == book_knobs().compute_efficiency ? 2 : 4));
   }
 }
+
+}  // namespace SL_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 
 TEST_CASE("A Poisson recipe spreads its arrivals over exactly n / rate; a closed loop chains its clients' requests",
@@ -43,3 +45,5 @@ TEST_CASE("Reused prompts repeat the content of the request that first sent them
   CHECK(load.requests[3].num_prompt_tokens == 500);
   CHECK(load.requests[23].output_content_id != load.requests[3].output_content_id);
 }
+
+}  // namespace SL_UNITY_ID

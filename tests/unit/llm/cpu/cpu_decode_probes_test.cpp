@@ -13,6 +13,8 @@
 #include "kernels/gemm.h"
 #include "kernels/int8.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinRel;
 using sl::llm::DecodeShape;
 
@@ -76,3 +78,5 @@ TEST_CASE("The peak probes count 2 operations per lane per multiply-add", "[llm]
   CHECK((bits == 128 || bits == 256));
   CHECK(sl::llm::last_level_cache_bytes() >= 0);
 }
+
+}  // namespace SL_UNITY_ID

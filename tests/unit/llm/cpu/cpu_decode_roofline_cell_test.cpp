@@ -8,6 +8,8 @@
 #include "cell_runner.h"
 #include "llm/cpu/cpu_decode_roofline.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinRel;
 using cell_test::column;
 using cell_test::find_column;
@@ -145,3 +147,5 @@ TEST_CASE("CPU decode roofline refuses impossible or oversized inputs", "[llm][m
   REQUIRE_FALSE(r.ok());
   cell_test::check_error(r.error(), row);
 }
+
+}  // namespace SL_UNITY_ID

@@ -8,6 +8,8 @@
 #include "cell_runner.h"
 #include "core/rng.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 using namespace cell_test;
 
@@ -83,3 +85,5 @@ TEST_CASE("With one-token blocks paged reservation wastes nothing", "[llm][batch
   CHECK(w.paged_waste_frac == 0.0);
   CHECK(w.mean_paged_slots == w.mean_tokens);
 }
+
+}  // namespace SL_UNITY_ID

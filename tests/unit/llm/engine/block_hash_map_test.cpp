@@ -6,6 +6,8 @@
 
 #include "core/rng.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 
 TEST_CASE("The block hash map agrees with std::map after every insert and erase, colliding keys included",
@@ -50,3 +52,5 @@ TEST_CASE("A key inserted twice keeps its first value", "[llm][block_hash_map]")
   CHECK_FALSE(map.find(42).has_value());
   CHECK(map.size() == 0);
 }
+
+}  // namespace SL_UNITY_ID

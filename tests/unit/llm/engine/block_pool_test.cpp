@@ -6,6 +6,8 @@
 #include "core/rng.h"
 #include "llm/engine/block_hash_map.h"
 
+namespace SL_UNITY_ID {
+
 using sl::llm::BlockHashMap;
 using sl::llm::BlockId;
 using sl::llm::BlockPool;
@@ -133,3 +135,5 @@ TEST_CASE("The block hash map agrees with std::map over random inserts and erase
   CHECK(agree());
   CHECK_FALSE(map.insert(ref.begin()->first, 1));  // present keys are not overwritten
 }
+
+}  // namespace SL_UNITY_ID

@@ -8,6 +8,8 @@
 #include "cell_runner.h"
 #include "llm/engine/step_model.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 namespace {
@@ -294,3 +296,5 @@ TEST_CASE("An engine cell says where its step model comes from: the fit's runs a
   CHECK_FALSE(has_notice(book, "step_model_fitted"));
   CHECK(policy(book, "ttft_p99_ms", kContinuous) != policy(cell.run({{"n", "50"}}), "ttft_p99_ms", kContinuous));
 }
+
+}  // namespace SL_UNITY_ID

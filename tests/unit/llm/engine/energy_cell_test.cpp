@@ -2,6 +2,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"llm/energy"};
@@ -98,3 +100,5 @@ TEST_CASE("Energy per turn: a conversation longer than the KV pool is an error",
   CHECK(e.code == "too_large");
   CHECK(e.param == "turns");
 }
+
+}  // namespace SL_UNITY_ID

@@ -8,6 +8,8 @@
 #include "cell_runner.h"
 #include "core/units.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 using namespace sl::llm;
 
@@ -196,3 +198,5 @@ TEST_CASE("Every way of sizing the pool meets the same limits, each error naming
   CHECK(big.error().code == "too_large");
   CHECK(big.error().param == "kv_tokens");
 }
+
+}  // namespace SL_UNITY_ID

@@ -9,6 +9,8 @@
 #include "llm/engine/serving_metrics.h"
 #include "llm/engine/static_batching.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 
 namespace {
@@ -290,3 +292,5 @@ TEST_CASE("One request alone: speculative decoding divides its TPOT by the token
   CHECK(std::abs(spec / plain - expected) < 0.02);
   CHECK(run.draft_s > 0);
 }
+
+}  // namespace SL_UNITY_ID

@@ -9,6 +9,8 @@
 #include "core/rng.h"
 #include "core/stats.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinRel;
 using sl::llm::GapHistogram;
 
@@ -51,3 +53,5 @@ TEST_CASE("Merged histograms hold the same bins as one histogram of every gap", 
   CHECK(merged.count() == all.count());
   for (const double p : {0.0, 0.1, 0.5, 0.9, 0.99, 1.0}) CHECK(merged.quantile(p) == all.quantile(p));
 }
+
+}  // namespace SL_UNITY_ID

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 
 namespace {
@@ -136,3 +138,5 @@ TEST_CASE("Naive reservation takes max_model_len tokens of blocks at admission a
   Request c = make(2, {{3, 10}});
   CHECK_FALSE(kv.allocate_slots(c, 10).has_value());  // 44 free: a reservation needs 128
 }
+
+}  // namespace SL_UNITY_ID

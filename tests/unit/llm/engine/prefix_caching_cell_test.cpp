@@ -2,6 +2,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 namespace {
@@ -64,3 +66,5 @@ TEST_CASE("Prefix caching cell rejects conversations that outgrow the context or
   CHECK(cell.error({{"turns", "100"}, {"user_tokens", "2000"}}).code == "too_large");
   CHECK(cell.error({{"kv_gib", "0.2"}}).param == "kv_gib");
 }
+
+}  // namespace SL_UNITY_ID

@@ -10,6 +10,8 @@
 
 #include "llm/engine/engine.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 
 namespace {
@@ -102,3 +104,5 @@ TEST_CASE("The trace keeps at most its token budget and says so", "[llm][trace]"
   CHECK(none.spans().empty());
   CHECK(none.tokens().empty());
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 
 namespace {
@@ -257,3 +259,5 @@ TEST_CASE("Without drafts (k = 0) nothing is speculated and each decode step emi
   CHECK(st.num_verify_steps == 0);
   CHECK(st.num_draft_tokens == 0);
 }
+
+}  // namespace SL_UNITY_ID

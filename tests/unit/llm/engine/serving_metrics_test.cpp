@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 using Catch::Matchers::WithinRel;
 
@@ -75,3 +77,5 @@ TEST_CASE("An empty run summarises to zeros", "[llm][serving_metrics]") {
   CHECK(s.num_finished == 0);
   CHECK(s.output_tok_per_s == 0.0);
 }
+
+}  // namespace SL_UNITY_ID

@@ -9,6 +9,8 @@
 #include "cell_runner.h"
 #include "core/units.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 using namespace sl::llm;
@@ -57,3 +59,5 @@ TEST_CASE("A KV reserve that does not fit beside the weights is too large, with 
     if (key == "max") has_max = value == sl::format_number(std::floor(room_gib * 100) / 100);
   CHECK(has_max);
 }
+
+}  // namespace SL_UNITY_ID

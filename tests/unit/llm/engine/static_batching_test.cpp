@@ -4,6 +4,8 @@
 
 #include "llm/engine/serving_metrics.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 using Catch::Matchers::WithinRel;
 
@@ -92,3 +94,5 @@ TEST_CASE("A static slot holds max_model_len tokens: KV waste is 1 - stored toke
   }
   CHECK_THAT(summarize(run).kv_waste_frac, WithinRel(1.0 - stored_s / (256.0 * total_s), 1e-12));
 }
+
+}  // namespace SL_UNITY_ID

@@ -8,6 +8,8 @@
 #include "llm/calibration/serving_calibration.h"
 #include "llm/engine/serving_metrics.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 
 namespace {
@@ -203,3 +205,5 @@ TEST_CASE("A mixture of experts at its experts' own efficiency re-times bit for 
   CHECK(end_s == burst_slower.recorded_end_s());
   CHECK(end_s.back() > burst.recorded_end_s().back());
 }
+
+}  // namespace SL_UNITY_ID

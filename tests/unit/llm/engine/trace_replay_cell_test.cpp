@@ -13,6 +13,8 @@
 #include "llm/engine/trace_vs_laws.h"
 #include "llm/workload/workload_trace.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 namespace {
@@ -160,3 +162,5 @@ TEST_CASE("Workload statistics: Poisson counts disperse by 1, ranks correlate, q
   CHECK(t.output.p90 == Approx(3.7).epsilon(1e-12));  // type 7: 3 + 0.7 x (4 - 3)
   CHECK(t.rate_per_s == 1);
 }
+
+}  // namespace SL_UNITY_ID

@@ -8,6 +8,8 @@
 
 #include "core/registry.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 
 namespace {
@@ -182,3 +184,5 @@ TEST_CASE("A search over the budget proposes coarser grids that fit: the most re
   CHECK(with("n", offers["n"]));
   CHECK(std::stod(offers["n"]) < 60000);
 }
+
+}  // namespace SL_UNITY_ID

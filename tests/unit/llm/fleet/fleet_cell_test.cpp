@@ -9,6 +9,8 @@
 #include "llm/fleet/fleet.h"
 #include "llm/fleet/fleet_sweep.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 namespace {
@@ -151,3 +153,5 @@ TEST_CASE("A sweep's bounds are its knob's parameter range, as the cell declares
     CHECK_FALSE(sl::llm::sweep_values(knob, param->min, param->max + 1e-3, 2).ok());
   }
 }
+
+}  // namespace SL_UNITY_ID

@@ -10,6 +10,8 @@
 #include "core/stats.h"
 #include "llm/engine/serving_metrics.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 
 namespace {
@@ -204,3 +206,5 @@ TEST_CASE("Disaggregated under load: every answer is finished on a decode replic
   INFO("p99 token gap: disaggregated " << merged.token_gaps.quantile(0.99) << " s, mixed " << mixed.token_gaps.quantile(0.99));
   CHECK(merged.token_gaps.quantile(0.99) < 0.5 * mixed.token_gaps.quantile(0.99));
 }
+
+}  // namespace SL_UNITY_ID

@@ -3,6 +3,8 @@
 #include "cell_runner.h"
 #include "llm/model/step_time.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 namespace {
@@ -132,3 +134,5 @@ TEST_CASE("Batched decode: the result table has the powers of two up to the larg
   CHECK(many.size() <= 12);
   for (std::size_t i = 1; i < many.size(); ++i) CHECK(many[i] == 4 * many[i - 1]);  // every other power of two
 }
+
+}  // namespace SL_UNITY_ID

@@ -11,6 +11,8 @@
 #include "llm/model/expert_routing.h"
 #include "llm/model/step_time.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinRel;
 using namespace sl::llm;
 
@@ -190,3 +192,5 @@ TEST_CASE("Expert layers at their own efficiency: their bytes and FLOPs take 1 /
   GpuSpec book = h100();
   CHECK(step_time(dense, g, w).total_s == step_time(dense, book, w).total_s);
 }
+
+}  // namespace SL_UNITY_ID

@@ -9,6 +9,8 @@
 #include "llm/model/model_inputs.h"
 #include "llm/model/preset_list.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 using namespace sl::llm;
 
@@ -145,3 +147,5 @@ TEST_CASE("The CLI path: h200 with fp8 weights runs the continuous-batching cell
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().param == "weights");
 }
+
+}  // namespace SL_UNITY_ID

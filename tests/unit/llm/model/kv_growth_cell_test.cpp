@@ -2,6 +2,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"llm/kv-growth"};
@@ -67,3 +69,5 @@ TEST_CASE("KV growth: the curves table lists every batch with the crossing outpu
   CHECK(cross[0] == out(r, "cross_b1_tok"));  // 137,329 tokens: past the 32,000 drawn, still listed
   CHECK(cross[3] == out(r, "cross_b4_tok"));
 }
+
+}  // namespace SL_UNITY_ID

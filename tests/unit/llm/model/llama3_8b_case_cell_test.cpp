@@ -4,6 +4,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 namespace {
@@ -127,3 +129,5 @@ TEST_CASE("An MoE's batch-1 floor reads the routed experts, and no part of its r
   for (const auto* r : {&dense, &moe})
     for (double ms : column(*r, "request_time", "ms")) CHECK(ms >= 0);
 }
+
+}  // namespace SL_UNITY_ID

@@ -6,6 +6,8 @@
 #include "llm/model/model_architecture.h"
 #include "llm/model/preset_list.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinRel;
 using namespace sl::llm;
 
@@ -216,3 +218,5 @@ TEST_CASE("check_architecture names the first bad field by its config.json key",
     CHECK(count_architecture(a).kv_elements_per_token == 2 * 32 * 32 * 128);  // MHA, 4096 / 32
   }
 }
+
+}  // namespace SL_UNITY_ID

@@ -14,6 +14,8 @@
 #include "core/text.h"
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using sl::llm::ModelArchitecture;
 using sl::llm::parse_model_config;
 
@@ -314,3 +316,5 @@ TEST_CASE("An unknown model_type is refused with the supported ones listed", "[l
               "model_type");
   CHECK(e.message.size() < 600);
 }
+
+}  // namespace SL_UNITY_ID

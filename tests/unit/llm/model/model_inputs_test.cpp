@@ -10,6 +10,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 
 namespace {
@@ -170,3 +172,5 @@ TEST_CASE("A dense preset ignores routing_skew; the model outputs report total a
   CHECK(*result.find_output("model_weights_gb") == Approx(2 * total_b));  // FP16
   CHECK(*result.find_output("model_kv_per_token_bytes") == 2 * 32 * 8 * 128 * 2);
 }
+
+}  // namespace SL_UNITY_ID

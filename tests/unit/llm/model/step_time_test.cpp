@@ -5,6 +5,8 @@
 
 #include "llm/model/step_time.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using namespace sl::llm;
@@ -333,3 +335,5 @@ TEST_CASE("Attention on its own roofline: max(weights, matrix products) + max(KV
   g.attention_roofline = false;
   CHECK(step_time(m, g, decode).total_s == Approx(2e-3).epsilon(1e-12));
 }
+
+}  // namespace SL_UNITY_ID

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 using Catch::Matchers::WithinRel;
 
@@ -83,3 +85,5 @@ TEST_CASE("A finished request's record gives TTFT, end-to-end time and TPOT over
   r.num_output_tokens = 1;
   CHECK(make_record(r).tpot_s() == 0.0);  // TPOT undefined for one token: 0, excluded by the summaries
 }
+
+}  // namespace SL_UNITY_ID

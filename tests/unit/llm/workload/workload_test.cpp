@@ -7,6 +7,8 @@
 #include "llm/conversation_workload.h"
 #include "llm/lognormal_workload.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
@@ -176,3 +178,5 @@ TEST_CASE("Several shared prefixes: each request starts with one, drawn uniforml
   p.num_prefixes = 1;
   for (const Request& r : make_open_loop(p, 3).requests) CHECK(r.prompt[0].content_id == kSystemPromptContent);
 }
+
+}  // namespace SL_UNITY_ID

@@ -11,6 +11,8 @@
 #include "llm/lognormal_workload.h"
 #include "llm/same_records.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::llm;
 using Catch::Matchers::WithinAbs;
 
@@ -250,3 +252,5 @@ TEST_CASE("Replaying the trace written from a generated workload serves it recor
   CHECK(a_run.num_steps == b_run.num_steps);
   CHECK(a_run.end_s == b_run.end_s);
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 
 #include "request/budget/amdahl.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinRel;
 namespace lc = sl::request;
 
@@ -37,3 +39,5 @@ TEST_CASE("The Amdahl ceiling is 1 / (1 - f), and infinite once the whole reques
   CHECK(lc::amdahl_ceiling(0.0) == 1.0);
   CHECK(std::isinf(lc::amdahl_ceiling(1.0)));
 }
+
+}  // namespace SL_UNITY_ID

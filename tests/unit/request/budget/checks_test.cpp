@@ -6,6 +6,8 @@
 
 #include "request/budget/checks.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinRel;
 namespace lc = sl::request;
 
@@ -43,3 +45,5 @@ TEST_CASE("The log grid uses only correctly rounded operations: a midpoint is sq
   CHECK(xs[n / 2] == std::sqrt(1.0 * 1000.0));
   CHECK(xs[n / 4] == std::sqrt(xs[0] * xs[n / 2]));
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 #include "cell_runner.h"
 #include "request/budget/table6.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 namespace lc = sl::request;
 
@@ -161,3 +163,5 @@ TEST_CASE("The intensity curve of the candidate constants passes through the can
   }
   CHECK(column(r, "ai_curve", "ai") == column(cell.run(), "ai_curve", "ai"));  // the solved curve does not move
 }
+
+}  // namespace SL_UNITY_ID

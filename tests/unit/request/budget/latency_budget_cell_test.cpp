@@ -2,6 +2,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"request/latency-budget"};
@@ -122,3 +124,5 @@ TEST_CASE("With every non-model phase at zero, the model is the whole request an
   CHECK_THAT(out(r, "amdahl_speedup"), WithinRel(10.0, 1e-12));
   CHECK(r.find_output("amdahl_ceiling") == nullptr);
 }
+
+}  // namespace SL_UNITY_ID

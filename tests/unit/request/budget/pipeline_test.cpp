@@ -9,6 +9,8 @@
 #include "core/stats.h"
 #include "request/budget/pipeline.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 namespace lc = sl::request;
@@ -108,3 +110,5 @@ TEST_CASE("Pipelined totals: busy time is the work done, and the wall clock is t
   CHECK(run.gpu_busy_s <= run.wall_s);
   CHECK(run.cpu_busy_s <= run.wall_s * workers);
 }
+
+}  // namespace SL_UNITY_ID

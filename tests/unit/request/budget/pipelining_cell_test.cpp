@@ -6,6 +6,8 @@
 #include "cell_runner.h"
 #include "request/budget/pipeline.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 namespace lc = sl::request;
 
@@ -119,3 +121,5 @@ TEST_CASE("Pipelining inputs are validated", "[request][pipelining]") {
   CHECK(cell.error({{"buffer", "-1"}}).param == "buffer");
   CHECK(cell.error({{"n", "2000000"}}).param == "n");
 }
+
+}  // namespace SL_UNITY_ID

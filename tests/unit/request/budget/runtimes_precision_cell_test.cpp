@@ -2,6 +2,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"request/runtimes-precision"};
@@ -77,3 +79,5 @@ TEST_CASE("The old accuracy ids (fp32_acc, ptq_acc, ...) still work", "[request]
   CHECK(out(old, "ptq_loss_pp") == out(renamed, "ptq_loss_pp"));
   CHECK_THAT(out(old, "ptq_loss_pp"), Catch::Matchers::WithinAbs(1.0, 1e-12));
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 
 #include "request/budget/table6.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinRel;
 namespace lc = sl::request;
 
@@ -74,3 +76,5 @@ TEST_CASE("A value prints as the book's number when it rounds to the same digits
   CHECK_FALSE(lc::prints_as(137.6, 137, 0));
   CHECK_FALSE(lc::prints_as(64.34, 64.4, 1));
 }
+
+}  // namespace SL_UNITY_ID

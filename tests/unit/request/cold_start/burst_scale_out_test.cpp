@@ -7,6 +7,8 @@
 #include "core/stats.h"
 #include "request/cold_start/burst_scale_out.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using namespace sl::request;
@@ -66,3 +68,5 @@ TEST_CASE("Every request waits at least its service time; records keep arrival o
   CHECK(on_time_frac(lazy, p.burst_start_s, p.burst_end_s, slo_s) < on_time_frac(warm, p.burst_start_s, p.burst_end_s, slo_s));
   CHECK(on_time_frac(warm, 1e6, 2e6, slo_s) == 1.0);  // no request in the window: none late
 }
+
+}  // namespace SL_UNITY_ID

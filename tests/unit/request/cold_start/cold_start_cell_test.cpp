@@ -2,6 +2,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 namespace {
@@ -83,3 +85,5 @@ TEST_CASE("The headline on-time shares are the scenarios table's burst column, a
   CHECK(out(r, "ontime_warm_pool_frac") == ontime_in_burst(r, kWarmPool));
   for (double slo_ms : column(r, "scenarios", "slo_ms")) CHECK(slo_ms == 50);
 }
+
+}  // namespace SL_UNITY_ID

@@ -11,6 +11,8 @@
 #include "request/cold_start/cold_start_measure.h"
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 using namespace sl::request;
 
@@ -182,3 +184,5 @@ TEST_CASE("A page-cache file over the time budget names read_mib; with measure =
   CHECK(cell.error({{"read_mib", "300"}, {"repeats", "20"}}).param == "read_mib");
   CHECK(cell.run({{"read_mib", "1024"}, {"measure", "off"}}).find_output("read_cold_ms") == nullptr);
 }
+
+}  // namespace SL_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include "request/cold_start/first_inference.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::request;
 
 TEST_CASE("First vs steady inference: one first pass per trial, every later pass timed, all positive",
@@ -21,3 +23,5 @@ TEST_CASE("More trials and steady calls give proportionally more samples", "[req
   CHECK(r.steady_s.empty());
   CHECK(time_first_inference(3, 2, 3).steady_s.size() == 6);
 }
+
+}  // namespace SL_UNITY_ID

@@ -8,6 +8,8 @@
 
 #include "request/cold_start/page_cache_read.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::request;
 
 namespace {
@@ -47,3 +49,5 @@ TEST_CASE("Bad sizes and an unwritable directory are refused with clear errors",
   CHECK(missing.error().code == "io");
   CHECK(missing.error().message.find("/nonexistent-serving-lab-dir") != std::string::npos);
 }
+
+}  // namespace SL_UNITY_ID

@@ -3,6 +3,8 @@
 #include "cell_runner.h"
 #include "request/cost/fleet_cost.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 namespace lc = sl::request;
 
@@ -133,3 +135,5 @@ TEST_CASE("The fleet-cost sweep reaches the load when the load is above the swee
   CHECK(column(r, "load", "qps") == std::vector<double>{50000});
   CHECK(column(cell.run(), "fleet_cost", "qps").back() == 10000.0);  // the default load 5,000 is inside
 }
+
+}  // namespace SL_UNITY_ID

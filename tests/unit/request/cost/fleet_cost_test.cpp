@@ -6,6 +6,8 @@
 
 #include "request/cost/fleet_cost.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 namespace lc = sl::request;
@@ -62,3 +64,5 @@ TEST_CASE("The breakpoint walk agrees with a brute-force scan of the fleet costs
   REQUIRE(x.has_value());
   CHECK_THAT(brute_force_crossover(cpu, {g1, g2}, rho, 4 * *x + 10), WithinAbs(*x, 0.011));
 }
+
+}  // namespace SL_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"request/calibration"};
@@ -48,3 +50,5 @@ TEST_CASE("The headline INT8 accuracies and the darkened set's clipped share are
   CHECK(out(r, "darkened_input_clipped_frac") == per_set(r, "input_clipped_frac", kDarkened));
   for (double fp32 : column(r, "sets", "fp32_accuracy_frac")) CHECK(fp32 == out(r, "fp32_accuracy_frac"));
 }
+
+}  // namespace SL_UNITY_ID

@@ -6,6 +6,8 @@
 #include "request/digits/digit_preprocess.h"
 #include "request/digits/mnist_digits.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::request;
 
 namespace {
@@ -51,3 +53,5 @@ TEST_CASE("A model is reused for the same parameters and seed and retrained for 
   CHECK(back.test_accuracy == first);
   CHECK_FALSE(std::equal(w.begin(), w.end(), back.mlp.hidden.weight.begin()));
 }
+
+}  // namespace SL_UNITY_ID

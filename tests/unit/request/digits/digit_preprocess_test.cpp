@@ -6,6 +6,8 @@
 #include "request/digits/digit_preprocess.h"
 #include "request/digits/mnist_digits.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using namespace sl::request;
 
@@ -39,3 +41,5 @@ TEST_CASE("A constant image standardizes to (v x scale - mean) / std under every
   }
   CHECK(training_transform().mean == serving_transform(ServingVariant::Shared).mean);
 }
+
+}  // namespace SL_UNITY_ID

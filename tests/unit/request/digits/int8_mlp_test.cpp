@@ -6,6 +6,8 @@
 #include "core/rng.h"
 #include "request/digits/int8_mlp.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using namespace sl::request;
@@ -81,3 +83,5 @@ TEST_CASE("Calibrated ranges cover every calibration value, so none of them is c
   CHECK(ranges.hidden_lo >= 0.0f);  // after ReLU
   CHECK(quantizer_stats(q.hidden_q, hidden).clipped_frac == 0.0);
 }
+
+}  // namespace SL_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include "request/digits/mlp.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using namespace sl::request;
 
@@ -46,3 +48,5 @@ TEST_CASE("Backpropagation's gradient matches finite differences of the cross-en
     CHECK_THAT(m.output.weight[i] - stepped.output.weight[i], WithinAbs((loss(plus) - loss(minus)) / (2 * h), 2e-3));
   }
 }
+
+}  // namespace SL_UNITY_ID

@@ -2,6 +2,8 @@
 
 #include "request/digits/mnist_digits.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using namespace sl::request;
 
@@ -73,3 +75,5 @@ TEST_CASE("The digits file passed in as a data asset decodes to the compiled-in 
   bad_label[12] = 10;
   CHECK(parse_mnist_asset(bad_label).error().code == "bad_asset");
 }
+
+}  // namespace SL_UNITY_ID

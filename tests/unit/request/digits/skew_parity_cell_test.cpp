@@ -2,6 +2,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 
 const cell_test::Cell cell{"request/skew-parity"};
@@ -41,3 +43,5 @@ TEST_CASE("Raising the tolerance above a skew's parity difference lets that skew
   const auto strict = cell.run({{"tolerance", "1e-6"}});
   CHECK(out(strict, "parity_failures") == 4);
 }
+
+}  // namespace SL_UNITY_ID

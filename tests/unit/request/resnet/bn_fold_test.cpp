@@ -11,6 +11,8 @@
 #include "request/resnet/resnet_forward.h"
 #include "request/resnet/resnet_timing.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::request;
 
 namespace {
@@ -77,3 +79,5 @@ TEST_CASE("Folding all 53 batch norms of a small-resolution ResNet-50 changes it
   CHECK(d.max_rel < 1e-4);
   CHECK(d.max_rel > 0.0);  // not bit-identical: the rounding happens in a different place
 }
+
+}  // namespace SL_UNITY_ID

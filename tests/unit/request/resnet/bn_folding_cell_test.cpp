@@ -5,6 +5,8 @@
 #include "cell_runner.h"
 #include "request/resnet/resnet50.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 using namespace sl::request;
 
@@ -32,3 +34,5 @@ TEST_CASE("The bn-folding cell rejects a resolution too small for ResNet-50", "[
   CHECK(e.param == "resolution");
   CHECK(cell.error({{"reps", "0"}}).param == "repeats");  // the old name, an alias
 }
+
+}  // namespace SL_UNITY_ID

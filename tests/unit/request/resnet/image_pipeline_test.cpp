@@ -6,6 +6,8 @@
 
 #include "request/resnet/image_pipeline.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using namespace sl::request;
 
@@ -56,3 +58,5 @@ TEST_CASE("The synthetic photo is a function of its seed: a gradient and checker
   CHECK(disc_colours.size() <= 6);
   CHECK(background > 0);
 }
+
+}  // namespace SL_UNITY_ID

@@ -18,6 +18,8 @@
 #define STBI_WRITE_NO_STDIO
 #include <stb/stb_image_write.h>
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 using sl::request::decode_jpeg;
 using sl::request::default_photo_jpeg;
@@ -209,3 +211,5 @@ TEST_CASE("createImageBitmap: the probe gets the chosen JPEG; C++ takes the medi
     CHECK(plan.value().empty());
   }
 }
+
+}  // namespace SL_UNITY_ID

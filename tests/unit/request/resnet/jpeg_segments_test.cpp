@@ -6,6 +6,8 @@
 #include "request/resnet/jpeg_decode.h"
 #include "request/resnet/jpeg_segments.h"
 
+namespace SL_UNITY_ID {
+
 using sl::request::check_jpeg_segments;
 using sl::request::decode_jpeg;
 using sl::request::default_photo_jpeg;
@@ -93,3 +95,5 @@ TEST_CASE("A scan naming a Huffman table no DHT defined, or a frame naming an un
   check_invalid(with_byte_after(0xDA, 6, 0x33), "no DHT defined");            // the first component's DC/AC tables
   check_invalid(with_byte_after(0xC0, 12, 3), "quantisation table a component names");  // the first component's Tq
 }
+
+}  // namespace SL_UNITY_ID

@@ -6,6 +6,8 @@
 
 #include "request/resnet/resnet50.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 using sl::request::ResnetConfig;
 using sl::request::resnet50_plan;
@@ -102,3 +104,5 @@ TEST_CASE("MACs scale with the square of the resolution and roughly the square o
   CHECK(w > 3.5);
   CHECK(w < 4.0);
 }
+
+}  // namespace SL_UNITY_ID

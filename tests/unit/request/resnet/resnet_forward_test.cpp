@@ -10,6 +10,8 @@
 #include "request/resnet/resnet_forward.h"
 #include "request/resnet/resnet_timing.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::request;
 
 namespace {
@@ -125,3 +127,5 @@ TEST_CASE("Per-layer progress covers every convolution's multiply-accumulates on
   CHECK(std::is_sorted(reports.begin(), reports.end()));
   CHECK(reports.back() == plan.conv_macs());
 }
+
+}  // namespace SL_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include "cell_runner.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using cell_test::column;
@@ -103,3 +105,5 @@ TEST_CASE("Bad resnet-request inputs are rejected with the parameter named", "[r
   CHECK(cell.error({{"width", "1"}, {"resolution", "448"}}).param == "repeats");
   CHECK(cell.error({{"reps", "0"}}).param == "repeats");  // the old name still works (an alias)
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 #include "request/resnet/image_pipeline.h"
 #include "request/resnet/resnet_timing.h"
 
+namespace SL_UNITY_ID {
+
 using namespace sl::request;
 using Catch::Matchers::WithinRel;
 
@@ -59,3 +61,5 @@ TEST_CASE("The layout speedup range runs from the fastest baseline over the slow
   const auto none = sl::request::speedup_range({}, {1.0});
   CHECK(none.lo == 0.0);
 }
+
+}  // namespace SL_UNITY_ID

@@ -5,6 +5,8 @@
 
 #include "request/resnet/resnet_weights.h"
 
+namespace SL_UNITY_ID {
+
 using Catch::Matchers::WithinAbs;
 using namespace sl::request;
 
@@ -97,3 +99,5 @@ TEST_CASE("to_ohwi moves weight [o][i][y][x] to [o][y][x][i] and copy_weights is
   w.conv_weight(3)[0] += 1.0f;
   CHECK(copy.conv_weight(3)[0] == before);
 }
+
+}  // namespace SL_UNITY_ID

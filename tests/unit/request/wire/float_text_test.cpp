@@ -12,6 +12,8 @@
 #include "core/rng.h"
 #include "request/wire/float_text.h"
 
+namespace SL_UNITY_ID {
+
 namespace lc = sl::request;
 
 namespace {
@@ -171,3 +173,5 @@ TEST_CASE("Float64 mode prints the shortest text that reads back as the widened 
     CHECK((digits == 1 || std::strtod(buf, nullptr) != static_cast<double>(x)));
   }
 }
+
+}  // namespace SL_UNITY_ID

@@ -7,6 +7,8 @@
 #include "core/rng.h"
 #include "request/wire/protobuf_wire.h"
 
+namespace SL_UNITY_ID {
+
 namespace lc = sl::request;
 
 TEST_CASE("Protobuf packed floats: the key byte, a varint length, then the little-endian payload",
@@ -89,3 +91,5 @@ TEST_CASE("The zero-copy protobuf read is a view into the wire buffer with the s
   CHECK_FALSE(lc::view_packed_floats(wrong_key).has_value());
   CHECK_FALSE(lc::view_packed_floats({0x0A, 0x03, 1, 2, 3}).has_value());
 }
+
+}  // namespace SL_UNITY_ID

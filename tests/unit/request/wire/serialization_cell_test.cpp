@@ -7,6 +7,8 @@
 #include "request/wire/protobuf_wire.h"
 #include "request/wire/wire_formats.h"
 
+namespace SL_UNITY_ID {
+
 using namespace cell_test;
 namespace lc = sl::request;
 
@@ -223,3 +225,5 @@ TEST_CASE("The zero-copy protobuf read is timed beside the copying decode, at N 
   CHECK(view.size() == n.size());
   for (double us : view) CHECK(us > 0);
 }
+
+}  // namespace SL_UNITY_ID

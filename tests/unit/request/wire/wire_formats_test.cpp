@@ -7,6 +7,8 @@
 
 #include "request/wire/wire_formats.h"
 
+namespace SL_UNITY_ID {
+
 namespace lc = sl::request;
 
 TEST_CASE("JSON arrays round-trip and malformed text is refused", "[request][serialization]") {
@@ -41,3 +43,5 @@ TEST_CASE("Base64 matches the RFC 4648 test vectors and refuses bad text", "[req
   CHECK(lc::encode_base64_floats(v).size() == 5336);
   CHECK(lc::decode_base64_floats(lc::encode_base64_floats(v)) == std::optional<std::vector<float>>(v));
 }
+
+}  // namespace SL_UNITY_ID

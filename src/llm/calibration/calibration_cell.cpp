@@ -210,9 +210,7 @@ Result<RunResult> run_calibration(const CalibrationParams& p, std::uint64_t seed
   // The fitted terms with the mechanisms the fit ran with: step_model = custom reproduces this model.
   result.fills.push_back(InputFill{"fitted_knobs", true, step_model_fields(with_knobs(p.hw.gpu, f.knobs), p.hw.tp)});
   notices(p, f, result);
-  note_ignored_custom_fields(p.hw, result);
-  note_step_model(p.hw.step_model, p.hw.gpu.name, result);
-  add_model_outputs(p.hw.model, result);
+  add_hardware_outputs(p.hw, result);
   return result;
 }
 

@@ -374,10 +374,7 @@ void engine_outputs(RunResult& result, const ContinuousBatchingParams& p, const 
   result.output("j_per_token", r.j_per_token);
   result.output("kv_read_frac", s.kv_read_frac);
   result.output("all_reduce_frac", run.busy_s > 0 ? run.all_reduce_s / run.busy_s : 0.0);
-  note_ignored_custom_fields(p.hw.model_choice, result);
-  note_ignored_custom_fields(p.hw.gpu_choice, result);
-  note_step_model(p.hw.step_model, p.hw.gpu.name, result);
-  add_model_outputs(p.hw.model, result);
+  add_hardware_outputs(p.hw, result);
   if (s.num_rejected > 0)
     result.notice("rejected", std::to_string(s.num_rejected) + " requests arrived while max_waiting = " +
                                   std::to_string(p.scheduler.max_waiting) + " waited and were turned away; they count as "

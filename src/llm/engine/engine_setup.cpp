@@ -148,6 +148,12 @@ Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t m
   return hw;
 }
 
+void add_hardware_outputs(const EngineHardware& hw, RunResult& result) {
+  note_ignored_custom_fields(hw, result);
+  note_step_model(hw.step_model, hw.gpu.name, result);
+  add_model_outputs(hw.model, result);
+}
+
 double mean_request_tokens(const Workload& workload) {
   if (workload.requests.empty()) return 0;
   double sum = 0;

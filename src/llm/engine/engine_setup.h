@@ -52,6 +52,11 @@ std::vector<ParamSpec> engine_hardware_params();
 /// mem_util_frac (fill), num_gpu_blocks or kv_tokens.
 Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten);
 
+/// What every engine cell reports of its hardware, in this order: the notices of ignored custom fields (the
+/// model's, then the GPU's), the notice of where the step-time terms came from (note_step_model), and the model's
+/// outputs (add_model_outputs).
+void add_hardware_outputs(const EngineHardware& hw, RunResult& result);
+
 /// Mean tokens a request of `workload` holds when it finishes: prompt + max_tokens, averaged over its requests
 /// (0 for none).
 double mean_request_tokens(const Workload& workload);

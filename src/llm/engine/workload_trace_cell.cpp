@@ -62,9 +62,7 @@ Result<RunResult> run_workload_trace(const WorkloadTraceParams& p, std::uint64_t
   base.max_model_len = p.max_model_len;
   compare_with_fitted_laws(p.trace.workload(p.max_model_len), s, base, config, seed, second, result);
   replay_notices(p.trace, p.num_requests, p.max_model_len, result);
-  note_ignored_custom_fields(p.hw, result);
-  note_step_model(p.hw.step_model, p.hw.gpu.name, result);
-  add_model_outputs(p.hw.model, result);
+  add_hardware_outputs(p.hw, result);
   return result;
 }
 

@@ -129,10 +129,7 @@ Result<RunResult> run_fleet_cell(const FleetParams& p, std::uint64_t seed, RunCo
                         format_number(p.slo_target_frac * 100) + " % of its requests: widen the range or relax the targets.");
     }
   }
-  note_ignored_custom_fields(p.hw.model_choice, result);
-  note_ignored_custom_fields(p.hw.gpu_choice, result);
-  note_step_model(p.hw.step_model, p.hw.gpu.name, result);
-  add_model_outputs(p.hw.model, result);
+  add_hardware_outputs(p.hw, result);
   if (p.trace) {
     replay_outputs(*p.trace, result);
     replay_notices(*p.trace, p.workload.num_requests, p.workload.max_model_len, result);

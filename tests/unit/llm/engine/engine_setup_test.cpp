@@ -70,6 +70,22 @@ TEST_CASE("The step model: fitted to vLLM by default, the book's roofline, or th
   CHECK(ignored.value().gpu.compute_efficiency == sl::llm::vllm_fit().knobs.compute_efficiency);
 }
 
+TEST_CASE("What an engine cell reports of its hardware: the ignored fields, the model's then the GPU's, then the step model",
+          "[llm][engine_setup]") {
+  const auto hw = validate_engine_hardware(inputs({{"layers", "40"}, {"mem_gib", "40"}, {"efficiency_frac", "0.7"}}),
+                                           2048, "x");
+  REQUIRE(hw.ok());
+  sl::RunResult result;
+  add_hardware_outputs(hw.value(), result);
+  REQUIRE(result.notices.size() == 4);
+  CHECK(result.notices[0].code == "custom_model_ignored");
+  CHECK(result.notices[1].code == "custom_gpu_ignored");
+  CHECK(result.notices[2].code == "step_model_fields_ignored");
+  CHECK(result.notices[3].code == "step_model_fitted");
+  REQUIRE(result.find_output("model_kv_per_token_bytes"));
+  CHECK(*result.find_output("model_kv_per_token_bytes") == 131'072);  // Llama-3-8B at FP16 KV (§21)
+}
+
 TEST_CASE("Tensor parallelism over 2 GPUs halves each GPU's weights and KV per token, so the same reserve holds "
           "twice the tokens", "[llm][engine_setup][tensor_parallel]") {
   const auto one = validate_engine_hardware(inputs({}), 2048, "x");

@@ -21,6 +21,23 @@ void write_strings(const std::vector<std::string>& values, Writer& w) {
   w.end_array();
 }
 
+/// An object of one string per key (a notice's or an error's args, a fill's values).
+template <class Writer, class Pairs>
+void write_string_map(const Pairs& pairs, Writer& w) {
+  w.begin_object();
+  for (const auto& [k, v] : pairs) w.key(k), w.string(v);
+  w.end_object();
+}
+
+/// The used_when of a param or an asset: the choice param it follows and the values of it that use it.
+template <class Writer>
+void write_used_when(const std::string& param, const std::vector<std::string>& values, Writer& w) {
+  w.begin_object();
+  w.key("param"), w.string(param);
+  w.key("values"), write_strings(values, w);
+  w.end_object();
+}
+
 /// An array of one object per item, its fields written by `fields(item)`.
 template <class Writer, class Items, class Fields>
 void write_objects(const Items& items, Writer& w, Fields fields) {
@@ -83,16 +100,12 @@ void write(const RunResult& r, Writer& w) {
     w.key("code"), w.string(n.code);
     w.key("message"), w.string(n.message);
     if (n.args.empty()) return;
-    w.key("args"), w.begin_object();
-    for (const auto& [k, v] : n.args) w.key(k), w.string(v);
-    w.end_object();
+    w.key("args"), write_string_map(n.args, w);
   });
   w.key("fills"), write_objects(r.fills, w, [&](const InputFill& f) {
     w.key("name"), w.string(f.name);
     w.key("whole_page"), w.boolean(f.whole_page);
-    w.key("values"), w.begin_object();
-    for (const auto& [k, v] : f.values) w.key(k), w.string(v);
-    w.end_object();
+    w.key("values"), write_string_map(f.values, w);
   });
   w.end_object();
 }
@@ -133,12 +146,7 @@ void write(const ParamSpec& p, Writer& w) {
       w.key("accept"), w.string(p.accept);
       break;
   }
-  if (!p.used_when_param.empty()) {
-    w.key("used_when"), w.begin_object();
-    w.key("param"), w.string(p.used_when_param);
-    w.key("values"), write_strings(p.used_when_values, w);
-    w.end_object();
-  }
+  if (!p.used_when_param.empty()) w.key("used_when"), write_used_when(p.used_when_param, p.used_when_values, w);
   if (!p.aliases.empty()) w.key("aliases"), write_strings(p.aliases, w);
   w.end_object();
 }
@@ -156,12 +164,7 @@ void write(const CellSpec& cell, Writer& w) {
       w.key("name"), w.string(a.name);
       w.key("path"), w.string(a.path);
       w.key("ask_first"), w.boolean(a.ask_first);
-      if (!a.used_when_param.empty()) {
-        w.key("used_when"), w.begin_object();
-        w.key("param"), w.string(a.used_when_param);
-        w.key("values"), write_strings(a.used_when_values, w);
-        w.end_object();
-      }
+      if (!a.used_when_param.empty()) w.key("used_when"), write_used_when(a.used_when_param, a.used_when_values, w);
     });
   }
   w.key("params"), w.begin_array();
@@ -200,9 +203,7 @@ void write(const Error& e, Writer& w) {
   w.key("code"), w.string(e.code);
   w.key("param"), w.string(e.param);
   w.key("message"), w.string(e.message);
-  w.key("args"), w.begin_object();
-  for (const auto& [k, v] : e.args) w.key(k), w.string(v);
-  w.end_object();
+  w.key("args"), write_string_map(e.args, w);
   w.end_object();
   w.end_object();
 }

@@ -543,11 +543,11 @@ export class CellView {
 
   /** Draws charts from the last result (a folded chart only once "More charts" is open: it has no width before). */
   #draw(charts) {
-    // The specs come with the first drawing (labs/<lab>.charts.json), then every chart on view is drawn.
+    // The specs and summaries come with the first drawing (labs/<lab>.charts.json), then every chart on view is drawn.
     // Draws asked for meanwhile are one drawing, of the charts on view once the file is here.
     if (this.#charts.some((chart) => !chart.has_vl_spec)) {
       this.#specs_coming ??= fetch_chart_specs(this.#lab_id).then((specs) => {
-        for (const chart of this.#charts) chart.set_vl_spec(specs[this.#spec.id]?.[chart.chart_id] ?? null);
+        for (const chart of this.#charts) chart.set_drawing(specs[this.#spec.id]?.[chart.chart_id] ?? null);
         const concealed = Boolean(this.#prediction?.pending);
         if (this.#charts.every((chart) => chart.has_vl_spec) && this.#last_result && !concealed) this.#draw(this.#shown_charts());
       }, () => {})   // offline with no copy: the numbers stay, the charts are tried again at the next drawing

@@ -11,8 +11,9 @@ import { draw_near_view } from './chart_gate.js';
 const SECONDARY_HEIGHT_PX = 180;
 
 export class ChartPanel {
-  #chart;            // the lab file's chart entry {id, title, summary, note}
-  #vl_spec = null;   // its Vega-Lite spec (labs/<lab>.charts.json, set_vl_spec): none until the first drawing
+  #chart;            // the lab file's chart entry {id, title, note}
+  #vl_spec = null;   // its Vega-Lite spec (labs/<lab>.charts.json, set_drawing): none until the first drawing
+  #summary_template = null;   // its summary, {en, vi}, with {output} placeholders: from the same file
   #doc = {};         // the cell's lab-file entry (column labels)
   #spec = null;      // the cell's C++ spec (output units)
   #view = null;      // the current Vega view
@@ -35,8 +36,11 @@ export class ChartPanel {
   /** The same chart's entry in another language (its spec's axis titles and its title); build() then redraws. */
   set_chart(chart) { this.#chart = chart; }
 
-  /** The chart's Vega-Lite spec, once its lab's chart file has come. */
-  set_vl_spec(spec) { this.#vl_spec = spec; }
+  /** The chart's Vega-Lite spec and summary ({spec, summary}, or null), once its lab's chart file has come. */
+  set_drawing(drawing) {
+    this.#vl_spec = drawing?.spec ?? null;
+    this.#summary_template = drawing?.summary ?? null;
+  }
   get has_vl_spec() { return this.#vl_spec !== null; }
 
   /** Marks this chart as one of the smaller ones under the main chart. */
@@ -71,7 +75,7 @@ export class ChartPanel {
 
   /** The summary sentence at these outputs: the lab file's template with {output} replaced by value and unit. */
   summary_text(outputs = this.#outputs) {
-    const template = pick(this.#chart.summary, '');
+    const template = pick(this.#summary_template, '');
     if (!template) return '';
     return template.replace(/\{(\w+)\}/g, (whole, name) => value_with_unit(outputs, name, this.#spec));
   }

@@ -37,12 +37,15 @@ export async function fetch_lab(id, lang) {
   return lab && localize(lab, lang);
 }
 
-const chart_files = new Map();   // id → promise of {cell id: {chart id: its Vega-Lite spec}}
+const chart_files = new Map();   // id → promise of {cell id: {chart id: {spec (Vega-Lite), summary}}}
 
-/** A lab's chart specs (labs/<id>.charts.json), fetched once, when its page first draws a chart. */
+/**
+ * A lab's chart specs and summaries (labs/<id>.charts.json), fetched once, when its page first draws a chart. The
+ * request leaves in a task of its own: a cell draws as it shows its first result, and the file comes after it.
+ */
 export function fetch_chart_specs(id) {
   if (!chart_files.has(id)) {
-    chart_files.set(id, fetch_json(`labs/${id}.charts.json`));
+    chart_files.set(id, new Promise((resolve) => { setTimeout(resolve, 0); }).then(() => fetch_json(`labs/${id}.charts.json`)));
     chart_files.get(id).catch(() => chart_files.delete(id));   // tried again at the next drawing
   }
   return chart_files.get(id);

@@ -55,12 +55,15 @@ const MODEL_SHARD_BYTES = 4 * 1024 * 1024;
 /**
  * i18n/<lang>.json without its error templates, and i18n/<lang>.errors.json with them: a page's first result does
  * not wait for the sentences of every refusal (web/js/i18n.js load_errors fetches them before an error is shown).
+ * Likewise i18n/<lang>.groups.json: the parameter groups' labels, fetched when "More parameters" first opens
+ * (web/js/param_groups.js).
  */
 async function write_i18n() {
   await mkdir(join(out, 'i18n'), { recursive: true });
   for (const lang of ['en', 'vi']) {
-    const { errors, ...strings } = JSON.parse(await readFile(join(web, 'i18n', `${lang}.json`), 'utf8'));
+    const { errors, param_groups, ...strings } = JSON.parse(await readFile(join(web, 'i18n', `${lang}.json`), 'utf8'));
     await writeFile(join(out, 'i18n', `${lang}.json`), JSON.stringify(strings));
+    await writeFile(join(out, 'i18n', `${lang}.groups.json`), JSON.stringify(param_groups));
     await writeFile(join(out, 'i18n', `${lang}.errors.json`), JSON.stringify({ errors }));
   }
 }

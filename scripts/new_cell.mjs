@@ -73,6 +73,7 @@ std::vector<${Point}> ${snake}_curve(double slope, double x_max, std::int64_t po
 #include <vector>
 
 #include "core/checked_run.h"
+#include "core/preset.h"
 #include "${lab}/cells.h"
 #include "${dir}/${snake}.h"
 
@@ -116,7 +117,11 @@ CellSpec ${snake}_cell() {
       {explored(real("slope", "", 2, -1e6, 1e6), -10, 10), real("x_max", "", 10, 1e-6, 1e6),
        count("points", "points", 50, 2, 400)});
   cell.uses_seed = false;  // ${MARK}: a simulation draws from Rng::stream(seed, ...) and keeps the seed
-  cell.outputs = {out("y_max", ""), out("area", ""), out("points", "points")};
+  // ${MARK}: one or more meaningful presets (the page's preset menu, --preset ID), labelled in the lab file.
+  cell.presets = presets_of({{"steep", "slope=5"}});
+${lab === 'llm' ? `  // ${MARK}: each parameter's group (a name src/llm/param_groups.cpp does not list keeps its own).
+  for (ParamSpec& p : cell.params) p.group = "workload";
+` : ''}  cell.outputs = {out("y_max", ""), out("area", ""), out("points", "points")};
   cell.tables = {table("curve")};
   return cell;
 }
@@ -184,6 +189,7 @@ TEST_CASE("${id} refuses fewer than two points, naming the parameter", "[${lab}]
     },
     main_chart: 'curve',
     key_params: ['slope'],
+    presets: { steep: todo('label of the preset "steep"') },
     headline: ['y_max', 'area', 'points'],
     charts: [{
       id: 'curve', title: todo('the chart title'),
@@ -216,8 +222,8 @@ function register_header(text, lab, cell, snake) {
 
 /** cells.cpp with the new cell last in cells()'s list (its page order is the lab file's). */
 function register_source(text, lab, snake) {
-  const m = /(std::vector<CellSpec> cells\(\) \{\s*return \{[\s\S]*?)(\};)/.exec(text);
-  if (!m) throw new Error(`src/${lab}/cells.cpp: no "return {...};" in cells()`);
+  const m = /(std::vector<CellSpec> cells\(\) \{\s*(?:return|std::vector<CellSpec> \w+ =) \{[\s\S]*?)(\};)/.exec(text);
+  if (!m) throw new Error(`src/${lab}/cells.cpp: no "return {...};" (or "std::vector<CellSpec> lab = {...};") in cells()`);
   return text.slice(0, m.index) + `${m[1].trimEnd()}, ${snake}_cell()${m[2]}` + text.slice(m.index + m[0].length);
 }
 

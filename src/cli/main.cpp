@@ -37,7 +37,7 @@ int fail(const sl::Error& e) {
 void print_usage() {
   std::cout << "usage: serving-lab list [--json]\n"
                "       serving-lab presets [--json]   (the model and GPU presets, with their sources)\n"
-               "       serving-lab run <lab>/<cell> [--<param> <value>]... [--seed N] [--json] [--progress]\n"
+               "       serving-lab run <lab>/<cell> [--preset ID] [--<param> <value>]... [--seed N] [--json] [--progress]\n"
                "       serving-lab validate <lab>/<cell> [--<param> <value>]... [--seed N] [--json]\n"
                "       serving-lab validate --batch   (JSON lines on stdin: {\"cell\": id, \"inputs\": {name: text}})\n"
                "       serving-lab search [--<param> <value>]... [--seed N] [--threads N] [--shard i/n] [--format jsonl|csv]\n"
@@ -78,6 +78,11 @@ int list(bool json) {
     std::cout << "  " << c.id << (c.uses_seed ? "  [--seed N]" : "") << "\n";
     for (const auto& p : c.params) std::cout << "      " << describe(p) << used_when_text(p) << "\n";
     for (const auto& line : c.budget) std::cout << "      budget: " << line << "\n";
+    for (const auto& preset : c.presets) {
+      std::cout << "      --preset " << preset.id << ":";
+      for (const auto& [name, text] : preset.values) std::cout << " --" << name << " " << text;
+      std::cout << "\n";
+    }
   }
   return 0;
 }

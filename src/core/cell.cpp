@@ -76,6 +76,13 @@ OutputSpec browser_only(OutputSpec spec) {
 
 TableSpec table(std::string name, Presence presence) { return {std::move(name), presence}; }
 
+void set_groups(CellSpec& cell, const std::map<std::string, const char*>& groups) {
+  for (ParamSpec& p : cell.params) {
+    const auto it = groups.find(p.name);
+    if (it != groups.end()) p.group = it->second;
+  }
+}
+
 const OutputSpec* CellSpec::find_output(const std::string& name) const {
   for (const auto& o : outputs)
     if (o.name == name) return &o;
@@ -236,6 +243,7 @@ constexpr std::size_t kKeyEchoBytes = 64;
 constexpr double kMaxSample = 1e12;
 const std::string kMeasuredPrefix = "measured.";
 const std::string kAssetPrefix = "asset.";
+constexpr const char* kPresetKey = "preset";
 
 bool declares_asset(const CellSpec& cell, const std::string& name) {
   return std::any_of(cell.assets.begin(), cell.assets.end(), [&](const DataAsset& a) { return a.name == name; });
@@ -288,6 +296,7 @@ Result<std::map<std::string, std::string>> canonical_names(const CellSpec& cell,
       named[key] = text;
       continue;
     }
+    if (key == kPresetKey) continue;  // below
     const ParamSpec* param = nullptr;
     for (const auto& p : cell.params) {
       if (p.name == key || std::find(p.aliases.begin(), p.aliases.end(), key) != p.aliases.end()) param = &p;
@@ -298,7 +307,19 @@ Result<std::map<std::string, std::string>> canonical_names(const CellSpec& cell,
       return Error{"invalid", param->name,
                    param->name + " is given twice (as " + param->name + " and under its old name)", {{"problem", "given_twice"}}};
   }
-  return named;
+  const auto preset_key = raw.find(kPresetKey);
+  if (preset_key == raw.end()) return named;
+  std::string list;
+  for (const CellPreset& preset : cell.presets) {
+    list += (list.empty() ? "" : ", ") + preset.id;
+    if (preset.id != preset_key->second) continue;
+    for (const auto& [name, text] : preset.values) named.emplace(name, text);  // a value given beside it wins
+    return named;
+  }
+  if (list.empty())
+    return Error{"unknown_param", kPresetKey, cell.id + " has no presets", {{"cell", cell.id}}};
+  return Error{"bad_choice", kPresetKey, std::string(kPresetKey) + " must be one of " + list + ", got \"" + echo(preset_key->second) + "\"",
+               {{"choices", list}, {"got", echo(preset_key->second)}}};
 }
 
 }  // namespace

@@ -40,6 +40,12 @@ struct ParamSpec {
   /// reader's network. Such a parameter needs the reader's consent: the page never runs a choice that
   /// moves bytes until the reader presses a button stating them (the default choice moves none).
   std::vector<double> network_bytes;
+  /// What the parameter is about, as a short stable id ("model", "gpu", "scheduler", "workload", "slo_cost"...):
+  /// the page shows the parameters not in view under one folded section per group (labels in web/i18n,
+  /// `param_groups`). Null: ungrouped (the page lists it under "other"). Every llm cell groups every parameter.
+  /// A C string (a literal of the lab's table), not a std::string: a string member in every ParamSpec cost the
+  /// wasm module 3 kB brotli of construction and copy code.
+  const char* group = nullptr;
 };
 
 ParamSpec real(std::string name, std::string unit, double default_value, double min, double max);
@@ -252,6 +258,14 @@ std::optional<Error> validation_of(const Inputs& in) {
   return checked.error();
 }
 
+/// A named set of inputs of one cell ("chat on one H100"): the CLI's `--preset ID`, the URL's `preset=ID` and the
+/// page's preset menu set them all at once; inputs given beside it win. Its label is in the cell's lab file
+/// (`presets.<id>`); a unit test runs each through the cell's validation.
+struct CellPreset {
+  std::string id;  ///< "chat-h100"
+  std::vector<std::pair<std::string, std::string>> values;  ///< parameter -> its text, as the CLI takes it
+};
+
 /// A cell: its id ("queues/littles-law"), its parameters and the function that runs it.
 struct CellSpec {
   std::string id;
@@ -277,6 +291,8 @@ struct CellSpec {
   ValidateFn validate = nullptr;
   /// The InputFill names its runs may propose (each labelled in the lab file).
   std::vector<std::string> fills;
+  /// Its named input sets (CellPreset); every llm and queues cell has at least one.
+  std::vector<CellPreset> presets;
   std::string lab() const { return id.substr(0, id.find('/')); }
   const OutputSpec* find_output(const std::string& name) const;
   const TableSpec* find_table(const std::string& name) const;
@@ -286,7 +302,12 @@ struct CellSpec {
   double default_cost_s() const;
 };
 
-/// Turns raw text values (from CLI flags, URL keys or page inputs) into checked Inputs. Missing parameters
+/// Sets the group of each parameter named in `groups` (name -> group id); names the cell lacks are skipped, so
+/// one table serves every cell of a lab (a name means the same in each of them).
+void set_groups(CellSpec& cell, const std::map<std::string, const char*>& groups);
+
+/// Turns raw text values (from CLI flags, URL keys or page inputs) into checked Inputs. The key "preset" names one
+/// of the cell's CellPreset: its values count as given, below any given beside it. Missing parameters
 /// take their defaults; a parameter's earlier name (ParamSpec::aliases) counts as its name, and giving both
 /// is an error; unknown names, non-numbers, NaN, out-of-range values and bad choices are errors that
 /// name the parameter. Keys "measured.<probe>.<key>" carry host samples (finite, >= 0, at most 100,000) for

@@ -148,6 +148,7 @@ void write(const ParamSpec& p, Writer& w) {
   }
   if (!p.used_when_param.empty()) w.key("used_when"), write_used_when(p.used_when_param, p.used_when_values, w);
   if (!p.aliases.empty()) w.key("aliases"), write_strings(p.aliases, w);
+  if (p.group != nullptr) w.key("group"), w.string(p.group);
   w.end_object();
 }
 
@@ -181,6 +182,14 @@ void write(const CellSpec& cell, Writer& w) {
   });
   w.key("budget"), write_strings(cell.budget, w);
   if (!cell.fills.empty()) w.key("fills"), write_strings(cell.fills, w);
+  if (!cell.presets.empty()) {
+    w.key("presets"), write_objects(cell.presets, w, [&](const CellPreset& preset) {
+      w.key("id"), w.string(preset.id);
+      w.key("values"), w.begin_object();
+      for (const auto& [name, text] : preset.values) w.key(name), w.string(text);
+      w.end_object();
+    });
+  }
   w.key("default_cost_s"), w.number(cell.default_cost_s());
   w.end_object();
 }

@@ -7,10 +7,12 @@
 namespace sl::llm {
 
 std::vector<CellSpec> cells() {
-  return {llama3_8b_case_cell(), cpu_decode_roofline_cell(), kv_growth_cell(), batched_decode_cell(),
+  std::vector<CellSpec> lab = {llama3_8b_case_cell(), cpu_decode_roofline_cell(), kv_growth_cell(), batched_decode_cell(),
           continuous_batching_cell(), workload_trace_cell(), prefix_caching_cell(), fleet_cell(), capacity_search_cell(),
           validation_cell(),
           calibration_cell(), energy_cell()};
+  declare_groups(lab);
+  return lab;
 }
 
 }  // namespace sl::llm

@@ -16,6 +16,7 @@
 #include "core/checked_run.h"
 #include "core/budget.h"
 #include "core/outputs.h"
+#include "core/preset.h"
 #include "core/rng.h"
 #include "core/stats.h"
 #include "core/table_columns.h"
@@ -357,6 +358,7 @@ CellSpec burst_admission_cell() {
        real("timeout_ms", "ms", 1000, 1e-3, 1e8), explored(real("queue_per_worker", "", 3, 0, 1000), 0, 20),
        choice("on_timeout", {"serve", "drop"}, "serve"), real("interval_ms", "ms", 250, 1, 1e8),
        count("example_workers", "workers", 4, 1, 1e6), count("replicas", "runs", 1, 1, 1000)});
+  cell.presets = presets_of({{"drop-on-timeout", "on_timeout=drop timeout_ms=250"}});
   cell.outputs = outputs({sometimes("spike_factor"), out("capacity_per_s", "req/s"), "base_rho", "spike_rho",
                    sometimes("normal_latency_ms"), sometimes(out("fluid_backlog", "requests")),
                    sometimes("fluid_peak_latency_s"), sometimes("fluid_drain_s"), "queue_limit", "example_limit_low",

@@ -11,6 +11,7 @@
 
 #include "core/checked_run.h"
 #include "core/outputs.h"
+#include "core/preset.h"
 #include "core/table_columns.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
@@ -207,6 +208,7 @@ CellSpec capacity_plan_cell() {
        explored(real("headroom", "", 1.3, 1, 10), 1, 3), real("p99_factor", "", 4.6, 0.1, 50),
        choice("fleet", {"planned", "minimum", "n_plus_2", "n_plus_2_headroom"}, "planned"),
        count("n", "requests", 100'000, 1000, 2'000'000)});
+  cell.presets = presets_of({{"sale-day-peak", "peak_per_s=20000 slo_ms=100"}});
   cell.outputs = outputs({"rho_safe", out("gpu_rate_per_s", "req/s"), out("mu_required_per_s", "req/s"), "gpus_exact",
                   "gpus_min", "gpus_headroom_exact", "gpus_planned", sometimes("util_one_failure_frac"),
                   "gpus_n_plus_2_min", "gpus_n_plus_2_headroom", "fleet_gpus", "rho_f0", "p99_random_f0_ms",

@@ -14,6 +14,7 @@
 #include "core/checked_run.h"
 #include "core/budget.h"
 #include "core/outputs.h"
+#include "core/preset.h"
 #include "queues/cells.h"
 #include "queues/confidence_intervals.h"
 #include "queues/fan_out.h"
@@ -272,6 +273,7 @@ CellSpec fan_out_cell() {
        choice("leaf", {"exp", "lognormal", "mm1"}, "exp"), real("leaf_mean_ms", "ms", 10, 1e-3, 1e5),
        real("cv", "", 1.5, 0.05, 10), real("service_ms", "ms", 5, 1e-3, 1e5), real("rho", "", 0.7, 0.01, 0.95),
        real("hedge_pct", "%", 95, 50, 99.99), count("requests", "requests", 10'000, 1'000, 1'000'000)});
+  cell.presets = presets_of({{"wide-fan-out", "leaves=1000 percentile=99.9"}});
   cell.outputs = outputs({"p_any_slow_frac", "sim_p_any_slow_frac", "sim_p_any_slow_lo_frac", "sim_p_any_slow_hi_frac",
                   "sim_p_any_slow_se_frac", "sim_req_p50_se_ms", "leaf_mean_ms", "leaf_pctl_ms", "req_p50_ms",
                   "sim_req_p50_ms", "sim_req_p50_lo_ms", "sim_req_p50_hi_ms", "req_p99_ms", "sim_req_p99_ms",

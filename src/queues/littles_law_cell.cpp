@@ -12,6 +12,7 @@
 
 #include "core/checked_run.h"
 #include "core/outputs.h"
+#include "core/preset.h"
 #include "core/stats.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
@@ -140,6 +141,7 @@ CellSpec littles_law_cell() {
        explored(count("n", "requests", 100'000, 1, 10'000'000), 100, 1'000'000),
        aliased(real("sizing_per_s", "1/s", 1000, 0, 1e9), {"qps"}), real("latency_ms", "ms", 50, 0, 1e6),
        count("slots", "requests", 50, 1, 1e9), real("fast_latency_ms", "ms", 10, 1e-6, 1e6)});
+  cell.presets = presets_of({{"near-saturation", "lambda=190 mu=200"}});
   cell.outputs = outputs({"rho", "L", "lambda_eff_per_s", "W_ms", "lambda_eff_W", "W_se_ms", "lambda_eff_W_se",
                   "littles_rel_diff", out("in_system_at_end", "requests"), "W_p99_ms", sometimes("W_closed_form_ms"),
                   sometimes("fluid_rel_diff"), "window_s", "in_flight", "qps_supported_per_s"});

@@ -11,6 +11,7 @@
 #include "core/checked_run.h"
 #include "core/budget.h"
 #include "core/outputs.h"
+#include "core/preset.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
 #include "queues/confidence_intervals.h"
@@ -262,6 +263,7 @@ CellSpec mm1_md1_cell() {
   CellSpec cell = checked_cell<&validate_mm1_md1, &run_mm1_md1>("queues/mm1-md1",
       {explored(real("service_ms", "ms", 5, 1e-3, 1e5), 0.1, 100),
        explored(count("n", "requests", 1'000'000, 500'000, 20'000'000), 500'000, 1'500'000)});
+  cell.presets = presets_of({{"slow-service", "service_ms=50"}});
   cell.outputs = outputs({"eq5_multiple_50", "eq5_W_50_ms", "eq5_multiple_70", "eq5_W_70_ms", "eq5_multiple_80", "eq5_W_80_ms",
                   "eq5_multiple_90", "eq5_W_90_ms", "eq5_multiple_95", "eq5_W_95_ms", "ln_100", "eq6_multiple_70",
                   "md1_p99_exact_50_ms", "md1_p99_exact_80_ms", "closed_forms_checked", "closed_forms_inside_ci",

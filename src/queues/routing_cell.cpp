@@ -14,6 +14,7 @@
 #include "core/checked_run.h"
 #include "core/budget.h"
 #include "core/outputs.h"
+#include "core/preset.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
 #include "queues/erlang_c.h"
@@ -278,6 +279,7 @@ CellSpec routing_cell() {
        explored(real("rho_max", "", 0.9, 0.01, 0.99), 0.5, 0.99), count("points", "", 9, 1, kMaxPoints),
        count("n", "requests", 40'000, 1000, 2'000'000), real("slo_ms", "ms", 50, 1e-3, 1e7),
        real("growth_step", "", 0.05, 1e-3, 10), real("growth_max", "×", 1.4, 1, 100)});
+  cell.presets = presets_of({{"near-saturation", "rho_min=0.8 rho_max=0.97"}});
   cell.outputs = outputs({"rho", "mean_random_ms", "p99_random_ms", "mean_p2_ms", "p99_p2_ms", "mean_jsq_ms",
                    "p99_jsq_ms", "mean_shared_ms", "p99_shared_ms", "mean_random_se_ms", "mean_shared_se_ms",
                    "p99_random_se_ms", "p99_shared_se_ms", "wait_shared_ms", "wait_shared_se_ms",

@@ -12,6 +12,7 @@
 
 #include "core/checked_run.h"
 #include "core/outputs.h"
+#include "core/preset.h"
 #include "queues/cells.h"
 #include "queues/closed_forms.h"
 #include "queues/confidence_intervals.h"
@@ -226,6 +227,7 @@ CellSpec utilization_fallacies_cell() {
       {real("service_ms", "ms", 5, 1e-3, 1e5), explored(real("rho", "", 0.8, 0.01, 0.99), 0.05, 0.98),
        explored(real("new_service_ms", "ms", 2, 1e-3, 1e5), 0.1, 6), real("rho_low", "", 0.7, 0.01, 0.99),
        explored(real("rho_high", "", 0.9, 0.01, 0.99), 0.72, 0.99), count("n", "requests", 1'000'000, 400'000, 10'000'000)});
+  cell.presets = presets_of({{"near-saturation", "rho=0.95 rho_high=0.95"}});
   cell.outputs = outputs({"W_at_rho_ms", "wait_at_rho_ms", "rho_after", "wait_after_ms", "W_after_ms", "queue_gain_x",
                   "system_speedup_x", "model_speedup_x", "W_low_ms", "W_high_ms", "W_multiple_high",
                   "wait_multiple_high", "cost_saving_frac", "latency_ratio_x", "p99_low_ms", "p99_high_ms",

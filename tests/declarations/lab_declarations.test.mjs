@@ -66,3 +66,51 @@ test('every lab has at least three checked challenges', () => {
     assert.ok(count >= 3, `${lab}: ${count} challenges`);
   }
 });
+
+// Parameter groups and presets (C++ ParamSpec::group, CellSpec::presets): each group a cell uses has a label in
+// both languages (web/i18n/<lang>.json param_groups, served apart as i18n/<lang>.groups.json); each preset C++
+// declares has a label in both languages in the cell's lab file, and the lab file labels no other.
+const i18n = Object.fromEntries(await Promise.all(['en', 'vi'].map(async (lang) =>
+  [lang, JSON.parse(await (await import('node:fs/promises')).readFile(new URL(`../../web/i18n/${lang}.json`, import.meta.url), 'utf8'))])));
+
+test('every parameter group a cell uses is labelled in English and Vietnamese', () => {
+  const used = new Set([...specs.values()].flatMap((spec) => spec.params.map((p) => p.group).filter(Boolean)));
+  assert.ok(used.size >= 10, `groups in use: ${[...used]}`);
+  for (const group of used) {
+    for (const lang of ['en', 'vi']) assert.ok(i18n[lang].param_groups?.groups?.[group]?.trim(), `group ${group}: ${lang} label`);
+  }
+  assert.notEqual(i18n.en.param_groups.groups.model, i18n.vi.param_groups.groups.model);
+});
+
+for (const cell of cells) {
+  const spec = specs.get(cell.id);
+  if (!spec?.presets && !cell.presets) continue;
+  test(`${cell.id}: its presets are declared in C++ and labelled in both languages`, () => {
+    const ids = (spec.presets || []).map((preset) => preset.id);
+    assert.deepEqual(Object.keys(cell.presets || {}).sort(), [...ids].sort(), 'the lab file labels exactly the C++ presets');
+    for (const id of ids) for (const lang of ['en', 'vi']) assert.ok(cell.presets[id][lang]?.trim(), `preset ${id}: ${lang} label`);
+    for (const preset of spec.presets) {
+      for (const name of Object.keys(preset.values)) assert.ok(spec.params.some((p) => p.name === name), `preset ${preset.id} sets ${name}, a parameter`);
+    }
+  });
+}
+
+test('every llm and queues cell has a preset', () => {
+  for (const spec of specs.values()) {
+    if (['llm', 'queues'].includes(spec.lab)) assert.ok(spec.presets?.length >= 1, `${spec.id} has a preset`);
+  }
+});
+
+test('serving-lab run --preset sets the preset\'s inputs; a flag beside it wins', () => {
+  const run = (...flags) => JSON.parse(execFileSync(cli, ['run', 'queues/littles-law', '--json', ...flags], { encoding: 'utf8' }));
+  const preset = specs.get('queues/littles-law').presets.find((p) => p.id === 'near-saturation');
+  const plain = run();
+  const with_preset = run('--preset', 'near-saturation');
+  assert.equal(with_preset.inputs.lambda, Number(preset.values.lambda));
+  assert.notEqual(with_preset.inputs.lambda, plain.inputs.lambda);
+  assert.notDeepEqual(with_preset.outputs, plain.outputs, 'the preset changes the numbers');
+  const overridden = run('--preset', 'near-saturation', '--lambda', '100');
+  assert.equal(overridden.inputs.lambda, 100);
+  assert.equal(overridden.inputs.mu, Number(preset.values.mu));
+  assert.throws(() => execFileSync(cli, ['run', 'queues/littles-law', '--preset', 'nope'], { stdio: 'pipe' }), /preset must be one of near-saturation/);
+});

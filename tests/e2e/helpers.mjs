@@ -128,11 +128,20 @@ export async function next_run(page, before, cell = CELL) {
   return page.getAttribute(cell, 'data-state');
 }
 
-/** Opens the closed disclosures ("More parameters") around a field, so a reader (and the test) can reach it. */
+/**
+ * Opens the closed disclosures ("More parameters", then the field's group) around a field, so a reader (and the
+ * test) can reach it. "More parameters" sorts its fields into folded groups when it first opens (param_groups.js,
+ * loaded then): once the groups are made, the field's group is opened in turn.
+ */
 export async function reveal(page, selector) {
-  await page.$eval(selector, (element) => {
+  const open_around = () => page.$eval(selector, (element) => {
     for (let details = element.closest('details'); details; details = details.parentElement?.closest('details')) details.open = true;
+    return Boolean(element.closest('.sl-more-params'));
   });
+  if (await open_around()) {
+    await page.waitForFunction((s) => document.querySelector(s)?.closest('.sl-more-params')?.querySelector('.sl-param-filter'), selector);
+    await open_around();
+  }
 }
 
 /** Types into a parameter field (the debounced auto-run starts it). */

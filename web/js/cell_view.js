@@ -20,6 +20,7 @@ import { param_key, alias_keys, read_param, short_id, update_url, set_or_delete,
 
 const DEBOUNCE_MS = 300;
 const DEFAULT_SEED = '1';
+const PRESET_KEY = 'preset';
 const CONSENTED = 'sl-assets-consented';
 const FILLED = 'sl-page-fill';   // a document event: a run's whole-page fill (C++ InputFill) was applied   // a document event: the reader let the page fetch a data asset
 
@@ -27,6 +28,7 @@ export class CellView {
   element;
   #lab_id; #doc; #spec; #worker; #embed;
   #values; #seed_text;            // what the user typed (strings), restored from the URL
+  #preset = '';                   // the chosen preset's id (C++ CellSpec::presets), '' for none: the URL's "preset" key
   #files = {};                    // file parameters: name → Uint8Array (never in the URL)
   #pasted = {};                   // file parameters given as pasted text: name → the text, kept across rebuilds
   #form = null; #status; #error_box; #offers; #notices; #fills; #results; #stale_note; #charts;
@@ -53,9 +55,13 @@ export class CellView {
     this.#spec = spec;
     this.#worker = worker;
     this.#embed = embed;
+    // A preset in the URL sets the parameters it names; the URL's own values win over it, as on the CLI.
+    const preset = query.get(this.#key(PRESET_KEY));
+    if ((spec.presets || []).some((p) => p.id === preset)) this.#preset = preset;
+    const base = this.#base_values();
     // A download (needs_consent) starts at its default, whatever the URL says: it runs only from its button.
     this.#values = Object.fromEntries(spec.params.filter((param) => param.kind !== 'bytes').map((param) =>
-      [param.name, (needs_consent(param) ? null : read_param(query, spec.id, param, embed)) ?? String(param.default)]));
+      [param.name, (needs_consent(param) ? null : read_param(query, spec.id, param, embed)) ?? base[param.name]]));
     this.#seed_text = spec.uses_seed ? (query.get(this.#key(SEED_KEY)) ?? DEFAULT_SEED) : null;
     this.#status = new RunStatus(() => this.cancel());
     this.#charts = (doc.charts || []).map((chart) => new ChartPanel(chart, this.#id_prefix));
@@ -106,6 +112,31 @@ export class CellView {
 
   #key(name) { return param_key(this.#spec.id, name, this.#embed); }
 
+  /** Each parameter's text before the reader edits it: the chosen preset's, else the default. */
+  #base_values() {
+    const preset = (this.#spec.presets || []).find((p) => p.id === this.#preset)?.values || {};
+    return Object.fromEntries(this.#spec.params.filter((param) => param.kind !== 'bytes')
+      .map((param) => [param.name, preset[param.name] ?? String(param.default)]));
+  }
+
+  /** The preset menu (none when C++ declares no preset): choosing one sets its inputs, the others to their defaults, and runs. */
+  #preset_menu() {
+    const presets = this.#spec.presets || [];
+    if (!presets.length) return null;
+    const id = `${this.#id_prefix}-preset`;
+    const choose = (event) => {
+      this.#preset = event.target.value;
+      if (this.#preset) this.#values = { ...this.#values, ...this.#base_values() };
+      this.#apply({});
+      document.getElementById(id)?.focus();
+    };
+    return el('div', { class: 'sl-field sl-preset' },
+      el('label', { for: id, class: 'sl-label' }, t('cell.preset')),
+      el('select', { id, class: 'sl-input sl-select', on: { change: choose } },
+        el('option', { value: '' }, t('cell.preset_own')),
+        presets.map((p) => el('option', { value: p.id, selected: p.id === this.#preset }, pick(this.#doc.presets?.[p.id], p.id)))));
+  }
+
   /** (Re)builds the DOM in the current language, keeping the inputs and the last result. */
   build() {
     const doc = this.#doc;
@@ -149,7 +180,7 @@ export class CellView {
     if (main_chart) main_chart.element.hidden = !this.#last_result;
     const form = el('form', { class: 'sl-form', 'aria-label': t('cell.parameters_of', { title }), novalidate: true,
       on: { submit: (event) => { event.preventDefault(); this.run_now(); } } },
-      this.#form.element,
+      this.#preset_menu(), this.#form.element,
       el('div', { class: 'sl-form-actions' },
         el('button', { type: 'submit', class: 'sl-button sl-button-primary' }, t('cell.run')),
         el('button', { type: 'button', class: 'sl-button sl-pin-a', title: t('compare.pin_title'), on: { click: () => this.#pin() } }, t('compare.pin')),
@@ -318,12 +349,14 @@ export class CellView {
    * cell, ~50 ms of the queues page's main thread before its first result, in a profile).
    */
   #write_url() {
+    const base = this.#base_values();
     update_url((query) => {
+      set_or_delete(query, this.#key(PRESET_KEY), this.#preset || null);
       for (const param of this.#spec.params) {
         if (param.kind === 'bytes') continue;
         const text = this.#values[param.name];
         for (const old_key of alias_keys(this.#spec.id, param, this.#embed)) query.delete(old_key);   // rewritten as the new name
-        set_or_delete(query, this.#key(param.name), text === String(param.default) ? null : text);
+        set_or_delete(query, this.#key(param.name), text === base[param.name] ? null : text);
       }
       if (this.#seed_text !== null) set_or_delete(query, this.#key(SEED_KEY), this.#seed_text === DEFAULT_SEED ? null : this.#seed_text);
     });

@@ -6,7 +6,7 @@
 // size and presses a button stating the bytes; the parameter otherwise stays at its default (none). A file
 // parameter takes a file, or pasted text for a text format (bytes_input.js).
 import { el } from './dom.js';
-import { t, pick, current_lang, unit_text } from './i18n.js';
+import { t, pick, current_lang, unit_text, fill } from './i18n.js';
 import { format_limit, format_number } from './format.js';
 import { to_c_number, from_c_number } from './number_text.js';
 import { bytes_input } from './bytes_input.js';
@@ -31,12 +31,14 @@ export function build_param_fields({ spec, doc, id_prefix, values, seed_text, ke
   const notes = new Map();      // name → the "read as 1000" line of a number field
   const sliders = new Map();    // name → {slider, scale}
   const bytes_inputs = new Map();   // name → bytes_input() of a file parameter
+  let on_relevance = () => {};   // the "More parameters" count, once the fold exists
   const update_relevance = () => {
     for (const param of spec.params) {
       if (!param.used_when || sets_its_choice(param)) continue;
       const chosen = controls.get(param.used_when.param)?.value;
       field_of.get(param.name).hidden = !param.used_when.values.includes(chosen);
     }
+    on_relevance();
   };
   const edited = (event) => { update_relevance(); on_edit(event); };
   // A file (or pasted text) given for a parameter used at one choice only (trace: workload = trace; model_config:
@@ -104,10 +106,21 @@ export function build_param_fields({ spec, doc, id_prefix, values, seed_text, ke
   const other_fields = fields.filter((box) => !in_view(box));
   // With no key parameter (or only a few fields), everything stays in view.
   const fold = key_fields.length > 0 && other_fields.length > 0;
+  // Its parameters are sorted into groups, with a filter, when it first opens (param_groups.js, loaded then).
+  const more_box = el('div', { class: 'sl-params' }, other_fields);
+  // Counted as the filter counts them: the parameters these choices use (a custom model's fields only when chosen).
+  const more_summary = el('summary', {});
+  on_relevance = () => {
+    more_summary.textContent = t('cell.more_parameters', { count: other_fields.filter((box) => !box.hidden).length });
+    more_box.dispatchEvent(new Event('sl-relevance'));
+  };
+  on_relevance();
   const more = fold
-    ? el('details', { class: 'sl-more-params' },
-      el('summary', {}, t('cell.more_parameters', { count: other_fields.length })),
-      el('div', { class: 'sl-params' }, other_fields))
+    ? el('details', { class: 'sl-more-params', on: { toggle: () => {
+      if (!more.open || more_box.dataset.grouped) return;
+      more_box.dataset.grouped = 'true';
+      import('./param_groups.js').then((m) => m.group_fields({ spec, box: more_box, id_prefix, el, fill, lang: current_lang() }));
+    } } }, more_summary, more_box)
     : null;
   return {
     element: el('div', { class: 'sl-param-groups' },
@@ -133,7 +146,7 @@ export function build_param_fields({ spec, doc, id_prefix, values, seed_text, ke
         error.hidden = !invalid || !message;
         const described = [error.hidden ? null : error.id, `${control.id}-hint`].filter(Boolean).join(' ');
         control.setAttribute('aria-describedby', described);
-        if (invalid && more?.contains(control)) more.open = true;
+        for (let d = invalid ? control.closest('details') : null; d; d = d.parentElement.closest('details')) d.open = true;
       }
     },
     focus(name) { controls.get(name)?.focus(); },

@@ -4,6 +4,8 @@
 // A parameter's earlier names (spec.params[i].aliases, the CLI's old flags) are read as its key too, so old
 // links keep working; the page then writes the URL back with the current name. A pinned design A (compare.js)
 // is "<cell>.A=1" with its parameters and seed under "<cell>.A.<name>" ("A=1", "A.<name>" in embed mode).
+// A cell's preset (C++ CellSpec::presets) is "<cell>.preset=<id>" ("preset=<id>" in embed mode): its values
+// are then not written, only the values that differ from it (cell_view.js), as `--preset <id> --<name> <v>`.
 
 export const SEED_KEY = 'seed';
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "core/checked_run.h"
+#include "core/preset.h"
 #include "core/stats.h"
 #include "core/table_columns.h"
 #include "core/units.h"
@@ -226,6 +227,7 @@ CellSpec calibration_cell() {
   for (ParamSpec& spec : scheduler_params()) params.push_back(std::move(spec));
   params.push_back(choice("prefix_caching", {"on", "off"}, "on"));
   CellSpec cell = checked_cell<&validate_calibration, &run_calibration>("llm/calibration", std::move(params));
+  cell.presets = presets_of({{"short-prompts", "prompt_tokens=200 output_tokens=128"}});
   cell.outputs = {out("points", "points"), out("median_err_start_pct", "%"), out("median_err_pct", "%"),
                   out("worst_err_pct", "%"), out("fitted_efficiency_frac", ""), out("fitted_bw_efficiency_frac", ""),
                   out("fitted_layer_tax_ms", "ms"), out("fitted_dispatch_tax_ms", "ms"),

@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "core/checked_run.h"
+#include "core/preset.h"
 #include "core/stats.h"
 #include "core/table_columns.h"
 #include "core/units.h"
@@ -434,6 +435,7 @@ CellSpec validation_cell() {
        explored(count("max_requests", "requests", 500, 20, 100'000), 50, 1000),
        count("iterations", "steps", kDefaultIterations, 1, 30), choice("switch_off", mechanism_names(), "none"),
        choice("expert_efficiency", {"off", "fitted"}, "off")});
+  cell.presets = presets_of({{"vllm-only", "engines=vllm"}});
   cell.outputs = {out("points_modelled", "points"), out("points_excluded", "points"), out("simulations", "runs")};
   const char* const families[kNumFamilies] = {"ttft", "itl", "e2e", "e2e_p99", "throughput"};
   for (const char* f : families)

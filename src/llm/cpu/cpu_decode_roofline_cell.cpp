@@ -15,6 +15,7 @@
 #include "core/checked_run.h"
 #include "core/budget.h"
 #include "core/outputs.h"
+#include "core/preset.h"
 #include "core/rng.h"
 #include "core/units.h"
 #include "kernels/fill.h"
@@ -369,6 +370,7 @@ CellSpec cpu_decode_roofline_cell() {
       {real("weights_mib", "MiB", 256, 1, 4096), count("hidden", "units", 1024, 64, 16384),
        count("max_batch", "sequences", 16, 2, 1024), choice("precision", {"both", "fp32", "int8"}, "both"),
        real("min_sample_ms", "ms", 1, 0.01, 1000), count("samples", "samples", 7, 7, 51)});
+  cell.presets = presets_of({{"int8-large", "precision=int8 weights_mib=1024"}});
   cell.deterministic = false;  // timings of this machine differ run to run
   cell.outputs = outputs({"timer_resolution_us", "sample_min_ms", "num_layers", out("vector_bits", "bits"), "stream_mib",
                   sometimes("llc_mib"), "read_gb_per_s", "fma_gflop_per_s", "int8_probe_gop_per_s", "roof_gb_per_s",

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "core/checked_run.h"
+#include "core/preset.h"
 #include "core/rng.h"
 #include "core/table_columns.h"
 #include "core/units.h"
@@ -482,6 +483,9 @@ CellSpec continuous_batching_cell() {
       count("trace_requests", "requests", 20, 0, 100)};
   params.insert(params.end(), examples.begin(), examples.end());
   CellSpec cell = checked_cell<&validate_continuous_batching, &run_continuous_batching>("llm/continuous-batching", std::move(params));
+  cell.presets = presets_of({{"chat-h100", "model=llama3.1-8b gpu=h100 lambda=10 prompt_mean=500 output_mean=200"},
+                             {"long-docs-h200", "model=llama3.1-8b gpu=h200 lambda=2 prompt_mean=8000 "
+                                                "output_mean=400 max_model_len=16384"}});
   cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("max_concurrency", "requests"),
                   out("preemptions", ""),
                   out("preempted_frac", ""), out("naive_preemptions", ""), out("speedup_vs_static", ""),

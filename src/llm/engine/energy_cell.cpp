@@ -14,6 +14,7 @@
 
 #include "core/checked_run.h"
 #include "core/outputs.h"
+#include "core/preset.h"
 #include "core/units.h"
 #include "llm/analytic_cells.h"
 #include "llm/engine/engine.h"
@@ -230,6 +231,7 @@ CellSpec energy_cell() {
        aliased(real("chat_per_s", "1/s", 2, 0.001, 10'000), {"chat_lambda"}), count("system_tokens", "tokens", 2000, 0, 100'000),
        count("user_tokens", "tokens", 100, 1, 100'000), count("answer_tokens", "tokens", 200, 1, 10'000),
        real("think_s", "s", 5, 0, 3600)});
+  cell.presets = presets_of({{"llama-70b-h200", "model=llama3.1-70b gpu=h200"}});
   // The model and GPU the step model and the simulator use, and their KV reserve (§21's 72 GiB by default).
   for (ParamSpec& spec : model_and_gpu_params(llama3_8b(), h100())) cell.params.push_back(std::move(spec));
   cell.params.push_back(kv_reserve_param());

@@ -12,6 +12,7 @@
 
 #include "core/checked_run.h"
 #include "core/outputs.h"
+#include "core/preset.h"
 #include "core/units.h"
 #include "llm/engine/engine.h"
 #include "llm/engine/engine_budget.h"
@@ -230,6 +231,7 @@ CellSpec prefix_caching_cell() {
       real("pcie_gb_per_s", "GB/s", 32, 0.001, 10000)};
   params.insert(params.end(), rest.begin(), rest.end());
   CellSpec cell = checked_cell<&validate_prefix_caching, &run_prefix_caching>("llm/prefix-caching", std::move(params));
+  cell.presets = presets_of({{"long-system-prompt", "prefix_tokens=8000 unique_tokens=100"}});
   cell.outputs = outputs({"saved_prefill_tokens", "saved_formula_tokens", "saved_block_formula_tokens", "saved_prefill_frac",
                   "shared_hit_frac", "shared_ttft_mean_ms", "shared_ttft_mean_nocache_ms", "shared_ttft_p99_ms",
                   "shared_ttft_p99_nocache_ms", "alone_ttft_cold_ms", "alone_ttft_warm_ms", "chat_hit_frac",

@@ -4,6 +4,7 @@
 // same engine; one table sets their statistics and their latencies side by side (trace_vs_laws.h). The fitted
 // laws are offered to every cell of the page that draws from laws.
 #include "core/checked_run.h"
+#include "core/preset.h"
 #include "core/units.h"
 #include "llm/engine/engine_budget.h"
 #include "llm/engine/engine_setup.h"
@@ -76,6 +77,7 @@ CellSpec workload_trace_cell() {
   for (ParamSpec& spec : scheduler_params()) params.push_back(std::move(spec));
   params.push_back(choice("prefix_caching", {"on", "off"}, "on"));
   CellSpec cell = checked_cell<&validate_workload_trace, &run_workload_trace>("llm/workload-trace", std::move(params));
+  cell.presets = presets_of({{"qwen-h200", "model=qwen3-8b gpu=h200"}});
   cell.outputs = replay_output_specs();
   for (OutputSpec& spec : model_outputs()) cell.outputs.push_back(std::move(spec));
   for (OutputSpec& spec : cell.outputs) spec.presence = Presence::Always;

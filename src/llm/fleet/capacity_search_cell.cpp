@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/checked_run.h"
+#include "core/preset.h"
 #include "core/table_columns.h"
 #include "llm/fleet/capacity_search.h"
 #include "llm/engine/engine_budget.h"
@@ -135,6 +136,7 @@ Result<RunResult> run_search(const SearchParams& p, std::uint64_t seed, RunContr
 
 CellSpec capacity_search_cell() {
   CellSpec cell = checked_cell<&validate_search, &run_search>("llm/capacity-search", search_params());
+  cell.presets = presets_of({{"llama-70b-h100-h200", "model=llama3.1-70b gpus=h100+h200 weights_set=fp8"}});
   cell.outputs = {out("designs", "designs"), out("points_total", "points"), out("points_evaluated", "points"),
                   out("points_pruned", "points"), out("points_refused", "points"), out("frontier_points", "points")};
   for (const char* name : {"winner_index", "winner_gpu", "winner_tp", "winner_attainment_frac", "binding",

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "core/checked_run.h"
+#include "core/preset.h"
 #include "core/table_columns.h"
 #include "core/units.h"
 #include "llm/engine/engine_budget.h"
@@ -180,6 +181,11 @@ CellSpec fleet_cell() {
   const auto sweep = std::find_if(params.begin(), params.end(), [](const ParamSpec& q) { return q.name == "sweep"; });
   params.insert(sweep, economics.begin(), economics.end());
   CellSpec cell = checked_cell<&validate_fleet, &run_fleet_cell>("llm/fleet", std::move(params));
+  cell.presets = presets_of({{"chat-h100", "model=llama3.1-8b gpu=h100 replicas=1 lambda=8 doc_frac=0 sweep=lambda "
+                                           "sweep_from=2 sweep_to=16"},
+                             {"long-docs-a100", "model=llama3.1-70b gpu=a100 weights=fp16 tensor_parallel_size=4 "
+                                                "kv_pool=fill replicas=2 lambda=2 n=1000 doc_frac=0.8 "
+                                                "max_model_len=32768 sweep=none"}});
   cell.outputs = {out("kv_pool_tokens", "tokens"), out("kv_pool_blocks", "blocks"), out("max_concurrency", "requests"),
                   out("goodput_req_per_s", "1/s"), out("slo_attainment_frac", ""),
                   out("chat_attainment_frac", ""), out("doc_attainment_frac", ""), out("meets_slo", ""),

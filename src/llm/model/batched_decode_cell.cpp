@@ -10,6 +10,7 @@
 
 #include "core/checked_run.h"
 #include "core/outputs.h"
+#include "core/preset.h"
 #include "core/units.h"
 #include "llm/analytic_cells.h"
 #include "llm/model/kv_memory.h"
@@ -204,6 +205,7 @@ CellSpec batched_decode_cell() {
   params.push_back(real("ttft_slo_ms", "ms", 500, 0.001, 1e7));
   params.push_back(explored(aliased(real("target_tok_per_s", "tokens/s", 1000, 1, 1e9), {"target_tok_s"}), 100, 100'000));
   CellSpec cell = checked_cell<&validate_batched_decode, &run_batched_decode>("llm/batched-decode", std::move(params));
+  cell.presets = presets_of({{"llama-70b-a100", "model=llama3.1-70b gpu=a100 kv_reserve_gib=40"}});
   cell.uses_seed = false;
   cell.outputs = outputs({"tpot_b1_ms", out("tok_per_s_b1", "tokens/s"), "ceiling_tok_per_s", "knee_batch",
                   sometimes("compute_bound_batch"), "max_batch_memory", "max_batch_slo", sometimes("tpot_at_max_ms"),

@@ -9,6 +9,7 @@
 
 #include "core/checked_run.h"
 #include "core/outputs.h"
+#include "core/preset.h"
 #include "core/units.h"
 #include "llm/analytic_cells.h"
 #include "llm/model/model_inputs.h"
@@ -141,6 +142,7 @@ CellSpec kv_growth_cell() {
   params.push_back(explored(real("weights_mem", "GB or GiB", 35, 0, 100'000), 0, 75));
   params.push_back(choice("units", {"gb", "gib"}, "gb"));
   CellSpec cell = checked_cell<&validate_kv_growth, &run_kv_growth>("llm/kv-growth", std::move(params));
+  cell.presets = presets_of({{"llama-8b-24gb", "model=llama3.1-8b device=24 weights_mem=16 max_context=8000"}});
   cell.uses_seed = false;
   cell.outputs = outputs({"kv_per_token_bytes", "kv_per_token_mb", "kv_per_token_mib", "model_weight_gb", "budget_gb",
                   "budget_gib", out("cross_b1_tok", "tokens"), out("cross_b2_tok", "tokens"),

@@ -12,6 +12,7 @@
 
 #include "core/checked_run.h"
 #include "core/outputs.h"
+#include "core/preset.h"
 #include "core/units.h"
 #include "llm/analytic_cells.h"
 #include "llm/model/kv_memory.h"
@@ -197,6 +198,8 @@ CellSpec llama3_8b_case_cell() {
   params.push_back(explored(aliased(real("prefill_tok_per_s", "tokens/s", 10'000, 1, 1e9), {"prefill_tok_s"}), 1000, 100'000));
   params.push_back(aliased(real("price_usd_per_h", "$/h", 3.0, 0, 10'000), {"price_usd_h"}));
   CellSpec cell = checked_cell<&validate_llama3_8b_case, &run_llama3_8b_case>("llm/llama3-8b-case", std::move(params));
+  cell.presets = presets_of({{"llama-70b-h200", "model=llama3.1-70b gpu=h200"},
+                             {"llama-8b-fp16-a100", "model=llama3.1-8b gpu=a100 weights=fp16 kv_reserve_gib=40"}});
   cell.uses_seed = false;
   cell.outputs = outputs({"weight_gb", "weight_gib", "floor_ms", "floor_tok_per_s", "floor_a100_ms", "intensity_flop_per_byte",
                   "ridge_flop_per_byte", "prefill_tflop", "ttft_ms", "prefill_model_tok_per_s", "tpot_ms",

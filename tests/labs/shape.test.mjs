@@ -12,15 +12,18 @@ import { MARK } from '../../scripts/new_cell.mjs';
 const MAX_LINES = 400;
 const SRC = join(ROOT, 'src');
 
-async function source_paths(dir = SRC) {
+/** The files below `dir` whose name (and path) `wanted` accepts, sorted. */
+async function files_under(dir, wanted) {
   const paths = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) paths.push(...(await source_paths(path)));
-    else if (/\.(cpp|h)$/.test(entry.name)) paths.push(path);
+    if (entry.isDirectory()) paths.push(...(await files_under(path, wanted)));
+    else if (wanted(entry.name, path)) paths.push(path);
   }
   return paths.sort();
 }
+
+const source_paths = (dir = SRC) => files_under(dir, (name) => /\.(cpp|h)$/.test(name));
 
 /**
  * C++ text with comments and the contents of string and character literals blanked (newlines kept, so
@@ -230,41 +233,30 @@ async function cells_out_of_place() {
 /** Every file under src/, tests/ and labs/ still holding a placeholder of `npm run new-cell` (scripts/new_cell.mjs). */
 async function placeholders_left() {
   const found = [];
-  const walk = async (dir) => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else if (/\.(cpp|h|json|mjs)$/.test(entry.name) && !path.endsWith(join('tests', 'labs', 'shape.test.mjs'))) {
-        const lines = (await readFile(path, 'utf8')).split('\n').flatMap((l, i) => (l.includes(MARK) ? [i + 1] : []));
-        if (lines.length) found.push(`${relative(ROOT, path)}: line ${lines.join(', ')}`);
-      }
+  const wanted = (name, path) => /\.(cpp|h|json|mjs)$/.test(name) && !path.endsWith(join('tests', 'labs', 'shape.test.mjs'));
+  for (const dir of ['src', 'tests', 'labs']) {
+    for (const path of await files_under(join(ROOT, dir), wanted)) {
+      const lines = (await readFile(path, 'utf8')).split('\n').flatMap((l, i) => (l.includes(MARK) ? [i + 1] : []));
+      if (lines.length) found.push(`${relative(ROOT, path)}: line ${lines.join(', ')}`);
     }
-  };
-  for (const dir of ['src', 'tests', 'labs']) await walk(join(ROOT, dir));
+  }
   return found;
 }
 
 /**
  * Every test file under tests/unit/ whose code after its includes is not all inside `namespace SL_UNITY_ID { }`:
- * the tests build eight files to a translation unit (CMakeLists.txt), where one file's helpers or `using namespace`
+ * the tests build eight files of a folder to a translation unit (CMakeLists.txt), where one file's helpers or `using namespace`
  * outside it would meet the next file's.
  */
 async function tests_outside_unity_namespace() {
   const found = [];
-  const walk = async (dir) => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else if (entry.name.endsWith('_test.cpp')) {
-        const lines = strip_cpp(await readFile(path, 'utf8')).code.split('\n');
-        let after = lines.length;
-        for (let i = lines.length - 1; i >= 0; --i) if (/^\s*#\s*include\b/.test(lines[i])) { after = i + 1; break; }
-        const code = lines.slice(after).map((l) => l.trim()).filter(Boolean);
-        if (code[0] !== 'namespace SL_UNITY_ID {' || code.at(-1) !== '}') found.push(relative(ROOT, path));
-      }
-    }
-  };
-  await walk(join(ROOT, 'tests', 'unit'));
+  for (const path of await files_under(join(ROOT, 'tests', 'unit'), (name) => name.endsWith('_test.cpp'))) {
+    const lines = strip_cpp(await readFile(path, 'utf8')).code.split('\n');
+    let after = lines.length;
+    for (let i = lines.length - 1; i >= 0; --i) if (/^\s*#\s*include\b/.test(lines[i])) { after = i + 1; break; }
+    const code = lines.slice(after).map((l) => l.trim()).filter(Boolean);
+    if (code[0] !== 'namespace SL_UNITY_ID {' || code.at(-1) !== '}') found.push(relative(ROOT, path));
+  }
   return found;
 }
 

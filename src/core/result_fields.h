@@ -21,7 +21,7 @@ void write_strings(const std::vector<std::string>& values, Writer& w) {
   w.end_array();
 }
 
-/// An object of one string per key (a notice's or an error's args, a fill's values).
+/// An object of one string per key (a notice's or an error's args, a fill's or a preset's values).
 template <class Writer, class Pairs>
 void write_string_map(const Pairs& pairs, Writer& w) {
   w.begin_object();
@@ -185,9 +185,7 @@ void write(const CellSpec& cell, Writer& w) {
   if (!cell.presets.empty()) {
     w.key("presets"), write_objects(cell.presets, w, [&](const CellPreset& preset) {
       w.key("id"), w.string(preset.id);
-      w.key("values"), w.begin_object();
-      for (const auto& [name, text] : preset.values) w.key(name), w.string(text);
-      w.end_object();
+      w.key("values"), write_string_map(preset.values, w);
     });
   }
   w.key("default_cost_s"), w.number(cell.default_cost_s());

@@ -29,13 +29,10 @@ export async function group_fields({ spec, box, id_prefix, el, fill, lang }) {
   const order = [...new Set([...spec.params.map((param) => param.group || 'other'), 'other'])];
   const members = new Map(order.map((group) => [group, fields.filter((field) => (group_of.get(field.dataset.param) || 'other') === group)]));
   const grouped = spec.params.some((param) => param.group);
+  // Each summary is the group's label and count, written by filter() below.
   const sections = grouped
-    ? order.filter((group) => members.get(group).length).map((group) => {
-      const label = text.groups?.[group] || group;
-      return el('details', { class: 'sl-param-group', 'data-group': group },
-        el('summary', {}, label),
-        el('div', { class: 'sl-params' }, members.get(group)));
-    })
+    ? order.filter((group) => members.get(group).length).map((group) => el('details', { class: 'sl-param-group', 'data-group': group },
+      el('summary', {}), el('div', { class: 'sl-params' }, members.get(group))))
     : [el('div', { class: 'sl-params' }, fields)];
   const input_id = `${id_prefix}-param-filter`;
   const input = el('input', { id: input_id, type: 'search', class: 'sl-input', autocomplete: 'off', spellcheck: 'false' });
@@ -51,13 +48,14 @@ export async function group_fields({ spec, box, id_prefix, el, fill, lang }) {
       if (match && !field.hidden) shown += 1;
     }
     for (const section of sections) {
-      if (!section.dataset.group) continue;
-      const group_fields = members.get(section.dataset.group);
+      const group = section.dataset.group;
+      if (!group) continue;
+      const group_fields = members.get(group);
       const any = group_fields.some((field) => field.style.display !== 'none' && !field.hidden);
       section.hidden = !any;
       if (query) section.open = any;
       // The parameters these choices use, as "More parameters" counts them.
-      section.firstChild.textContent = `${text.groups?.[section.dataset.group] || section.dataset.group} (${group_fields.filter((field) => !field.hidden).length})`;
+      section.firstChild.textContent = `${text.groups?.[group] || group} (${group_fields.filter((field) => !field.hidden).length})`;
     }
     status.textContent = fill(text.shown || '{shown} / {total}', { shown, total: in_use.length });
   };

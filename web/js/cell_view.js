@@ -505,8 +505,10 @@ export class CellView {
     this.#form.mark_invalid(null);
     const doc = this.#doc;
     const outputs = result.outputs || {};
+    // A notice of where the numbers come from (the lab file's "kind": "source") is a quiet line; the others caution.
     replace_children(this.#notices, (result.notices || []).map((notice) =>
-      el('p', { class: 'sl-notice', role: 'note', 'data-code': notice.code }, notice_text(notice, doc))));
+      el('p', { class: doc.notices?.[notice.code]?.kind === 'source' ? 'sl-notice sl-notice-source' : 'sl-notice',
+                role: 'note', 'data-code': notice.code }, notice_text(notice, doc))));
     replace_children(this.#fills, (result.fills || []).map((fill) => this.#fill_box(fill)));
     const concealed = Boolean(this.#prediction?.pending);
     if (this.#prediction) {

@@ -1,7 +1,7 @@
 #pragma once
 // Helpers shared by the cell tests: run a cell through the registry (as the CLI and the
 // page do) and read its outputs and table columns by name.
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <cmath>
 #include <filesystem>
@@ -36,10 +36,6 @@ T value_of(sl::Result<T> r) {
   if (!r.ok()) FAIL(r.error().message);
   return std::move(r.value());
 }
-
-// What every cell test uses, brought in by one `using namespace cell_test;`.
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 
 inline sl::Result<sl::RunResult> try_run(const std::string& cell, std::map<std::string, std::string> raw,
                                          const std::string& seed = "1") {
@@ -196,3 +192,7 @@ inline void check_bad_inputs(const Cell& cell, const std::vector<BadInput>& rows
 }
 
 }  // namespace cell_test
+
+// Every file that includes this header runs cells with it: its names (Cell, run, out, column...) are in scope
+// without a `using` in each file.
+using namespace cell_test;

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <cmath>
 
@@ -6,7 +6,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
 using sl::batching::piecewise_poisson_arrivals_s;
 using sl::batching::poisson_arrivals_s;
 

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <cmath>
 
@@ -6,8 +6,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 using namespace sl::batching;
 
 TEST_CASE("Eq. 4: a batch of B waits (B - 1)/(2 lambda) to form; batch 1 never waits", "[batching][formulas]") {

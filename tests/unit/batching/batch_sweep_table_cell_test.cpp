@@ -4,8 +4,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 const cell_test::Cell cell{"batching/batch-sweep-table"};
 
 TEST_CASE("Table 9: throughput B/T and per-image T/B from the five measured times", "[batching][table9][book]") {

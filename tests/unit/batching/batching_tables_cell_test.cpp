@@ -7,8 +7,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 const cell_test::Cell cell{"batching/batching-tables"};
 
 TEST_CASE("Table 11: T_svc = 5 + 0.6B gives 5.6 ... 24.2 ms, 179 ... 1,322 img/s, 7.4x", "[batching][tables][book]") {

@@ -7,8 +7,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 const cell_test::Cell cell{"batching/batching-tax"};
 
 TEST_CASE("Eq. 4 at 500 req/s: batch 1 costs 2 ms, batch 32 costs 31 + 15 = 46 ms, 23x", "[batching][tax][book]") {

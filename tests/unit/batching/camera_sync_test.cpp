@@ -1,10 +1,9 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include "batching/camera_sync.h"
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
 using namespace sl::batching;
 
 namespace {

@@ -1,11 +1,10 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include "batching/cpu_batch_measure.h"
 #include "core/budget.h"
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinRel;
 using namespace sl::batching;
 
 TEST_CASE("The MLP's FLOPs per item: 2 (784 x 256 + 3 x 256^2 + 256 x 10) = 799,744", "[batching][workloads]") {

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <type_traits>
 
@@ -8,8 +8,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 using sl::batching::BatcherParams;
 using sl::batching::BatchedRequest;
 using sl::batching::ServiceModel;

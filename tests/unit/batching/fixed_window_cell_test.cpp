@@ -10,7 +10,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
 namespace b = sl::batching;
 
 const cell_test::Cell cell{"batching/fixed-window"};

@@ -1,11 +1,9 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include "batching/linear_fit.h"
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 using sl::batching::fit_line;
 
 TEST_CASE("A line through exact points of the book's model 5 + 0.6 B is recovered exactly", "[batching][fit]") {

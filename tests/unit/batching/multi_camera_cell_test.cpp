@@ -7,8 +7,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 namespace {
 
 const cell_test::Cell cell{"batching/multi-camera"};

@@ -4,8 +4,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 const cell_test::Cell cell{"batching/phone-pipeline"};
 
 TEST_CASE("Table 17: 45 ms and 2.98 mJ per photo, 22 FPS, 12.1 M inferences on 10 Wh, 66 mW", "[batching][phone][book]") {

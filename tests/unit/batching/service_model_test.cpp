@@ -5,7 +5,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinRel;
 using namespace sl::batching;
 
 namespace {

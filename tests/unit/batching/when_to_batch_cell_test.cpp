@@ -5,8 +5,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 const cell_test::Cell cell{"batching/when-to-batch"};
 
 TEST_CASE("When to batch: batching wins the p99 at a much lower rate than the mean", "[batching][when]") {

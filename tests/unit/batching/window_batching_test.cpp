@@ -1,10 +1,9 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include "batching/window_batching.h"
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
 using namespace sl::batching;
 
 TEST_CASE("Calendar windows: each request waits for its window's end and is served with its whole window",

@@ -1,6 +1,6 @@
 #include "core/least_squares.h"
 
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,9 +8,6 @@
 #include <vector>
 
 namespace SL_UNITY_ID {
-
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,9 +8,6 @@
 #include "core/stats.h"
 
 namespace SL_UNITY_ID {
-
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 
 TEST_CASE("RunningStats gives the textbook mean and sample variance", "[core][stats]") {
   sl::RunningStats s;

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 
@@ -7,7 +7,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
 using namespace sl::kernels;
 
 TEST_CASE("3x3 stride-2 max pooling with padding 1 takes each window's maximum, ignoring padding",

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <cmath>
 
@@ -8,7 +8,6 @@
 namespace SL_UNITY_ID {
 
 using namespace sl::kernels;
-using Catch::Matchers::WithinAbs;
 
 TEST_CASE("Softmax rows match exp(x) / sum exp(x) computed in double, and sum to 1", "[kernels][softmax]") {
   const std::int64_t rows = 3, cols = GENERATE(1, 7, 1001);

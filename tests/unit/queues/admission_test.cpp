@@ -1,13 +1,12 @@
 #include "queues/admission.h"
 
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <vector>
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinRel;
 using namespace sl::queues;
 
 namespace {

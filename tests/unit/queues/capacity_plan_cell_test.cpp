@@ -7,7 +7,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
 using namespace sl::queues;
 
 const cell_test::Cell cell{"queues/capacity-plan"};

@@ -1,13 +1,11 @@
 #include "queues/closed_forms.h"
 
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <cmath>
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 using namespace sl::queues;
 
 // The closed forms are a few floating-point operations each: 1e-12 relative is many ulps above their

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,8 +10,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 using namespace sl;
 using namespace sl::queues;
 

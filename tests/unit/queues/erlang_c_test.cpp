@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 #include <cmath>
 
 #include "queues/closed_forms.h"
@@ -6,8 +6,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 using namespace sl::queues;
 
 TEST_CASE("Erlang C with one server is rho, and the M/M/c forms reduce to M/M/1 (eq. 5 and 6)",

@@ -1,6 +1,6 @@
 #include "queues/fan_out.h"
 
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,8 +9,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 using namespace sl::queues;
 
 TEST_CASE("P(at least one of n leaves is slower than its p-quantile) is 1 - p^n", "[queues][fanout]") {

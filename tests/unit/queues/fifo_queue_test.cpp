@@ -1,6 +1,6 @@
 #include "queues/fifo_queue.h"
 
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 using namespace sl::queues;
 
 namespace {

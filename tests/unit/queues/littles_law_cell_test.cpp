@@ -5,8 +5,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 const cell_test::Cell cell{"queues/littles-law"};
 const std::string kSeed = "7";  // the seed these runs have always used
 

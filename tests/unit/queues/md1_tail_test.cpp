@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <cmath>
 
@@ -7,8 +7,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 using namespace sl::queues;
 
 TEST_CASE("The M/D/1 wait cdf has an atom 1 - rho at zero and the Pollaczek-Khinchine mean", "[queues][md1]") {

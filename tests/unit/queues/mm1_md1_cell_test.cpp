@@ -9,8 +9,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 namespace {
 
 const cell_test::Cell cell{"queues/mm1-md1"};

@@ -1,6 +1,6 @@
 #include "queues/sojourn_runs.h"
 
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <set>
@@ -10,7 +10,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
 using namespace sl::queues;
 
 TEST_CASE("A FIFO run keeps num_kept requests after a warm-up of a tenth", "[queues][sojourn]") {

@@ -1,6 +1,6 @@
 #include "queues/time_series.h"
 
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,8 +10,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 using sl::queues::StepSeries;
 
 namespace {

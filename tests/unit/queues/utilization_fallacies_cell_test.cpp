@@ -7,8 +7,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 const cell_test::Cell cell{"queues/utilization-fallacies"};
 const std::string kSeed = "7";  // the seed these runs have always used
 

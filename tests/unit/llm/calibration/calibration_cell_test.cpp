@@ -10,8 +10,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 namespace {
 
 const Cell kCell{"llm/calibration"};

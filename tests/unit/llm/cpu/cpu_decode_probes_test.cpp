@@ -3,7 +3,7 @@
 // test without asserting any time.
 #include "llm/cpu/cpu_decode_roofline.h"
 
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <cstdint>
 #include <vector>
@@ -15,7 +15,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinRel;
 using sl::llm::DecodeShape;
 
 TEST_CASE("Decode FLOPs and bytes follow the formulas", "[llm][cpu_decode_probes]") {

@@ -10,7 +10,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinRel;
 using cell_test::column;
 using cell_test::find_column;
 using cell_test::out;

@@ -11,7 +11,6 @@
 namespace SL_UNITY_ID {
 
 using namespace sl::llm;
-using namespace cell_test;
 
 TEST_CASE("Book: a sequence done at 10 tokens in a static batch running to 100 leaves 90 % of its slot idle",
           "[llm][batching_waste][book]") {

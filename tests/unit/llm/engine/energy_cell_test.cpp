@@ -4,8 +4,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 const cell_test::Cell cell{"llm/energy"};
 
 TEST_CASE("Napkin math 1.5: 912 tokens/s at 1,000 W is 1.0965 J/token and 548.2 J per 500-token reply",

@@ -1,6 +1,6 @@
 #include "llm/engine/gap_histogram.h"
 
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinRel;
 using sl::llm::GapHistogram;
 
 TEST_CASE("Token-gap quantiles are exact when a bin holds one value", "[llm][gap_histogram]") {

@@ -4,8 +4,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 namespace {
 
 const cell_test::Cell cell{"llm/prefix-caching"};

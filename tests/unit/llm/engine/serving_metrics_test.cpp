@@ -1,11 +1,10 @@
 #include "llm/engine/serving_metrics.h"
 
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 namespace SL_UNITY_ID {
 
 using namespace sl::llm;
-using Catch::Matchers::WithinRel;
 
 namespace {
 

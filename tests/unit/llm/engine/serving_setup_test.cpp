@@ -11,8 +11,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 using namespace sl::llm;
 
 namespace {

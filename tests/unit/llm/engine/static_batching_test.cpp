@@ -1,13 +1,12 @@
 #include "llm/engine/static_batching.h"
 
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include "llm/engine/serving_metrics.h"
 
 namespace SL_UNITY_ID {
 
 using namespace sl::llm;
-using Catch::Matchers::WithinRel;
 
 namespace {
 

@@ -15,8 +15,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 namespace {
 
 std::string arg(const sl::Error& e, const std::string& key) { return cell_test::error_arg(e, key); }

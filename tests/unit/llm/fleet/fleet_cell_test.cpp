@@ -11,8 +11,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 namespace {
 
 const cell_test::Cell cell{"llm/fleet"};

@@ -1,6 +1,6 @@
 // Mixture-of-experts routing: the expected distinct experts a step touches, against a routed simulation, and what
 // it does to a step's bytes, FLOPs and collectives.
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +13,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinRel;
 using namespace sl::llm;
 
 namespace {

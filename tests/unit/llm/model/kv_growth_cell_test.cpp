@@ -4,8 +4,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 const cell_test::Cell cell{"llm/kv-growth"};
 
 TEST_CASE("Figure 7: Llama-3.1-70B keeps 327,680 B per token and batch 32 fills 45 GB at about 4.3k tokens",

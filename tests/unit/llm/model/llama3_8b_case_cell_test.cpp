@@ -6,8 +6,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 namespace {
 
 const cell_test::Cell cell{"llm/llama3-8b-case"};

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <set>
 #include <string>
@@ -8,7 +8,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinRel;
 using namespace sl::llm;
 
 namespace {

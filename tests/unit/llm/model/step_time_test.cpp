@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -7,8 +7,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 using namespace sl::llm;
 
 TEST_CASE("Preset sizes: Llama-3-8B INT4 weighs 4.015e9 B and keeps 131,072 B of FP16 KV per token",

@@ -1,11 +1,10 @@
 #include "llm/workload/request.h"
 
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 namespace SL_UNITY_ID {
 
 using namespace sl::llm;
-using Catch::Matchers::WithinRel;
 
 namespace {
 

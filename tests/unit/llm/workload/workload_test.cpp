@@ -1,6 +1,6 @@
 #include "llm/workload/workload.h"
 
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <cmath>
 
@@ -10,8 +10,6 @@
 namespace SL_UNITY_ID {
 
 using namespace sl::llm;
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 
 TEST_CASE("Open-loop requests fit max_model_len, start with the shared prefix and arrive in order",
           "[llm][workload]") {

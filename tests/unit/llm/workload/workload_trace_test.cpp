@@ -14,7 +14,6 @@
 namespace SL_UNITY_ID {
 
 using namespace sl::llm;
-using Catch::Matchers::WithinAbs;
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Tests of request/budget/amdahl.cpp: Amdahl's law (Systems Perspective 1.3) and its ceiling.
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <cmath>
 
@@ -7,7 +7,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinRel;
 namespace lc = sl::request;
 
 TEST_CASE("Amdahl's law is 1 at k = 1, grows with k and tends to its ceiling", "[request][budget]") {

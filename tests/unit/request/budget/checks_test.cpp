@@ -1,5 +1,5 @@
 // Tests of request/budget/checks.cpp: the ordered-range rule and the log-spaced grid the charts use.
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <cmath>
 #include <vector>
@@ -8,7 +8,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinRel;
 namespace lc = sl::request;
 
 TEST_CASE("A range whose high end is below its low end is an error naming the high end", "[request][budget]") {

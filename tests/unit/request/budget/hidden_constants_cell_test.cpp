@@ -7,7 +7,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
 namespace lc = sl::request;
 
 const cell_test::Cell cell{"request/hidden-constants"};

@@ -4,8 +4,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 const cell_test::Cell cell{"request/latency-budget"};
 
 TEST_CASE("Table 3: ResNet-50 takes 10.1 ms, 44.6 % of it preprocessing, 63.4 % with a 2 ms model",

@@ -1,5 +1,5 @@
 // Tests of request/budget/pipeline.cpp: the serial schedule (figure 5A) and the event-driven pipeline (5B).
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <utility>
@@ -11,8 +11,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 namespace lc = sl::request;
 
 namespace {

@@ -4,8 +4,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 const cell_test::Cell cell{"request/runtimes-precision"};
 
 TEST_CASE("Table 19: speedups over PyTorch eager are 8.5 ms / latency, TensorRT INT8 9.4x",

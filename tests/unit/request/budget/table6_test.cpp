@@ -1,5 +1,5 @@
 // Tests of request/budget/table6.cpp: Table 6's model AI(r) = F s / (W + k A224 s) and the 2x2 solve for F/k, W/k.
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <cmath>
 
@@ -7,7 +7,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinRel;
 namespace lc = sl::request;
 
 TEST_CASE("The 2x2 solve recovers F/k and W/k exactly from unrounded intensities, from any two rows",

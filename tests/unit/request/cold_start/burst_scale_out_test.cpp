@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,8 +9,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 using namespace sl::request;
 
 TEST_CASE("One replica without a burst is an M/D/1 queue: mean latency within 4 SE of Pollaczek-Khinchine",

@@ -4,8 +4,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 namespace {
 const cell_test::Cell cell{"request/cold-start"};
 // Rows of the scenarios table, in the cell's order.

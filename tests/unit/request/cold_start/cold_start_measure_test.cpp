@@ -13,7 +13,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
 using namespace sl::request;
 
 namespace {

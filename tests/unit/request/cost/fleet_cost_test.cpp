@@ -1,5 +1,5 @@
 // Tests of request/cost/fleet_cost.cpp: cost per request, whole-machine fleets and the CPU/GPU crossover.
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <vector>
@@ -8,8 +8,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 namespace lc = sl::request;
 
 namespace {

@@ -6,8 +6,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 const cell_test::Cell cell{"request/calibration"};
 
 namespace {

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <cmath>
 #include <vector>
@@ -8,7 +8,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
 using namespace sl::request;
 
 TEST_CASE("The parity check passes the shared transform exactly and catches every skewed variant",

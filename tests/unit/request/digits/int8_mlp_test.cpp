@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 using namespace sl::request;
 
 TEST_CASE("Eq. 17: Delta = (beta - alpha) / 255 and in-range values err by at most Delta / 2", "[request][int8]") {

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <cmath>
 
@@ -6,7 +6,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
 using namespace sl::request;
 
 TEST_CASE("Backpropagation's gradient matches finite differences of the cross-entropy", "[request][mlp]") {

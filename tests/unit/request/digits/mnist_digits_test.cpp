@@ -1,10 +1,9 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include "request/digits/mnist_digits.h"
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
 using namespace sl::request;
 
 TEST_CASE("The compiled-in MNIST digits (native builds) decode to 6,000 images, 600 per class, with MNIST's pixel statistics",

@@ -4,8 +4,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
-
 const cell_test::Cell cell{"request/skew-parity"};
 
 TEST_CASE("The skew-parity cell: the shared transform reproduces offline accuracy and every skew fails parity",

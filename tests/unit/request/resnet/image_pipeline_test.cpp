@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <array>
 #include <cmath>
@@ -8,7 +8,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
 using namespace sl::request;
 
 TEST_CASE("top_k returns the largest values first, lower index on ties", "[request][image-pipeline]") {

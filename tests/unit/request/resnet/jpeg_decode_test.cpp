@@ -20,7 +20,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
 using sl::request::decode_jpeg;
 using sl::request::default_photo_jpeg;
 using sl::request::read_jpeg_header;

@@ -8,7 +8,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
 using sl::request::ResnetConfig;
 using sl::request::resnet50_plan;
 

@@ -6,8 +6,6 @@
 
 namespace SL_UNITY_ID {
 
-using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
 using cell_test::column;
 using cell_test::out;
 

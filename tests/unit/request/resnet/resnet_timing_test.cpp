@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "matchers.h"
 
 #include <cmath>
 
@@ -8,7 +8,6 @@
 namespace SL_UNITY_ID {
 
 using namespace sl::request;
-using Catch::Matchers::WithinRel;
 
 TEST_CASE("output_difference: the largest |a - b|, and that over the largest |a|", "[request][resnet-timing]") {
   const auto d = output_difference({1.0f, -2.0f, 4.0f}, {1.0f, -1.5f, 4.5f});

@@ -9,7 +9,6 @@
 
 namespace SL_UNITY_ID {
 
-using namespace cell_test;
 namespace lc = sl::request;
 
 namespace {

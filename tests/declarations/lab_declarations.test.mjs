@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { load_labs } from '../../scripts/labs/load.mjs';
@@ -71,7 +72,7 @@ test('every lab has at least three checked challenges', () => {
 // both languages (web/i18n/<lang>.json param_groups, served apart as i18n/<lang>.groups.json); each preset C++
 // declares has a label in both languages in the cell's lab file, and the lab file labels no other.
 const i18n = Object.fromEntries(await Promise.all(['en', 'vi'].map(async (lang) =>
-  [lang, JSON.parse(await (await import('node:fs/promises')).readFile(new URL(`../../web/i18n/${lang}.json`, import.meta.url), 'utf8'))])));
+  [lang, JSON.parse(await readFile(new URL(`../../web/i18n/${lang}.json`, import.meta.url), 'utf8'))])));
 
 test('every parameter group a cell uses is labelled in English and Vietnamese', () => {
   const used = new Set([...specs.values()].flatMap((spec) => spec.params.map((p) => p.group).filter(Boolean)));

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { load_labs } from '../../scripts/labs/load.mjs';
-import { ROOT, new_page, new_context, open, screenshot, runs_of, next_run, reveal, with_site, agree_to_assets, type_and_submit } from './helpers.mjs';
+import { ROOT, new_context, tab_of, open, screenshot, runs_of, next_run, reveal, with_site, agree_to_assets, type_and_submit } from './helpers.mjs';
 
 const specs = JSON.parse(execFileSync(join(ROOT, 'build/native/serving-lab'), ['list', '--json'], { encoding: 'utf8' }));
 const docs = new Map((await load_labs()).flatMap((lab) => lab.cells.map((cell) => [cell.id, cell])));
@@ -37,16 +37,12 @@ function candidate_changes(spec) {
 
 describe('every cell in the browser', () => {
   const site = with_site();
-  // One browser context and one tab a lab: each cell is a new document loaded in the lab's tab (as a reader
-  // following links would), sharing the HTTP cache (the module, the scripts, the chart library revalidate with a
-  // 304) and the reader's data-file consent. A new tab a cell cost ~2 s of CPU more each here (a renderer process
-  // started for each cross-origin-isolated page): 3.3-3.7 against 1.4 CPU-s per cell, 1.7-1.9 against 0.8 s.
-  const pages = new Map();
+  // One browser context a lab, and its one tab (tab_of): each cell is a new document there, sharing the HTTP cache
+  // (the module, the scripts, the chart library revalidate with a 304) and the reader's data-file consent.
+  const contexts = new Map();
   const page_of = async (lab) => {
-    if (!pages.has(lab)) pages.set(lab, await new_page(site.browser, { context: await new_context(site.browser, { width: 900, height: 900 }) }));
-    const page = pages.get(lab);
-    page.problems.length = 0;   // each cell's test answers for its own document
-    return page;
+    if (!contexts.has(lab)) contexts.set(lab, await new_context(site.browser, { width: 900, height: 900 }));
+    return tab_of(site.browser, contexts.get(lab));
   };
 
   for (const spec of specs) {

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load_labs } from '../../scripts/labs/load.mjs';
-import { axe_violations, new_context, new_page, next_run, reveal, runs_of, screenshot, with_site } from './helpers.mjs';
+import { axe_violations, new_context, new_page, next_run, reveal, runs_of, screenshot, tab_of, with_site } from './helpers.mjs';
 
 // For each challenge: the inputs that answer it (what the question states first), and a value of the searched
 // parameter away from the answer, with the state the page should then show.
@@ -65,16 +65,10 @@ describe('checked challenges', () => {
   const site = with_site();
   // One context for the cells' pages: they share its HTTP cache (the module compiles from it faster) and its
   // storage (a challenge solved in English is already in the progress when its Vietnamese page opens).
-  // Each challenge loads as a new document in the context's one tab (a new tab a test started a renderer process:
-  // ~2 CPU-s each here, cells.spec's measure).
-  let context = null, tab = null;
+  // Each challenge loads as a new document in the context's one tab (tab_of).
+  let context = null;
   before(async () => { context = await new_context(site.browser, { width: 1000, height: 900 }); });
   after(async () => { await context?.close(); });
-  const page_of_context = async () => {
-    tab ??= await new_page(site.browser, { context });
-    tab.problems.length = 0;   // each test answers for its own document
-    return tab;
-  };
 
   test('every lab has at least three challenges, and each has an answer here', () => {
     for (const lab of ['queues', 'batching', 'llm', 'request']) {
@@ -89,7 +83,7 @@ describe('checked challenges', () => {
     test(`${key} (${lang}): solved at the answer, not solved away from it`, async () => {
       const answer = ANSWERS[key];
       const [lab, short] = cell.id.split('/');
-      const page = await page_of_context();
+      const page = await tab_of(site.browser, context);
       await page.goto(`${site.server.url}lab.html?lab=${lab}&cell=${short}&embed=1${lang === 'vi' ? '&lang=vi' : ''}`);
       const section = `#${short}`;
       const item = `${section} [data-challenge="${challenge.id}"]`;

@@ -65,7 +65,7 @@ export async function group_fields({ spec, box, id_prefix, el, fill, lang }) {
   let unused = new Set(fields.filter((field) => field.hidden));
   box.addEventListener('sl-relevance', () => {
     filter();
-    for (const field of unused) if (!field.hidden) { const group = field.closest('.sl-param-group'); if (group) group.open = true; }
+    for (const field of unused) if (!field.hidden) open_group_of(field);
     unused = new Set(fields.filter((field) => field.hidden));
   });
   box.className = 'sl-param-sections';
@@ -74,5 +74,11 @@ export async function group_fields({ spec, box, id_prefix, el, fill, lang }) {
     ...sections);
   filter();
   // A field marked invalid before the groups were made: its group opens.
-  for (const control of box.querySelectorAll('[aria-invalid="true"]')) { const group = control.closest('.sl-param-group'); if (group) group.open = true; }
+  for (const control of box.querySelectorAll('[aria-invalid="true"]')) open_group_of(control);
+}
+
+/** Opens the group section holding `element`, if it is in one. */
+function open_group_of(element) {
+  const group = element.closest('.sl-param-group');
+  if (group) group.open = true;
 }

@@ -37,19 +37,10 @@ std::optional<ModelArchitecture> architecture_of(const MeasuredPoint& m) {
                                m.moe_intermediate_size, m.num_shared_experts})
     if (x < 0) return std::nullopt;
   if (m.tie_embeddings < 0) return std::nullopt;
-  ModelArchitecture a;
-  a.name = m.model_name;
-  a.hidden_size = m.hidden_size;
-  a.intermediate_size = m.intermediate_size;
-  a.num_layers = m.layers;
-  a.num_heads = m.heads;
-  a.num_kv_heads = m.kv_heads;
-  a.head_dim = m.head_dim;
-  a.vocab_size = m.vocab_size;
+  ModelArchitecture a = with_experts(dense_decoder(m.model_name, m.hidden_size, m.intermediate_size, m.layers, m.heads,
+                                                   m.kv_heads, m.head_dim, m.vocab_size),
+                                     m.num_experts, m.experts_per_token, m.moe_intermediate_size);
   a.tie_embeddings = m.tie_embeddings == 1;
-  a.num_experts = m.num_experts;
-  a.experts_per_token = m.experts_per_token;
-  a.moe_intermediate_size = m.moe_intermediate_size;
   a.num_shared_experts = m.num_shared_experts;
   if (check_architecture(a)) return std::nullopt;
   return a;

@@ -227,15 +227,7 @@ Result<ServerInputs> validate_server(const Inputs& in, std::int64_t max_model_le
 }
 
 EngineConfig engine_config(const EngineHardware& hw, const SchedulerInputs& s) {
-  EngineConfig c;
-  c.model = hw.model;
-  c.gpu = hw.gpu;
-  c.tp = hw.tp;
-  c.scheduler = s.scheduler;
-  c.max_waiting = s.max_waiting;
-  c.kv_cache.num_blocks = hw.num_blocks;
-  c.kv_cache.block_size = hw.block_size;
-  return c;
+  return EngineConfig{hw.model, hw.gpu, hw.tp, s.scheduler, {hw.num_blocks, hw.block_size}, s.max_waiting};
 }
 
 double ServingEconomics::power_w(double util_frac, double num_gpus) const {

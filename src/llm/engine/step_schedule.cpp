@@ -38,67 +38,50 @@ GpuSpec with_knobs(GpuSpec gpu, const StepKnobs& knobs) {
 }
 
 ScheduleRecorder::ScheduleRecorder(const EngineConfig& config)
-    : step_time_(config.model, config.gpu, config.tp),
-      hbm_bytes_per_s_(config.gpu.hbm_bytes_per_s),
-      peak_flop_per_s_(config.gpu.peak_flop_per_s),
-      num_layers_(static_cast<double>(config.model.num_layers)),
-      host_overlapped_(config.gpu.host_overlapped),
-      low_precision_peak_(config.gpu.low_precision_peak),
-      attention_roofline_(config.gpu.attention_roofline),
-      is_moe_(config.model.is_moe()) {
+    : step_time_(config.model, config.gpu, config.tp), is_moe_(config.model.is_moe()) {
   SL_ASSERT(config.scheduler.speculative.num_speculative_tokens == 0);  // no draft model's time to re-time
+  s_.hbm_bytes_per_s_ = config.gpu.hbm_bytes_per_s;
+  s_.peak_flop_per_s_ = config.gpu.peak_flop_per_s;
+  s_.num_layers_ = static_cast<double>(config.model.num_layers);
+  s_.host_overlapped_ = config.gpu.host_overlapped;
+  s_.low_precision_peak_ = config.gpu.low_precision_peak;
+  s_.attention_roofline_ = config.gpu.attention_roofline;
 }
 
 void ScheduleRecorder::on_step(const SchedulerOutput& out, double start_s, double end_s) {
   const StepTime t = step_time_(out.work);
-  bytes_.push_back(t.bytes);
-  flop_.push_back(t.flop);
-  all_reduce_s_.push_back(t.all_reduce_s);
-  if (attention_roofline_) {
-    kv_bytes_.push_back(t.kv_bytes);
-    attention_share_.push_back(attention_share(t));
+  s_.bytes_.push_back(t.bytes);
+  s_.flop_.push_back(t.flop);
+  s_.all_reduce_s_.push_back(t.all_reduce_s);
+  if (s_.attention_roofline_) {
+    s_.kv_bytes_.push_back(t.kv_bytes);
+    s_.attention_share_.push_back(attention_share(t));
   }
   if (is_moe_) {
-    expert_bytes_.push_back(t.expert_bytes);
-    expert_flop_.push_back(t.expert_flop);
+    s_.expert_bytes_.push_back(t.expert_bytes);
+    s_.expert_flop_.push_back(t.expert_flop);
   }
-  num_chunks_.push_back(static_cast<std::int32_t>(out.work.num_prefill_chunks));
+  s_.num_chunks_.push_back(static_cast<std::int32_t>(out.work.num_prefill_chunks));
   const std::int64_t tokens = out.work.num_decode_seqs + out.work.num_prefill_tokens + out.work.num_spec_tokens;
-  rows_.push_back(static_cast<std::int32_t>(step_time_.rows(tokens)));
-  layer_taxed_.push_back(step_time_.pays_layer_tax(out.work) ? 1 : 0);
+  s_.rows_.push_back(static_cast<std::int32_t>(step_time_.rows(tokens)));
+  s_.layer_taxed_.push_back(step_time_.pays_layer_tax(out.work) ? 1 : 0);
   start_s_.push_back(start_s);
-  end_s_.push_back(end_s);
+  s_.end_s_.push_back(end_s);
 }
 
 RecordedSchedule ScheduleRecorder::finish(const EngineRun& run, const Workload& workload, std::int64_t num_warmup) && {
-  RecordedSchedule s;
-  s.bytes_ = std::move(bytes_);
-  s.flop_ = std::move(flop_);
-  s.all_reduce_s_ = std::move(all_reduce_s_);
-  s.num_chunks_ = std::move(num_chunks_);
-  s.rows_ = std::move(rows_);
-  s.layer_taxed_ = std::move(layer_taxed_);
-  s.kv_bytes_ = std::move(kv_bytes_);
-  s.attention_share_ = std::move(attention_share_);
-  s.expert_bytes_ = std::move(expert_bytes_);
-  s.expert_flop_ = std::move(expert_flop_);
-  s.attention_roofline_ = attention_roofline_;
-  s.host_overlapped_ = host_overlapped_;
-  s.low_precision_peak_ = low_precision_peak_;
-  s.hbm_bytes_per_s_ = hbm_bytes_per_s_;
-  s.peak_flop_per_s_ = peak_flop_per_s_;
-  s.num_layers_ = num_layers_;
-  s.wake_s_.assign(end_s_.size(), 0.0);
+  RecordedSchedule s = std::move(s_);
+  s.wake_s_.assign(s.end_s_.size(), 0.0);
   // A follow-up turn arrives a think time after its predecessor finishes: find each one's predecessor.
   const std::size_t n = workload.requests.size();
   std::vector<std::int32_t> previous(n, -1), finish_step(n, -1);
   for (std::size_t i = 0; i < n; ++i)
     if (workload.next_turn[i] >= 0) previous[static_cast<std::size_t>(workload.next_turn[i])] = static_cast<std::int32_t>(i);
   for (const RequestRecord& r : run.records)
-    finish_step[static_cast<std::size_t>(r.request_id)] = step_at(end_s_, r.finished_at_s);
+    finish_step[static_cast<std::size_t>(r.request_id)] = step_at(s.end_s_, r.finished_at_s);
   for (const RequestRecord& r : run.records) {
     RecordedSchedule::RequestSteps q;
-    q.first_token_step = step_at(end_s_, r.first_token_at_s);
+    q.first_token_step = step_at(s.end_s_, r.first_token_at_s);
     q.finish_step = finish_step[static_cast<std::size_t>(r.request_id)];
     q.num_output_tokens = r.num_output_tokens;
     q.is_warmup = r.request_id < num_warmup;
@@ -117,7 +100,6 @@ RecordedSchedule ScheduleRecorder::finish(const EngineRun& run, const Workload& 
     }
     s.requests_.push_back(q);
   }
-  s.end_s_ = std::move(end_s_);
   return s;
 }
 

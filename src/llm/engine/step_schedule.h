@@ -56,28 +56,6 @@ enum class Metric { Ttft = 0, Itl = 1, Tpot = 2, E2e = 3, Throughput = 4 };
 /// (numpy's percentile: linear between order statistics, core/stats.h's quantile).
 enum class Stat { Mean = 0, P50 = 1, P99 = 2 };
 
-class RecordedSchedule;
-
-/// Records a run's schedule (run_continuous's listener); the model, GPU and TP are the run's.
-class ScheduleRecorder : public StepListener {
- public:
-  explicit ScheduleRecorder(const EngineConfig& config);
-  void on_step(const SchedulerOutput& out, double start_s, double end_s) override;
-  /// The schedule of the finished run (its records map requests to steps); requests with an id below
-  /// num_warmup are warm-up.
-  RecordedSchedule finish(const EngineRun& run, const Workload& workload, std::int64_t num_warmup) &&;
-
- private:
-  friend class RecordedSchedule;
-  StepTimeModel step_time_;
-  std::vector<double> bytes_, flop_, all_reduce_s_, start_s_, end_s_, kv_bytes_, attention_share_;
-  std::vector<double> expert_bytes_, expert_flop_;
-  std::vector<std::int32_t> num_chunks_, rows_;
-  std::vector<std::uint8_t> layer_taxed_;
-  double hbm_bytes_per_s_, peak_flop_per_s_, num_layers_;
-  bool host_overlapped_, low_precision_peak_, attention_roofline_, is_moe_;
-};
-
 /// A recorded run, and its re-timing at other knobs.
 class RecordedSchedule {
  public:
@@ -116,6 +94,22 @@ class RecordedSchedule {
   std::vector<RequestSteps> requests_;
   double hbm_bytes_per_s_ = 0, peak_flop_per_s_ = 0, num_layers_ = 0;
   bool host_overlapped_ = false, low_precision_peak_ = false, attention_roofline_ = false;
+};
+
+/// Records a run's schedule (run_continuous's listener); the model, GPU and TP are the run's.
+class ScheduleRecorder : public StepListener {
+ public:
+  explicit ScheduleRecorder(const EngineConfig& config);
+  void on_step(const SchedulerOutput& out, double start_s, double end_s) override;
+  /// The schedule of the finished run (its records map requests to steps); requests with an id below
+  /// num_warmup are warm-up.
+  RecordedSchedule finish(const EngineRun& run, const Workload& workload, std::int64_t num_warmup) &&;
+
+ private:
+  StepTimeModel step_time_;
+  bool is_moe_;
+  RecordedSchedule s_;           ///< what the steps so far recorded (its requests come at the end)
+  std::vector<double> start_s_;  ///< each step's start, to find the step that admitted a request
 };
 
 /// Runs `workload` on `config` (run_continuous) and keeps its schedule, its first num_warmup requests as warm-up.

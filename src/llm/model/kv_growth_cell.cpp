@@ -21,7 +21,6 @@ namespace {
 using units::kGB;
 using units::kGiB;
 using units::kMB;
-using units::kMiB;
 constexpr int kNumBatches = 4;
 
 struct KvGrowthParams {
@@ -110,7 +109,7 @@ Result<RunResult> run_kv_growth(const KvGrowthParams& p, std::uint64_t /*seed*/,
   const double kv = static_cast<double>(p.model.kv_bytes_per_token());
   result.output("kv_per_token_bytes", kv);
   result.output("kv_per_token_mb", kv / kMB);
-  result.output("kv_per_token_mib", kv / kMiB);
+  result.output("kv_per_token_mib", kv / units::kMiB);
   result.output("model_weight_gb", static_cast<double>(p.model.weight_bytes()) / kGB);
   result.output("budget_gb", p.budget_bytes() / kGB);
   result.output("budget_gib", p.budget_bytes() / kGiB);

@@ -1,8 +1,30 @@
 #include "llm/model/model_architecture.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace sl::llm {
+
+ModelArchitecture dense_decoder(std::string name, std::int64_t hidden, std::int64_t intermediate, std::int64_t layers,
+                                std::int64_t heads, std::int64_t kv_heads, std::int64_t head_dim, std::int64_t vocab) {
+  ModelArchitecture a;
+  a.name = std::move(name);
+  a.hidden_size = hidden;
+  a.intermediate_size = intermediate;
+  a.num_layers = layers;
+  a.num_heads = heads;
+  a.num_kv_heads = kv_heads;
+  a.head_dim = head_dim;
+  a.vocab_size = vocab;
+  return a;
+}
+
+ModelArchitecture with_experts(ModelArchitecture a, std::int64_t experts, std::int64_t per_token, std::int64_t width) {
+  a.num_experts = experts;
+  a.experts_per_token = per_token;
+  a.moe_intermediate_size = width;
+  return a;
+}
 
 namespace {
 

@@ -62,6 +62,14 @@ struct ModelArchitecture {
   bool is_mla() const { return kv_lora_rank > 0; }
 };
 
+/// A dense Llama-style decoder (SwiGLU MLP, RMSNorm, RoPE, no biases, untied embeddings) of these sizes.
+ModelArchitecture dense_decoder(std::string name, std::int64_t hidden, std::int64_t intermediate, std::int64_t layers,
+                                std::int64_t heads, std::int64_t kv_heads, std::int64_t head_dim, std::int64_t vocab);
+/// `a` made a mixture of experts: `experts` routed experts a layer, `per_token` of them run a token, each `width`
+/// wide (0: intermediate_size).
+ModelArchitecture with_experts(ModelArchitecture a, std::int64_t experts, std::int64_t per_token,
+                               std::int64_t width = 0);
+
 /// What the architecture adds up to.
 struct ArchitectureCounts {
   std::int64_t total_params = 0;

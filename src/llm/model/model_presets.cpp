@@ -12,31 +12,6 @@ namespace sl::llm {
 
 namespace {
 
-/// A dense Llama-style decoder (SwiGLU MLP, RMSNorm, RoPE, no biases, untied embeddings).
-ModelArchitecture dense(std::string name, std::int64_t hidden, std::int64_t intermediate, std::int64_t layers,
-                        std::int64_t heads, std::int64_t kv_heads, std::int64_t head_dim, std::int64_t vocab) {
-  ModelArchitecture a;
-  a.name = std::move(name);
-  a.hidden_size = hidden;
-  a.intermediate_size = intermediate;
-  a.num_layers = layers;
-  a.num_heads = heads;
-  a.num_kv_heads = kv_heads;
-  a.head_dim = head_dim;
-  a.vocab_size = vocab;
-  return a;
-}
-
-/// `a` made a mixture of experts: `experts` routed experts a layer, `per_token` of them run a token, each `width`
-/// wide (0: intermediate_size).
-ModelArchitecture with_experts(ModelArchitecture a, std::int64_t experts, std::int64_t per_token,
-                               std::int64_t width = 0) {
-  a.num_experts = experts;
-  a.experts_per_token = per_token;
-  a.moe_intermediate_size = width;
-  return a;
-}
-
 ModelPreset preset(std::string id, ModelArchitecture arch, double total_b, double active_b, std::string config_source,
                    std::string params_source, double book_params = 0) {
   return ModelPreset{std::move(id),          std::move(arch),          total_b, active_b,
@@ -47,12 +22,12 @@ std::vector<ModelPreset> book_presets() {
   std::vector<ModelPreset> p;
   // The book's two (§0): their ids and rounded counts stay; the architecture sums to 8,030,261,248 and
   // 70,553,706,496.
-  p.push_back(preset("llama3-8b", dense("llama3-8b", 4096, 14336, 32, 32, 8, 128, 128256), 8.03, 0,
+  p.push_back(preset("llama3-8b", dense_decoder("llama3-8b", 4096, 14336, 32, 32, 8, 128, 128256), 8.03, 0,
                      "huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json (no head_dim key: 4096 / 32)",
                      "Hugging Face model page of meta-llama/Meta-Llama-3-8B, safetensors 'Model size 8.03B params'; "
                      "the book §0: 8.03e9",
                      8.03e9));
-  p.push_back(preset("llama3.1-70b", dense("llama3.1-70b", 8192, 28672, 80, 64, 8, 128, 128256), 70.6, 0,
+  p.push_back(preset("llama3.1-70b", dense_decoder("llama3.1-70b", 8192, 28672, 80, 64, 8, 128, 128256), 70.6, 0,
                      "huggingface.co/meta-llama/Llama-3.1-70B/blob/main/config.json (no head_dim key: 8192 / 64)",
                      "Hugging Face model page of meta-llama/Llama-3.1-70B, safetensors 'Model size 70.6B params'; "
                      "the book §0: 70.6e9",
@@ -63,29 +38,29 @@ std::vector<ModelPreset> book_presets() {
 std::vector<ModelPreset> llama_and_mistral_presets() {
   std::vector<ModelPreset> p;
   // Multi-head attention: 32 KV heads of 32.
-  p.push_back(preset("llama2-7b", dense("llama2-7b", 4096, 11008, 32, 32, 32, 128, 32000), 6.74, 0,
+  p.push_back(preset("llama2-7b", dense_decoder("llama2-7b", 4096, 11008, 32, 32, 32, 128, 32000), 6.74, 0,
                      "huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json",
                      "Hugging Face safetensors 'Model size 6.74B params' of the Llama-2-7b-hf conversion (the paper, "
                      "arXiv:2307.09288, says only '7B')"));
-  p.push_back(preset("llama2-70b", dense("llama2-70b", 8192, 28672, 80, 64, 8, 128, 32000), 69.0, 0,
+  p.push_back(preset("llama2-70b", dense_decoder("llama2-70b", 8192, 28672, 80, 64, 8, 128, 32000), 69.0, 0,
                      "huggingface.co/meta-llama/Llama-2-70b-hf/blob/main/config.json",
                      "Hugging Face safetensors 'Model size 69B params' of the Llama-2-70b-hf conversion (the paper "
                      "says '70B')"));
-  p.push_back(preset("codellama-34b", dense("codellama-34b", 8192, 22016, 48, 64, 8, 128, 32000), 33.7, 0,
+  p.push_back(preset("codellama-34b", dense_decoder("codellama-34b", 8192, 22016, 48, 64, 8, 128, 32000), 33.7, 0,
                      "huggingface.co/codellama/CodeLlama-34b-hf/blob/main/config.json (rope_theta 1e6)",
                      "Hugging Face safetensors 'Model size 33.7B params' of codellama/CodeLlama-34b-hf (the paper, "
                      "arXiv:2308.12950, says '34B')"));
-  p.push_back(preset("llama3.1-8b", dense("llama3.1-8b", 4096, 14336, 32, 32, 8, 128, 128256), 8.03, 0,
+  p.push_back(preset("llama3.1-8b", dense_decoder("llama3.1-8b", 4096, 14336, 32, 32, 8, 128, 128256), 8.03, 0,
                      "huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json (no head_dim key: 4096 / 32)",
                      "Hugging Face model page of meta-llama/Llama-3.1-8B, safetensors 'Model size 8.03B params'"));
   // Mistral-7B-v0.1 (vocabulary 32,000; v0.3 has 32,768, 6.3M more parameters).
-  p.push_back(preset("mistral-7b", dense("mistral-7b", 4096, 14336, 32, 32, 8, 128, 32000), 7.3, 0,
+  p.push_back(preset("mistral-7b", dense_decoder("mistral-7b", 4096, 14336, 32, 32, 8, 128, 32000), 7.3, 0,
                      "huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json (v0.1)",
                      "Mistral AI, 'Mistral 7B' announcement (mistral.ai/news/announcing-mistral-7b, Sept. 2023): "
                      "'a 7.3B parameter model'"));
   // Mixtral-8x7B: Mistral-7B's attention, 8 experts of Mistral-7B's MLP a layer, 2 a token. Its 12.9B active
   // count includes both embedding tables.
-  const ModelArchitecture mixtral = with_experts(dense("mixtral-8x7b", 4096, 14336, 32, 32, 8, 128, 32000), 8, 2);
+  const ModelArchitecture mixtral = with_experts(dense_decoder("mixtral-8x7b", 4096, 14336, 32, 32, 8, 128, 32000), 8, 2);
   p.push_back(preset("mixtral-8x7b", mixtral, 46.7, 12.9,
                      "huggingface.co/mistralai/Mixtral-8x7B-v0.1/blob/main/config.json",
                      "Mistral AI, 'Mixtral of experts' (mistral.ai/news/mixtral-of-experts, Dec. 2023): '46.7B total "
@@ -96,7 +71,7 @@ std::vector<ModelPreset> llama_and_mistral_presets() {
 /// A Qwen3 decoder: q/k RMSNorm of head_dim each, no biases, untied embeddings, vocabulary 151,936.
 ModelArchitecture qwen3(std::string name, std::int64_t hidden, std::int64_t intermediate, std::int64_t layers,
                         std::int64_t heads, std::int64_t kv_heads) {
-  ModelArchitecture a = dense(std::move(name), hidden, intermediate, layers, heads, kv_heads, 128, 151936);
+  ModelArchitecture a = dense_decoder(std::move(name), hidden, intermediate, layers, heads, kv_heads, 128, 151936);
   a.qk_norm = true;
   return a;
 }
@@ -119,7 +94,7 @@ std::vector<ModelPreset> qwen_presets() {
                      "Qwen3-30B-A3B model card (huggingface.co/Qwen/Qwen3-30B-A3B): 'Number of Parameters: 30.5B in "
                      "total and 3.3B activated'"));
   // Qwen2.5: q, k and v biases (Qwen2 always has them), no q/k norms, vocabulary 152,064.
-  ModelArchitecture qwen25 = dense("qwen2.5-7b", 3584, 18944, 28, 28, 4, 128, 152064);
+  ModelArchitecture qwen25 = dense_decoder("qwen2.5-7b", 3584, 18944, 28, 28, 4, 128, 152064);
   qwen25.attention_bias = true;
   p.push_back(preset("qwen2.5-7b", qwen25, 7.61, 0, "huggingface.co/Qwen/Qwen2.5-7B/blob/main/config.json",
                      "Qwen2.5-7B model card (huggingface.co/Qwen/Qwen2.5-7B): 'Number of Parameters: 7.61B'"));
@@ -129,7 +104,7 @@ std::vector<ModelPreset> qwen_presets() {
 /// gpt-oss: biases on q, k, v, o, the router and the experts; 4 experts a token; head_dim 64; vocabulary 201,088.
 /// Not counted: the learned attention sink, one scalar a head a layer (1,536 and 2,304 parameters).
 ModelArchitecture gpt_oss(std::string name, std::int64_t layers, std::int64_t experts) {
-  ModelArchitecture a = with_experts(dense(std::move(name), 2880, 2880, layers, 64, 8, 64, 201088), experts, 4);
+  ModelArchitecture a = with_experts(dense_decoder(std::move(name), 2880, 2880, layers, 64, 8, 64, 201088), experts, 4);
   a.attention_bias = true;
   a.attention_out_bias = true;
   a.mlp_bias = true;
@@ -150,7 +125,7 @@ std::vector<ModelPreset> moe_presets() {
   // DeepSeek-V2-Lite: MLA without a query LoRA (q_lora_rank null), the first layer dense (first_k_dense_replace
   // 1), then 64 routed experts (6 a token) and 2 shared ones of width 1408. Its 2.4B activated count matches the
   // sum without both embedding tables (2.24B) no better than with them (2.66B); see the test.
-  ModelArchitecture lite = with_experts(dense("deepseek-v2-lite", 2048, 10944, 27, 16, 16, 0, 102400), 64, 6, 1408);
+  ModelArchitecture lite = with_experts(dense_decoder("deepseek-v2-lite", 2048, 10944, 27, 16, 16, 0, 102400), 64, 6, 1408);
   lite.num_shared_experts = 2;
   lite.first_dense_layers = 1;
   lite.kv_lora_rank = 512;
@@ -165,18 +140,16 @@ std::vector<ModelPreset> moe_presets() {
   return p;
 }
 
-std::vector<ModelPreset> all_presets() {
-  std::vector<ModelPreset> all = book_presets();
-  for (auto* group : {&llama_and_mistral_presets, &qwen_presets, &moe_presets}) {
-    for (auto& p : (*group)()) all.push_back(std::move(p));
-  }
-  return all;
-}
-
 }  // namespace
 
 const std::vector<ModelPreset>& model_presets() {
-  static const std::vector<ModelPreset> presets = all_presets();
+  static const std::vector<ModelPreset> presets = [] {
+    std::vector<ModelPreset> all = book_presets();
+    for (auto* group : {&llama_and_mistral_presets, &qwen_presets, &moe_presets}) {
+      for (auto& p : (*group)()) all.push_back(std::move(p));
+    }
+    return all;
+  }();
   return presets;
 }
 

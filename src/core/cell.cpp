@@ -176,6 +176,14 @@ void RunResult::output(std::string name, double value) {
   outputs.emplace_back(std::move(name), value);
 }
 
+void RunResult::output(std::initializer_list<std::pair<const char*, double>> named_values) {
+  for (const auto& [name, value] : named_values) outputs.emplace_back(name, value);
+}
+
+void RunResult::output_scaled(double scale, std::initializer_list<std::pair<const char*, double>> named_values) {
+  for (const auto& [name, value] : named_values) outputs.emplace_back(name, value * scale);
+}
+
 Table& RunResult::table(std::string name) {
   tables.push_back(Table{std::move(name), {}});
   return tables.back();

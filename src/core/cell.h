@@ -1,9 +1,11 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -236,6 +238,10 @@ struct RunResult {
   std::vector<InputFill> fills;
 
   void output(std::string name, double value);
+  /// Several outputs in order, each {name, value}; the scaled form multiplies each value by `scale` first (seconds
+  /// shown in ms), as TableColumns::put and put_scaled do for a table's columns.
+  void output(std::initializer_list<std::pair<const char*, double>> named_values);
+  void output_scaled(double scale, std::initializer_list<std::pair<const char*, double>> named_values);
   Table& table(std::string name);
   void notice(std::string code, std::string message);
   /// A notice with named numbers and names for the page's text (its {name} placeholders). Two overloads, not a

@@ -23,24 +23,17 @@ namespace {
 
 void point_outputs(RunResult& result, const FleetParams& p, const PointResult& r) {
   const ServingSummary& s = r.summary;
-  result.output("goodput_req_per_s", r.classes[2].goodput_req_per_s);
-  result.output("slo_attainment_frac", r.classes[2].attainment_frac);
-  result.output("chat_attainment_frac", r.classes[0].attainment_frac);
-  result.output("doc_attainment_frac", r.classes[1].attainment_frac);
-  result.output("meets_slo", r.meets_slo ? 1 : 0);
-  result.output("ttft_p50_ms", s.ttft_p50_s * units::kMsPerS);
-  result.output("ttft_p99_ms", s.ttft_p99_s * units::kMsPerS);
-  result.output("tpot_p99_ms", s.tpot_p99_s * units::kMsPerS);
-  result.output("itl_p50_ms", s.itl_p50_s * units::kMsPerS);
-  result.output("itl_p99_ms", s.itl_p99_s * units::kMsPerS);
-  result.output("queue_p99_ms", s.queue_p99_s * units::kMsPerS);
-  result.output("e2e_p99_s", s.e2e_p99_s);
-  result.output("tok_per_s", s.output_tok_per_s);
-  result.output("busy_frac", s.busy_frac);
-  result.output("usd_per_m_tokens", r.usd_per_m_tokens);
-  result.output("j_per_token", r.j_per_token);
-  result.output("preemptions_per_request", s.preemptions_per_request);
-  result.output("prefix_hit_frac", s.prefix_hit_frac);
+  result.output({{"goodput_req_per_s", r.classes[2].goodput_req_per_s},
+                 {"slo_attainment_frac", r.classes[2].attainment_frac},
+                 {"chat_attainment_frac", r.classes[0].attainment_frac},
+                 {"doc_attainment_frac", r.classes[1].attainment_frac},
+                 {"meets_slo", r.meets_slo ? 1.0 : 0.0}});
+  result.output_scaled(units::kMsPerS, {{"ttft_p50_ms", s.ttft_p50_s}, {"ttft_p99_ms", s.ttft_p99_s},
+                                        {"tpot_p99_ms", s.tpot_p99_s}, {"itl_p50_ms", s.itl_p50_s},
+                                        {"itl_p99_ms", s.itl_p99_s}, {"queue_p99_ms", s.queue_p99_s}});
+  result.output({{"e2e_p99_s", s.e2e_p99_s}, {"tok_per_s", s.output_tok_per_s}, {"busy_frac", s.busy_frac},
+                 {"usd_per_m_tokens", r.usd_per_m_tokens}, {"j_per_token", r.j_per_token},
+                 {"preemptions_per_request", s.preemptions_per_request}, {"prefix_hit_frac", s.prefix_hit_frac}});
   result.output("rejected", static_cast<double>(s.num_rejected));
   if (s.num_rejected > 0)
     result.notice("rejected", std::to_string(s.num_rejected) + " requests arrived while max_waiting = " +

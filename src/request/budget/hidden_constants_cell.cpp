@@ -72,12 +72,8 @@ Result<HiddenConstantsParams> validate_hidden_constants(const Inputs& in) {
 /// The 2x2 solve from the chosen rows and its check on the other two rows.
 void solve_outputs(const HiddenConstantsParams& p, RunResult& result, const HiddenConstants& h) {
   const int a = p.row_a, b = p.row_b;
-  result.output("ops_g", h.ops_g);
-  result.output("weights_mb", h.weights_mb);
-  result.output("ops_lo_g", h.ops_lo_g);
-  result.output("ops_hi_g", h.ops_hi_g);
-  result.output("weights_lo_mb", h.weights_lo_mb);
-  result.output("weights_hi_mb", h.weights_hi_mb);
+  result.output({{"ops_g", h.ops_g}, {"weights_mb", h.weights_mb}, {"ops_lo_g", h.ops_lo_g}, {"ops_hi_g", h.ops_hi_g},
+                 {"weights_lo_mb", h.weights_lo_mb}, {"weights_hi_mb", h.weights_hi_mb}});
   int reproduced = 0;
   const auto& rows = table6_rows();
   for (int i = 0; i < static_cast<int>(rows.size()); ++i) {

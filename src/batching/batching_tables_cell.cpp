@@ -49,8 +49,7 @@ constexpr std::array<const char*, 4> kTable15LatencyOutputs = {"t15_latency_100_
 
 /// One editable service model, one SLO, and each table's own scenario.
 struct BatchingTablesParams {
-  double svc_fixed_ms = 5;
-  double svc_per_item_ms = 0.6;
+  LinearServiceMs service;
   double slo_ms = 50;
   double window_ms = 10;        ///< Table 11 and Example 1.7
   double overhead_frac = 0.1;   ///< Example 1.7's target share of fixed overhead
@@ -78,8 +77,6 @@ Error invalid_window(const std::string& param, double window_ms, double slo_ms) 
 
 Result<BatchingTablesParams> validate_batching_tables(const Inputs& in) {
   BatchingTablesParams p;
-  p.svc_fixed_ms = in.real("svc_fixed_ms");
-  p.svc_per_item_ms = in.real("svc_per_item_ms");
   p.slo_ms = in.real("slo_ms");
   p.window_ms = in.real("window_ms");
   p.overhead_frac = in.real("overhead_frac");
@@ -109,7 +106,9 @@ Result<BatchingTablesParams> validate_batching_tables(const Inputs& in) {
   const double mean_batch = p.lambda_per_s * p.t14_window_ms * 1e-3;
   if (auto e = budget::check(budget::estimate("t14_window_ms", kWalkWhat, "requests", mean_batch, kQuantileStepCost)))
     return *e;
-  if (auto e = check_linear_service(p.svc_fixed_ms, p.svc_per_item_ms)) return *e;
+  auto service = validate_linear_service(in);
+  if (!service.ok()) return service.error();
+  p.service = service.value();
   return p;
 }
 
@@ -123,7 +122,8 @@ void output_table11(RunResult& result, const ServiceModel& service, double windo
   result.output("t11_gain_x", service.throughput_per_s(32) / service.throughput_per_s(1));
 }
 
-void output_example17(RunResult& result, double fixed_s, double per_item_s, const BatchingTablesParams& p) {
+void output_example17(RunResult& result, const ServiceModel& service, const BatchingTablesParams& p) {
+  const double fixed_s = service.fixed_s(), per_item_s = service.per_item_s();
   const double eff1 = batch_efficiency_frac(fixed_s, per_item_s, 1);
   const double eff32 = batch_efficiency_frac(fixed_s, per_item_s, 32);
   result.output("eff_b1_frac", eff1);
@@ -137,7 +137,6 @@ void output_example17(RunResult& result, double fixed_s, double per_item_s, cons
     result.notice("overhead_never_small", "with no per-request cost the fixed overhead never falls below the target share");
   }
   // The rule's other stop: the SLO. Eq. 12 with Table 11's window.
-  const ServiceModel service = ServiceModel::linear(fixed_s, per_item_s);
   const std::int64_t slo_batch =
       latency_constrained_batch(p.window_ms * 1e-3, p.slo_ms * 1e-3, service, kMaxBatchSearched);
   result.output("batch_slo_limit", static_cast<double>(slo_batch));
@@ -216,30 +215,27 @@ void output_table15(RunResult& result, const BatchingTablesParams& p) {
 }
 
 /// The service curve behind Table 11 and Example 1.7, from batch 1 to 128.
-void table_service_curve(RunResult& result, const ServiceModel& service, double fixed_s, double per_item_s,
-                         const BatchingTablesParams& p) {
+void table_service_curve(RunResult& result, const ServiceModel& service, const BatchingTablesParams& p) {
   const double window_ms = p.window_ms;
   TableColumns cols;
   for (std::int64_t b = 1; b <= 128; b *= 2) {
     cols.put({{"batch", static_cast<double>(b)}, {"svc_ms", service.service_s(b) * 1e3},
               {"total_ms", window_ms + service.service_s(b) * 1e3}, {"throughput_per_s", service.throughput_per_s(b)},
-              {"efficiency_frac", batch_efficiency_frac(fixed_s, per_item_s, b)},
+              {"efficiency_frac", batch_efficiency_frac(service.fixed_s(), service.per_item_s(), b)},
               {"rule_frac", 1 - p.overhead_frac}});  // rule: the golden rule's target share of compute
   }
   cols.into(result.table("service_curve"));
 }
 
 Result<RunResult> run_batching_tables(const BatchingTablesParams& p, std::uint64_t /*seed*/, RunControl& /*ctl*/) {
-  const double fixed_s = p.svc_fixed_ms * 1e-3;
-  const double per_item_s = p.svc_per_item_ms * 1e-3;
-  const ServiceModel service = ServiceModel::linear(fixed_s, per_item_s);
+  const ServiceModel service = p.service.model();
   RunResult result;
   output_table11(result, service, p.window_ms);
-  output_example17(result, fixed_s, per_item_s, p);
+  output_example17(result, service, p);
   output_table12(result, service, p);
   output_table14(result, service, p);
   output_table15(result, p);
-  table_service_curve(result, service, fixed_s, per_item_s, p);
+  table_service_curve(result, service, p);
   return result;
 }
 

@@ -98,8 +98,7 @@ constexpr std::array<const char*, 4> kTable10DoubleOutputs = {"t10_p_double_50_f
 struct FixedWindowParams {
   double lambda_per_s = 500;
   double window_ms = 10;
-  double svc_fixed_ms = 5;
-  double svc_per_item_ms = 0.6;
+  LinearServiceMs service;
   bool one_accelerator = false;  ///< accelerators=one: a batch may wait for the previous one
   double duration_s = 200;
   double t14_window_ms = 12;     ///< Table 14's selected window
@@ -111,8 +110,6 @@ Result<FixedWindowParams> validate_fixed_window(const Inputs& in) {
   FixedWindowParams p;
   p.lambda_per_s = in.real("lambda");
   p.window_ms = in.real("window_ms");
-  p.svc_fixed_ms = in.real("svc_fixed_ms");
-  p.svc_per_item_ms = in.real("svc_per_item_ms");
   p.one_accelerator = in.choice("accelerators") == "one";
   p.duration_s = in.real("duration_s");
   p.t14_window_ms = in.real("t14_window_ms");
@@ -136,7 +133,9 @@ Result<FixedWindowParams> validate_fixed_window(const Inputs& in) {
                    {{"min", format_number(kMinWindows)}, {"got", format_number(windows)}, {"problem", "too_few_windows"}, {"other", name},
                     {"window_ms", format_number(window_ms)}}};
   }
-  if (auto e = check_linear_service(p.svc_fixed_ms, p.svc_per_item_ms)) return *e;
+  auto service = validate_linear_service(in);
+  if (!service.ok()) return service.error();
+  p.service = service.value();
   return p;
 }
 
@@ -215,7 +214,7 @@ Result<RunResult> run_fixed_window(const FixedWindowParams& p, std::uint64_t see
   const double lambda = p.lambda_per_s;
   const double window_s = p.window_ms * 1e-3;
   const double duration_s = p.duration_s;
-  const ServiceModel service = ServiceModel::linear(p.svc_fixed_ms * 1e-3, p.svc_per_item_ms * 1e-3);
+  const ServiceModel service = p.service.model();
   const bool one_accelerator = p.one_accelerator;
   Rng rng = Rng::stream(seed, Stream::Arrivals);
   // Arrivals up to the horizon; the windows cut them at the last whole window.

@@ -69,18 +69,20 @@ Result<ServiceModelParams> validate_service_model(const Inputs& in) {
   const std::string& law = in.choice("service");
   p.law = law == "table9" ? ServiceLaw::Table9 : law == "cpu_fit" ? ServiceLaw::CpuFit : ServiceLaw::Linear;
   if (p.law != ServiceLaw::Linear) return p;
-  p.svc_fixed_ms = in.real("svc_fixed_ms");
-  p.svc_per_item_ms = in.real("svc_per_item_ms");
-  if (auto e = check_linear_service(p.svc_fixed_ms, p.svc_per_item_ms)) return *e;
+  auto linear = validate_linear_service(in);
+  if (!linear.ok()) return linear.error();
+  p.linear = linear.value();
   return p;
 }
 
-std::optional<Error> check_linear_service(double svc_fixed_ms, double svc_per_item_ms) {
-  if (svc_fixed_ms + svc_per_item_ms > 0) return std::nullopt;
+Result<LinearServiceMs> validate_linear_service(const Inputs& in) {
+  const LinearServiceMs s{in.real("svc_fixed_ms"), in.real("svc_per_item_ms")};
+  const double fixed_ms = s.fixed_ms, per_item_ms = s.per_item_ms;
+  if (fixed_ms + per_item_ms > 0) return s;
   return Error{"invalid", "svc_fixed_ms",
                "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got " +
-                   format_number(svc_fixed_ms) + " + " + format_number(svc_per_item_ms),
-               {{"got", format_number(svc_fixed_ms + svc_per_item_ms)}, {"problem", "zero_sum"}, {"other", "svc_per_item_ms"},
+                   format_number(fixed_ms) + " + " + format_number(per_item_ms),
+               {{"got", format_number(fixed_ms + per_item_ms)}, {"problem", "zero_sum"}, {"other", "svc_per_item_ms"},
                 {"unit", "ms"}}};
 }
 
@@ -98,7 +100,7 @@ ServiceModel make_service_model(const ServiceModelParams& params, std::uint64_t 
     }
     return ServiceModel::linear(a_ms * 1e-3, fit.b_ms * 1e-3);  // b > 0: time grows with the batch
   }
-  return ServiceModel::linear(params.svc_fixed_ms * 1e-3, params.svc_per_item_ms * 1e-3);
+  return params.linear.model();
 }
 
 }  // namespace sl::batching

@@ -50,15 +50,24 @@ std::vector<ParamSpec> service_model_params();
 /// Which law T_svc(B) follows, as the `service` choice picks it.
 enum class ServiceLaw { Linear, Table9, CpuFit };
 
+/// The linear law's coefficients as the parameters svc_fixed_ms and svc_per_item_ms give them: T_svc(B) =
+/// fixed_ms + per_item_ms x B, the book's 5 + 0.6 B ms by default.
+struct LinearServiceMs {
+  double fixed_ms = 5.0;
+  double per_item_ms = 0.6;
+
+  ServiceModel model() const { return ServiceModel::linear(fixed_ms * 1e-3, per_item_ms * 1e-3); }
+};
+
+/// Reads svc_fixed_ms and svc_per_item_ms; an error naming svc_fixed_ms ("invalid") when a batch takes no time:
+/// fixed + per item <= 0 ms. A cell calls it where its own checks put this one.
+Result<LinearServiceMs> validate_linear_service(const Inputs& in);
+
 /// The checked service-model parameters of a cell: the law and, for the linear one, its coefficients.
 struct ServiceModelParams {
   ServiceLaw law = ServiceLaw::Linear;
-  double svc_fixed_ms = 5.0;
-  double svc_per_item_ms = 0.6;
+  LinearServiceMs linear;
 };
-
-/// An error naming svc_fixed_ms ("invalid") when a linear law's batch takes no time: fixed + per item <= 0 ms.
-std::optional<Error> check_linear_service(double svc_fixed_ms, double svc_per_item_ms);
 
 /// Reads the parameters of service_model_params(); an error when the linear law's coefficients are both zero.
 Result<ServiceModelParams> validate_service_model(const Inputs& in);

@@ -34,8 +34,8 @@ TEST_CASE("validate_service_model reads the law and rejects a linear model that 
   CHECK(validate({}).value().law == ServiceLaw::Linear);
   CHECK(validate({{"service", "table9"}}).value().law == ServiceLaw::Table9);
   const auto fit = validate({{"svc_fixed_ms", "2"}, {"svc_per_item_ms", "1"}}).value();
-  CHECK(fit.svc_fixed_ms == 2);
-  CHECK(fit.svc_per_item_ms == 1);
+  CHECK(fit.linear.fixed_ms == 2);
+  CHECK(fit.linear.per_item_ms == 1);
   const auto zero = validate({{"svc_fixed_ms", "0"}, {"svc_per_item_ms", "0"}});
   REQUIRE_FALSE(zero.ok());
   CHECK(zero.error().code == "invalid");

@@ -6,9 +6,11 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/registry.h"
@@ -55,6 +57,13 @@ inline sl::Inputs parsed_inputs(std::vector<sl::ParamSpec> params, const std::ma
   return value_of(sl::parse_inputs(cell, raw));
 }
 
+/// parsed_inputs bound to one list of parameters, for a test file that parses many inputs against it:
+/// `const InputsOf inputs{engine_hardware_params()};`, then `inputs({{"tp", "2"}})`.
+struct InputsOf {
+  std::vector<sl::ParamSpec> params;
+  sl::Inputs operator()(const std::map<std::string, std::string>& raw) const { return parsed_inputs(params, raw); }
+};
+
 /// One run per (cell, inputs) at seed 1 for the whole test process, for the tests that sweep every cell and
 /// only read its result (the finite-output, declared-output, tolerance and book-row tests would otherwise
 /// each run every cell at its defaults again: ~8 s apiece). Fails the test where the run is refused.
@@ -95,6 +104,16 @@ inline const std::vector<double>& column(const sl::RunResult& r, const std::stri
   FAIL("no column " << table << "." << name);
   static const std::vector<double> none;
   return none;
+}
+
+/// Each named output within `rel` of its value (relative), a row per output: a formula's figures checked as a
+/// table, the failing output named in the message.
+inline void check_outputs(const sl::RunResult& r, std::initializer_list<std::pair<const char*, double>> expected,
+                          double rel = 1e-12) {
+  for (const auto& [name, value] : expected) {
+    INFO(name);
+    CHECK_THAT(out(r, name), Catch::Matchers::WithinRel(value, rel));
+  }
 }
 
 /// True when the run carries a notice with this code.

@@ -12,11 +12,8 @@ const cell_test::Cell cell{"batching/batching-tax"};
 TEST_CASE("Eq. 4 at 500 req/s: batch 1 costs 2 ms, batch 32 costs 31 + 15 = 46 ms, 23x", "[batching][tax][book]") {
   const auto r = cell.run({{"n", "1000"}});
   CHECK(out(r, "formation_b1_ms") == 0);
-  CHECK_THAT(out(r, "total_b1_ms"), WithinRel(2.0, 1e-12));
-  CHECK_THAT(out(r, "formation_closed_ms"), WithinRel(31.0, 1e-12));
-  CHECK_THAT(out(r, "total_closed_ms"), WithinRel(46.0, 1e-12));
-  CHECK_THAT(out(r, "penalty_x"), WithinRel(23.0, 1e-12));
-  CHECK_THAT(out(r, "first_request_wait_ms"), WithinRel(62.0, 1e-12));
+  check_outputs(r, {{"total_b1_ms", 2.0}, {"formation_closed_ms", 31.0}, {"total_closed_ms", 46.0}, {"penalty_x", 23.0},
+                   {"first_request_wait_ms", 62.0}});
 }
 
 TEST_CASE("Size-triggered batching: simulated formation delay is within 4 SE of (B - 1)/(2 lambda)",

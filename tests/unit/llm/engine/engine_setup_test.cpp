@@ -12,13 +12,7 @@ namespace SL_UNITY_ID {
 
 using namespace sl::llm;
 
-namespace {
-
-sl::Inputs inputs(const std::map<std::string, std::string>& raw) {
-  return parsed_inputs(engine_hardware_params(), raw);
-}
-
-}  // namespace
+const InputsOf inputs{engine_hardware_params()};
 
 TEST_CASE("Engine hardware at the defaults is the book's: 589,824 tokens in the 72 GiB reserve, one H100",
           "[llm][engine_setup][book]") {

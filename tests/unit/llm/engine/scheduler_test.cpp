@@ -21,6 +21,10 @@ Request make(std::int32_t id, std::int64_t prompt_tokens, std::int64_t max_token
   return r;
 }
 
+void add(Scheduler& s, std::initializer_list<Request*> requests) {
+  for (Request* r : requests) s.add_request(*r);
+}
+
 std::vector<std::int32_t> ids(const std::vector<Request*>& v) {
   std::vector<std::int32_t> out;
   for (const Request* r : v) out.push_back(r->request_id);
@@ -42,8 +46,7 @@ TEST_CASE("A step prefills new requests under the token budget and then decodes 
   KvCacheManager kv({100, 16, false, 0});
   Scheduler s({8, 100, true, 0}, kv);
   Request a = make(0, 60, 3), b = make(1, 60, 3);
-  s.add_request(a);
-  s.add_request(b);
+  add(s, {&a, &b});
   SchedulerOutput out = s.schedule();
   CHECK(tokens_for(out, 0) == 60);
   CHECK(tokens_for(out, 1) == 40);  // chunked: the budget of 100 leaves 40 for b
@@ -67,9 +70,7 @@ TEST_CASE("Without chunked prefill a prompt that does not fit the remaining budg
   KvCacheManager kv({100, 16, false, 0});
   Scheduler s({8, 100, false, 0}, kv);
   Request a = make(0, 60, 3), b = make(1, 60, 3), c = make(2, 10, 3);
-  s.add_request(a);
-  s.add_request(b);
-  s.add_request(c);
+  add(s, {&a, &b, &c});
   const SchedulerOutput out = s.schedule();
   CHECK(ids(s.running()) == std::vector<std::int32_t>{0});
   CHECK(ids(s.waiting()) == std::vector<std::int32_t>{1, 2});
@@ -92,7 +93,7 @@ TEST_CASE("When blocks run out the latest admitted request is preempted, reset, 
   KvCacheManager kv({6, 16, false, 0});
   Scheduler s({8, 1000, true, 0}, kv);
   Request a = make(0, 32, 10), b = make(1, 32, 10), c = make(2, 32, 10), d = make(3, 16, 5);
-  for (Request* q : {&a, &b, &c}) s.add_request(*q);
+  add(s, {&a, &b, &c});
   s.update_from_output(s.schedule(), 1.0);
   s.add_request(d);
   REQUIRE(kv.block_pool().num_free_blocks() == 0);
@@ -119,8 +120,7 @@ TEST_CASE("If the request being served is itself the last one, it preempts itsel
   KvCacheManager kv({4, 16, false, 0});
   Scheduler s({8, 1000, true, 0}, kv);
   Request a = make(0, 31, 10), b = make(1, 32, 10);
-  s.add_request(a);
-  s.add_request(b);
+  add(s, {&a, &b});
   s.update_from_output(s.schedule(), 1.0);
   REQUIRE(kv.block_pool().num_free_blocks() == 0);
   const SchedulerOutput out = s.schedule();
@@ -135,7 +135,7 @@ TEST_CASE("A finished request frees its blocks and leaves running; the others ke
   KvCacheManager kv({20, 16, true, 0});
   Scheduler s({8, 1000, true, 0}, kv);
   Request a = make(0, 20, 5), b = make(1, 20, 1), c = make(2, 20, 5);
-  for (Request* q : {&a, &b, &c}) s.add_request(*q);
+  add(s, {&a, &b, &c});
   const auto finished = s.update_from_output(s.schedule(), 0.5);
   REQUIRE(finished.size() == 1);
   CHECK(finished[0] == &b);
@@ -158,7 +158,7 @@ TEST_CASE("The priority policy admits interactive requests before earlier batch 
     a.request_class = 1;  // batch
     b.request_class = 1;
     c.request_class = 0;  // interactive, arrived last
-    for (Request* r : {&a, &b, &c}) s.add_request(*r);
+    add(s, {&a, &b, &c});
     return ids(s.waiting());
   };
   CHECK(admitted_first(SchedulingPolicy::Fcfs) == std::vector<std::int32_t>{0, 1, 2});
@@ -173,8 +173,7 @@ TEST_CASE("Under shortest-prompt-first a preempted request goes back at its plac
   config.policy = SchedulingPolicy::ShortestPromptFirst;
   Scheduler s(config, kv);
   Request a = make(0, 16, 40), b = make(1, 32, 40), c = make(2, 20, 5);
-  s.add_request(a);
-  s.add_request(b);
+  add(s, {&a, &b});
   SchedulerOutput out = s.schedule();  // a (1 block) and b (2 blocks) admitted
   s.update_from_output(out, 1.0);
   s.add_request(c);  // c waits: the pool has one block left

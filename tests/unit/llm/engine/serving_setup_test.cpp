@@ -13,13 +13,7 @@ namespace SL_UNITY_ID {
 
 using namespace sl::llm;
 
-namespace {
-
-sl::Inputs inputs(const std::map<std::string, std::string>& raw) {
-  return parsed_inputs(serving_hardware_params(), raw);
-}
-
-}  // namespace
+const InputsOf inputs{serving_hardware_params()};
 
 TEST_CASE("Book: the 72 GiB KV reserve holds 589,824 tokens of Llama-3-8B, 36,864 blocks of 16", "[llm][serving_setup][book]") {
   const auto hw = validate_serving_hardware(inputs({}), 2048, "max_model_len");

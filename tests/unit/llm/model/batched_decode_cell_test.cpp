@@ -114,7 +114,7 @@ TEST_CASE("Batched decode: impossible inputs are errors, unreachable targets are
     CHECK(has_notice(r, "slo_unreachable"));
     CHECK(has_notice(r, "target_unreachable"));
   }
-  CHECK_FALSE(cell.try_run({{"max_batch", "0"}}).ok());
+  cell_test::check_bad_input(cell, {"a largest batch of no sequences", {{"max_batch", "0"}}, "", "max_batch"});
 }
 
 TEST_CASE("Batched decode: the result table has the powers of two up to the largest batch, at most 12 rows",

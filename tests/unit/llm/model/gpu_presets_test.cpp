@@ -16,9 +16,7 @@ using namespace sl::llm;
 namespace {
 
 /// Checked inputs of a cell with just the model and GPU parameters (Llama-3-8B and H100 as defaults).
-sl::Inputs inputs(const std::map<std::string, std::string>& raw) {
-  return parsed_inputs(model_and_gpu_params(llama3_8b(), h100()), raw);
-}
+const InputsOf inputs{model_and_gpu_params(llama3_8b(), h100())};
 
 /// The fields step_time.h's h100() and a100() define, compared one by one.
 void check_same_as_book(const GpuSpec& preset, const GpuSpec& book) {
@@ -37,10 +35,8 @@ void check_same_as_book(const GpuSpec& preset, const GpuSpec& book) {
 
 TEST_CASE("GPU presets: at least eight, the book's two first, each with its sources and whole figures",
           "[llm][gpu_presets]") {
-  const auto& presets = gpu_presets();
-  sl::llm::test::check_preset_list(presets, 8, "h100", "a100", find_gpu_preset, "custom");
-  for (const GpuPreset& p : presets) {
-    INFO(p.id);
+  // What each preset promises beyond the list's own rules.
+  const auto check_each = [](const GpuPreset& p) {
     CHECK(p.spec.name == p.id);
     CHECK_FALSE(p.source.empty());
     CHECK_FALSE(p.price_source.empty());
@@ -53,7 +49,8 @@ TEST_CASE("GPU presets: at least eight, the book's two first, each with its sour
     // A narrower format is at least as fast where the GPU has it (dense figures, not the sparsity ones).
     if (p.spec.peak_fp8_flop_per_s > 0) CHECK(p.spec.peak_fp8_flop_per_s >= p.spec.peak_flop_per_s);
     if (p.spec.peak_fp4_flop_per_s > 0) CHECK(p.spec.peak_fp4_flop_per_s >= p.spec.peak_fp8_flop_per_s);
-  }
+  };
+  sl::llm::test::check_preset_list(gpu_presets(), 8, "h100", "a100", find_gpu_preset, "custom", check_each);
   for (const char* id : {"a100-40gb", "h100-pcie", "h200", "b200", "l40s", "mi300x"}) CHECK(find_gpu_preset(id));
 }
 

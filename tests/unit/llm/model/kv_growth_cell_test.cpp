@@ -50,11 +50,12 @@ TEST_CASE("KV growth: FP8 KV halves the slope and doubles every crossing", "[llm
   CHECK_THAT(out(cell.run({{"kv", "fp8"}}), "cross_b4_tok"), WithinRel(2 * out(cell.run(), "cross_b4_tok"), 1e-12));
 }
 
-TEST_CASE("KV growth: weights as large as the device leave no budget and are an error", "[llm][model]") {
-  const auto e = cell.error({{"weights_mem", "80"}});
-  CHECK(e.code == "invalid");
-  CHECK(e.param == "weights_mem");
-  CHECK_FALSE(cell.try_run({{"b4", "0"}}).ok());
+TEST_CASE("KV growth: weights as large as the device leave no budget and are an error, as is an empty batch",
+          "[llm][model]") {
+  cell_test::check_bad_inputs(cell, {
+      {"weights as large as the device", {{"weights_mem", "80"}}, "invalid", "weights_mem"},
+      {"a batch of no sequences", {{"b4", "0"}}, "", "b4"},
+  });
 }
 
 TEST_CASE("KV growth: the curves table lists every batch with the crossing outputs, on the chart or not",

@@ -101,11 +101,8 @@ TEST_CASE("Browser samples become medians, rates and Table 8's rescaled load tim
           "[request][cold-start-measure]") {
   const auto r = cell.run(browser_inputs("300 0 0"));
   CHECK(out(r, "model_mib") == 32);
-  CHECK_THAT(out(r, "fetch_bypass_ms"), WithinRel(200.0, 1e-12));
-  CHECK_THAT(out(r, "fetch_bypass_mb_per_s"), WithinRel(167.77216, 1e-12));
-  CHECK_THAT(out(r, "fetch_warm_ms"), WithinRel(50.0, 1e-12));
-  CHECK_THAT(out(r, "fetch_warm_mb_per_s"), WithinRel(671.08864, 1e-12));
-  CHECK_THAT(out(r, "fetch_bypass_over_warm"), WithinRel(4.0, 1e-12));
+  check_outputs(r, {{"fetch_bypass_ms", 200.0}, {"fetch_bypass_mb_per_s", 167.77216}, {"fetch_warm_ms", 50.0},
+                   {"fetch_warm_mb_per_s", 671.08864}, {"fetch_bypass_over_warm", 4.0}});
   CHECK(out(r, "warm_from_cache_frac") == 1);
   CHECK_THAT(out(r, "fetch_weights_s"), WithinRel(98.0 / 32 * 0.2, 1e-12));  // 98 MiB at 32 MiB per 0.2 s
   CHECK_THAT(out(r, "wasm_compile_ms"), WithinRel(30.0, 1e-12));

@@ -54,7 +54,7 @@ struct EnergyParams : ModelAndGpu {
 };
 
 Result<EnergyParams> validate_energy(const Inputs& in) {
-  auto choices = validate_model_and_gpu(in, llama3_8b(), h100());
+  auto choices = validate_model_and_gpu(in);
   if (!choices.ok()) return choices.error();
   EnergyParams p{choices.value()};
   if (auto e = check_weights_fit(p.model, p.gpu)) return *e;
@@ -233,7 +233,7 @@ CellSpec energy_cell() {
        real("think_s", "s", 5, 0, 3600)});
   cell.presets = presets_of({{"llama-70b-h200", "model=llama3.1-70b gpu=h200"}});
   // The model and GPU the step model and the simulator use, and their KV reserve (§21's 72 GiB by default).
-  for (ParamSpec& spec : model_and_gpu_params(llama3_8b(), h100())) cell.params.push_back(std::move(spec));
+  for (ParamSpec& spec : model_and_gpu_params()) cell.params.push_back(std::move(spec));
   cell.params.push_back(kv_reserve_param());
   cell.outputs = outputs({out("tok_per_s", "tokens/s"), "power_w", out("j_per_token", "J"), "response_j", "responses_per_phone",
                   "responses_per_cup", "low_util_tok_per_s", "low_util_power_w", out("low_util_j_per_token", "J"),

@@ -11,7 +11,7 @@ namespace sl::llm {
 using units::kGiB;
 
 std::vector<ParamSpec> engine_hardware_params() {
-  std::vector<ParamSpec> params = model_and_gpu_params(llama3_8b(), h100());
+  std::vector<ParamSpec> params = model_and_gpu_params();
   const std::vector<ParamSpec> rest = {
       real("mem_util_frac", "", 1, 0.01, 1),
       choice("kv_pool", {"reserve", "fill", "blocks", "tokens"}, "reserve"),
@@ -116,7 +116,7 @@ std::optional<Error> check_pool_limits(const EngineHardware& hw, const KvPoolSiz
 }  // namespace
 
 Result<EngineHardware> validate_engine_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten) {
-  auto choices = validate_model_and_gpu(in, llama3_8b(), h100());
+  auto choices = validate_model_and_gpu(in);
   if (!choices.ok()) return choices.error();
   EngineHardware hw{choices.value()};
   hw.tp.size = in.count("tensor_parallel_size");

@@ -9,14 +9,14 @@ namespace sl::llm {
 using units::kGiB;
 
 std::vector<ParamSpec> serving_hardware_params() {
-  std::vector<ParamSpec> params = model_and_gpu_params(llama3_8b(), h100());
+  std::vector<ParamSpec> params = model_and_gpu_params();
   params.push_back(real("kv_gib", "GiB", 72, 0.001, 1024));
   params.push_back(count("block_size", "tokens", 16, 1, 1024));
   return params;
 }
 
 Result<ServingHardware> validate_serving_hardware(const Inputs& in, std::int64_t min_tokens, const std::string& shorten) {
-  auto choices = validate_model_and_gpu(in, llama3_8b(), h100());
+  auto choices = validate_model_and_gpu(in);
   if (!choices.ok()) return choices.error();
   ServingHardware hw{choices.value()};
   if (auto e = check_weights_fit(hw.model, hw.gpu)) return *e;

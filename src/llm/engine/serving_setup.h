@@ -20,7 +20,7 @@ struct ServingHardware : ModelAndGpu {
   std::int64_t num_blocks = 0;   ///< floor(pool_tokens / block_size)
 };
 
-/// Parameters: model_and_gpu_params(llama3-8b, h100) (model_inputs.h: every model preset, a config.json or a
+/// Parameters: model_and_gpu_params() (model_inputs.h: every model preset, a config.json or a
 /// custom model; every GPU preset or a custom one), `kv_gib`, `block_size`.
 std::vector<ParamSpec> serving_hardware_params();
 

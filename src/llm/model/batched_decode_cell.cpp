@@ -35,7 +35,7 @@ struct BatchedDecodeParams : ModelAndGpu {
 };
 
 Result<BatchedDecodeParams> validate_batched_decode(const Inputs& in) {
-  auto choices = validate_model_and_gpu(in, llama3_8b(), h100());
+  auto choices = validate_model_and_gpu(in);
   if (!choices.ok()) return choices.error();
   BatchedDecodeParams p{choices.value()};
   p.context_tokens = in.count("context");
@@ -196,7 +196,7 @@ Result<RunResult> run_batched_decode(const BatchedDecodeParams& p, std::uint64_t
 }  // namespace
 
 CellSpec batched_decode_cell() {
-  std::vector<ParamSpec> params = model_and_gpu_params(llama3_8b(), h100());
+  std::vector<ParamSpec> params = model_and_gpu_params();
   params.push_back(explored(count("context", "tokens", 1256, 1, 10'000'000), 64, 131'072));
   params.push_back(kv_reserve_param());
   params.push_back(count("max_batch", "sequences", 512, 1, 1'000'000));

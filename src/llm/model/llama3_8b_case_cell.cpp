@@ -38,7 +38,7 @@ struct Llama3CaseParams : ModelAndGpu {
 };
 
 Result<Llama3CaseParams> validate_llama3_8b_case(const Inputs& in) {
-  auto choices = validate_model_and_gpu(in, llama3_8b(), h100());
+  auto choices = validate_model_and_gpu(in);
   if (!choices.ok()) return choices.error();
   Llama3CaseParams p{choices.value()};
   p.prompt_tokens = in.count("prompt");
@@ -190,7 +190,7 @@ Result<RunResult> run_llama3_8b_case(const Llama3CaseParams& p, std::uint64_t /*
 }  // namespace
 
 CellSpec llama3_8b_case_cell() {
-  std::vector<ParamSpec> params = model_and_gpu_params(llama3_8b(), h100());
+  std::vector<ParamSpec> params = model_and_gpu_params();
   params.push_back(explored(count("prompt", "tokens", 1000, 1, 1'000'000), 10, 100'000));
   params.push_back(explored(count("output", "tokens", 256, 1, 1'000'000), 1, 10'000));
   params.push_back(kv_reserve_param());

@@ -167,9 +167,9 @@ std::vector<ParamSpec> gpu_params(const GpuSpec& preset) {
           real("dispatch_tax_ms", "ms", preset.dispatch_tax_s * kMsPerS, 0, 1000)};
 }
 
-std::vector<ParamSpec> model_and_gpu_params(const ModelSpec& model_preset, const GpuSpec& gpu_preset) {
-  std::vector<ParamSpec> params = model_params(model_preset);
-  for (ParamSpec& spec : gpu_params(gpu_preset)) params.push_back(std::move(spec));
+std::vector<ParamSpec> model_and_gpu_params() {
+  std::vector<ParamSpec> params = model_params(llama3_8b());
+  for (ParamSpec& spec : gpu_params(h100())) params.push_back(std::move(spec));
   return params;
 }
 
@@ -237,11 +237,10 @@ Result<GpuChoice> validate_gpu(const Inputs& in, const GpuSpec& defaults) {
   return c;
 }
 
-Result<ModelAndGpu> validate_model_and_gpu(const Inputs& in, const ModelSpec& model_defaults,
-                                           const GpuSpec& gpu_defaults) {
-  auto model = validate_model(in, model_defaults);
+Result<ModelAndGpu> validate_model_and_gpu(const Inputs& in) {
+  auto model = validate_model(in, llama3_8b());
   if (!model.ok()) return model.error();
-  auto gpu = validate_gpu(in, gpu_defaults);
+  auto gpu = validate_gpu(in, h100());
   if (!gpu.ok()) return gpu.error();
   ModelAndGpu c{model.value(), gpu.value(), model.value().model, gpu.value().gpu};
   // The weights' precision picks the tensor-core peak the steps run at; a GPU without it refuses the precision.

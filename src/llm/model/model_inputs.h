@@ -35,8 +35,9 @@ void add_model_outputs(const ModelSpec& model, RunResult& result);
 /// layer_tax_ms and dispatch_tax_ms (§0: 0.4, 0.01 ms, 0.01 ms).
 std::vector<ParamSpec> gpu_params(const GpuSpec& preset);
 
-/// model_params(model_preset), then gpu_params(gpu_preset): what validate_model_and_gpu reads.
-std::vector<ParamSpec> model_and_gpu_params(const ModelSpec& model_preset, const GpuSpec& gpu_preset);
+/// model_params, then gpu_params, at the book's case (Llama-3-8B on one H100, step_time.h's llama3_8b() and h100()),
+/// which every cell that takes both starts from: what validate_model_and_gpu reads.
+std::vector<ParamSpec> model_and_gpu_params();
 
 /// The checked model inputs: the model they describe, and whether custom fields were set but ignored.
 struct ModelChoice {
@@ -71,12 +72,11 @@ struct ModelAndGpu {
   GpuSpec gpu;      ///< gpu_choice.gpu
 };
 
-/// validate_model(in, model_defaults), then validate_gpu(in, gpu_defaults): the first error, or both, the GPU's
+/// validate_model, then validate_gpu, at model_and_gpu_params()'s defaults: the first error, or both, the GPU's
 /// peak_flop_per_s set to the tensor-core peak the weights run at: FP16 for fp16 and for weight-only int8 and int4
 /// (widened to FP16 before each product, as the book treats INT4), FP8 for fp8 (W8A8), FP4 for fp4 (H100: 989e12,
 /// 1,979e12 at fp8). A GPU without the precision refuses it ("invalid", param weights: the A100 has no FP8).
-Result<ModelAndGpu> validate_model_and_gpu(const Inputs& in, const ModelSpec& model_defaults,
-                                           const GpuSpec& gpu_defaults);
+Result<ModelAndGpu> validate_model_and_gpu(const Inputs& in);
 
 /// An error naming weights ("too_large", in GB) when the weights at their precision fill the GPU's memory.
 std::optional<Error> check_weights_fit(const ModelSpec& model, const GpuSpec& gpu);

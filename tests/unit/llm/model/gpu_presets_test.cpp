@@ -16,7 +16,7 @@ using namespace sl::llm;
 namespace {
 
 /// Checked inputs of a cell with just the model and GPU parameters (Llama-3-8B and H100 as defaults).
-const InputsOf inputs{model_and_gpu_params(llama3_8b(), h100())};
+const InputsOf inputs{model_and_gpu_params()};
 
 /// The fields step_time.h's h100() and a100() define, compared one by one.
 void check_same_as_book(const GpuSpec& preset, const GpuSpec& book) {
@@ -89,7 +89,7 @@ TEST_CASE("The gpu choice lists every preset, then custom; a preset's spec is wh
 TEST_CASE("Weights pick the peak: fp16, int8 and int4 run at the FP16 peak, fp8 at the FP8 one, fp4 at the FP4 one",
           "[llm][gpu_presets][model_inputs]") {
   const auto at = [](const std::string& gpu, const std::string& weights) {
-    auto c = validate_model_and_gpu(inputs({{"gpu", gpu}, {"weights", weights}}), llama3_8b(), h100());
+    auto c = validate_model_and_gpu(inputs({{"gpu", gpu}, {"weights", weights}}));
     if (!c.ok()) FAIL(c.error().message);
     return c.value();
   };
@@ -102,34 +102,34 @@ TEST_CASE("Weights pick the peak: fp16, int8 and int4 run at the FP16 peak, fp8 
   CHECK(fp4.gpu.peak_flop_per_s == 9e15);
   CHECK(fp4.model.bytes_per_weight == 0.5);
   // The default (INT4 weights, FP8-capable H100) is the book's FP16 peak: every existing output stays the same.
-  const auto defaults = validate_model_and_gpu(inputs({}), llama3_8b(), h100());
+  const auto defaults = validate_model_and_gpu(inputs({}));
   REQUIRE(defaults.ok());
   CHECK(defaults.value().gpu.peak_flop_per_s == h100().peak_flop_per_s);
 }
 
 TEST_CASE("A GPU without the weights' precision refuses it, naming weights", "[llm][gpu_presets][model_inputs]") {
-  const auto a100_fp8 = validate_model_and_gpu(inputs({{"gpu", "a100"}, {"weights", "fp8"}}), llama3_8b(), h100());
+  const auto a100_fp8 = validate_model_and_gpu(inputs({{"gpu", "a100"}, {"weights", "fp8"}}));
   REQUIRE_FALSE(a100_fp8.ok());
   CHECK(a100_fp8.error().code == "invalid");
   CHECK(a100_fp8.error().param == "weights");
   CHECK(a100_fp8.error().message ==
         "weights = fp8: the a100 has no FP8 tensor cores; choose fp16, int8 or int4, or a GPU with FP8 such as h100");
-  const auto h100_fp4 = validate_model_and_gpu(inputs({{"weights", "fp4"}}), llama3_8b(), h100());
+  const auto h100_fp4 = validate_model_and_gpu(inputs({{"weights", "fp4"}}));
   REQUIRE_FALSE(h100_fp4.ok());
   CHECK(h100_fp4.error().param == "weights");
   CHECK(h100_fp4.error().message.find("such as b200") != std::string::npos);
   // A custom GPU has FP8 only where its field says so.
   const std::map<std::string, std::string> custom = {{"gpu", "custom"}, {"weights", "fp8"}};
-  CHECK_FALSE(validate_model_and_gpu(inputs(custom), llama3_8b(), h100()).ok());
+  CHECK_FALSE(validate_model_and_gpu(inputs(custom)).ok());
   auto with_fp8 = custom;
   with_fp8["peak_fp8_tflop_per_s"] = "2000";
-  const auto ok = validate_model_and_gpu(inputs(with_fp8), llama3_8b(), h100());
+  const auto ok = validate_model_and_gpu(inputs(with_fp8));
   REQUIRE(ok.ok());
   CHECK(ok.value().gpu.peak_flop_per_s == 2000e12);
 }
 
 TEST_CASE("FP8 KV halves the KV bytes on any GPU, with or without FP8 tensor cores", "[llm][gpu_presets][model_inputs]") {
-  const auto c = validate_model_and_gpu(inputs({{"gpu", "a100"}, {"kv", "fp8"}}), llama3_8b(), h100());
+  const auto c = validate_model_and_gpu(inputs({{"gpu", "a100"}, {"kv", "fp8"}}));
   REQUIRE(c.ok());
   CHECK(c.value().model.kv_bytes_per_token() == llama3_8b().kv_bytes_per_token() / 2);
   CHECK(c.value().gpu.peak_flop_per_s == 312e12);

@@ -18,7 +18,7 @@ namespace {
 
 /// Checked inputs of a cell with just the model and GPU parameters (Llama-3-8B and H100 as defaults).
 sl::Inputs inputs(const std::map<std::string, std::string>& raw) {
-  return cell_test::parsed_inputs(model_and_gpu_params(llama3_8b(), h100()), raw);
+  return cell_test::parsed_inputs(model_and_gpu_params(), raw);
 }
 
 /// A real config.json (tests/unit/llm/fixtures/hf-config/).

@@ -28,16 +28,15 @@ function cli_json(id, flag, value) {
   return execFileSync(CLI, ['run', id, '--json', '--seed', '7', `--${flag}`, value], { encoding: 'utf8', maxBuffer: 1 << 28 });
 }
 
-describe('old parameter names in links and flags', () => {
-  if (!aliased.length) {
-    test('an old URL key and CLI flag give the same numbers as the new name', (t) => t.skip('no aliased parameter yet'));
-    return;
-  }
+describe('old parameter names in links and flags; what a link sets that the page does not read', () => {
   const site = with_site();
 
   // One browser context for the spec: its pages share the HTTP cache (the module, scripts and lab files).
   let context = null;
-  /** Opens the page at `query`, waits for the cell's first run; returns its outputs' text and the URL's query. */
+  /**
+   * Opens the page at `query`, waits for the cell's first run; returns its outputs' text, the URL's query and the
+   * notice naming what the link sets that the page does not read ('' when there is none).
+   */
   async function outputs_at(short, query) {
     context ??= await new_context(site.browser, { width: 900, height: 900 });
     const page = await new_page(site.browser, { context });
@@ -45,9 +44,30 @@ describe('old parameter names in links and flags', () => {
     await page.waitForSelector(`#${short}[data-state="done"]`, { timeout: 60_000 });
     const text = await page.textContent(`#${short} .sl-outputs`);
     const search = new URL(page.url()).searchParams;
+    const unread = (await page.locator('.sl-url-unread').allTextContents()).join(' ');
     assert.deepEqual(page.problems, []);
     await page.close();
-    return { text, search };
+    return { text, search, unread };
+  }
+
+  test('a mistyped key and an unknown preset are named on the page, in English and Vietnamese; the cell runs at its defaults', async () => {
+    const embed = 'lab=queues&cell=littles-law&embed=1';
+    const clean = await outputs_at('littles-law', embed);
+    assert.equal(clean.unread, '', 'a link the page reads in full shows no notice');
+    const typo = await outputs_at('littles-law', `${embed}&lamda=200&preset=no-such-preset`);
+    assert.match(typo.unread, /This link sets what no cell here reads/);
+    assert.match(typo.unread, /lamda=200, preset=no-such-preset/);
+    assert.equal(typo.text, clean.text, 'the keys it cannot read change nothing');
+    const vi = await outputs_at('littles-law', `${embed}&lang=vi&lamda=200`);
+    assert.match(vi.unread, /không ô nào ở đây đọc.*lamda=200/);
+    // A known preset, an old name and design A's keys are read: no notice.
+    const known = await outputs_at('littles-law', `${embed}&preset=near-saturation&qps=100&A=1&A.lambda=50`);
+    assert.equal(known.unread, '');
+  });
+
+  if (!aliased.length) {
+    test('an old URL key and CLI flag give the same numbers as the new name', (t) => t.skip('no aliased parameter yet'));
+    return;
   }
 
   for (const spec of aliased) {

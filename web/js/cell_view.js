@@ -16,11 +16,10 @@ import { columns_to_rows, book_rows } from './charts.js';
 import { save, result_json } from './download.js';
 import { Prediction } from './prediction.js';
 import * as compare_host from './compare_host.js';
-import { param_key, alias_keys, read_param, short_id, update_url, set_or_delete, embed_url, lab_url, cell_link, SEED_KEY } from './url_state.js';
+import { param_key, alias_keys, read_param, short_id, update_url, set_or_delete, embed_url, lab_url, cell_link, SEED_KEY, PRESET_KEY, A_KEY } from './url_state.js';
 
 const DEBOUNCE_MS = 300;
 const DEFAULT_SEED = '1';
-const PRESET_KEY = 'preset';
 const CONSENTED = 'sl-assets-consented';
 const FILLED = 'sl-page-fill';   // a document event: a run's whole-page fill (C++ InputFill) was applied   // a document event: the reader let the page fetch a data asset
 
@@ -72,7 +71,7 @@ export class CellView {
     this.build();
     this.#write_url();
     // A design A in the URL: compare.js is loaded and A runs beside the cell's first run.
-    if (query.has(this.#key('A'))) this.#compare_ready = this.#with_compare((compare) => compare.from_url(query));
+    if (query.has(this.#key(A_KEY))) this.#compare_ready = this.#with_compare((compare) => compare.from_url(query));
     // Another cell's whole-page fill (the laws fitted to a trace, knobs fitted to measurements): a cell that has every
     // parameter it sets takes the values and runs.
     document.addEventListener(FILLED, (event) => {

@@ -8,15 +8,14 @@
 // own); the page computes only the differences it shows.
 // The page's modules, handed over by cell_view.js (compare_host.js says why they are not imported here).
 let el, t, pick, load_errors, format_number, format_signed, output_unit, error_text, columns_to_rows, CellWorker;
-let may_fetch, asset_inputs, needed_assets, param_key, read_param, update_url, set_or_delete;
+let may_fetch, asset_inputs, needed_assets, param_key, read_param, update_url, set_or_delete, A_KEY;
 
 /** Takes the page's modules (compare_host.js); called once, before the first Compare is made. */
 export function connect(host) {
   ({ el, t, pick, load_errors, format_number, format_signed, output_unit, error_text, columns_to_rows, CellWorker } = host);
-  ({ may_fetch, asset_inputs, needed_assets, param_key, read_param, update_url, set_or_delete } = host);
+  ({ may_fetch, asset_inputs, needed_assets, param_key, read_param, update_url, set_or_delete, A_KEY } = host);
 }
 
-const A_KEY = 'A';
 const DEFAULT_SEED = '1';
 const CONSENTED = 'sl-assets-consented';   // cell_view.js: the reader let the page fetch a data asset
 export const A_SUFFIX = '__design_a';      // A's rows as chart datasets: "<table>__design_a"

@@ -11,4 +11,4 @@ export { output_unit, error_text } from './result_view.js';
 export { columns_to_rows } from './charts.js';
 export { CellWorker } from './worker_pool.js';
 export { may_fetch, asset_inputs, needed_assets } from './data_assets.js';
-export { param_key, read_param, update_url, set_or_delete, embed_url, lab_url, short_id } from './url_state.js';
+export { param_key, read_param, update_url, set_or_delete, embed_url, lab_url, short_id, A_KEY } from './url_state.js';

@@ -1,7 +1,7 @@
 // lab.html?lab=<id>[&cell=<short id>&embed=1][&lang=vi]: one generic page for every lab.
 import { el, replace_children } from './dom.js';
 import { t, pick, set_lang, current_lang, normalize_lang } from './i18n.js';
-import { read_page_state, short_id, lab_url } from './url_state.js';
+import { read_page_state, short_id, lab_url, unread_url_entries } from './url_state.js';
 import { fetch_lab } from './labs.js';
 import { CellWorker, compiled_module, prestart, pool_ready, timer_resolution_s } from './worker_pool.js';
 import { FirstRuns, costliest, LATE_COST_S } from './first_runs.js';
@@ -12,7 +12,7 @@ import { take_waiting_version, enable_offline } from './offline.js';
 import * as host from './compare_host.js';
 
 const state = read_page_state();
-const page = { lab: null, views: [], message: null, tools: null, banner: null, challenges: null, challenges_import: null };
+const page = { lab: null, views: [], message: null, unread: [], tools: null, banner: null, challenges: null, challenges_import: null };
 // ?predict=0: a teacher's switch that turns the predict-then-run prompts off.
 const ask_predictions = state.query.get('predict') !== '0';
 let toc_observer = null;
@@ -39,6 +39,10 @@ async function main() {
   const hidden = page.challenges?.hidden_cells() ?? [];
   const docs = page.lab.cells.filter((cell) => (!state.embed || short_id(cell.id) === state.cell) && !hidden.includes(cell.id));
   if (!docs.length) return fail('lab.cell_not_found', { cell: state.cell });
+  // What the link sets that no cell here reads (a mistyped parameter, a preset the cell does not have) is named, not
+  // dropped in silence; an assignment's hidden cells still count as cells the link may address.
+  const addressed = page.lab.cells.filter((cell) => !state.embed || short_id(cell.id) === state.cell);
+  page.unread = unread_url_entries(state.query, addressed.map((cell) => page.lab.cell_specs?.[cell.id]).filter(Boolean), state.embed);
   render();
   await start_cells(docs);
 }
@@ -228,6 +232,10 @@ function render({ rebuild = false } = {}) {
     main_element.append(el('p', { class: class_name, role: class_name === 'sl-error' ? 'alert' : null }, t(key, args)));
   } else if (!page.views.length) {
     main_element.append(el('p', { class: 'sl-loading' }, t('lab.loading')));
+  }
+  if (page.unread.length) {
+    main_element.append(el('p', { class: 'sl-notice sl-url-unread', role: 'status' },
+      t('lab.url_unread', { entries: page.unread.join(', ') })));
   }
   const cells = el('div', { class: 'sl-cells' });
   for (const view of page.views) {

@@ -8,6 +8,12 @@
 // are then not written, only the values that differ from it (cell_view.js), as `--preset <id> --<name> <v>`.
 
 export const SEED_KEY = 'seed';
+/** A cell's named preset ("<cell>.preset=<id>"; cell_view.js). */
+export const PRESET_KEY = 'preset';
+/** A pinned design A ("<cell>.A=1", its inputs under "<cell>.A.<name>"; compare.js). */
+export const A_KEY = 'A';
+/** The page's own keys: read_page_state's, ?predict=0 (main_lab.js), ?assign= (challenges.js), ?workers= (spread_run.js). */
+export const PAGE_KEYS = ['lab', 'cell', 'embed', 'lang', 'predict', 'assign', 'workers'];
 
 /** Reads ?lab=queues&cell=littles-law&embed=1&lang=vi into an object. */
 export function read_page_state(search = window.location.search) {
@@ -36,6 +42,31 @@ export function read_param(query, cell_id, param, embed) {
     if (query.has(key)) return query.get(key);
   }
   return null;
+}
+
+/** Every key a cell reads from the URL: its parameters under their names and earlier names, its seed and preset, and design A's. */
+export function cell_url_keys(spec, embed) {
+  const names = spec.params.flatMap((param) => [param.name, ...(param.aliases || [])]);
+  return [...names, SEED_KEY, PRESET_KEY, A_KEY, ...[SEED_KEY, ...names].map((name) => `${A_KEY}.${name}`)]
+    .map((name) => param_key(spec.id, name, embed));
+}
+
+/**
+ * What a link says that the page does not read, as "key=value" texts: keys that neither the page nor any of `specs`
+ * (the cells the URL can address) reads, then presets their cell does not have. The CLI refuses both; the page runs
+ * without them and says so (main_lab.js), rather than dropping a teacher's mistyped parameter in silence.
+ */
+export function unread_url_entries(query, specs, embed) {
+  const known = new Set(PAGE_KEYS);
+  for (const spec of specs) for (const key of cell_url_keys(spec, embed)) known.add(key);
+  const unread = [...query].filter(([key]) => !known.has(key));
+  for (const spec of specs) {
+    const key = param_key(spec.id, PRESET_KEY, embed);
+    if (query.has(key) && !(spec.presets || []).some((preset) => preset.id === query.get(key))) unread.push([key, query.get(key)]);
+  }
+  // A hand-edited link may carry anything: each entry is cut to 60 characters, and at most 8 are named.
+  const entries = unread.map(([key, value]) => { const text = `${key}=${value}`; return text.length > 60 ? `${text.slice(0, 59)}…` : text; });
+  return entries.length > 8 ? [...entries.slice(0, 8), '…'] : entries;
 }
 
 /**

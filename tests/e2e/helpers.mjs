@@ -153,7 +153,7 @@ export async function reveal(page, selector) {
     return Boolean(element.closest('.sl-more-params'));
   });
   if (await open_around()) {
-    await page.waitForFunction((s) => document.querySelector(s)?.closest('.sl-more-params')?.querySelector('.sl-param-filter'), selector);
+    await page.waitForFunction((s) => document.querySelector(s)?.closest('.sl-more-params')?.querySelector('.sl-param-sections'), selector);
     await open_around();
   }
 }

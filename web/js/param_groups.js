@@ -1,9 +1,10 @@
 // "More parameters", sorted: one folded section per group C++ declares (ParamSpec::group, shown here in its
-// declaration order) and a filter box over them all. Loaded when "More parameters" first opens (param_form.js),
+// declaration order) and, over eight or more, a filter box. Loaded when "More parameters" first opens (param_form.js),
 // with its labels (i18n/<lang>.groups.json): a page's first result needs neither. It imports nothing: the
 // caller passes el (dom.js), fill and the language (i18n.js), so that the bundle splits no chunk for it.
 
 const STYLESHEET = 'css/param_groups.css';
+const FILTER_MIN_FIELDS = 8;   // fewer fields under "More parameters": no filter box
 const labels_of = new Map();   // lang → Promise of {filter, shown, groups}
 
 /** The labels of the current language: the built site's groups file, else the unbuilt i18n/<lang>.json's. */
@@ -18,7 +19,7 @@ function labels(lang) {
 
 /**
  * Sorts the fields of `box` (the body of "More parameters", each field a [data-param] element) into one <details>
- * per group of spec.params, and puts a filter box above them: typing shows only the fields whose name or label
+ * per group of spec.params, and puts a filter box above them (from FILTER_MIN_FIELDS fields): typing shows only the fields whose name or label
  * holds the text, opens the groups that have one and hides the others, and says how many are shown.
  */
 export async function group_fields({ spec, box, id_prefix, el, fill, lang }) {
@@ -69,9 +70,11 @@ export async function group_fields({ spec, box, id_prefix, el, fill, lang }) {
     unused = new Set(fields.filter((field) => field.hidden));
   });
   box.className = 'sl-param-sections';
-  box.replaceChildren(
-    el('div', { class: 'sl-param-filter' }, el('label', { for: input_id, class: 'sl-label' }, text.filter || 'Filter'), input, status),
-    ...sections);
+  // A filter earns its place over a long list; a few fields are read at a glance.
+  const filter_box = fields.length >= FILTER_MIN_FIELDS
+    ? el('div', { class: 'sl-param-filter' }, el('label', { for: input_id, class: 'sl-label' }, text.filter || 'Filter'), input, status)
+    : null;
+  box.replaceChildren(...(filter_box ? [filter_box] : []), ...sections);
   filter();
   // A field marked invalid before the groups were made: its group opens.
   for (const control of box.querySelectorAll('[aria-invalid="true"]')) open_group_of(control);

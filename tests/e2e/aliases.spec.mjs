@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, new_page, new_context, open, with_site } from './helpers.mjs';
+import { ROOT, new_context, open, tab_of, with_site } from './helpers.mjs';
 
 const CLI = join(ROOT, 'build/native/serving-lab');
 const specs = JSON.parse(execFileSync(CLI, ['list', '--json'], { encoding: 'utf8' }));
@@ -31,7 +31,8 @@ function cli_json(id, flag, value) {
 describe('old parameter names in links and flags; what a link sets that the page does not read', () => {
   const site = with_site();
 
-  // One browser context for the spec: its pages share the HTTP cache (the module, scripts and lab files).
+  // One browser context and one tab for the spec (tab_of): each link loads as a new document in it, which costs
+  // ~2 CPU-s less than a new tab, and shares the HTTP cache (the module, scripts and lab files).
   let context = null;
   /**
    * Opens the page at `query`, waits for the cell's first run; returns its outputs' text, the URL's query and the
@@ -39,14 +40,13 @@ describe('old parameter names in links and flags; what a link sets that the page
    */
   async function outputs_at(short, query) {
     context ??= await new_context(site.browser, { width: 900, height: 900 });
-    const page = await new_page(site.browser, { context });
+    const page = await tab_of(site.browser, context);
     await open(page, `${site.server.url}lab.html?${query}`);
     await page.waitForSelector(`#${short}[data-state="done"]`, { timeout: 60_000 });
     const text = await page.textContent(`#${short} .sl-outputs`);
     const search = new URL(page.url()).searchParams;
     const unread = (await page.locator('.sl-url-unread').allTextContents()).join(' ');
     assert.deepEqual(page.problems, []);
-    await page.close();
     return { text, search, unread };
   }
 

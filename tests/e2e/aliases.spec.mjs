@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, new_context, open, tab_of, with_site } from './helpers.mjs';
+import { ROOT, axe_violations, new_context, open, tab_of, with_site } from './helpers.mjs';
 
 const CLI = join(ROOT, 'build/native/serving-lab');
 const specs = JSON.parse(execFileSync(CLI, ['list', '--json'], { encoding: 'utf8' }));
@@ -38,7 +38,7 @@ describe('old parameter names in links and flags; what a link sets that the page
    * Opens the page at `query`, waits for the cell's first run; returns its outputs' text, the URL's query and the
    * notice naming what the link sets that the page does not read ('' when there is none).
    */
-  async function outputs_at(short, query) {
+  async function outputs_at(short, query, { axe = false } = {}) {
     context ??= await new_context(site.browser, { width: 900, height: 900 });
     const page = await tab_of(site.browser, context);
     await open(page, `${site.server.url}lab.html?${query}`);
@@ -46,19 +46,20 @@ describe('old parameter names in links and flags; what a link sets that the page
     const text = await page.textContent(`#${short} .sl-outputs`);
     const search = new URL(page.url()).searchParams;
     const unread = (await page.locator('.sl-url-unread').allTextContents()).join(' ');
+    if (axe) assert.deepEqual(await axe_violations(page), []);
     assert.deepEqual(page.problems, []);
     return { text, search, unread };
   }
 
-  test('a mistyped key and an unknown preset are named on the page, in English and Vietnamese; the cell runs at its defaults', async () => {
+  test('a mistyped key and an unknown preset are named on the page, in English and Vietnamese, axe clean; the cell runs at its defaults', async () => {
     const embed = 'lab=queues&cell=littles-law&embed=1';
     const clean = await outputs_at('littles-law', embed);
     assert.equal(clean.unread, '', 'a link the page reads in full shows no notice');
-    const typo = await outputs_at('littles-law', `${embed}&lamda=200&preset=no-such-preset`);
+    const typo = await outputs_at('littles-law', `${embed}&lamda=200&preset=no-such-preset`, { axe: true });
     assert.match(typo.unread, /This link sets what no cell here reads/);
     assert.match(typo.unread, /lamda=200, preset=no-such-preset/);
     assert.equal(typo.text, clean.text, 'the keys it cannot read change nothing');
-    const vi = await outputs_at('littles-law', `${embed}&lang=vi&lamda=200`);
+    const vi = await outputs_at('littles-law', `${embed}&lang=vi&lamda=200`, { axe: true });
     assert.match(vi.unread, /không ô nào ở đây đọc.*lamda=200/);
     // A known preset, an old name and design A's keys are read: no notice.
     const known = await outputs_at('littles-law', `${embed}&preset=near-saturation&qps=100&A=1&A.lambda=50`);

@@ -23,6 +23,7 @@ describe('CPU decode roofline in the browser', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${CELL} .sl-download-json`)]);
     const result = JSON.parse(await readFile(await download.path(), 'utf8'));
     const o = result.outputs;
+    const codes = result.notices.map((n) => n.code);
     assert.equal(o.vector_bits, 128);   // SIMD128
     for (const table of ['fp32', 'int8']) {
       const t = result.tables[table];
@@ -31,10 +32,15 @@ describe('CPU decode roofline in the browser', () => {
         assert.ok(frac > 0 && frac <= 1, `${table} batch ${t.batch[i]}: roof_frac ${frac}`);
         assert.ok(t.gb_per_s[i] <= o.roof_gb_per_s * (1 + 1e-12), `${table} batch ${t.batch[i]} above the memory roof`);
       });
-      assert.ok(o[`${table}_knee_batch`] >= 1, `${table} knee ${o[`${table}_knee_batch`]}`);
+      // INT8's knee sits at batch 1 in wasm: SIMD128's multiply-add peak (48 GOP/s here) over the memory roof (23 GB/s)
+      // is a ridge of ~2 op/B, what batch 1 does (one multiply-add a weight byte; knee 1.04 in that run). Probes slowed
+      // by the machine's other work put it just below (0.995 with the sanitizers building beside the suite), and the
+      // cell then says so (int8_knee_below_one) and gives no INT8 verdict. FP32's knee is 2-3 here: below 1 it fails.
+      if (table === 'int8' && codes.includes('int8_knee_below_one')) assert.ok(!('int8_b1_memory_bound' in o), 'no verdict');
+      else assert.ok(o[`${table}_knee_batch`] >= 1, `${table} knee ${o[`${table}_knee_batch`]}`);
     }
-    const codes = result.notices.map((n) => n.code);
     t.diagnostic(`roof ${o.roof_gb_per_s} GB/s, FP32 peak ${o.peak_fp32_gflop_per_s} GFLOP/s, knee ${o.fp32_knee_batch}, ` +
+      `INT8 peak ${o.peak_int8_gop_per_s} GOP/s, knee ${o.int8_knee_batch}, ` +
       `verdict ${o.fp32_b1_memory_bound ?? 'none'}, verdict spread ${o.verdict_spread}, max spread ${o.max_spread}, notices ${codes}`);
     assert.ok(codes.includes('stream_cache_unknown'), 'a browser cannot tell the cache size, and says so');
     assert.ok(!codes.includes('fp32_knee_below_one'));

@@ -218,11 +218,19 @@ void output_sweep(RunResult& result, const CpuDecodeRooflineParams& p, const Dec
   const double knee = knee_batch(p.shape, prec, ridge);
   if (knee > 0) result.output(names.knee_batch, knee);
   const bool knee_below_one = ai.front() >= ridge;  // the knee falls at or below batch 1
-  if (knee_below_one)
-    result.notice(names.knee_below_one,
-                  name + " at batch 1 does " + format_number(ai.front()) + " FLOP per byte, at or past the ridge " +
-                      format_number(ridge) + " measured here: the knee falls below batch 1, which a decode step that "
-                      "reads every weight should not do; the probes were probably disturbed, so no verdict is given.");
+  // FP32 reads 4 bytes a weight for 2 FLOPs: batch 1 far below any CPU's ridge, so past it the probes were disturbed.
+  // INT8 does 2 operations a weight byte, near the ridge of a CPU with slow INT8 multiply-adds (SIMD128: 2-2.7 op/B),
+  // so past it batch 1 may really be compute-bound; the run cannot tell that from a probe slowed by other work.
+  if (knee_below_one) {
+    const char* why = prec.weight_bytes >= 4
+        ? "which a decode step that reads every weight should not do; the probes were probably disturbed, so no "
+          "verdict is given."
+        : "which a CPU whose multiply-adds at this precision are slow can really do, or a probe slowed by other work "
+          "can fake; no verdict is given: run it again on a quieter machine to tell them apart.";
+    result.notice(names.knee_below_one, name + " at batch 1 does " + format_number(ai.front()) +
+                                            " FLOP per byte, at or past the ridge " + format_number(ridge) +
+                                            " measured here: the knee falls below batch 1, " + why);
+  }
   if (verdict && !knee_below_one) result.output(names.b1_memory_bound, 1.0);
   result.table(names.table)
       .column("batch", std::move(batch))

@@ -77,12 +77,11 @@ Result<ServiceModelParams> validate_service_model(const Inputs& in) {
 
 Result<LinearServiceMs> validate_linear_service(const Inputs& in) {
   const LinearServiceMs s{in.real("svc_fixed_ms"), in.real("svc_per_item_ms")};
-  const double fixed_ms = s.fixed_ms, per_item_ms = s.per_item_ms;
-  if (fixed_ms + per_item_ms > 0) return s;
+  if (s.fixed_ms + s.per_item_ms > 0) return s;
   return Error{"invalid", "svc_fixed_ms",
                "a batch must take time: svc_fixed_ms + svc_per_item_ms must be > 0 ms, got " +
-                   format_number(fixed_ms) + " + " + format_number(per_item_ms),
-               {{"got", format_number(fixed_ms + per_item_ms)}, {"problem", "zero_sum"}, {"other", "svc_per_item_ms"},
+                   format_number(s.fixed_ms) + " + " + format_number(s.per_item_ms),
+               {{"got", format_number(s.fixed_ms + s.per_item_ms)}, {"problem", "zero_sum"}, {"other", "svc_per_item_ms"},
                 {"unit", "ms"}}};
 }
 

@@ -37,11 +37,11 @@ async function main() {
   // An assignment link (?assign=, challenges.js): its module loads at once, sets and locks what it says before any cell is built.
   if (state.query.has('assign')) await load_challenges();
   const hidden = page.challenges?.hidden_cells() ?? [];
-  const docs = page.lab.cells.filter((cell) => (!state.embed || short_id(cell.id) === state.cell) && !hidden.includes(cell.id));
+  const addressed = page.lab.cells.filter((cell) => !state.embed || short_id(cell.id) === state.cell);
+  const docs = addressed.filter((cell) => !hidden.includes(cell.id));
   if (!docs.length) return fail('lab.cell_not_found', { cell: state.cell });
   // What the link sets that no cell here reads (a mistyped parameter, a preset the cell does not have) is named, not
   // dropped in silence; an assignment's hidden cells still count as cells the link may address.
-  const addressed = page.lab.cells.filter((cell) => !state.embed || short_id(cell.id) === state.cell);
   page.unread = unread_url_entries(state.query, addressed.map((cell) => page.lab.cell_specs?.[cell.id]).filter(Boolean), state.embed);
   render();
   await start_cells(docs);

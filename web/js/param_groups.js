@@ -19,8 +19,9 @@ function labels(lang) {
 
 /**
  * Sorts the fields of `box` (the body of "More parameters", each field a [data-param] element) into one <details>
- * per group of spec.params, and puts a filter box above them (from FILTER_MIN_FIELDS fields): typing shows only the fields whose name or label
- * holds the text, opens the groups that have one and hides the others, and says how many are shown.
+ * per group of spec.params, and, from FILTER_MIN_FIELDS fields, puts a filter box above them: typing shows only the
+ * fields whose name or label holds the text, opens the groups that have one and hides the others, and says how many
+ * are shown.
  */
 export async function group_fields({ spec, box, id_prefix, el, fill, lang }) {
   if (!document.querySelector(`link[href="${STYLESHEET}"]`)) document.head.append(el('link', { rel: 'stylesheet', href: STYLESHEET }));

@@ -411,8 +411,10 @@ Result<RunResult> run_validation(const ValidationParams& p, std::uint64_t seed, 
   // TensorRT-LLM source's when only those points run).
   const SourceFit& offered = fits.value().front();
   const StepKnobs& k = offered.fitted.calibration.fitted;
-  result.output({{"fitted_efficiency_frac", k.compute_efficiency}, {"fitted_bw_efficiency_frac", k.bandwidth_efficiency}});
-  result.output_scaled(units::kMsPerS, {{"fitted_layer_tax_ms", k.layer_tax_s}, {"fitted_dispatch_tax_ms", k.dispatch_tax_s},
+  result.output({{"fitted_efficiency_frac", k.compute_efficiency},
+                 {"fitted_bw_efficiency_frac", k.bandwidth_efficiency}});
+  result.output_scaled(units::kMsPerS, {{"fitted_layer_tax_ms", k.layer_tax_s},
+                                        {"fitted_dispatch_tax_ms", k.dispatch_tax_s},
                                         {"fitted_host_step_ms", k.step_host_s},
                                         {"fitted_request_overhead_ms", k.request_overhead_s}});
   result.output({{"fitted_half_efficiency_tokens", k.half_efficiency_tokens},

@@ -25,6 +25,7 @@ namespace {
 using units::kGB;
 using units::kGiB;
 using units::kMB;
+using units::kMiB;
 using units::kSPerHour;
 
 struct Llama3CaseParams : ModelAndGpu {
@@ -77,7 +78,7 @@ void add_unit_table(const Llama3CaseParams& p, RunResult& result) {
       {weights / kGB, weights / kGiB, 4.0, 0.05},                       // weights "4.0 GB"
       {memory / kGB, memory / kGiB, 80, 0.5},                           // H100 "80 GB HBM3"
       {(memory - weights) / kGB, (memory - weights) / kGiB, 76.3, 0.05},  // left for KV "~76.3 GB"
-      {kv / kMB, kv / units::kMiB, 0.131, 0.0005},                             // KV per token "0.131 MB"
+      {kv / kMB, kv / kMiB, 0.131, 0.0005},                             // KV per token "0.131 MB"
       {tokens_gb * 1e-6, tokens_gib * 1e-6, 0.6, 0.05},                 // reserve "72 GB" → "≈ 0.6 million tokens"
       {std::floor(tokens_gb / request), std::floor(tokens_gib / request), 469, 0.5},  // "~469 requests"
   };

@@ -60,7 +60,8 @@ std::vector<ModelPreset> llama_and_mistral_presets() {
                      "'a 7.3B parameter model'"));
   // Mixtral-8x7B: Mistral-7B's attention, 8 experts of Mistral-7B's MLP a layer, 2 a token. Its 12.9B active
   // count includes both embedding tables.
-  const ModelArchitecture mixtral = with_experts(dense_decoder("mixtral-8x7b", 4096, 14336, 32, 32, 8, 128, 32000), 8, 2);
+  const ModelArchitecture mixtral =
+      with_experts(dense_decoder("mixtral-8x7b", 4096, 14336, 32, 32, 8, 128, 32000), 8, 2);
   p.push_back(preset("mixtral-8x7b", mixtral, 46.7, 12.9,
                      "huggingface.co/mistralai/Mixtral-8x7B-v0.1/blob/main/config.json",
                      "Mistral AI, 'Mixtral of experts' (mistral.ai/news/mixtral-of-experts, Dec. 2023): '46.7B total "
@@ -125,7 +126,8 @@ std::vector<ModelPreset> moe_presets() {
   // DeepSeek-V2-Lite: MLA without a query LoRA (q_lora_rank null), the first layer dense (first_k_dense_replace
   // 1), then 64 routed experts (6 a token) and 2 shared ones of width 1408. Its 2.4B activated count matches the
   // sum without both embedding tables (2.24B) no better than with them (2.66B); see the test.
-  ModelArchitecture lite = with_experts(dense_decoder("deepseek-v2-lite", 2048, 10944, 27, 16, 16, 0, 102400), 64, 6, 1408);
+  ModelArchitecture lite =
+      with_experts(dense_decoder("deepseek-v2-lite", 2048, 10944, 27, 16, 16, 0, 102400), 64, 6, 1408);
   lite.num_shared_experts = 2;
   lite.first_dense_layers = 1;
   lite.kv_lora_rank = 512;

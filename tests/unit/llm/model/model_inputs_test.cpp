@@ -17,9 +17,7 @@ using namespace sl::llm;
 namespace {
 
 /// Checked inputs of a cell with just the model and GPU parameters (Llama-3-8B and H100 as defaults).
-sl::Inputs inputs(const std::map<std::string, std::string>& raw) {
-  return cell_test::parsed_inputs(model_and_gpu_params(), raw);
-}
+const InputsOf inputs{model_and_gpu_params()};
 
 /// A real config.json (tests/unit/llm/fixtures/hf-config/).
 std::string config_file(const std::string& name) {
